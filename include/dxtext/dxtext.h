@@ -1,0 +1,393 @@
+/*
+ * dxtext — on-device text sanitisation under metric differential privacy.
+ *
+ * This is the one public header of the library. It is C99 and includes only
+ * <stddef.h>, <stdint.h> and <stdbool.h>.
+ *
+ * Objects and threading
+ *   dxt_model    an opened embedding file (.dxe). Immutable after open and safe
+ *                to share between threads. Reference-counted internally:
+ *                dxt_model_close() releases the caller's reference and the
+ *                memory stays valid until every context made from it is
+ *                destroyed too.
+ *   dxt_context  random-number state and scratch space. One per thread; a
+ *                context must not be used by two threads at the same time.
+ *
+ * Errors
+ *   Every fallible call returns a dxt_status (0 = DXT_OK). dxt_status_string()
+ *   names a status; dxt_last_error_message() gives a thread-local message with
+ *   details of the last failure on the calling thread. New status codes may be
+ *   added in later versions; treat unknown non-zero codes as errors.
+ *
+ * Memory
+ *   Results whose size is not known in advance (text, bags) are allocated by
+ *   the library and released with the matching dxt_*_free() call. Word strings
+ *   returned by dxt_model_word() point into the model and live as long as it.
+ *   Every close/destroy/free function accepts NULL.
+ *
+ * Options structs
+ *   Each options or report struct starts with `uint32_t struct_size`. Fill it
+ *   with the matching _init() function, then change fields. This lets later
+ *   versions append fields without breaking compiled callers.
+ */
+#ifndef DXTEXT_H
+#define DXTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(DXT_STATIC_DEFINE)
+#define DXT_API
+#elif defined(_WIN32)
+#if defined(DXT_BUILDING_LIBRARY)
+#define DXT_API __declspec(dllexport)
+#else
+#define DXT_API __declspec(dllimport)
+#endif
+#else
+#define DXT_API __attribute__((visibility("default")))
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define DXT_NODISCARD __attribute__((warn_unused_result))
+#else
+#define DXT_NODISCARD
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Versions                                                                  */
+/* ------------------------------------------------------------------------ */
+
+#define DXT_VERSION_MAJOR 0
+#define DXT_VERSION_MINOR 1
+#define DXT_VERSION_PATCH 0
+/** major * 10000 + minor * 100 + patch */
+#define DXT_VERSION_NUMBER \
+  (DXT_VERSION_MAJOR * 10000 + DXT_VERSION_MINOR * 100 + DXT_VERSION_PATCH)
+/** Version of the C ABI; bumped on incompatible change (equals SOVERSION). */
+#define DXT_ABI_VERSION 0
+/** Major version of the .dxe model format this library reads and writes. */
+#define DXT_FORMAT_VERSION_MAJOR 1
+#define DXT_FORMAT_VERSION_MINOR 0
+
+/** @return DXT_VERSION_NUMBER of the library actually loaded. */
+DXT_API uint32_t dxt_version_number(void);
+/** @return "major.minor.patch" of the library actually loaded (static). */
+DXT_API const char *dxt_version_string(void);
+/** @return DXT_ABI_VERSION of the library actually loaded. */
+DXT_API uint32_t dxt_abi_version(void);
+/** @return major * 100 + minor of the model format the library writes. */
+DXT_API uint32_t dxt_format_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef int32_t dxt_status;
+enum {
+  DXT_OK = 0,
+  DXT_E_INVALID_ARGUMENT = 1, /**< NULL pointer, bad option, bad struct_size */
+  DXT_E_INVALID_EPSILON = 2,  /**< epsilon not finite, <= 0 or below a bound */
+  DXT_E_IO = 3,               /**< a file could not be opened, read or written */
+  DXT_E_NOT_A_MODEL = 4,      /**< bad magic: not a .dxe file */
+  DXT_E_UNSUPPORTED_VERSION = 5, /**< unknown major format version */
+  DXT_E_CORRUPT_MODEL = 6,    /**< a field of the model fails validation */
+  DXT_E_TRUNCATED_MODEL = 7,  /**< the model is shorter than it says */
+  DXT_E_DIGEST_MISMATCH = 8,  /**< a stored SHA-256 digest does not match */
+  DXT_E_OUT_OF_MEMORY = 9,
+  DXT_E_RNG_FAILURE = 10,     /**< the random generator failed; no output */
+  DXT_E_INVALID_UTF8 = 11,    /**< input text is not valid UTF-8 */
+  DXT_E_NOT_FOUND = 12,       /**< word or index not in the vocabulary */
+  DXT_E_UNSUPPORTED = 13,     /**< mechanism/geometry/option not supported */
+  DXT_E_INPUT_TOO_LARGE = 14, /**< a count or size exceeds a documented limit */
+  DXT_E_PARSE = 15,           /**< malformed input to a converter */
+  DXT_E_INTERNAL = 16         /**< a bug in dxtext; please report it */
+};
+
+/** @return a static, never-NULL English description of @p status. */
+DXT_API const char *dxt_status_string(dxt_status status);
+
+/**
+ * @return the detailed message of the last failed call on this thread, or ""
+ * when there was none. Valid until the next dxtext call on this thread.
+ */
+DXT_API const char *dxt_last_error_message(void);
+
+/* ------------------------------------------------------------------------ */
+/* Enumerations                                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef enum dxt_geometry {
+  DXT_GEOMETRY_UNKNOWN = 0,
+  DXT_GEOMETRY_EUCLIDEAN = 1,
+  DXT_GEOMETRY_POINCARE = 2
+} dxt_geometry;
+
+typedef enum dxt_quantization {
+  DXT_QUANT_UNKNOWN = 0,
+  DXT_QUANT_F32 = 1,
+  DXT_QUANT_F16 = 2,
+  DXT_QUANT_INT8 = 3 /**< int8 with one f32 scale per row */
+} dxt_quantization;
+
+typedef enum dxt_mechanism {
+  DXT_MECHANISM_UNKNOWN = 0,
+  /** z = phi(w) + R*u, R ~ Gamma(n, 1/eps), u uniform on the sphere; output
+      the nearest word. eps*d2(w,w') per word (Fernandes et al. 2019). */
+  DXT_MECHANISM_LAPLACE = 1
+} dxt_mechanism;
+
+typedef enum dxt_rng_mode {
+  DXT_RNG_UNKNOWN = 0,
+  DXT_RNG_SYSTEM = 1,       /**< OpenSSL RAND_priv_bytes: the private mode */
+  DXT_RNG_DETERMINISTIC = 2 /**< AES-256-CTR keyed by a 32-byte seed: NOT
+                                 private, for tests and reproducible research */
+} dxt_rng_mode;
+
+/** What to do with one class of token. 0 selects the class's default. */
+typedef enum dxt_token_policy {
+  DXT_POLICY_DEFAULT = 0,
+  DXT_POLICY_PRIVATIZE = 1,   /**< replace by the mechanism's output */
+  DXT_POLICY_PLACEHOLDER = 2, /**< replace by the placeholder string */
+  DXT_POLICY_DROP = 3,        /**< remove the token */
+  DXT_POLICY_KEEP = 4         /**< pass through verbatim: a reported leak */
+} dxt_token_policy;
+
+/** Token classes; also the row index of dxt_report.counts. */
+typedef enum dxt_token_class {
+  DXT_CLASS_IN_VOCABULARY = 0,
+  DXT_CLASS_OUT_OF_VOCABULARY = 1,
+  DXT_CLASS_NUMBER = 2,
+  DXT_CLASS_STOPWORD = 3
+} dxt_token_class;
+#define DXT_TOKEN_CLASS_COUNT 4
+/** Columns of dxt_report.counts: DXT_POLICY_PRIVATIZE..KEEP minus one. */
+#define DXT_TOKEN_ACTION_COUNT 4
+
+/* ------------------------------------------------------------------------ */
+/* Models                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct dxt_model dxt_model;
+
+/** Verify every section's SHA-256 at open (reads the whole file). */
+#define DXT_OPEN_VERIFY_DIGESTS 0x1u
+
+typedef struct dxt_model_open_options {
+  uint32_t struct_size;
+  uint32_t flags; /**< DXT_OPEN_* bits; 0 = structural validation only */
+} dxt_model_open_options;
+
+DXT_API void dxt_model_open_options_init(dxt_model_open_options *options);
+
+/**
+ * Open a model file by memory-mapping it. Validates the header and section
+ * table; reads no per-word data, so the time does not grow with the file.
+ * @param[in]  path     file name (UTF-8)
+ * @param[in]  options  may be NULL for defaults
+ * @param[out] out      the model on success, NULL on failure
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_model_open_file(
+    const char *path, const dxt_model_open_options *options, dxt_model **out);
+
+/**
+ * Open a model from a caller's buffer, which must be 8-byte aligned and must
+ * stay valid and unchanged until the model and all its contexts are gone.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_model_open_memory(
+    const void *data, size_t size, const dxt_model_open_options *options,
+    dxt_model **out);
+
+/** Release the caller's reference. NULL is a no-op. */
+DXT_API void dxt_model_close(dxt_model *model);
+
+typedef struct dxt_model_info {
+  uint32_t struct_size;
+  uint32_t format_major;
+  uint32_t format_minor;
+  uint32_t dimension;
+  uint32_t vocabulary_size;
+  uint32_t geometry;     /**< dxt_geometry */
+  uint32_t quantization; /**< dxt_quantization */
+  bool lowercase; /**< vocabulary is lowercase; lookups fold case */
+  bool has_frequencies;
+} dxt_model_info;
+
+DXT_API void dxt_model_info_init(dxt_model_info *info);
+DXT_API DXT_NODISCARD dxt_status dxt_model_get_info(const dxt_model *model,
+                                                    dxt_model_info *info);
+
+/**
+ * SHA-256 of the whole model file: the model's fingerprint in reports.
+ * Computed on first request (one pass over the file) and cached.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_model_fingerprint(const dxt_model *model,
+                                                       uint8_t out[32]);
+
+/** Look @p word up exactly as the text functions do (case folded when the
+    vocabulary is lowercase). DXT_E_NOT_FOUND when absent. */
+DXT_API DXT_NODISCARD dxt_status dxt_model_lookup(const dxt_model *model,
+                                                  const char *word,
+                                                  size_t length,
+                                                  uint32_t *index);
+
+/** The word at @p index: NUL-terminated, pointing into the model. */
+DXT_API DXT_NODISCARD dxt_status dxt_model_word(const dxt_model *model,
+                                                uint32_t index,
+                                                const char **word,
+                                                size_t *length);
+
+/**
+ * Exact nearest vocabulary word to @p vector (of the model's dimension) in
+ * the model's geometry; ties go to the lowest index.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_model_nearest(const dxt_model *model,
+                                                   const float *vector,
+                                                   size_t dimension,
+                                                   uint32_t *index);
+
+/* ------------------------------------------------------------------------ */
+/* Contexts                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct dxt_context dxt_context;
+
+typedef struct dxt_context_options {
+  uint32_t struct_size;
+  uint32_t rng_mode; /**< dxt_rng_mode; default DXT_RNG_SYSTEM */
+  uint8_t seed[32];      /**< key of the deterministic stream */
+} dxt_context_options;
+
+DXT_API void dxt_context_options_init(dxt_context_options *options);
+
+/** Create a context for @p model. @p options may be NULL (system RNG). */
+DXT_API DXT_NODISCARD dxt_status dxt_context_create(
+    dxt_model *model, const dxt_context_options *options, dxt_context **out);
+
+/** Destroy a context, wiping its random buffer. NULL is a no-op. */
+DXT_API void dxt_context_destroy(dxt_context *context);
+
+/* ------------------------------------------------------------------------ */
+/* Privatisation                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef struct dxt_privatize_options {
+  uint32_t struct_size;
+  uint32_t mechanism; /**< dxt_mechanism; default DXT_MECHANISM_LAPLACE */
+  double epsilon;          /**< required: finite and > 0 */
+  /** dxt_token_policy per token class (index dxt_token_class). Defaults: privatise
+      everything; out-of-vocabulary words are privatised from one fixed point
+      shared by all of them (the origin), so they cannot be told apart. */
+  uint32_t policy[DXT_TOKEN_CLASS_COUNT];
+  /** Replacement for DXT_POLICY_PLACEHOLDER, UTF-8; NULL = "[redacted]". */
+  const char *placeholder;
+} dxt_privatize_options;
+
+DXT_API void dxt_privatize_options_init(dxt_privatize_options *options);
+
+/** What a call did and what it guarantees. */
+typedef struct dxt_report {
+  uint32_t struct_size;
+  uint32_t mechanism; /**< dxt_mechanism */
+  double epsilon;
+  uint32_t metric;   /**< dxt_geometry of the distance d in eps*d */
+  uint32_t rng_mode; /**< dxt_rng_mode */
+  bool is_private;     /**< false when rng_mode is deterministic */
+  bool fingerprint_valid;
+  uint8_t model_fingerprint[32];
+  /** counts[class][policy - 1]: tokens of each class handled each way. */
+  uint64_t counts[DXT_TOKEN_CLASS_COUNT][DXT_TOKEN_ACTION_COUNT];
+  uint64_t words_privatized; /**< N: noise draws made */
+  uint64_t words_leaked;     /**< tokens passed through by a KEEP policy */
+  /** Per word: outputs for inputs w, w' differ by at most this * d(w,w'). */
+  double epsilon_per_unit_distance;
+  /** For the bag/text as a whole: this * EMD(b, b') for bags of equal size
+      N = words_privatized (Fernandes et al. 2019, Thm. 2). */
+  double epsilon_document;
+} dxt_report;
+
+DXT_API void dxt_report_init(dxt_report *report);
+
+/**
+ * Write @p report as one line of JSON into @p buffer (NUL-terminated).
+ * @param[out] required  bytes needed including the NUL (may be NULL)
+ * @return DXT_E_INPUT_TOO_LARGE when @p capacity is too small; then
+ * @p required says how much to allocate.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_report_to_json(const dxt_report *report,
+                                                    char *buffer,
+                                                    size_t capacity,
+                                                    size_t *required);
+
+/**
+ * Privatise the vocabulary word at @p index: the low-level call, with no
+ * tokenisation and no policies.
+ * @param[out] out_index  the released word
+ * @param[out] report     may be NULL
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_privatize_index(
+    dxt_context *context, const dxt_privatize_options *options, uint32_t index,
+    uint32_t *out_index, dxt_report *report);
+
+/**
+ * Privatise one word (UTF-8, not NUL-terminated necessarily). The word is
+ * looked up as dxt_model_lookup does; out-of-vocabulary words follow the
+ * OUT_OF_VOCABULARY policy. The result is library-owned: free with
+ * dxt_text_free. A dropped word yields an empty string.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_privatize_word(
+    dxt_context *context, const dxt_privatize_options *options,
+    const char *word, size_t length, char **out, size_t *out_length,
+    dxt_report *report);
+
+/**
+ * Privatise UTF-8 text. Words are replaced, whitespace and punctuation are
+ * kept, the case shape (lower, Title, UPPER) of each word is restored.
+ * @param[out] out  NUL-terminated result; free with dxt_text_free
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_privatize_text(
+    dxt_context *context, const dxt_privatize_options *options,
+    const char *text, size_t length, char **out, size_t *out_length,
+    dxt_report *report);
+
+DXT_API void dxt_text_free(char *text);
+
+/** One entry of a bag of words. */
+typedef struct dxt_bag_entry {
+  const char *word; /**< UTF-8, need not be NUL-terminated */
+  size_t length;
+  uint64_t count;   /**< 0 entries are ignored */
+} dxt_bag_entry;
+
+/** A bag returned by the library: entries merged, sorted by vocabulary index
+    (placeholder / kept words after), words NUL-terminated and owned by it. */
+typedef struct dxt_bag {
+  dxt_bag_entry *entries;
+  size_t size;
+} dxt_bag;
+
+/** Largest total count accepted by dxt_privatize_bag. */
+#define DXT_MAX_BAG_WORDS ((uint64_t)1 << 24)
+
+/**
+ * Privatise a bag of words: each of the N = sum of counts occurrences is
+ * privatised independently. The report gives eps*N*EMD (Fernandes et al.).
+ * @param[out] out  free with dxt_bag_free
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_privatize_bag(
+    dxt_context *context, const dxt_privatize_options *options,
+    const dxt_bag_entry *entries, size_t entry_count, dxt_bag **out,
+    dxt_report *report);
+
+DXT_API void dxt_bag_free(dxt_bag *bag);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* DXTEXT_H */

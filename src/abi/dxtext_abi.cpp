@@ -1,0 +1,451 @@
+// The C ABI: argument checks, handle management, and the one place where
+// exceptions become status codes. Nothing throws past this file.
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "accounting/privacy_report.hpp"
+#include "dxtext/dxtext.h"
+#include "errors/error.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "model/format.hpp"
+#include "model/model.hpp"
+#include "rng/random_stream.hpp"
+#include "search/exact_scan.hpp"
+#include "text/text_privatizer.hpp"
+#include "unicode/utf8.hpp"
+
+struct dxt_model {
+  std::shared_ptr<const dxt::Model> impl;
+};
+
+struct dxt_context {
+  std::shared_ptr<const dxt::Model> model;  // keeps the model alive
+  std::unique_ptr<dxt::RandomStream> rng;
+  // The mechanism of the last call, reused while mechanism and epsilon match.
+  std::unique_ptr<dxt::Mechanism> mechanism;
+};
+
+namespace {
+
+thread_local std::string t_last_error;
+
+dxt_status set_error(dxt_status status, const std::string& message) {
+  t_last_error = message;
+  return status;
+}
+
+// Runs `body`, mapping every exception to a status and a message.
+template <typename F>
+dxt_status guarded(F&& body) noexcept {
+  try {
+    t_last_error.clear();
+    body();
+    return DXT_OK;
+  } catch (const dxt::Error& e) {
+    return set_error(e.status(), e.what());
+  } catch (const std::bad_alloc&) {
+    return set_error(DXT_E_OUT_OF_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return set_error(DXT_E_INTERNAL, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return set_error(DXT_E_INTERNAL, "internal error: unknown exception");
+  }
+}
+
+void require(bool ok, const char* what) {
+  if (!ok) dxt::fail(DXT_E_INVALID_ARGUMENT, what);
+}
+
+// Accepts a struct from an older caller (smaller, at least `minimum`) or a
+// newer one (larger) whose extra fields are all zero, i.e. unused.
+template <typename T>
+void check_struct(const T* s, size_t minimum, const char* name) {
+  require(s != nullptr, (std::string(name) + " is NULL").c_str());
+  if (s->struct_size < minimum)
+    dxt::fail(DXT_E_INVALID_ARGUMENT, std::string(name) + ".struct_size is " + std::to_string(s->struct_size) +
+                                          "; call the matching _init function first");
+  if (s->struct_size > sizeof(T)) {
+    const auto* extra = reinterpret_cast<const unsigned char*>(s) + sizeof(T);
+    for (size_t i = 0; i < s->struct_size - sizeof(T); ++i)
+      if (extra[i] != 0)
+        dxt::fail(DXT_E_UNSUPPORTED,
+                  std::string(name) + " sets fields this version of dxtext does not know (struct_size " +
+                      std::to_string(s->struct_size) + " > " + std::to_string(sizeof(T)) + ")");
+  }
+}
+
+dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
+  dxt::TokenPolicies p;
+  for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c) {
+    const uint32_t v = o.policy[c];
+    if (v > DXT_POLICY_KEEP) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown token policy " + std::to_string(v));
+    p.policy[c] = v == DXT_POLICY_DEFAULT ? DXT_POLICY_PRIVATIZE : static_cast<dxt_token_policy>(v);
+  }
+  if (o.placeholder != nullptr) {
+    p.placeholder = o.placeholder;
+    if (!dxt::utf8::valid(p.placeholder.data(), p.placeholder.size()))
+      dxt::fail(DXT_E_INVALID_UTF8, "placeholder is not valid UTF-8");
+  }
+  return p;
+}
+
+dxt::Mechanism& mechanism_for(dxt_context* ctx, const dxt_privatize_options& o) {
+  const auto id = static_cast<dxt_mechanism>(o.mechanism == DXT_MECHANISM_UNKNOWN
+                                                 ? static_cast<uint32_t>(DXT_MECHANISM_LAPLACE)
+                                                 : o.mechanism);
+  dxt::check_epsilon(o.epsilon);
+  if (!ctx->mechanism || ctx->mechanism->id() != id || ctx->mechanism->epsilon() != o.epsilon)
+    ctx->mechanism = dxt::make_mechanism(*ctx->model, id, o.epsilon);
+  return *ctx->mechanism;
+}
+
+void finish_report(dxt_report* report, dxt_context* ctx, const dxt::Mechanism& m, const dxt::TokenTally& tally) {
+  if (report == nullptr) return;
+  dxt::fill_report(*report, m, *ctx->model, ctx->rng->mode(), tally);
+}
+
+char* copy_out(const std::string& s) {
+  char* p = static_cast<char*>(std::malloc(s.size() + 1));
+  if (p == nullptr) throw std::bad_alloc();
+  std::memcpy(p, s.data(), s.size());
+  p[s.size()] = '\0';
+  return p;
+}
+
+constexpr size_t kOpenOptionsV1 = sizeof(dxt_model_open_options);
+constexpr size_t kInfoV1 = sizeof(dxt_model_info);
+constexpr size_t kContextOptionsV1 = sizeof(dxt_context_options);
+constexpr size_t kPrivatizeOptionsV1 = sizeof(dxt_privatize_options);
+constexpr size_t kReportV1 = sizeof(dxt_report);
+
+void check_report(dxt_report* report) {
+  if (report != nullptr) check_struct(report, kReportV1, "report");
+}
+
+void check_common(dxt_context* ctx, const dxt_privatize_options* o, dxt_report* report) {
+  require(ctx != nullptr, "context is NULL");
+  check_struct(o, kPrivatizeOptionsV1, "options");
+  check_report(report);
+}
+
+}  // namespace
+
+extern "C" {
+
+uint32_t dxt_version_number(void) { return DXT_VERSION_NUMBER; }
+const char* dxt_version_string(void) {
+#define DXT_STR2(x) #x
+#define DXT_STR(x) DXT_STR2(x)
+  return DXT_STR(DXT_VERSION_MAJOR) "." DXT_STR(DXT_VERSION_MINOR) "." DXT_STR(DXT_VERSION_PATCH);
+}
+uint32_t dxt_abi_version(void) { return DXT_ABI_VERSION; }
+uint32_t dxt_format_version(void) { return DXT_FORMAT_VERSION_MAJOR * 100 + DXT_FORMAT_VERSION_MINOR; }
+
+const char* dxt_status_string(dxt_status s) {
+  switch (s) {
+    case DXT_OK: return "ok";
+    case DXT_E_INVALID_ARGUMENT: return "invalid argument";
+    case DXT_E_INVALID_EPSILON: return "invalid epsilon";
+    case DXT_E_IO: return "input/output error";
+    case DXT_E_NOT_A_MODEL: return "not a dxtext model";
+    case DXT_E_UNSUPPORTED_VERSION: return "unsupported model format version";
+    case DXT_E_CORRUPT_MODEL: return "corrupt model";
+    case DXT_E_TRUNCATED_MODEL: return "truncated model";
+    case DXT_E_DIGEST_MISMATCH: return "digest mismatch";
+    case DXT_E_OUT_OF_MEMORY: return "out of memory";
+    case DXT_E_RNG_FAILURE: return "random generator failure";
+    case DXT_E_INVALID_UTF8: return "invalid UTF-8";
+    case DXT_E_NOT_FOUND: return "not found";
+    case DXT_E_UNSUPPORTED: return "unsupported";
+    case DXT_E_INPUT_TOO_LARGE: return "input too large";
+    case DXT_E_PARSE: return "parse error";
+    case DXT_E_INTERNAL: return "internal error";
+    default: return "unknown status";
+  }
+}
+
+const char* dxt_last_error_message(void) { return t_last_error.c_str(); }
+
+void dxt_model_open_options_init(dxt_model_open_options* o) {
+  if (o == nullptr) return;
+  std::memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+}
+
+static dxt_status open_common(const dxt_model_open_options* options, dxt_model** out,
+                              std::shared_ptr<const dxt::Model> (*opener)(const void*, size_t, const char*,
+                                                                            const dxt::ModelOpenOptions&),
+                              const void* data, size_t size, const char* path) {
+  return guarded([&] {
+    require(out != nullptr, "out is NULL");
+    *out = nullptr;
+    dxt::ModelOpenOptions mo;
+    if (options != nullptr) {
+      check_struct(options, kOpenOptionsV1, "options");
+      if ((options->flags & ~DXT_OPEN_VERIFY_DIGESTS) != 0)
+        dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown model open flags");
+      mo.verify_digests = (options->flags & DXT_OPEN_VERIFY_DIGESTS) != 0;
+    }
+    auto handle = std::make_unique<dxt_model>();
+    handle->impl = opener(data, size, path, mo);
+    *out = handle.release();
+  });
+}
+
+dxt_status dxt_model_open_file(const char* path, const dxt_model_open_options* options, dxt_model** out) {
+  return open_common(
+      options, out,
+      [](const void*, size_t, const char* p, const dxt::ModelOpenOptions& mo) {
+        require(p != nullptr, "path is NULL");
+        return dxt::Model::open_file(p, mo);
+      },
+      nullptr, 0, path);
+}
+
+dxt_status dxt_model_open_memory(const void* data, size_t size, const dxt_model_open_options* options,
+                                 dxt_model** out) {
+  return open_common(
+      options, out,
+      [](const void* d, size_t n, const char*, const dxt::ModelOpenOptions& mo) {
+        return dxt::Model::open_memory(d, n, mo);
+      },
+      data, size, nullptr);
+}
+
+void dxt_model_close(dxt_model* model) { delete model; }
+
+void dxt_model_info_init(dxt_model_info* info) {
+  if (info == nullptr) return;
+  std::memset(info, 0, sizeof *info);
+  info->struct_size = sizeof *info;
+}
+
+dxt_status dxt_model_get_info(const dxt_model* model, dxt_model_info* info) {
+  return guarded([&] {
+    require(model != nullptr, "model is NULL");
+    check_struct(info, kInfoV1, "info");
+    const dxt::Model& m = *model->impl;
+    dxt_model_info r;
+    std::memset(&r, 0, sizeof r);
+    r.struct_size = info->struct_size;
+    r.format_major = m.format_major();
+    r.format_minor = m.format_minor();
+    r.dimension = m.dimension();
+    r.vocabulary_size = m.vocabulary_size();
+    r.geometry = m.geometry();
+    r.quantization = m.quantization();
+    r.lowercase = m.lowercase();
+    r.has_frequencies = m.has_frequencies();
+    std::memcpy(info, &r, info->struct_size < sizeof r ? info->struct_size : sizeof r);
+  });
+}
+
+dxt_status dxt_model_fingerprint(const dxt_model* model, uint8_t out[32]) {
+  return guarded([&] {
+    require(model != nullptr && out != nullptr, "model or out is NULL");
+    const dxt::Digest& d = model->impl->fingerprint();
+    std::memcpy(out, d.data(), d.size());
+  });
+}
+
+dxt_status dxt_model_lookup(const dxt_model* model, const char* word, size_t length, uint32_t* index) {
+  return guarded([&] {
+    require(model != nullptr && index != nullptr, "model or index is NULL");
+    require(word != nullptr || length == 0, "word is NULL");
+    const std::string_view w(word == nullptr ? "" : word, length);
+    if (!dxt::utf8::valid(w.data(), w.size())) dxt::fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
+    const auto hit = model->impl->lookup(w);
+    if (!hit) dxt::fail(DXT_E_NOT_FOUND, "word is not in the vocabulary");
+    *index = *hit;
+  });
+}
+
+dxt_status dxt_model_word(const dxt_model* model, uint32_t index, const char** word, size_t* length) {
+  return guarded([&] {
+    require(model != nullptr && word != nullptr, "model or word is NULL");
+    const std::string_view w = model->impl->word(index);
+    *word = w.data();
+    if (length != nullptr) *length = w.size();
+  });
+}
+
+dxt_status dxt_model_nearest(const dxt_model* model, const float* vector, size_t dimension, uint32_t* index) {
+  return guarded([&] {
+    require(model != nullptr && vector != nullptr && index != nullptr, "model, vector or index is NULL");
+    const dxt::Model& m = *model->impl;
+    if (dimension != m.dimension())
+      dxt::fail(DXT_E_INVALID_ARGUMENT, "vector has dimension " + std::to_string(dimension) + ", the model " +
+                                            std::to_string(m.dimension()));
+    if (m.geometry() != DXT_GEOMETRY_EUCLIDEAN)
+      dxt::fail(DXT_E_UNSUPPORTED, "nearest-word decoding for Poincare models is not implemented yet");
+    *index = dxt::nearest_euclidean(m, vector);
+  });
+}
+
+void dxt_context_options_init(dxt_context_options* o) {
+  if (o == nullptr) return;
+  std::memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+  o->rng_mode = DXT_RNG_SYSTEM;
+}
+
+dxt_status dxt_context_create(dxt_model* model, const dxt_context_options* options, dxt_context** out) {
+  return guarded([&] {
+    require(out != nullptr, "out is NULL");
+    *out = nullptr;
+    require(model != nullptr, "model is NULL");
+    std::unique_ptr<dxt::ByteSource> source;
+    if (options == nullptr) {
+      source = dxt::make_system_byte_source();
+    } else {
+      check_struct(options, kContextOptionsV1, "options");
+      switch (options->rng_mode) {
+        case DXT_RNG_SYSTEM:
+          source = dxt::make_system_byte_source();
+          break;
+        case DXT_RNG_DETERMINISTIC: {
+          std::array<uint8_t, 32> seed;
+          std::memcpy(seed.data(), options->seed, seed.size());
+          source = dxt::make_keyed_stream(seed);
+          break;
+        }
+        default:
+          dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown rng_mode " + std::to_string(options->rng_mode));
+      }
+    }
+    auto ctx = std::make_unique<dxt_context>();
+    ctx->model = model->impl;
+    ctx->rng = std::make_unique<dxt::RandomStream>(std::move(source));
+    *out = ctx.release();
+  });
+}
+
+void dxt_context_destroy(dxt_context* context) { delete context; }
+
+void dxt_privatize_options_init(dxt_privatize_options* o) {
+  if (o == nullptr) return;
+  std::memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+  o->mechanism = DXT_MECHANISM_LAPLACE;
+  for (auto& p : o->policy) p = DXT_POLICY_PRIVATIZE;
+}
+
+void dxt_report_init(dxt_report* r) {
+  if (r == nullptr) return;
+  std::memset(r, 0, sizeof *r);
+  r->struct_size = sizeof *r;
+}
+
+dxt_status dxt_report_to_json(const dxt_report* report, char* buffer, size_t capacity, size_t* required) {
+  return guarded([&] {
+    check_report(const_cast<dxt_report*>(report));
+    require(report != nullptr, "report is NULL");
+    require(buffer != nullptr || capacity == 0, "buffer is NULL");
+    dxt_report full;
+    dxt_report_init(&full);
+    std::memcpy(&full, report, report->struct_size < sizeof full ? report->struct_size : sizeof full);
+    const std::string json = dxt::report_to_json(full);
+    if (required != nullptr) *required = json.size() + 1;
+    if (capacity < json.size() + 1)
+      dxt::fail(DXT_E_INPUT_TOO_LARGE, "buffer holds " + std::to_string(capacity) + " bytes, the report needs " +
+                                           std::to_string(json.size() + 1));
+    std::memcpy(buffer, json.c_str(), json.size() + 1);
+  });
+}
+
+dxt_status dxt_privatize_index(dxt_context* ctx, const dxt_privatize_options* o, uint32_t index,
+                               uint32_t* out_index, dxt_report* report) {
+  return guarded([&] {
+    check_common(ctx, o, report);
+    require(out_index != nullptr, "out_index is NULL");
+    if (index >= ctx->model->vocabulary_size())
+      dxt::fail(DXT_E_NOT_FOUND, "index " + std::to_string(index) + " is outside the vocabulary");
+    dxt::Mechanism& m = mechanism_for(ctx, *o);
+    *out_index = m.privatize(*ctx->rng, index);
+    dxt::TokenTally tally;
+    tally.add(DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE);
+    finish_report(report, ctx, m, tally);
+  });
+}
+
+dxt_status dxt_privatize_word(dxt_context* ctx, const dxt_privatize_options* o, const char* word, size_t length,
+                              char** out, size_t* out_length, dxt_report* report) {
+  return guarded([&] {
+    check_common(ctx, o, report);
+    require(out != nullptr, "out is NULL");
+    *out = nullptr;
+    require(word != nullptr, "word is NULL");
+    dxt::Mechanism& m = mechanism_for(ctx, *o);
+    const dxt::TokenPolicies policies = resolve_policies(*o);
+    dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
+    const std::string result = p.privatize_word(std::string_view(word, length)).value_or("");
+    finish_report(report, ctx, m, p.tally());
+    *out = copy_out(result);
+    if (out_length != nullptr) *out_length = result.size();
+  });
+}
+
+dxt_status dxt_privatize_text(dxt_context* ctx, const dxt_privatize_options* o, const char* text, size_t length,
+                              char** out, size_t* out_length, dxt_report* report) {
+  return guarded([&] {
+    check_common(ctx, o, report);
+    require(out != nullptr, "out is NULL");
+    *out = nullptr;
+    require(text != nullptr || length == 0, "text is NULL");
+    dxt::Mechanism& m = mechanism_for(ctx, *o);
+    const dxt::TokenPolicies policies = resolve_policies(*o);
+    dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
+    const std::string result = p.privatize_text(std::string_view(text == nullptr ? "" : text, length));
+    finish_report(report, ctx, m, p.tally());
+    *out = copy_out(result);
+    if (out_length != nullptr) *out_length = result.size();
+  });
+}
+
+void dxt_text_free(char* text) { std::free(text); }
+
+dxt_status dxt_privatize_bag(dxt_context* ctx, const dxt_privatize_options* o, const dxt_bag_entry* entries,
+                             size_t entry_count, dxt_bag** out, dxt_report* report) {
+  return guarded([&] {
+    check_common(ctx, o, report);
+    require(out != nullptr, "out is NULL");
+    *out = nullptr;
+    require(entries != nullptr || entry_count == 0, "entries is NULL");
+    std::vector<std::pair<std::string_view, uint64_t>> bag;
+    bag.reserve(entry_count);
+    for (size_t i = 0; i < entry_count; ++i) {
+      require(entries[i].word != nullptr || entries[i].length == 0, "a bag entry's word is NULL");
+      bag.emplace_back(std::string_view(entries[i].word == nullptr ? "" : entries[i].word, entries[i].length),
+                       entries[i].count);
+    }
+    dxt::Mechanism& m = mechanism_for(ctx, *o);
+    const dxt::TokenPolicies policies = resolve_policies(*o);
+    dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
+    const auto result = p.privatize_bag(bag);
+    finish_report(report, ctx, m, p.tally());
+
+    // One allocation: the dxt_bag, its entries, then the NUL-terminated words.
+    size_t bytes = sizeof(dxt_bag) + result.size() * sizeof(dxt_bag_entry);
+    for (const auto& [w, c] : result) bytes += w.size() + 1;
+    auto* block = static_cast<unsigned char*>(std::malloc(bytes));
+    if (block == nullptr) throw std::bad_alloc();
+    auto* bagp = reinterpret_cast<dxt_bag*>(block);
+    bagp->entries = reinterpret_cast<dxt_bag_entry*>(block + sizeof(dxt_bag));
+    bagp->size = result.size();
+    char* strings = reinterpret_cast<char*>(bagp->entries + result.size());
+    for (size_t i = 0; i < result.size(); ++i) {
+      std::memcpy(strings, result[i].first.c_str(), result[i].first.size() + 1);
+      bagp->entries[i] = {strings, result[i].first.size(), result[i].second};
+      strings += result[i].first.size() + 1;
+    }
+    *out = bagp;
+  });
+}
+
+void dxt_bag_free(dxt_bag* bag) { std::free(bag); }
+
+}  // extern "C"

@@ -1,0 +1,101 @@
+#include "accounting/privacy_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "model/sha256.hpp"
+
+namespace dxt {
+
+const char* mechanism_name(dxt_mechanism id) {
+  switch (id) {
+    case DXT_MECHANISM_LAPLACE: return "laplace";
+    default: return "unknown";
+  }
+}
+
+const char* geometry_name(dxt_geometry g) {
+  switch (g) {
+    case DXT_GEOMETRY_EUCLIDEAN: return "euclidean";
+    case DXT_GEOMETRY_POINCARE: return "poincare";
+    default: return "unknown";
+  }
+}
+
+const char* quantization_name(dxt_quantization q) {
+  switch (q) {
+    case DXT_QUANT_F32: return "f32";
+    case DXT_QUANT_F16: return "f16";
+    case DXT_QUANT_INT8: return "int8";
+    default: return "unknown";
+  }
+}
+
+void fill_report(dxt_report& report, const Mechanism& mechanism, const Model& model, dxt_rng_mode rng_mode,
+                 const TokenTally& tally) {
+  dxt_report r;
+  std::memset(&r, 0, sizeof r);
+  r.struct_size = report.struct_size;
+  r.mechanism = mechanism.id();
+  r.epsilon = mechanism.epsilon();
+  r.metric = mechanism.metric();
+  r.rng_mode = rng_mode;
+  r.is_private = rng_mode == DXT_RNG_SYSTEM;
+  const Digest& d = model.fingerprint();
+  std::memcpy(r.model_fingerprint, d.data(), d.size());
+  r.fingerprint_valid = true;
+  std::memcpy(r.counts, tally.counts, sizeof r.counts);
+  r.words_privatized = tally.privatized;
+  r.words_leaked = tally.leaked;
+  r.epsilon_per_unit_distance = mechanism.epsilon();
+  r.epsilon_document = mechanism.epsilon() * static_cast<double>(tally.privatized);
+  // Copy no more than the caller's struct holds (older callers have less).
+  std::memcpy(&report, &r, report.struct_size < sizeof r ? report.struct_size : sizeof r);
+}
+
+std::string report_to_json(const dxt_report& r) {
+  static const char* kClasses[] = {"in_vocabulary", "out_of_vocabulary", "number", "stopword"};
+  static const char* kActions[] = {"privatized", "placeholder", "dropped", "kept"};
+  auto num = [](double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.17g", v);
+    return std::string(std::isfinite(v) ? b : "null");
+  };
+  std::string s = "{\"mechanism\":\"";
+  s += mechanism_name(static_cast<dxt_mechanism>(r.mechanism));
+  s += "\",\"epsilon\":" + num(r.epsilon);
+  s += ",\"metric\":\"";
+  s += geometry_name(static_cast<dxt_geometry>(r.metric));
+  s += "\",\"rng\":\"";
+  s += r.rng_mode == DXT_RNG_SYSTEM ? "system" : "deterministic";
+  s += "\",\"private\":";
+  s += r.is_private ? "true" : "false";
+  if (!r.is_private) s += ",\"warning\":\"deterministic seeded noise: NOT private, for testing only\"";
+  s += ",\"model_sha256\":";
+  s += r.fingerprint_valid ? "\"" + to_hex(r.model_fingerprint, 32) + "\"" : "null";
+  s += ",\"tokens\":{";
+  for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c) {
+    if (c) s += ',';
+    s += "\"";
+    s += kClasses[c];
+    s += "\":{";
+    for (int a = 0; a < DXT_TOKEN_ACTION_COUNT; ++a) {
+      if (a) s += ',';
+      s += "\"";
+      s += kActions[a];
+      s += "\":" + std::to_string(r.counts[c][a]);
+    }
+    s += '}';
+  }
+  s += "},\"words_privatized\":" + std::to_string(r.words_privatized);
+  s += ",\"words_leaked\":" + std::to_string(r.words_leaked);
+  s += ",\"guarantee\":{\"per_word\":\"" + num(r.epsilon_per_unit_distance) + " * d(w, w')\"";
+  s += ",\"document\":\"" + num(r.epsilon_document) + " * EMD(b, b') for bags of " +
+       std::to_string(r.words_privatized) + " words\"";
+  if (r.words_leaked > 0) s += ",\"caveat\":\"" + std::to_string(r.words_leaked) + " tokens passed through unprotected\"";
+  s += "}}";
+  return s;
+}
+
+}  // namespace dxt

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <vector>
+
+#include "mechanisms/mechanism.hpp"
+
+namespace dxt {
+
+// The multivariate Laplace mechanism of Fernandes, Dras & McIver (2019,
+// Algorithms 1-2), also used by Feyisetan et al. (2020):
+//   z = phi(w) + R u,  R ~ Gamma(n, 1/eps),  u uniform on S^(n-1),
+// released as the vocabulary word nearest to z.
+//
+// Guarantee: the noise has density proportional to exp(-eps ||z - phi(w)||)
+// on R^n (R is the radial part of that density: r^(n-1) e^(-eps r)), so by the
+// triangle inequality Pr[z | w] <= exp(eps d2(w, w')) Pr[z | w'], and decoding
+// is post-processing of z alone: eps * d2(w, w')-privacy per word. For bags of
+// N words it gives eps*N*EMD (Fernandes et al. 2019, Thm. 2).
+// Out-of-vocabulary words are all privatised from the origin.
+class LaplaceMechanism final : public Mechanism {
+ public:
+  LaplaceMechanism(const Model& model, double epsilon);
+  dxt_mechanism id() const override { return DXT_MECHANISM_LAPLACE; }
+  double epsilon() const override { return epsilon_; }
+  dxt_geometry metric() const override { return DXT_GEOMETRY_EUCLIDEAN; }
+  uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) override;
+
+ private:
+  const Model& model_;
+  double epsilon_;
+  std::vector<float> point_;
+  std::vector<double> direction_;
+};
+
+}  // namespace dxt

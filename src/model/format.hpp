@@ -1,0 +1,109 @@
+// Constants of the .dxe model format, version 1. docs/format.md is the
+// normative description; this file must agree with it field for field.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace dxt::format {
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "dxtext reads .dxe files in place and needs a little-endian host"
+#endif
+
+inline constexpr uint8_t kMagic[8] = {0x89, 'D', 'X', 'E', '\r', '\n', 0x1A, '\n'};
+inline constexpr uint16_t kVersionMajor = 1;
+inline constexpr uint16_t kVersionMinor = 0;
+inline constexpr uint32_t kEndianTag = 0x0A0B0C0Du;
+
+inline constexpr size_t kHeaderFixedSize = 128;
+inline constexpr size_t kSectionEntrySize = 64;
+inline constexpr uint32_t kMaxSections = 64;
+inline constexpr uint64_t kSectionAlignment = 64;
+inline constexpr uint32_t kMaxDimension = 65536;
+inline constexpr uint64_t kMaxMetadataSize = 1u << 20;
+inline constexpr size_t kDigestSize = 32;
+
+// Byte offsets inside the fixed header.
+namespace header {
+inline constexpr size_t kMagic = 0;
+inline constexpr size_t kVersionMajor = 8;
+inline constexpr size_t kVersionMinor = 10;
+inline constexpr size_t kEndianTag = 12;
+inline constexpr size_t kHeaderSize = 16;
+inline constexpr size_t kSectionCount = 20;
+inline constexpr size_t kFileSize = 24;
+inline constexpr size_t kFlags = 32;
+inline constexpr size_t kVocabularySize = 40;
+inline constexpr size_t kDimension = 44;
+inline constexpr size_t kGeometry = 48;
+inline constexpr size_t kQuantization = 52;
+inline constexpr size_t kReserved = 56;  // 40 bytes, must be zero
+inline constexpr size_t kHeaderDigest = 96;
+}  // namespace header
+
+// Byte offsets inside one section-table entry.
+namespace entry {
+inline constexpr size_t kKind = 0;
+inline constexpr size_t kFlags = 4;  // must be zero
+inline constexpr size_t kOffset = 8;
+inline constexpr size_t kSize = 16;
+inline constexpr size_t kDigest = 24;
+inline constexpr size_t kReserved = 56;  // 8 bytes, must be zero
+}  // namespace entry
+
+inline constexpr uint64_t kFlagLowercase = 1u << 0;
+inline constexpr uint64_t kKnownFlags = kFlagLowercase;
+
+enum class SectionKind : uint32_t {
+  kMetadata = 1,
+  kVocabOffsets = 2,
+  kVocabStrings = 3,
+  kVocabHash = 4,
+  kMatrix = 5,
+  kRowScales = 6,
+  kRowNorms = 7,
+  kFrequencies = 8,
+};
+inline constexpr uint32_t kHighestKnownKind = 8;
+
+inline uint16_t load_u16(const uint8_t* p) {
+  uint16_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline uint32_t load_u32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline uint64_t load_u64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store_u16(uint8_t* p, uint16_t v) { std::memcpy(p, &v, sizeof v); }
+inline void store_u32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, sizeof v); }
+inline void store_u64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, sizeof v); }
+
+// FNV-1a, 64-bit: the hash of the stored vocabulary table (docs/format.md).
+inline uint64_t fnv1a64(const char* data, size_t size) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < size; ++i) {
+    h ^= static_cast<uint8_t>(data[i]);
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+inline size_t element_size(uint32_t quantization) {
+  switch (quantization) {
+    case 1: return 4;  // f32
+    case 2: return 2;  // f16
+    case 3: return 1;  // int8
+    default: return 0;
+  }
+}
+
+}  // namespace dxt::format

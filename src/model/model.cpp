@@ -1,0 +1,359 @@
+#include "model/model.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "errors/error.hpp"
+#include "model/checked_math.hpp"
+#include "model/f16.hpp"
+#include "model/format.hpp"
+#include "unicode/case_mapping.hpp"
+#include "unicode/utf8.hpp"
+
+namespace dxt {
+
+struct ModelBytes {
+  void* mapping = nullptr;
+  size_t mapping_size = 0;
+  ~ModelBytes() {
+    if (mapping != nullptr) munmap(mapping, mapping_size);
+  }
+};
+
+namespace {
+
+using format::load_u16;
+using format::load_u32;
+using format::load_u64;
+using format::SectionKind;
+
+[[noreturn]] void corrupt(const std::string& what) { fail(DXT_E_CORRUPT_MODEL, "corrupt model: " + what); }
+
+bool all_zero(const uint8_t* p, size_t n) {
+  return std::all_of(p, p + n, [](uint8_t b) { return b == 0; });
+}
+
+const char* kind_name(uint32_t kind) {
+  switch (static_cast<SectionKind>(kind)) {
+    case SectionKind::kMetadata: return "metadata";
+    case SectionKind::kVocabOffsets: return "vocabulary offsets";
+    case SectionKind::kVocabStrings: return "vocabulary strings";
+    case SectionKind::kVocabHash: return "vocabulary hash table";
+    case SectionKind::kMatrix: return "matrix";
+    case SectionKind::kRowScales: return "row scales";
+    case SectionKind::kRowNorms: return "row norms";
+    case SectionKind::kFrequencies: return "frequencies";
+  }
+  return "unknown";
+}
+
+// Expected byte size of a section, or nullopt when its size is free-form.
+std::optional<uint64_t> product(uint64_t a, uint64_t b, const char* what) {
+  auto r = checked_mul(a, b);
+  if (!r) corrupt(std::string("size of ") + what + " overflows");
+  return r;
+}
+
+}  // namespace
+
+Model::~Model() = default;
+
+std::shared_ptr<const Model> Model::open_file(const std::string& path, const ModelOpenOptions& options) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(DXT_E_IO, "cannot open model '" + path + "': " + std::strerror(errno));
+  struct stat st {};
+  if (fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    fail(DXT_E_IO, "cannot stat model '" + path + "': " + std::strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    fail(DXT_E_IO, "model '" + path + "' is not a regular file");
+  }
+  const auto size = static_cast<uint64_t>(st.st_size);
+  if (size < format::kHeaderFixedSize) {
+    ::close(fd);
+    fail(size >= sizeof format::kMagic ? DXT_E_TRUNCATED_MODEL : DXT_E_NOT_A_MODEL,
+         "model '" + path + "' is too short (" + std::to_string(size) + " bytes) to be a .dxe file");
+  }
+  void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int map_errno = errno;
+  ::close(fd);
+  if (map == MAP_FAILED) fail(DXT_E_IO, "cannot map model '" + path + "': " + std::strerror(map_errno));
+  std::shared_ptr<Model> m(new Model());
+  m->bytes_ = std::make_unique<ModelBytes>();
+  m->bytes_->mapping = map;
+  m->bytes_->mapping_size = size;
+  m->base_ = static_cast<const uint8_t*>(map);
+  m->size_ = size;
+  try {
+    m->validate(options);
+  } catch (const Error& e) {
+    fail(e.status(), std::string(e.what()) + " (in '" + path + "')");
+  }
+  return m;
+}
+
+std::shared_ptr<const Model> Model::open_memory(const void* data, size_t size, const ModelOpenOptions& options) {
+  if (data == nullptr) fail(DXT_E_INVALID_ARGUMENT, "model buffer is NULL");
+  if (reinterpret_cast<uintptr_t>(data) % 8 != 0)
+    fail(DXT_E_INVALID_ARGUMENT, "model buffer must be 8-byte aligned");
+  std::shared_ptr<Model> m(new Model());
+  m->base_ = static_cast<const uint8_t*>(data);
+  m->size_ = size;
+  m->validate(options);
+  return m;
+}
+
+void Model::validate(const ModelOpenOptions& options) {
+  const uint8_t* h = base_;
+  if (size_ < sizeof format::kMagic || std::memcmp(h, format::kMagic, sizeof format::kMagic) != 0)
+    fail(DXT_E_NOT_A_MODEL, "not a dxtext model: bad magic bytes");
+  if (size_ < format::kHeaderFixedSize)
+    fail(DXT_E_TRUNCATED_MODEL, "model truncated inside its header");
+  format_major_ = load_u16(h + format::header::kVersionMajor);
+  format_minor_ = load_u16(h + format::header::kVersionMinor);
+  if (format_major_ != format::kVersionMajor)
+    fail(DXT_E_UNSUPPORTED_VERSION, "model format version " + std::to_string(format_major_) + "." +
+                                        std::to_string(format_minor_) + " is not supported (this library reads " +
+                                        std::to_string(format::kVersionMajor) + ".x)");
+  if (load_u32(h + format::header::kEndianTag) != format::kEndianTag)
+    corrupt("endianness tag is wrong (a big-endian or damaged file)");
+  const uint32_t section_count = load_u32(h + format::header::kSectionCount);
+  if (section_count == 0 || section_count > format::kMaxSections)
+    corrupt("section count " + std::to_string(section_count) + " is outside 1.." +
+            std::to_string(format::kMaxSections));
+  const uint64_t header_size = load_u32(h + format::header::kHeaderSize);
+  if (header_size != format::kHeaderFixedSize + uint64_t{section_count} * format::kSectionEntrySize)
+    corrupt("header size does not match the section count");
+  const uint64_t declared_size = load_u64(h + format::header::kFileSize);
+  if (declared_size > size_)
+    fail(DXT_E_TRUNCATED_MODEL, "model is truncated: " + std::to_string(size_) + " bytes of " +
+                                    std::to_string(declared_size));
+  if (declared_size < size_) corrupt("file is longer than its header says");
+  if (header_size > size_) fail(DXT_E_TRUNCATED_MODEL, "model truncated inside its section table");
+
+  // The header digest covers [0, header_size) with the digest field zeroed.
+  {
+    std::vector<uint8_t> copy(h, h + header_size);
+    std::fill_n(copy.begin() + format::header::kHeaderDigest, format::kDigestSize, 0);
+    const Digest d = sha256(copy.data(), copy.size());
+    if (std::memcmp(d.data(), h + format::header::kHeaderDigest, d.size()) != 0)
+      fail(DXT_E_DIGEST_MISMATCH, "header digest does not match: the header or section table is damaged");
+  }
+
+  const uint64_t flags = load_u64(h + format::header::kFlags);
+  if ((flags & ~format::kKnownFlags) != 0) corrupt("reserved header flags are set");
+  lowercase_ = (flags & format::kFlagLowercase) != 0;
+  if (!all_zero(h + format::header::kReserved, format::header::kHeaderDigest - format::header::kReserved))
+    corrupt("reserved header bytes are not zero");
+  vocabulary_size_ = load_u32(h + format::header::kVocabularySize);
+  dimension_ = load_u32(h + format::header::kDimension);
+  const uint32_t geometry = load_u32(h + format::header::kGeometry);
+  const uint32_t quant = load_u32(h + format::header::kQuantization);
+  if (vocabulary_size_ == 0) corrupt("vocabulary is empty");
+  if (vocabulary_size_ == UINT32_MAX) corrupt("vocabulary size is too large");
+  if (dimension_ == 0 || dimension_ > format::kMaxDimension)
+    corrupt("dimension " + std::to_string(dimension_) + " is outside 1.." + std::to_string(format::kMaxDimension));
+  if (geometry != DXT_GEOMETRY_EUCLIDEAN && geometry != DXT_GEOMETRY_POINCARE)
+    corrupt("unknown geometry " + std::to_string(geometry));
+  if (format::element_size(quant) == 0) corrupt("unknown quantisation " + std::to_string(quant));
+  geometry_ = static_cast<dxt_geometry>(geometry);
+  quantization_ = static_cast<dxt_quantization>(quant);
+
+  // Section table: bounds, alignment, no overlap, each known kind once.
+  struct Range {
+    uint64_t begin, end;
+    uint32_t kind;
+  };
+  std::vector<Range> ranges;
+  SectionView* slot_for[format::kHighestKnownKind + 1] = {nullptr,     &metadata_section_, &offsets_, &strings_,
+                                                           &hash_,      &matrix_,           &scales_,  &norms_,
+                                                           &frequencies_};
+  for (uint32_t s = 0; s < section_count; ++s) {
+    const uint8_t* e = h + format::kHeaderFixedSize + uint64_t{s} * format::kSectionEntrySize;
+    const uint32_t kind = load_u32(e + format::entry::kKind);
+    const uint64_t offset = load_u64(e + format::entry::kOffset);
+    const uint64_t size = load_u64(e + format::entry::kSize);
+    const std::string label = "section " + std::to_string(s) + " (" + kind_name(kind) + ")";
+    if (load_u32(e + format::entry::kFlags) != 0 || !all_zero(e + format::entry::kReserved, 8))
+      corrupt(label + " has reserved bits set");
+    if (kind == 0) corrupt(label + " has kind 0");
+    if (offset % format::kSectionAlignment != 0) corrupt(label + " is not 64-byte aligned");
+    if (offset < header_size) corrupt(label + " overlaps the header");
+    const auto end = checked_add(offset, size);
+    if (!end) corrupt(label + " size overflows");
+    if (*end > size_) fail(DXT_E_TRUNCATED_MODEL, "model is truncated: " + label + " runs past the end of the file");
+    ranges.push_back({offset, *end, kind});
+    if (kind <= format::kHighestKnownKind) {
+      SectionView* v = slot_for[kind];
+      if (v->data != nullptr || v->size != 0 || v->digest != Digest{}) corrupt(label + " appears twice");
+      v->data = base_ + offset;
+      v->size = size;
+      std::memcpy(v->digest.data(), e + format::entry::kDigest, format::kDigestSize);
+      if (size == 0) corrupt(label + " is empty");
+    }
+    // Unknown kinds belong to later minor versions: bounds-checked, then ignored.
+  }
+  std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+  for (size_t i = 1; i < ranges.size(); ++i)
+    if (ranges[i].begin < ranges[i - 1].end) corrupt("sections overlap");
+
+  const uint64_t V = vocabulary_size_;
+  const uint64_t D = dimension_;
+  auto require = [&](SectionView& v, SectionKind kind, std::optional<uint64_t> expected) {
+    const std::string name = kind_name(static_cast<uint32_t>(kind));
+    if (v.data == nullptr) corrupt("required section '" + name + "' is missing");
+    if (expected && v.size != *expected)
+      corrupt("section '" + name + "' has " + std::to_string(v.size) + " bytes, expected " +
+              std::to_string(*expected));
+  };
+  require(metadata_section_, SectionKind::kMetadata, std::nullopt);
+  require(offsets_, SectionKind::kVocabOffsets, product(V + 1, 4, "vocabulary offsets"));
+  require(strings_, SectionKind::kVocabStrings, std::nullopt);
+  require(hash_, SectionKind::kVocabHash, std::nullopt);
+  require(matrix_, SectionKind::kMatrix,
+          product(*product(V, D, "matrix"), format::element_size(quant), "matrix"));
+  require(norms_, SectionKind::kRowNorms, product(V, 4, "row norms"));
+  if (quantization_ == DXT_QUANT_INT8) {
+    require(scales_, SectionKind::kRowScales, product(V, 4, "row scales"));
+  } else if (scales_.data != nullptr) {
+    corrupt("row scales present in a model that is not int8");
+  }
+  if (frequencies_.data != nullptr && frequencies_.size != *product(V, 8, "frequencies"))
+    corrupt("section 'frequencies' has the wrong size");
+  if (strings_.size > UINT32_MAX) corrupt("vocabulary strings exceed 4 GiB");
+  const uint32_t* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
+  if (offsets[0] != 0 || offsets[V] != strings_.size)
+    corrupt("vocabulary offsets do not span the string section");
+  hash_capacity_ = hash_.size / 4;
+  if (hash_.size % 4 != 0 || hash_capacity_ <= V || (hash_capacity_ & (hash_capacity_ - 1)) != 0)
+    corrupt("vocabulary hash table capacity must be a power of two above the vocabulary size");
+
+  if (metadata_section_.size > format::kMaxMetadataSize) corrupt("metadata section exceeds 1 MiB");
+  if (sha256(metadata_section_.data, metadata_section_.size) != metadata_section_.digest)
+    fail(DXT_E_DIGEST_MISMATCH, "metadata digest does not match");
+  parse_metadata();
+
+  if (options.verify_digests) {
+    for (SectionView* v : {&offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_}) {
+      if (v->data == nullptr) continue;
+      if (sha256(v->data, v->size) != v->digest) {
+        const auto kind = static_cast<uint32_t>(std::find(std::begin(slot_for), std::end(slot_for), v) -
+                                                std::begin(slot_for));
+        fail(DXT_E_DIGEST_MISMATCH, std::string("digest of section '") + kind_name(kind) + "' does not match");
+      }
+    }
+  }
+}
+
+void Model::parse_metadata() {
+  const uint8_t* p = metadata_section_.data;
+  const uint64_t n = metadata_section_.size;
+  uint64_t at = 0;
+  auto take_u32 = [&]() -> uint32_t {
+    if (n - at < 4) corrupt("metadata is truncated");
+    const uint32_t v = load_u32(p + at);
+    at += 4;
+    return v;
+  };
+  auto take_string = [&]() -> std::string {
+    const uint32_t len = take_u32();
+    if (n - at < len) corrupt("metadata string runs past its section");
+    std::string s(reinterpret_cast<const char*>(p + at), len);
+    at += len;
+    if (!utf8::valid(s.data(), s.size()) || s.find('\0') != std::string::npos)
+      corrupt("metadata string is not valid UTF-8");
+    return s;
+  };
+  const uint32_t count = take_u32();
+  for (uint32_t i = 0; i < count; ++i) {
+    std::string key = take_string();
+    std::string value = take_string();
+    if (key.empty()) corrupt("metadata has an empty key");
+    if (!metadata_.emplace(std::move(key), std::move(value)).second) corrupt("metadata has a duplicate key");
+  }
+  // Padding to the 64-byte boundary is allowed only as zero bytes.
+  if (!all_zero(p + at, n - at)) corrupt("metadata has trailing bytes");
+}
+
+std::string_view Model::word(uint32_t index) const {
+  if (index >= vocabulary_size_) fail(DXT_E_NOT_FOUND, "word index " + std::to_string(index) + " is out of range");
+  const auto* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
+  const uint32_t begin = offsets[index];
+  const uint32_t end = offsets[index + 1];
+  if (begin >= end || end > strings_.size || end - begin < 2)
+    corrupt("vocabulary offsets of word " + std::to_string(index) + " are invalid");
+  const char* s = reinterpret_cast<const char*>(strings_.data) + begin;
+  const size_t len = end - begin - 1;
+  if (s[len] != '\0' || std::memchr(s, '\0', len) != nullptr || !utf8::valid(s, len))
+    corrupt("vocabulary word " + std::to_string(index) + " is not a NUL-terminated UTF-8 string");
+  return {s, len};
+}
+
+std::optional<uint32_t> Model::find_exact(std::string_view w) const {
+  const auto* slots = reinterpret_cast<const uint32_t*>(hash_.data);
+  const uint64_t mask = hash_capacity_ - 1;
+  uint64_t pos = format::fnv1a64(w.data(), w.size()) & mask;
+  for (uint64_t probe = 0; probe < hash_capacity_; ++probe, pos = (pos + 1) & mask) {
+    const uint32_t slot = slots[pos];
+    if (slot == 0) return std::nullopt;
+    if (slot > vocabulary_size_) corrupt("vocabulary hash table holds an out-of-range index");
+    if (word(slot - 1) == w) return slot - 1;
+  }
+  return std::nullopt;  // a table without empty slots: every slot was compared
+}
+
+std::optional<uint32_t> Model::lookup(std::string_view w) const {
+  if (lowercase_) return find_exact(unicode::lowercase(w));
+  if (auto hit = find_exact(w)) return hit;
+  const std::string lower = unicode::lowercase(w);
+  if (lower != w) return find_exact(lower);
+  return std::nullopt;
+}
+
+void Model::row(uint32_t index, float* out) const {
+  if (index >= vocabulary_size_) fail(DXT_E_NOT_FOUND, "row index out of range");
+  const uint64_t D = dimension_;
+  switch (quantization_) {
+    case DXT_QUANT_F32:
+      std::memcpy(out, matrix_.data + index * D * 4, D * 4);
+      break;
+    case DXT_QUANT_F16: {
+      const uint8_t* r = matrix_.data + index * D * 2;
+      for (uint64_t i = 0; i < D; ++i) out[i] = f16_to_f32(load_u16(r + 2 * i));
+      break;
+    }
+    case DXT_QUANT_INT8: {
+      const auto* r = reinterpret_cast<const int8_t*>(matrix_.data + index * D);
+      const float scale = row_scales()[index];
+      for (uint64_t i = 0; i < D; ++i) out[i] = scale * static_cast<float>(r[i]);
+      break;
+    }
+    default:
+      fail(DXT_E_INTERNAL, "unknown quantisation");
+  }
+}
+
+const float* Model::row_scales() const { return reinterpret_cast<const float*>(scales_.data); }
+const float* Model::row_norms() const { return reinterpret_cast<const float*>(norms_.data); }
+
+uint64_t Model::frequency(uint32_t index) const {
+  if (frequencies_.data == nullptr || index >= vocabulary_size_) return 0;
+  return load_u64(frequencies_.data + uint64_t{index} * 8);
+}
+
+const Digest& Model::fingerprint() const {
+  std::call_once(fingerprint_once_, [this] { fingerprint_ = sha256(base_, size_); });
+  return fingerprint_;
+}
+
+}  // namespace dxt

@@ -1,0 +1,102 @@
+// A validated, read-only view of a .dxe model file (docs/format.md).
+//
+// Opening checks the header, the section table and the metadata: a constant
+// amount of work, whatever the vocabulary size. Per-word data (string offsets,
+// hash slots) is checked in O(1) each time it is used, so a hostile file can
+// make a call fail with DXT_E_CORRUPT_MODEL but never read out of bounds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "dxtext/dxtext.h"
+#include "model/sha256.hpp"
+
+namespace dxt {
+
+struct ModelBytes;  // the mapping or the caller's buffer
+
+struct ModelOpenOptions {
+  bool verify_digests = false;
+};
+
+struct SectionView {
+  const uint8_t* data = nullptr;
+  uint64_t size = 0;
+  Digest digest{};
+};
+
+class Model {
+ public:
+  static std::shared_ptr<const Model> open_file(const std::string& path,
+                                                const ModelOpenOptions& options);
+  // The buffer must outlive the model and be 8-byte aligned.
+  static std::shared_ptr<const Model> open_memory(const void* data, size_t size,
+                                                  const ModelOpenOptions& options);
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  uint32_t vocabulary_size() const { return vocabulary_size_; }
+  uint32_t dimension() const { return dimension_; }
+  dxt_geometry geometry() const { return geometry_; }
+  dxt_quantization quantization() const { return quantization_; }
+  bool lowercase() const { return lowercase_; }
+  uint16_t format_major() const { return format_major_; }
+  uint16_t format_minor() const { return format_minor_; }
+  bool has_frequencies() const { return frequencies_.data != nullptr; }
+  const std::map<std::string, std::string>& metadata() const { return metadata_; }
+
+  // The word at index i (validated: in bounds, NUL-terminated, UTF-8).
+  std::string_view word(uint32_t index) const;
+  // Exact lookup of the stored bytes (no case folding).
+  std::optional<uint32_t> find_exact(std::string_view word) const;
+  // Lookup as the text functions do: folded to lowercase when the vocabulary
+  // is lowercase; otherwise exact, then lowercase as a fallback.
+  std::optional<uint32_t> lookup(std::string_view word) const;
+
+  // Row i dequantised into out[0..dimension).
+  void row(uint32_t index, float* out) const;
+  // Raw matrix storage for the scan kernels.
+  const uint8_t* matrix_data() const { return matrix_.data; }
+  const float* row_scales() const;  // int8 only, else nullptr
+  const float* row_norms() const;   // squared norms of the dequantised rows
+  uint64_t frequency(uint32_t index) const;  // 0 without a frequency section
+
+  // SHA-256 of the whole file, computed on first use and cached.
+  const Digest& fingerprint() const;
+  uint64_t file_size() const { return size_; }
+
+ private:
+  Model() = default;
+  void validate(const ModelOpenOptions& options);
+  void parse_metadata();
+
+  std::unique_ptr<ModelBytes> bytes_;
+  const uint8_t* base_ = nullptr;
+  uint64_t size_ = 0;
+
+  uint16_t format_major_ = 0;
+  uint16_t format_minor_ = 0;
+  uint32_t vocabulary_size_ = 0;
+  uint32_t dimension_ = 0;
+  dxt_geometry geometry_ = DXT_GEOMETRY_UNKNOWN;
+  dxt_quantization quantization_ = DXT_QUANT_UNKNOWN;
+  bool lowercase_ = false;
+
+  SectionView metadata_section_, offsets_, strings_, hash_, matrix_, scales_, norms_,
+      frequencies_;
+  uint64_t hash_capacity_ = 0;
+  std::map<std::string, std::string> metadata_;
+
+  mutable std::once_flag fingerprint_once_;
+  mutable Digest fingerprint_{};
+};
+
+}  // namespace dxt

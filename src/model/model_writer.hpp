@@ -1,0 +1,84 @@
+// Streaming writer of .dxe files (docs/format.md). Rows are quantised and
+// written as they arrive; only per-row scalars and the words stay in memory.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "dxtext/dxtext.h"
+#include "model/sha256.hpp"
+
+namespace dxt {
+
+struct ModelWriterOptions {
+  uint32_t dimension = 0;
+  dxt_quantization quantization = DXT_QUANT_F32;
+  dxt_geometry geometry = DXT_GEOMETRY_EUCLIDEAN;
+  bool lowercase = false;
+  bool with_frequencies = false;
+  std::map<std::string, std::string> metadata;  // namespaced keys, e.g. dxtext.source
+};
+
+class ModelWriter {
+ public:
+  // Writes to `out`, which must be seekable and empty.
+  ModelWriter(std::ostream& out, ModelWriterOptions options);
+
+  bool contains(std::string_view word) const { return index_.count(std::string(word)) != 0; }
+  uint32_t size() const { return static_cast<uint32_t>(words_.size()); }
+
+  // Appends a word; throws DXT_E_PARSE on a duplicate, an invalid word or a
+  // non-finite value (or one f16 cannot hold).
+  void add(std::string_view word, const float* vector, uint64_t frequency = 0);
+
+  // Writes the remaining sections and the header. The stream is complete after.
+  void finish();
+
+ private:
+  struct Section {
+    uint32_t kind;
+    uint64_t offset;
+    uint64_t size;
+    Digest digest;
+  };
+  void pad_to_alignment();
+  void write_section(uint32_t kind, const void* data, uint64_t size);
+
+  std::ostream& out_;
+  ModelWriterOptions options_;
+  uint32_t section_count_;
+  uint64_t position_ = 0;
+  uint64_t matrix_offset_ = 0;
+  Sha256 matrix_hash_;
+  std::vector<std::string> words_;
+  std::unordered_map<std::string, uint32_t> index_;
+  std::vector<float> scales_, norms_;
+  std::vector<uint64_t> frequencies_;
+  std::vector<uint8_t> row_buffer_;
+  std::vector<Section> sections_;
+  bool finished_ = false;
+};
+
+// Writes to PATH.partial and renames to PATH on commit(); the partial file is
+// removed if the object is destroyed without commit(), so a failed conversion
+// never leaves a half-written model behind.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::string path);
+  ~AtomicFile();
+  std::ostream& stream();
+  void commit();
+
+ private:
+  std::string path_, partial_;
+  std::unique_ptr<std::ostream> stream_;
+  bool committed_ = false;
+};
+
+}  // namespace dxt

@@ -1,0 +1,35 @@
+// Where random bytes come from. Every sampler draws through RandomStream,
+// which sits on one ByteSource: the OpenSSL CSPRNG in production, a keyed
+// AES-256-CTR stream in the explicit deterministic mode. Both run the same
+// sampling code, so tests exercise exactly what ships.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "dxtext/dxtext.h"
+
+namespace dxt {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Fills out[0..n) or throws Error(DXT_E_RNG_FAILURE): never a fallback.
+  virtual void fill(uint8_t* out, size_t n) = 0;
+  virtual dxt_rng_mode mode() const = 0;
+};
+
+// OpenSSL RAND_priv_bytes: the private generator. Fork-safe inside OpenSSL.
+std::unique_ptr<ByteSource> make_system_byte_source();
+
+// AES-256-CTR keystream keyed by a 32-byte seed, counter from zero.
+// Reproducible, therefore NOT private; reports say so.
+std::unique_ptr<ByteSource> make_keyed_stream(const std::array<uint8_t, 32>& seed);
+
+// Process-wide count of fork() calls seen in this process (via pthread_atfork).
+// RandomStream compares it to discard buffered bytes a child inherited.
+uint64_t fork_generation();
+
+}  // namespace dxt

@@ -1,0 +1,43 @@
+// Buffered random bytes for one context, and uniform doubles over (0,1).
+//
+// The buffer holds a few KiB from the ByteSource. Each byte is wiped as soon
+// as it is consumed, so noise that was used cannot be read back from memory;
+// after fork() a child discards what it inherited (it would otherwise reuse
+// the parent's noise). A source failure propagates as DXT_E_RNG_FAILURE.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "rng/byte_source.hpp"
+
+namespace dxt {
+
+class RandomStream {
+ public:
+  explicit RandomStream(std::unique_ptr<ByteSource> source);
+  ~RandomStream();
+  RandomStream(const RandomStream&) = delete;
+  RandomStream& operator=(const RandomStream&) = delete;
+
+  uint64_t next_u64();
+
+  // Uniform on (0,1) over the full floating-point range: 53 random mantissa
+  // bits and an exponent drawn geometrically (each binade half as likely as
+  // the one above), so values as small as 2^-1074 occur with their true
+  // probability and -ln(U) is not capped (DESIGN.md §4). Never 0, never 1.
+  double uniform();
+
+  dxt_rng_mode mode() const { return source_->mode(); }
+
+ private:
+  void refill();
+
+  std::unique_ptr<ByteSource> source_;
+  std::array<uint8_t, 4096> buffer_{};
+  size_t position_ = 4096;
+  uint64_t fork_generation_;
+};
+
+}  // namespace dxt

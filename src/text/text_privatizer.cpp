@@ -1,0 +1,99 @@
+#include "text/text_privatizer.hpp"
+
+#include <map>
+
+#include "errors/error.hpp"
+#include "text/case_shape.hpp"
+#include "text/stopwords.hpp"
+#include "text/tokenizer.hpp"
+#include "unicode/case_mapping.hpp"
+#include "unicode/utf8.hpp"
+
+namespace dxt {
+
+TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, bool is_number) const {
+  Decision d{DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE, model_.lookup(word)};
+  if (is_number) {
+    d.cls = DXT_CLASS_NUMBER;
+  } else if (is_stopword(unicode::lowercase(word))) {
+    d.cls = DXT_CLASS_STOPWORD;
+  } else if (!d.index) {
+    d.cls = DXT_CLASS_OUT_OF_VOCABULARY;
+  }
+  d.action = policies_.policy[d.cls];
+  return d;
+}
+
+std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word, bool is_number) {
+  if (!utf8::valid(word.data(), word.size())) fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
+  const Decision d = decide(word, is_number);
+  tally_.add(d.cls, d.action);
+  switch (d.action) {
+    case DXT_POLICY_PRIVATIZE: {
+      // Out-of-vocabulary words (and numbers without a vector) all start from
+      // the same fixed point, so they cannot be told apart from the output.
+      const uint32_t out = mechanism_.privatize(rng_, d.index);
+      return apply_case_shape(model_.word(out), case_shape(word));
+    }
+    case DXT_POLICY_PLACEHOLDER:
+      return policies_.placeholder;
+    case DXT_POLICY_DROP:
+      return std::nullopt;
+    case DXT_POLICY_KEEP:
+      return std::string(word);
+    default:
+      fail(DXT_E_INTERNAL, "unresolved token policy");
+  }
+}
+
+std::string TextPrivatizer::privatize_text(std::string_view text) {
+  const std::vector<Token> tokens = tokenize(text);
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  for (const Token& t : tokens) {
+    const std::string_view piece = text.substr(t.begin, t.end - t.begin);
+    if (t.kind == TokenKind::kSpan) {
+      out += piece;
+      continue;
+    }
+    if (auto replaced = privatize_word(piece, t.kind == TokenKind::kNumber)) out += *replaced;
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, uint64_t>> TextPrivatizer::privatize_bag(
+    const std::vector<std::pair<std::string_view, uint64_t>>& bag) {
+  uint64_t total = 0;
+  for (const auto& [word, count] : bag) {
+    if (!utf8::valid(word.data(), word.size())) fail(DXT_E_INVALID_UTF8, "a bag word is not valid UTF-8");
+    if (count > DXT_MAX_BAG_WORDS || (total += count) > DXT_MAX_BAG_WORDS)
+      fail(DXT_E_INPUT_TOO_LARGE, "the bag holds more than " + std::to_string(DXT_MAX_BAG_WORDS) + " words");
+  }
+  std::map<uint32_t, uint64_t> by_index;
+  std::map<std::string, uint64_t> others;  // placeholders and kept words
+  for (const auto& [word, count] : bag) {
+    if (count == 0) continue;
+    const Decision d = decide(word, false);
+    for (uint64_t k = 0; k < count; ++k) tally_.add(d.cls, d.action);
+    switch (d.action) {
+      case DXT_POLICY_PRIVATIZE:
+        for (uint64_t k = 0; k < count; ++k) ++by_index[mechanism_.privatize(rng_, d.index)];
+        break;
+      case DXT_POLICY_PLACEHOLDER:
+        others[policies_.placeholder] += count;
+        break;
+      case DXT_POLICY_KEEP:
+        others[std::string(word)] += count;
+        break;
+      default:
+        break;  // dropped
+    }
+  }
+  std::vector<std::pair<std::string, uint64_t>> out;
+  out.reserve(by_index.size() + others.size());
+  for (const auto& [index, count] : by_index) out.emplace_back(std::string(model_.word(index)), count);
+  for (auto& [word, count] : others) out.emplace_back(word, count);
+  return out;
+}
+
+}  // namespace dxt

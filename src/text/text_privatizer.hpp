@@ -1,0 +1,58 @@
+// Applies a mechanism to text, single words and bags of words, following the
+// token policies of DESIGN.md §8, and tallies what it did for the report.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "accounting/privacy_report.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "model/model.hpp"
+#include "rng/random_stream.hpp"
+
+namespace dxt {
+
+struct TokenPolicies {
+  dxt_token_policy policy[DXT_TOKEN_CLASS_COUNT] = {DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE,
+                                                    DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE};
+  std::string placeholder = "[redacted]";
+};
+
+class TextPrivatizer {
+ public:
+  TextPrivatizer(const Model& model, Mechanism& mechanism, RandomStream& rng, const TokenPolicies& policies)
+      : model_(model), mechanism_(mechanism), rng_(rng), policies_(policies) {}
+
+  // Whole text: words and numbers handled by policy, everything else kept.
+  std::string privatize_text(std::string_view text);
+
+  // One word (validated UTF-8 with no separators expected); nullopt = dropped.
+  std::optional<std::string> privatize_word(std::string_view word, bool is_number = false);
+
+  // A bag: N = sum of counts independent draws. Output merged by word:
+  // vocabulary words sorted by index, then placeholder/kept words.
+  std::vector<std::pair<std::string, uint64_t>> privatize_bag(
+      const std::vector<std::pair<std::string_view, uint64_t>>& bag);
+
+  const TokenTally& tally() const { return tally_; }
+
+ private:
+  struct Decision {
+    dxt_token_class cls;
+    dxt_token_policy action;
+    std::optional<uint32_t> index;  // vocabulary index, if any
+  };
+  Decision decide(std::string_view word, bool is_number) const;
+
+  const Model& model_;
+  Mechanism& mechanism_;
+  RandomStream& rng_;
+  const TokenPolicies& policies_;
+  TokenTally tally_;
+};
+
+}  // namespace dxt

@@ -1,0 +1,71 @@
+// The dxtext command-line program.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "cli_args.hpp"
+#include "commands.hpp"
+#include "dxtext/dxtext.h"
+#include "errors/error.hpp"
+
+namespace {
+
+const char kUsage[] =
+    "usage: dxtext COMMAND [OPTIONS]\n"
+    "\n"
+    "  privatize --model M --epsilon E [--mechanism laplace] [--seed HEX64] [--report]\n"
+    "            [--oov|--numbers|--stopwords|--in-vocabulary privatize|placeholder|drop|keep]\n"
+    "            [--placeholder S] [--verify] [TEXT...]\n"
+    "      sanitise TEXT (or standard input); --report prints the privacy report\n"
+    "      as JSON on standard error\n"
+    "  sample --model M --epsilon E --word W --trials N [--mechanism laplace] [--seed HEX64]\n"
+    "      privatise W N times and print {output word: count} as JSON\n"
+    "  decode --model M\n"
+    "      read one whitespace-separated vector per line, print its nearest word\n"
+    "  convert --format glove|word2vec|word2vec-bin|fasttext [--quant f32|f16|int8]\n"
+    "          [--lowercase] [--max-words N] [--geometry euclidean|poincare]\n"
+    "          [--source TEXT] [--license TEXT] IN OUT.dxe\n"
+    "  inspect [--no-verify] MODEL     print the model's header, digests and metadata as JSON\n"
+    "  export [--output FILE] MODEL    write the model as word2vec text\n"
+    "  version                         print the library version\n"
+    "\n"
+    "--seed makes the noise reproducible and the output NOT private (testing only).\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "help") == 0 || std::strcmp(argv[1], "--help") == 0 ||
+      std::strcmp(argv[1], "-h") == 0) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = argv[1];
+  try {
+    using namespace dxt::cli;
+    if (command == "privatize") return run_privatize(argc, argv);
+    if (command == "sample") return run_sample(argc, argv);
+    if (command == "decode") return run_decode(argc, argv);
+    if (command == "convert") return run_convert(argc, argv);
+    if (command == "inspect") return run_inspect(argc, argv);
+    if (command == "export") return run_export(argc, argv);
+    if (command == "version" || command == "--version") {
+      std::printf("dxtext %s (model format %u.%u)\n", dxt_version_string(), DXT_FORMAT_VERSION_MAJOR,
+                  DXT_FORMAT_VERSION_MINOR);
+      return 0;
+    }
+    throw UsageError("unknown command '" + command + "'");
+  } catch (const dxt::cli::UsageError& e) {
+    std::fprintf(stderr, "dxtext: %s (see 'dxtext help')\n", e.what());
+    return 2;
+  } catch (const dxt::Error& e) {
+    std::fprintf(stderr, "dxtext: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dxtext: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dxtext: error: %s\n", e.what());
+    return 1;
+  }
+}

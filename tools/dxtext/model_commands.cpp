@@ -1,0 +1,163 @@
+// dxtext convert | inspect | export
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "accounting/privacy_report.hpp"
+#include "cli_args.hpp"
+#include "commands.hpp"
+#include "errors/error.hpp"
+#include "model/converters.hpp"
+#include "model/model.hpp"
+#include "model/model_writer.hpp"
+
+namespace dxt::cli {
+
+namespace {
+
+// A progress bar on stderr, drawn only when stderr is a terminal.
+class ProgressBar {
+ public:
+  explicit ProgressBar(std::string label) : label_(std::move(label)), enabled_(isatty(STDERR_FILENO) == 1) {}
+  ~ProgressBar() {
+    if (enabled_ && drawn_) std::fputc('\n', stderr);
+  }
+  void update(uint64_t done, uint64_t total) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (drawn_ && done < total && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    drawn_ = true;
+    const double mib = static_cast<double>(done) / (1 << 20);
+    if (total == 0) {
+      std::fprintf(stderr, "\r%s %.1f MiB", label_.c_str(), mib);
+    } else {
+      const double f = static_cast<double>(done) / static_cast<double>(total);
+      const int width = 30, filled = static_cast<int>(f * width);
+      std::fprintf(stderr, "\r%s [%.*s%*s] %3.0f%% %.1f/%.1f MiB", label_.c_str(), filled,
+                   "==============================", width - filled, "", 100 * f, mib,
+                   static_cast<double>(total) / (1 << 20));
+    }
+    std::fflush(stderr);
+  }
+
+ private:
+  std::string label_;
+  bool enabled_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+dxt_quantization parse_quantization(const std::string& q) {
+  if (q == "f32") return DXT_QUANT_F32;
+  if (q == "f16") return DXT_QUANT_F16;
+  if (q == "int8") return DXT_QUANT_INT8;
+  throw UsageError("--quant must be f32, f16 or int8, not '" + q + "'");
+}
+
+std::string base_name(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+int run_convert(int argc, char** argv) {
+  Args args(argc, argv, 2, {"format", "quant", "max-words", "geometry", "source", "license"}, {"lowercase"});
+  if (args.positional().size() != 2) throw UsageError("convert needs IN and OUT.dxe");
+  const std::string in_path = args.positional()[0], out_path = args.positional()[1];
+  ConvertOptions o;
+  o.format = parse_embedding_format(args.require("format"));
+  o.quantization = parse_quantization(args.get("quant").value_or("f32"));
+  o.lowercase = args.flag("lowercase");
+  o.max_words = args.count("max-words", 0);
+  const std::string geometry = args.get("geometry").value_or("euclidean");
+  if (geometry == "euclidean") {
+    o.geometry = DXT_GEOMETRY_EUCLIDEAN;
+  } else if (geometry == "poincare") {
+    o.geometry = DXT_GEOMETRY_POINCARE;
+  } else {
+    throw UsageError("--geometry must be euclidean or poincare");
+  }
+  o.metadata["dxtext.source"] = args.get("source").value_or(base_name(in_path));
+  o.metadata["dxtext.source_format"] = args.require("format");
+  if (auto lic = args.get("license")) o.metadata["dxtext.license"] = *lic;
+  o.metadata["dxtext.converted_by"] = std::string("dxtext ") + dxt_version_string();
+
+  std::ifstream in(in_path, std::ios::binary);
+  if (!in) fail(DXT_E_IO, "cannot open '" + in_path + "'");
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  in.seekg(0);
+  o.input_size = size > 0 ? static_cast<uint64_t>(size) : 0;
+  ProgressBar bar("converting");
+  o.progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
+
+  AtomicFile out(out_path);
+  ConvertStats stats;
+  try {
+    stats = convert_embeddings(in, out.stream(), o);
+  } catch (const Error& e) {
+    fail(e.status(), "'" + in_path + "' " + e.what());
+  }
+  out.commit();
+  std::fprintf(stderr, "wrote %s: %llu words x %u dimensions (%s)", out_path.c_str(),
+               static_cast<unsigned long long>(stats.words), stats.dimension, quantization_name(o.quantization));
+  if (stats.case_duplicates_skipped > 0)
+    std::fprintf(stderr, "; %llu later spellings that lowercase to an earlier word were skipped",
+                 static_cast<unsigned long long>(stats.case_duplicates_skipped));
+  std::fputc('\n', stderr);
+  return 0;
+}
+
+int run_inspect(int argc, char** argv) {
+  Args args(argc, argv, 2, {}, {"no-verify"});
+  if (args.positional().size() != 1) throw UsageError("inspect needs MODEL");
+  ModelOpenOptions mo;
+  mo.verify_digests = !args.flag("no-verify");
+  const auto model = Model::open_file(args.positional()[0], mo);
+  const Digest& d = model->fingerprint();
+  std::string s = "{\"format_version\":\"" + std::to_string(model->format_major()) + "." +
+                  std::to_string(model->format_minor()) + "\"";
+  s += ",\"dimension\":" + std::to_string(model->dimension());
+  s += ",\"vocabulary_size\":" + std::to_string(model->vocabulary_size());
+  s += ",\"geometry\":\"" + std::string(geometry_name(model->geometry())) + "\"";
+  s += ",\"quantization\":\"" + std::string(quantization_name(model->quantization())) + "\"";
+  s += std::string(",\"lowercase\":") + (model->lowercase() ? "true" : "false");
+  s += std::string(",\"has_frequencies\":") + (model->has_frequencies() ? "true" : "false");
+  s += ",\"file_size\":" + std::to_string(model->file_size());
+  s += ",\"sha256\":\"" + to_hex(d.data(), d.size()) + "\"";
+  s += std::string(",\"digests_verified\":") + (mo.verify_digests ? "true" : "false");
+  s += ",\"metadata\":{";
+  bool first = true;
+  for (const auto& [k, v] : model->metadata()) {
+    if (!first) s += ',';
+    first = false;
+    s += json_string(k) + ":" + json_string(v);
+  }
+  s += "}}";
+  std::cout << s << '\n';
+  return 0;
+}
+
+int run_export(int argc, char** argv) {
+  Args args(argc, argv, 2, {"output"}, {});
+  if (args.positional().size() != 1) throw UsageError("export needs MODEL");
+  const auto model = Model::open_file(args.positional()[0], ModelOpenOptions{});
+  if (auto path = args.get("output")) {
+    AtomicFile out(*path);
+    export_word2vec_text(*model, out.stream());
+    out.commit();
+  } else {
+    std::ios::sync_with_stdio(false);
+    export_word2vec_text(*model, std::cout);
+    std::cout.flush();
+    if (!std::cout) fail(DXT_E_IO, "writing to standard output failed");
+  }
+  return 0;
+}
+
+}  // namespace dxt::cli

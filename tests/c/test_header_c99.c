@@ -1,0 +1,50 @@
+/* Compiled with -std=c99 -Wall -Wextra -Wpedantic -Werror: the public header
+   must be plain C99, and its calls must behave from C. */
+#include <stdio.h>
+#include <string.h>
+
+#include "dxtext/dxtext.h"
+
+#define EXPECT(cond)                                              \
+  do {                                                            \
+    if (!(cond)) {                                                \
+      fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
+      return 1;                                                   \
+    }                                                             \
+  } while (0)
+
+int main(void) {
+  dxt_model *model = NULL;
+  dxt_model_open_options options;
+  dxt_privatize_options popts;
+  dxt_report report;
+  static const unsigned char garbage[64] = {1, 2, 3};
+  dxt_status s;
+
+  EXPECT(dxt_version_number() == DXT_VERSION_NUMBER);
+  EXPECT(strlen(dxt_version_string()) > 0);
+  EXPECT(dxt_abi_version() == DXT_ABI_VERSION);
+  EXPECT(strcmp(dxt_status_string(DXT_OK), "ok") == 0);
+
+  dxt_model_open_options_init(&options);
+  EXPECT(options.struct_size == sizeof options);
+  s = dxt_model_open_file("/nonexistent/model.dxe", &options, &model);
+  EXPECT(s == DXT_E_IO);
+  EXPECT(model == NULL);
+  EXPECT(strlen(dxt_last_error_message()) > 0);
+
+  s = dxt_model_open_memory(garbage, sizeof garbage, NULL, &model);
+  EXPECT(s == DXT_E_NOT_A_MODEL);
+
+  dxt_privatize_options_init(&popts);
+  EXPECT(popts.mechanism == DXT_MECHANISM_LAPLACE);
+  dxt_report_init(&report);
+  EXPECT(report.struct_size == sizeof report);
+
+  dxt_model_close(NULL);
+  dxt_context_destroy(NULL);
+  dxt_text_free(NULL);
+  dxt_bag_free(NULL);
+  puts("header C99 test passed");
+  return 0;
+}

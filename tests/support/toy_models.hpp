@@ -1,0 +1,70 @@
+// Builds small models in memory for tests, through the real writer.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+#include "model/model_writer.hpp"
+
+namespace dxt::test {
+
+// Bytes with 8-byte alignment, as dxt_model_open_memory requires.
+struct AlignedBytes {
+  std::vector<uint64_t> storage;
+  size_t size = 0;
+  AlignedBytes() = default;
+  explicit AlignedBytes(const std::string& s) : storage(s.size() / 8 + 1, 0), size(s.size()) {
+    std::memcpy(storage.data(), s.data(), s.size());
+  }
+  uint8_t* data() { return reinterpret_cast<uint8_t*>(storage.data()); }
+  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(storage.data()); }
+};
+
+struct ToyModelSpec {
+  std::vector<std::string> words;
+  std::vector<std::vector<float>> vectors;
+  dxt_quantization quantization = DXT_QUANT_F32;
+  dxt_geometry geometry = DXT_GEOMETRY_EUCLIDEAN;
+  bool lowercase = true;
+  bool with_frequencies = false;
+};
+
+inline std::string build_model_bytes(const ToyModelSpec& spec) {
+  std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
+  ModelWriterOptions o;
+  o.dimension = static_cast<uint32_t>(spec.vectors.at(0).size());
+  o.quantization = spec.quantization;
+  o.geometry = spec.geometry;
+  o.lowercase = spec.lowercase;
+  o.with_frequencies = spec.with_frequencies;
+  o.metadata["dxtext.source"] = "test";
+  ModelWriter w(out, o);
+  for (size_t i = 0; i < spec.words.size(); ++i) w.add(spec.words[i], spec.vectors[i].data(), 1000 - i);
+  w.finish();
+  return out.str();
+}
+
+// A 2-D toy vocabulary of 20 words on a jittered grid, for distribution tests.
+inline ToyModelSpec grid_2d_spec() {
+  ToyModelSpec s;
+  const float jitter[20][2] = {{0.1f, 0.0f},  {0.0f, 0.2f},  {-0.1f, 0.1f}, {0.2f, -0.1f}, {0.0f, 0.0f},
+                               {0.1f, 0.1f},  {-0.2f, 0.0f}, {0.0f, -0.2f}, {0.1f, 0.2f},  {0.2f, 0.0f},
+                               {-0.1f, -0.1f}, {0.0f, 0.1f}, {0.1f, -0.2f}, {-0.2f, 0.2f}, {0.0f, 0.0f},
+                               {0.2f, 0.1f},  {-0.1f, 0.0f}, {0.1f, 0.1f},  {0.0f, -0.1f}, {-0.2f, -0.1f}};
+  for (int i = 0; i < 20; ++i) {
+    s.words.push_back("w" + std::to_string(i));
+    s.vectors.push_back({static_cast<float>(i % 5) + jitter[i][0], static_cast<float>(i / 5) + jitter[i][1]});
+  }
+  return s;
+}
+
+inline std::shared_ptr<const Model> open_bytes(const AlignedBytes& b) {
+  return Model::open_memory(b.data(), b.size, ModelOpenOptions{});
+}
+
+}  // namespace dxt::test

@@ -52,8 +52,8 @@ inline double beta_i(double a, double b, double x) {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
   if (x > (a + 1) / (a + b + 2)) return 1 - beta_i(b, a, 1 - x);
-  const double log_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) +
-                           b * std::log1p(-x) - std::log(a);
+  const double log_front =
+      std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x) - std::log(a);
   const double tiny = 1e-300;
   double f = 1, c = 1, d = 0;
   for (int i = 0; i <= 100000; ++i) {

@@ -52,10 +52,10 @@ inline std::string build_model_bytes(const ToyModelSpec& spec) {
 // A 2-D toy vocabulary of 20 words on a jittered grid, for distribution tests.
 inline ToyModelSpec grid_2d_spec() {
   ToyModelSpec s;
-  const float jitter[20][2] = {{0.1f, 0.0f},  {0.0f, 0.2f},  {-0.1f, 0.1f}, {0.2f, -0.1f}, {0.0f, 0.0f},
-                               {0.1f, 0.1f},  {-0.2f, 0.0f}, {0.0f, -0.2f}, {0.1f, 0.2f},  {0.2f, 0.0f},
-                               {-0.1f, -0.1f}, {0.0f, 0.1f}, {0.1f, -0.2f}, {-0.2f, 0.2f}, {0.0f, 0.0f},
-                               {0.2f, 0.1f},  {-0.1f, 0.0f}, {0.1f, 0.1f},  {0.0f, -0.1f}, {-0.2f, -0.1f}};
+  const float jitter[20][2] = {{0.1f, 0.0f},   {0.0f, 0.2f},  {-0.1f, 0.1f}, {0.2f, -0.1f}, {0.0f, 0.0f},
+                               {0.1f, 0.1f},   {-0.2f, 0.0f}, {0.0f, -0.2f}, {0.1f, 0.2f},  {0.2f, 0.0f},
+                               {-0.1f, -0.1f}, {0.0f, 0.1f},  {0.1f, -0.2f}, {-0.2f, 0.2f}, {0.0f, 0.0f},
+                               {0.2f, 0.1f},   {-0.1f, 0.0f}, {0.1f, 0.1f},  {0.0f, -0.1f}, {-0.2f, -0.1f}};
   for (int i = 0; i < 20; ++i) {
     s.words.push_back("w" + std::to_string(i));
     s.vectors.push_back({static_cast<float>(i % 5) + jitter[i][0], static_cast<float>(i / 5) + jitter[i][1]});

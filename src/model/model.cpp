@@ -79,10 +79,9 @@ std::shared_ptr<const Model> Model::open_file(const std::string& path, const Mod
     fail(DXT_E_IO, "model '" + path + "' is not a regular file");
   }
   const auto size = static_cast<uint64_t>(st.st_size);
-  if (size < format::kHeaderFixedSize) {
+  if (size == 0) {  // mmap cannot map nothing; an empty file is simply not a model
     ::close(fd);
-    fail(size >= sizeof format::kMagic ? DXT_E_TRUNCATED_MODEL : DXT_E_NOT_A_MODEL,
-         "model '" + path + "' is too short (" + std::to_string(size) + " bytes) to be a .dxe file");
+    fail(DXT_E_NOT_A_MODEL, "model '" + path + "' is empty");
   }
   void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   const int map_errno = errno;
@@ -203,9 +202,15 @@ void Model::validate(const ModelOpenOptions& options) {
     }
     // Unknown kinds belong to later minor versions: bounds-checked, then ignored.
   }
-  std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
-  for (size_t i = 1; i < ranges.size(); ++i)
-    if (ranges[i].begin < ranges[i - 1].end) corrupt("sections overlap");
+  // No section may start inside another: sort by start, longer first on a
+  // tie, and compare each start with the furthest end seen so far.
+  std::sort(ranges.begin(), ranges.end(),
+            [](const Range& a, const Range& b) { return a.begin != b.begin ? a.begin < b.begin : a.end > b.end; });
+  uint64_t furthest_end = 0;
+  for (const Range& r : ranges) {
+    if (r.begin < furthest_end) corrupt("sections overlap");
+    furthest_end = std::max(furthest_end, r.end);
+  }
 
   const uint64_t V = vocabulary_size_;
   const uint64_t D = dimension_;
@@ -347,7 +352,8 @@ const float* Model::row_scales() const { return reinterpret_cast<const float*>(s
 const float* Model::row_norms() const { return reinterpret_cast<const float*>(norms_.data); }
 
 uint64_t Model::frequency(uint32_t index) const {
-  if (frequencies_.data == nullptr || index >= vocabulary_size_) return 0;
+  if (index >= vocabulary_size_) fail(DXT_E_NOT_FOUND, "word index " + std::to_string(index) + " is out of range");
+  if (frequencies_.data == nullptr) return 0;
   return load_u64(frequencies_.data + uint64_t{index} * 8);
 }
 

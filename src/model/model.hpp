@@ -67,7 +67,7 @@ class Model {
   const uint8_t* matrix_data() const { return matrix_.data; }
   const float* row_scales() const;  // int8 only, else nullptr
   const float* row_norms() const;   // squared norms of the dequantised rows
-  uint64_t frequency(uint32_t index) const;  // 0 without a frequency section
+  uint64_t frequency(uint32_t index) const;  // 0 without a frequency section; throws when out of range
 
   // SHA-256 of the whole file, computed on first use and cached.
   const Digest& fingerprint() const;

@@ -9,6 +9,7 @@
 #include "errors/error.hpp"
 #include "model/f16.hpp"
 #include "model/format.hpp"
+#include "unicode/case_mapping.hpp"
 #include "unicode/utf8.hpp"
 
 namespace dxt {
@@ -22,6 +23,15 @@ ModelWriter::ModelWriter(std::ostream& out, ModelWriterOptions options)
   if (options_.dimension == 0 || options_.dimension > format::kMaxDimension)
     fail(DXT_E_INVALID_ARGUMENT, "dimension must be in 1.." + std::to_string(format::kMaxDimension));
   if (format::element_size(options_.quantization) == 0) fail(DXT_E_INVALID_ARGUMENT, "unknown quantisation");
+  uint64_t metadata_bytes = 4;
+  for (const auto& [k, v] : options_.metadata) {
+    for (const std::string* str : {&k, &v})
+      if (!utf8::valid(str->data(), str->size()) || str->find('\0') != std::string::npos)
+        fail(DXT_E_INVALID_ARGUMENT, "metadata must be UTF-8 without NUL bytes: '" + k + "'");
+    if (k.empty()) fail(DXT_E_INVALID_ARGUMENT, "metadata keys must not be empty");
+    metadata_bytes += 8 + k.size() + v.size();
+  }
+  if (metadata_bytes > format::kMaxMetadataSize) fail(DXT_E_INVALID_ARGUMENT, "metadata exceeds 1 MiB");
   section_count_ = 6 + (options_.quantization == DXT_QUANT_INT8 ? 1 : 0) + (options_.with_frequencies ? 1 : 0);
   const uint64_t header = format::kHeaderFixedSize + uint64_t{section_count_} * format::kSectionEntrySize;
   matrix_offset_ = round_up(header, format::kSectionAlignment);
@@ -38,6 +48,10 @@ void ModelWriter::add(std::string_view word, const float* v, uint64_t frequency)
     fail(DXT_E_PARSE, "word is not valid UTF-8");
   if (words_.size() >= UINT32_MAX - 1) fail(DXT_E_INPUT_TOO_LARGE, "too many words");
   if (contains(word)) fail(DXT_E_PARSE, "duplicate word '" + std::string(word) + "'");
+  // In a lowercase vocabulary every lookup is folded first, so a word with a
+  // capital could never be found.
+  if (options_.lowercase && unicode::lowercase(word) != word)
+    fail(DXT_E_PARSE, "'" + std::string(word) + "' is not lowercase, but the vocabulary is declared lowercase");
   const uint32_t D = options_.dimension;
   for (uint32_t i = 0; i < D; ++i)
     if (!std::isfinite(v[i])) fail(DXT_E_PARSE, "non-finite value in the vector of '" + std::string(word) + "'");

@@ -22,8 +22,10 @@ namespace {
 class ProgressBar {
  public:
   explicit ProgressBar(std::string label) : label_(std::move(label)), enabled_(isatty(STDERR_FILENO) == 1) {}
-  ~ProgressBar() {
+  ~ProgressBar() { finish(); }
+  void finish() {
     if (enabled_ && drawn_) std::fputc('\n', stderr);
+    drawn_ = false;
   }
   void update(uint64_t done, uint64_t total) {
     if (!enabled_) return;
@@ -104,6 +106,7 @@ int run_convert(int argc, char** argv) {
     fail(e.status(), "'" + in_path + "' " + e.what());
   }
   out.commit();
+  bar.finish();
   std::fprintf(stderr, "wrote %s: %llu words x %u dimensions (%s)", out_path.c_str(),
                static_cast<unsigned long long>(stats.words), stats.dimension, quantization_name(o.quantization));
   if (stats.case_duplicates_skipped > 0)

@@ -44,9 +44,10 @@ int main(int argc, char **argv) {
       return fprintf(stderr, "privatize: %s\n", dxt_last_error_message()), 1;
   }
   word_s = (now() - t0) / words;
-  printf("{\"vocabulary_size\":%u,\"dimension\":%u,\"open_us\":%.2f,\"privatize_word_ms\":%.3f,"
-         "\"words_per_s\":%.0f}\n",
-         info.vocabulary_size, info.dimension, open_s * 1e6, word_s * 1e3, 1.0 / word_s);
+  printf(
+      "{\"vocabulary_size\":%u,\"dimension\":%u,\"open_us\":%.2f,\"privatize_word_ms\":%.3f,"
+      "\"words_per_s\":%.0f}\n",
+      info.vocabulary_size, info.dimension, open_s * 1e6, word_s * 1e3, 1.0 / word_s);
   dxt_context_destroy(ctx);
   dxt_model_close(model);
   return 0;

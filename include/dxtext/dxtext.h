@@ -67,8 +67,7 @@ extern "C" {
 #define DXT_VERSION_MINOR 1
 #define DXT_VERSION_PATCH 0
 /** major * 10000 + minor * 100 + patch */
-#define DXT_VERSION_NUMBER \
-  (DXT_VERSION_MAJOR * 10000 + DXT_VERSION_MINOR * 100 + DXT_VERSION_PATCH)
+#define DXT_VERSION_NUMBER (DXT_VERSION_MAJOR * 10000 + DXT_VERSION_MINOR * 100 + DXT_VERSION_PATCH)
 /** Version of the C ABI; bumped on incompatible change (equals SOVERSION). */
 #define DXT_ABI_VERSION 0
 /** Major version of the .dxe model format this library reads and writes. */
@@ -91,14 +90,14 @@ DXT_API uint32_t dxt_format_version(void);
 typedef int32_t dxt_status;
 enum {
   DXT_OK = 0,
-  DXT_E_INVALID_ARGUMENT = 1, /**< NULL pointer, bad option, bad struct_size */
-  DXT_E_INVALID_EPSILON = 2,  /**< epsilon not finite, <= 0 or below a bound */
-  DXT_E_IO = 3,               /**< a file could not be opened, read or written */
-  DXT_E_NOT_A_MODEL = 4,      /**< bad magic: not a .dxe file */
+  DXT_E_INVALID_ARGUMENT = 1,    /**< NULL pointer, bad option, bad struct_size */
+  DXT_E_INVALID_EPSILON = 2,     /**< epsilon not finite, <= 0 or below a bound */
+  DXT_E_IO = 3,                  /**< a file could not be opened, read or written */
+  DXT_E_NOT_A_MODEL = 4,         /**< bad magic: not a .dxe file */
   DXT_E_UNSUPPORTED_VERSION = 5, /**< unknown major format version */
-  DXT_E_CORRUPT_MODEL = 6,    /**< a field of the model fails validation */
-  DXT_E_TRUNCATED_MODEL = 7,  /**< the model is shorter than it says */
-  DXT_E_DIGEST_MISMATCH = 8,  /**< a stored SHA-256 digest does not match */
+  DXT_E_CORRUPT_MODEL = 6,       /**< a field of the model fails validation */
+  DXT_E_TRUNCATED_MODEL = 7,     /**< the model is shorter than it says */
+  DXT_E_DIGEST_MISMATCH = 8,     /**< a stored SHA-256 digest does not match */
   DXT_E_OUT_OF_MEMORY = 9,
   DXT_E_RNG_FAILURE = 10,     /**< the random generator failed; no output */
   DXT_E_INVALID_UTF8 = 11,    /**< input text is not valid UTF-8 */
@@ -192,16 +191,15 @@ DXT_API void dxt_model_open_options_init(dxt_model_open_options *options);
  * @param[in]  options  may be NULL for defaults
  * @param[out] out      the model on success, NULL on failure
  */
-DXT_API DXT_NODISCARD dxt_status dxt_model_open_file(
-    const char *path, const dxt_model_open_options *options, dxt_model **out);
+DXT_API DXT_NODISCARD dxt_status dxt_model_open_file(const char *path, const dxt_model_open_options *options,
+                                                     dxt_model **out);
 
 /**
  * Open a model from a caller's buffer, which must be 8-byte aligned and must
  * stay valid and unchanged until the model and all its contexts are gone.
  */
-DXT_API DXT_NODISCARD dxt_status dxt_model_open_memory(
-    const void *data, size_t size, const dxt_model_open_options *options,
-    dxt_model **out);
+DXT_API DXT_NODISCARD dxt_status dxt_model_open_memory(const void *data, size_t size,
+                                                       const dxt_model_open_options *options, dxt_model **out);
 
 /** Release the caller's reference. NULL is a no-op. */
 DXT_API void dxt_model_close(dxt_model *model);
@@ -214,41 +212,34 @@ typedef struct dxt_model_info {
   uint32_t vocabulary_size;
   uint32_t geometry;     /**< dxt_geometry */
   uint32_t quantization; /**< dxt_quantization */
-  bool lowercase; /**< vocabulary is lowercase; lookups fold case */
+  bool lowercase;        /**< vocabulary is lowercase; lookups fold case */
   bool has_frequencies;
 } dxt_model_info;
 
 DXT_API void dxt_model_info_init(dxt_model_info *info);
-DXT_API DXT_NODISCARD dxt_status dxt_model_get_info(const dxt_model *model,
-                                                    dxt_model_info *info);
+DXT_API DXT_NODISCARD dxt_status dxt_model_get_info(const dxt_model *model, dxt_model_info *info);
 
 /**
  * SHA-256 of the whole model file: the model's fingerprint in reports.
  * Computed on first request (one pass over the file) and cached.
  */
-DXT_API DXT_NODISCARD dxt_status dxt_model_fingerprint(const dxt_model *model,
-                                                       uint8_t out[32]);
+DXT_API DXT_NODISCARD dxt_status dxt_model_fingerprint(const dxt_model *model, uint8_t out[32]);
 
 /** Look @p word up exactly as the text functions do (case folded when the
     vocabulary is lowercase). DXT_E_NOT_FOUND when absent. */
-DXT_API DXT_NODISCARD dxt_status dxt_model_lookup(const dxt_model *model,
-                                                  const char *word,
-                                                  size_t length,
+DXT_API DXT_NODISCARD dxt_status dxt_model_lookup(const dxt_model *model, const char *word, size_t length,
                                                   uint32_t *index);
 
 /** The word at @p index: NUL-terminated, pointing into the model. */
-DXT_API DXT_NODISCARD dxt_status dxt_model_word(const dxt_model *model,
-                                                uint32_t index,
-                                                const char **word,
+DXT_API DXT_NODISCARD dxt_status dxt_model_word(const dxt_model *model, uint32_t index, const char **word,
                                                 size_t *length);
 
 /**
  * Exact nearest vocabulary word to @p vector (of the model's dimension) in
- * the model's geometry; ties go to the lowest index.
+ * Euclidean distance; ties go to the lowest index. Poincare models give
+ * DXT_E_UNSUPPORTED in this version.
  */
-DXT_API DXT_NODISCARD dxt_status dxt_model_nearest(const dxt_model *model,
-                                                   const float *vector,
-                                                   size_t dimension,
+DXT_API DXT_NODISCARD dxt_status dxt_model_nearest(const dxt_model *model, const float *vector, size_t dimension,
                                                    uint32_t *index);
 
 /* ------------------------------------------------------------------------ */
@@ -260,14 +251,14 @@ typedef struct dxt_context dxt_context;
 typedef struct dxt_context_options {
   uint32_t struct_size;
   uint32_t rng_mode; /**< dxt_rng_mode; default DXT_RNG_SYSTEM */
-  uint8_t seed[32];      /**< key of the deterministic stream */
+  uint8_t seed[32];  /**< key of the deterministic stream */
 } dxt_context_options;
 
 DXT_API void dxt_context_options_init(dxt_context_options *options);
 
 /** Create a context for @p model. @p options may be NULL (system RNG). */
-DXT_API DXT_NODISCARD dxt_status dxt_context_create(
-    dxt_model *model, const dxt_context_options *options, dxt_context **out);
+DXT_API DXT_NODISCARD dxt_status dxt_context_create(dxt_model *model, const dxt_context_options *options,
+                                                    dxt_context **out);
 
 /** Destroy a context, wiping its random buffer. NULL is a no-op. */
 DXT_API void dxt_context_destroy(dxt_context *context);
@@ -279,7 +270,7 @@ DXT_API void dxt_context_destroy(dxt_context *context);
 typedef struct dxt_privatize_options {
   uint32_t struct_size;
   uint32_t mechanism; /**< dxt_mechanism; default DXT_MECHANISM_LAPLACE */
-  double epsilon;          /**< required: finite and > 0 */
+  double epsilon;     /**< required: finite and > 0 */
   /** dxt_token_policy per token class (index dxt_token_class). Defaults: privatise
       everything; out-of-vocabulary words are privatised from one fixed point
       shared by all of them (the origin), so they cannot be told apart. */
@@ -297,7 +288,7 @@ typedef struct dxt_report {
   double epsilon;
   uint32_t metric;   /**< dxt_geometry of the distance d in eps*d */
   uint32_t rng_mode; /**< dxt_rng_mode */
-  bool is_private;     /**< false when rng_mode is deterministic */
+  bool is_private;   /**< false when rng_mode is deterministic */
   bool fingerprint_valid;
   uint8_t model_fingerprint[32];
   /** counts[class][policy - 1]: tokens of each class handled each way. */
@@ -319,9 +310,7 @@ DXT_API void dxt_report_init(dxt_report *report);
  * @return DXT_E_INPUT_TOO_LARGE when @p capacity is too small; then
  * @p required says how much to allocate.
  */
-DXT_API DXT_NODISCARD dxt_status dxt_report_to_json(const dxt_report *report,
-                                                    char *buffer,
-                                                    size_t capacity,
+DXT_API DXT_NODISCARD dxt_status dxt_report_to_json(const dxt_report *report, char *buffer, size_t capacity,
                                                     size_t *required);
 
 /**
@@ -330,9 +319,8 @@ DXT_API DXT_NODISCARD dxt_status dxt_report_to_json(const dxt_report *report,
  * @param[out] out_index  the released word
  * @param[out] report     may be NULL
  */
-DXT_API DXT_NODISCARD dxt_status dxt_privatize_index(
-    dxt_context *context, const dxt_privatize_options *options, uint32_t index,
-    uint32_t *out_index, dxt_report *report);
+DXT_API DXT_NODISCARD dxt_status dxt_privatize_index(dxt_context *context, const dxt_privatize_options *options,
+                                                     uint32_t index, uint32_t *out_index, dxt_report *report);
 
 /**
  * Privatise one word (UTF-8, not NUL-terminated necessarily). The word is
@@ -340,20 +328,18 @@ DXT_API DXT_NODISCARD dxt_status dxt_privatize_index(
  * OUT_OF_VOCABULARY policy. The result is library-owned: free with
  * dxt_text_free. A dropped word yields an empty string.
  */
-DXT_API DXT_NODISCARD dxt_status dxt_privatize_word(
-    dxt_context *context, const dxt_privatize_options *options,
-    const char *word, size_t length, char **out, size_t *out_length,
-    dxt_report *report);
+DXT_API DXT_NODISCARD dxt_status dxt_privatize_word(dxt_context *context, const dxt_privatize_options *options,
+                                                    const char *word, size_t length, char **out, size_t *out_length,
+                                                    dxt_report *report);
 
 /**
  * Privatise UTF-8 text. Words are replaced, whitespace and punctuation are
  * kept, the case shape (lower, Title, UPPER) of each word is restored.
  * @param[out] out  NUL-terminated result; free with dxt_text_free
  */
-DXT_API DXT_NODISCARD dxt_status dxt_privatize_text(
-    dxt_context *context, const dxt_privatize_options *options,
-    const char *text, size_t length, char **out, size_t *out_length,
-    dxt_report *report);
+DXT_API DXT_NODISCARD dxt_status dxt_privatize_text(dxt_context *context, const dxt_privatize_options *options,
+                                                    const char *text, size_t length, char **out, size_t *out_length,
+                                                    dxt_report *report);
 
 DXT_API void dxt_text_free(char *text);
 
@@ -361,7 +347,7 @@ DXT_API void dxt_text_free(char *text);
 typedef struct dxt_bag_entry {
   const char *word; /**< UTF-8, need not be NUL-terminated */
   size_t length;
-  uint64_t count;   /**< 0 entries are ignored */
+  uint64_t count; /**< 0 entries are ignored */
 } dxt_bag_entry;
 
 /** A bag returned by the library: entries merged, sorted by vocabulary index
@@ -379,10 +365,9 @@ typedef struct dxt_bag {
  * privatised independently. The report gives eps*N*EMD (Fernandes et al.).
  * @param[out] out  free with dxt_bag_free
  */
-DXT_API DXT_NODISCARD dxt_status dxt_privatize_bag(
-    dxt_context *context, const dxt_privatize_options *options,
-    const dxt_bag_entry *entries, size_t entry_count, dxt_bag **out,
-    dxt_report *report);
+DXT_API DXT_NODISCARD dxt_status dxt_privatize_bag(dxt_context *context, const dxt_privatize_options *options,
+                                                   const dxt_bag_entry *entries, size_t entry_count, dxt_bag **out,
+                                                   dxt_report *report);
 
 DXT_API void dxt_bag_free(dxt_bag *bag);
 

@@ -72,9 +72,9 @@ void check_struct(const T* s, size_t minimum, const char* name) {
     const auto* extra = reinterpret_cast<const unsigned char*>(s) + sizeof(T);
     for (size_t i = 0; i < s->struct_size - sizeof(T); ++i)
       if (extra[i] != 0)
-        dxt::fail(DXT_E_UNSUPPORTED,
-                  std::string(name) + " sets fields this version of dxtext does not know (struct_size " +
-                      std::to_string(s->struct_size) + " > " + std::to_string(sizeof(T)) + ")");
+        dxt::fail(DXT_E_UNSUPPORTED, std::string(name) +
+                                         " sets fields this version of dxtext does not know (struct_size " +
+                                         std::to_string(s->struct_size) + " > " + std::to_string(sizeof(T)) + ")");
   }
 }
 
@@ -94,9 +94,8 @@ dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
 }
 
 dxt::Mechanism& mechanism_for(dxt_context* ctx, const dxt_privatize_options& o) {
-  const auto id = static_cast<dxt_mechanism>(o.mechanism == DXT_MECHANISM_UNKNOWN
-                                                 ? static_cast<uint32_t>(DXT_MECHANISM_LAPLACE)
-                                                 : o.mechanism);
+  const auto id = static_cast<dxt_mechanism>(
+      o.mechanism == DXT_MECHANISM_UNKNOWN ? static_cast<uint32_t>(DXT_MECHANISM_LAPLACE) : o.mechanism);
   dxt::check_epsilon(o.epsilon);
   if (!ctx->mechanism || ctx->mechanism->id() != id || ctx->mechanism->epsilon() != o.epsilon)
     ctx->mechanism = dxt::make_mechanism(*ctx->model, id, o.epsilon);
@@ -178,7 +177,7 @@ void dxt_model_open_options_init(dxt_model_open_options* o) {
 
 static dxt_status open_common(const dxt_model_open_options* options, dxt_model** out,
                               std::shared_ptr<const dxt::Model> (*opener)(const void*, size_t, const char*,
-                                                                            const dxt::ModelOpenOptions&),
+                                                                          const dxt::ModelOpenOptions&),
                               const void* data, size_t size, const char* path) {
   return guarded([&] {
     require(out != nullptr, "out is NULL");
@@ -278,8 +277,8 @@ dxt_status dxt_model_nearest(const dxt_model* model, const float* vector, size_t
     require(model != nullptr && vector != nullptr && index != nullptr, "model, vector or index is NULL");
     const dxt::Model& m = *model->impl;
     if (dimension != m.dimension())
-      dxt::fail(DXT_E_INVALID_ARGUMENT, "vector has dimension " + std::to_string(dimension) + ", the model " +
-                                            std::to_string(m.dimension()));
+      dxt::fail(DXT_E_INVALID_ARGUMENT,
+                "vector has dimension " + std::to_string(dimension) + ", the model " + std::to_string(m.dimension()));
     if (m.geometry() != DXT_GEOMETRY_EUCLIDEAN)
       dxt::fail(DXT_E_UNSUPPORTED, "nearest-word decoding for Poincare models is not implemented yet");
     *index = dxt::nearest_euclidean(m, vector);
@@ -304,17 +303,14 @@ dxt_status dxt_context_create(dxt_model* model, const dxt_context_options* optio
     } else {
       check_struct(options, kContextOptionsV1, "options");
       switch (options->rng_mode) {
-        case DXT_RNG_SYSTEM:
-          source = dxt::make_system_byte_source();
-          break;
+        case DXT_RNG_SYSTEM: source = dxt::make_system_byte_source(); break;
         case DXT_RNG_DETERMINISTIC: {
           std::array<uint8_t, 32> seed;
           std::memcpy(seed.data(), options->seed, seed.size());
           source = dxt::make_keyed_stream(seed);
           break;
         }
-        default:
-          dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown rng_mode " + std::to_string(options->rng_mode));
+        default: dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown rng_mode " + std::to_string(options->rng_mode));
       }
     }
     auto ctx = std::make_unique<dxt_context>();
@@ -357,8 +353,8 @@ dxt_status dxt_report_to_json(const dxt_report* report, char* buffer, size_t cap
   });
 }
 
-dxt_status dxt_privatize_index(dxt_context* ctx, const dxt_privatize_options* o, uint32_t index,
-                               uint32_t* out_index, dxt_report* report) {
+dxt_status dxt_privatize_index(dxt_context* ctx, const dxt_privatize_options* o, uint32_t index, uint32_t* out_index,
+                               dxt_report* report) {
   return guarded([&] {
     check_common(ctx, o, report);
     require(out_index != nullptr, "out_index is NULL");

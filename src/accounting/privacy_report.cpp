@@ -68,7 +68,7 @@ std::string report_to_json(const dxt_report& r) {
   s += ",\"metric\":\"";
   s += geometry_name(static_cast<dxt_geometry>(r.metric));
   s += "\",\"rng\":\"";
-  s += r.rng_mode == DXT_RNG_SYSTEM ? "system" : "deterministic";
+  s += r.rng_mode == DXT_RNG_SYSTEM ? "system" : r.rng_mode == DXT_RNG_DETERMINISTIC ? "deterministic" : "unknown";
   s += "\",\"private\":";
   s += r.is_private ? "true" : "false";
   if (!r.is_private) s += ",\"warning\":\"deterministic seeded noise: NOT private, for testing only\"";
@@ -93,7 +93,8 @@ std::string report_to_json(const dxt_report& r) {
   s += ",\"guarantee\":{\"per_word\":\"" + num(r.epsilon_per_unit_distance) + " * d(w, w')\"";
   s += ",\"document\":\"" + num(r.epsilon_document) + " * EMD(b, b') for bags of " +
        std::to_string(r.words_privatized) + " words\"";
-  if (r.words_leaked > 0) s += ",\"caveat\":\"" + std::to_string(r.words_leaked) + " tokens passed through unprotected\"";
+  if (r.words_leaked > 0)
+    s += ",\"caveat\":\"" + std::to_string(r.words_leaked) + " tokens passed through unprotected\"";
   s += "}}";
   return s;
 }

@@ -11,16 +11,13 @@ namespace dxt {
 
 class Error : public std::runtime_error {
  public:
-  Error(dxt_status status, const std::string& message)
-      : std::runtime_error(message), status_(status) {}
+  Error(dxt_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
   dxt_status status() const noexcept { return status_; }
 
  private:
   dxt_status status_;
 };
 
-[[noreturn]] inline void fail(dxt_status status, const std::string& message) {
-  throw Error(status, message);
-}
+[[noreturn]] inline void fail(dxt_status status, const std::string& message) { throw Error(status, message); }
 
 }  // namespace dxt

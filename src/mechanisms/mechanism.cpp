@@ -16,10 +16,8 @@ void check_epsilon(double epsilon) {
 std::unique_ptr<Mechanism> make_mechanism(const Model& model, dxt_mechanism id, double epsilon) {
   check_epsilon(epsilon);
   switch (id) {
-    case DXT_MECHANISM_LAPLACE:
-      return std::make_unique<LaplaceMechanism>(model, epsilon);
-    default:
-      fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(id)));
+    case DXT_MECHANISM_LAPLACE: return std::make_unique<LaplaceMechanism>(model, epsilon);
+    default: fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(id)));
   }
 }
 

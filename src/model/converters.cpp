@@ -44,7 +44,8 @@ uint64_t parse_count(std::string_view s, uint64_t line, const char* what) {
 float parse_value(std::string_view s, uint64_t line, const std::string& word) {
   float v = 0;
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (r.ec == std::errc::result_out_of_range) parse_error(line, "value '" + std::string(s) + "' of '" + word + "' is out of range");
+  if (r.ec == std::errc::result_out_of_range)
+    parse_error(line, "value '" + std::string(s) + "' of '" + word + "' is out of range");
   if (r.ec != std::errc() || r.ptr != s.data() + s.size())
     parse_error(line, "malformed number '" + std::string(s) + "' in the vector of '" + word + "'");
   if (!std::isfinite(v)) parse_error(line, "non-finite value '" + std::string(s) + "' in the vector of '" + word + "'");
@@ -156,8 +157,8 @@ ConvertStats convert_text(std::istream& in, std::ostream& out, const ConvertOpti
       values[n++] = parse_value(f, line_no, w);
     }
     if (n != stats.dimension)
-      parse_error(line_no, "'" + w + "' has " + std::to_string(n) + " values, expected " +
-                               std::to_string(stats.dimension));
+      parse_error(line_no,
+                  "'" + w + "' has " + std::to_string(n) + " values, expected " + std::to_string(stats.dimension));
     sink->add(word, values.data(), line_no);
     report_progress(o, in, progress_at);
     if (sink->full()) break;
@@ -203,8 +204,8 @@ ConvertStats convert_binary(std::istream& in, std::ostream& out, const ConvertOp
       c = in.get();
     }
     if (c == std::char_traits<char>::eof())
-      fail(DXT_E_PARSE, "the input ends after " + std::to_string(k) + " of the header's " +
-                            std::to_string(declared) + " words");
+      fail(DXT_E_PARSE,
+           "the input ends after " + std::to_string(k) + " of the header's " + std::to_string(declared) + " words");
     in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(dim * 4));
     if (in.gcount() != static_cast<std::streamsize>(dim * 4))
       parse_error(record + 1, "the vector of '" + word + "' is truncated");
@@ -228,9 +229,8 @@ EmbeddingFormat parse_embedding_format(const std::string& name) {
 }
 
 ConvertStats convert_embeddings(std::istream& in, std::ostream& out, const ConvertOptions& options) {
-  ConvertStats stats = options.format == EmbeddingFormat::kWord2VecBinary
-                           ? convert_binary(in, out, options)
-                           : convert_text(in, out, options);
+  ConvertStats stats = options.format == EmbeddingFormat::kWord2VecBinary ? convert_binary(in, out, options)
+                                                                          : convert_text(in, out, options);
   if (options.progress) options.progress(options.input_size, options.input_size);
   return stats;
 }

@@ -41,8 +41,8 @@ inline uint16_t f32_to_f16(float f) {
   if (abs >= 0x7F800000u)  // inf or NaN
     return static_cast<uint16_t>(sign | 0x7C00u | (abs > 0x7F800000u ? 0x200u : 0u));
   if (abs >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // overflow
-  if (abs < 0x38800000u) {  // subnormal or zero in f16
-    if (abs < 0x33000000u) return sign;  // rounds to zero
+  if (abs < 0x38800000u) {                                               // subnormal or zero in f16
+    if (abs < 0x33000000u) return sign;                                  // rounds to zero
     const uint32_t e = abs >> 23;
     const uint32_t mant = (abs & 0x7FFFFFu) | 0x800000u;
     const uint32_t shift = 126 - e;  // 14..24

@@ -103,8 +103,7 @@ std::shared_ptr<const Model> Model::open_file(const std::string& path, const Mod
 
 std::shared_ptr<const Model> Model::open_memory(const void* data, size_t size, const ModelOpenOptions& options) {
   if (data == nullptr) fail(DXT_E_INVALID_ARGUMENT, "model buffer is NULL");
-  if (reinterpret_cast<uintptr_t>(data) % 8 != 0)
-    fail(DXT_E_INVALID_ARGUMENT, "model buffer must be 8-byte aligned");
+  if (reinterpret_cast<uintptr_t>(data) % 8 != 0) fail(DXT_E_INVALID_ARGUMENT, "model buffer must be 8-byte aligned");
   std::shared_ptr<Model> m(new Model());
   m->base_ = static_cast<const uint8_t*>(data);
   m->size_ = size;
@@ -116,8 +115,7 @@ void Model::validate(const ModelOpenOptions& options) {
   const uint8_t* h = base_;
   if (size_ < sizeof format::kMagic || std::memcmp(h, format::kMagic, sizeof format::kMagic) != 0)
     fail(DXT_E_NOT_A_MODEL, "not a dxtext model: bad magic bytes");
-  if (size_ < format::kHeaderFixedSize)
-    fail(DXT_E_TRUNCATED_MODEL, "model truncated inside its header");
+  if (size_ < format::kHeaderFixedSize) fail(DXT_E_TRUNCATED_MODEL, "model truncated inside its header");
   format_major_ = load_u16(h + format::header::kVersionMajor);
   format_minor_ = load_u16(h + format::header::kVersionMinor);
   if (format_major_ != format::kVersionMajor)
@@ -135,8 +133,8 @@ void Model::validate(const ModelOpenOptions& options) {
     corrupt("header size does not match the section count");
   const uint64_t declared_size = load_u64(h + format::header::kFileSize);
   if (declared_size > size_)
-    fail(DXT_E_TRUNCATED_MODEL, "model is truncated: " + std::to_string(size_) + " bytes of " +
-                                    std::to_string(declared_size));
+    fail(DXT_E_TRUNCATED_MODEL,
+         "model is truncated: " + std::to_string(size_) + " bytes of " + std::to_string(declared_size));
   if (declared_size < size_) corrupt("file is longer than its header says");
   if (header_size > size_) fail(DXT_E_TRUNCATED_MODEL, "model truncated inside its section table");
 
@@ -174,9 +172,8 @@ void Model::validate(const ModelOpenOptions& options) {
     uint32_t kind;
   };
   std::vector<Range> ranges;
-  SectionView* slot_for[format::kHighestKnownKind + 1] = {nullptr,     &metadata_section_, &offsets_, &strings_,
-                                                           &hash_,      &matrix_,           &scales_,  &norms_,
-                                                           &frequencies_};
+  SectionView* slot_for[format::kHighestKnownKind + 1] = {nullptr,  &metadata_section_, &offsets_, &strings_,    &hash_,
+                                                          &matrix_, &scales_,           &norms_,   &frequencies_};
   for (uint32_t s = 0; s < section_count; ++s) {
     const uint8_t* e = h + format::kHeaderFixedSize + uint64_t{s} * format::kSectionEntrySize;
     const uint32_t kind = load_u32(e + format::entry::kKind);
@@ -218,15 +215,13 @@ void Model::validate(const ModelOpenOptions& options) {
     const std::string name = kind_name(static_cast<uint32_t>(kind));
     if (v.data == nullptr) corrupt("required section '" + name + "' is missing");
     if (expected && v.size != *expected)
-      corrupt("section '" + name + "' has " + std::to_string(v.size) + " bytes, expected " +
-              std::to_string(*expected));
+      corrupt("section '" + name + "' has " + std::to_string(v.size) + " bytes, expected " + std::to_string(*expected));
   };
   require(metadata_section_, SectionKind::kMetadata, std::nullopt);
   require(offsets_, SectionKind::kVocabOffsets, product(V + 1, 4, "vocabulary offsets"));
   require(strings_, SectionKind::kVocabStrings, std::nullopt);
   require(hash_, SectionKind::kVocabHash, std::nullopt);
-  require(matrix_, SectionKind::kMatrix,
-          product(*product(V, D, "matrix"), format::element_size(quant), "matrix"));
+  require(matrix_, SectionKind::kMatrix, product(*product(V, D, "matrix"), format::element_size(quant), "matrix"));
   require(norms_, SectionKind::kRowNorms, product(V, 4, "row norms"));
   if (quantization_ == DXT_QUANT_INT8) {
     require(scales_, SectionKind::kRowScales, product(V, 4, "row scales"));
@@ -237,8 +232,7 @@ void Model::validate(const ModelOpenOptions& options) {
     corrupt("section 'frequencies' has the wrong size");
   if (strings_.size > UINT32_MAX) corrupt("vocabulary strings exceed 4 GiB");
   const uint32_t* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
-  if (offsets[0] != 0 || offsets[V] != strings_.size)
-    corrupt("vocabulary offsets do not span the string section");
+  if (offsets[0] != 0 || offsets[V] != strings_.size) corrupt("vocabulary offsets do not span the string section");
   hash_capacity_ = hash_.size / 4;
   if (hash_.size % 4 != 0 || hash_capacity_ <= V || (hash_capacity_ & (hash_capacity_ - 1)) != 0)
     corrupt("vocabulary hash table capacity must be a power of two above the vocabulary size");
@@ -252,8 +246,8 @@ void Model::validate(const ModelOpenOptions& options) {
     for (SectionView* v : {&offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_}) {
       if (v->data == nullptr) continue;
       if (sha256(v->data, v->size) != v->digest) {
-        const auto kind = static_cast<uint32_t>(std::find(std::begin(slot_for), std::end(slot_for), v) -
-                                                std::begin(slot_for));
+        const auto kind =
+            static_cast<uint32_t>(std::find(std::begin(slot_for), std::end(slot_for), v) - std::begin(slot_for));
         fail(DXT_E_DIGEST_MISMATCH, std::string("digest of section '") + kind_name(kind) + "' does not match");
       }
     }
@@ -329,9 +323,7 @@ void Model::row(uint32_t index, float* out) const {
   if (index >= vocabulary_size_) fail(DXT_E_NOT_FOUND, "row index out of range");
   const uint64_t D = dimension_;
   switch (quantization_) {
-    case DXT_QUANT_F32:
-      std::memcpy(out, matrix_.data + index * D * 4, D * 4);
-      break;
+    case DXT_QUANT_F32: std::memcpy(out, matrix_.data + index * D * 4, D * 4); break;
     case DXT_QUANT_F16: {
       const uint8_t* r = matrix_.data + index * D * 2;
       for (uint64_t i = 0; i < D; ++i) out[i] = f16_to_f32(load_u16(r + 2 * i));
@@ -343,8 +335,7 @@ void Model::row(uint32_t index, float* out) const {
       for (uint64_t i = 0; i < D; ++i) out[i] = scale * static_cast<float>(r[i]);
       break;
     }
-    default:
-      fail(DXT_E_INTERNAL, "unknown quantisation");
+    default: fail(DXT_E_INTERNAL, "unknown quantisation");
   }
 }
 

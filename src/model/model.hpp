@@ -34,11 +34,9 @@ struct SectionView {
 
 class Model {
  public:
-  static std::shared_ptr<const Model> open_file(const std::string& path,
-                                                const ModelOpenOptions& options);
+  static std::shared_ptr<const Model> open_file(const std::string& path, const ModelOpenOptions& options);
   // The buffer must outlive the model and be 8-byte aligned.
-  static std::shared_ptr<const Model> open_memory(const void* data, size_t size,
-                                                  const ModelOpenOptions& options);
+  static std::shared_ptr<const Model> open_memory(const void* data, size_t size, const ModelOpenOptions& options);
   ~Model();
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
@@ -65,8 +63,8 @@ class Model {
   void row(uint32_t index, float* out) const;
   // Raw matrix storage for the scan kernels.
   const uint8_t* matrix_data() const { return matrix_.data; }
-  const float* row_scales() const;  // int8 only, else nullptr
-  const float* row_norms() const;   // squared norms of the dequantised rows
+  const float* row_scales() const;           // int8 only, else nullptr
+  const float* row_norms() const;            // squared norms of the dequantised rows
   uint64_t frequency(uint32_t index) const;  // 0 without a frequency section; throws when out of range
 
   // SHA-256 of the whole file, computed on first use and cached.
@@ -90,8 +88,7 @@ class Model {
   dxt_quantization quantization_ = DXT_QUANT_UNKNOWN;
   bool lowercase_ = false;
 
-  SectionView metadata_section_, offsets_, strings_, hash_, matrix_, scales_, norms_,
-      frequencies_;
+  SectionView metadata_section_, offsets_, strings_, hash_, matrix_, scales_, norms_, frequencies_;
   uint64_t hash_capacity_ = 0;
   std::map<std::string, std::string> metadata_;
 

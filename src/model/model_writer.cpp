@@ -18,8 +18,7 @@ namespace {
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
-ModelWriter::ModelWriter(std::ostream& out, ModelWriterOptions options)
-    : out_(out), options_(std::move(options)) {
+ModelWriter::ModelWriter(std::ostream& out, ModelWriterOptions options) : out_(out), options_(std::move(options)) {
   if (options_.dimension == 0 || options_.dimension > format::kMaxDimension)
     fail(DXT_E_INVALID_ARGUMENT, "dimension must be in 1.." + std::to_string(format::kMaxDimension));
   if (format::element_size(options_.quantization) == 0) fail(DXT_E_INVALID_ARGUMENT, "unknown quantisation");
@@ -86,8 +85,7 @@ void ModelWriter::add(std::string_view word, const float* v, uint64_t frequency)
       scales_.push_back(scale);
       break;
     }
-    default:
-      fail(DXT_E_INTERNAL, "unknown quantisation");
+    default: fail(DXT_E_INTERNAL, "unknown quantisation");
   }
   if (options_.geometry == DXT_GEOMETRY_POINCARE && !(norm2 < 1.0))
     fail(DXT_E_PARSE, "'" + std::string(word) + "' lies outside the Poincare ball (norm >= 1)");
@@ -121,8 +119,8 @@ void ModelWriter::finish() {
   finished_ = true;
   const uint64_t V = words_.size();
   using K = format::SectionKind;
-  sections_.push_back({static_cast<uint32_t>(K::kMatrix), matrix_offset_, position_ - matrix_offset_,
-                       matrix_hash_.finish()});
+  sections_.push_back(
+      {static_cast<uint32_t>(K::kMatrix), matrix_offset_, position_ - matrix_offset_, matrix_hash_.finish()});
   if (options_.quantization == DXT_QUANT_INT8)
     write_section(static_cast<uint32_t>(K::kRowScales), scales_.data(), V * 4);
   write_section(static_cast<uint32_t>(K::kRowNorms), norms_.data(), V * 4);

@@ -49,8 +49,7 @@ uint32_t nearest_euclidean(const Model& model, const float* z) {
         d = model.row_scales()[v] * dot(z, D, [r](uint32_t i) { return static_cast<float>(r[i]); });
         break;
       }
-      default:
-        fail(DXT_E_INTERNAL, "unknown quantisation");
+      default: fail(DXT_E_INTERNAL, "unknown quantisation");
     }
     const float score = norms[v] - 2.0f * d;
     if (score < best_score) {  // strict: the lowest index wins a tie; NaN never wins

@@ -29,8 +29,7 @@ CaseShape case_shape(std::string_view w) {
 
 std::string apply_case_shape(std::string_view w, CaseShape shape) {
   switch (shape) {
-    case CaseShape::kUpper:
-      return unicode::uppercase(w);
+    case CaseShape::kUpper: return unicode::uppercase(w);
     case CaseShape::kTitle: {
       std::string out;
       size_t i = 0;
@@ -47,8 +46,7 @@ std::string apply_case_shape(std::string_view w, CaseShape shape) {
       return out;
     }
     case CaseShape::kLower:
-    case CaseShape::kMixed:
-      break;
+    case CaseShape::kMixed: break;
   }
   return std::string(w);
 }

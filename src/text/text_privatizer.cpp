@@ -11,9 +11,18 @@
 
 namespace dxt {
 
-TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, bool is_number) const {
+namespace {
+// What the tokenizer would call `word` on its own: used for single words and
+// bags, so that they are classified exactly as the same word in a text.
+bool is_number_token(std::string_view word) {
+  const std::vector<Token> t = tokenize(word);
+  return t.size() == 1 && t[0].kind == TokenKind::kNumber;
+}
+}  // namespace
+
+TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::optional<bool> is_number) const {
   Decision d{DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE, model_.lookup(word)};
-  if (is_number) {
+  if (is_number.value_or(false) || (!is_number && is_number_token(word))) {
     d.cls = DXT_CLASS_NUMBER;
   } else if (is_stopword(unicode::lowercase(word))) {
     d.cls = DXT_CLASS_STOPWORD;
@@ -24,7 +33,7 @@ TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, bool is_n
   return d;
 }
 
-std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word, bool is_number) {
+std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word, std::optional<bool> is_number) {
   if (!utf8::valid(word.data(), word.size())) fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
   const Decision d = decide(word, is_number);
   tally_.add(d.cls, d.action);
@@ -35,14 +44,10 @@ std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word,
       const uint32_t out = mechanism_.privatize(rng_, d.index);
       return apply_case_shape(model_.word(out), case_shape(word));
     }
-    case DXT_POLICY_PLACEHOLDER:
-      return policies_.placeholder;
-    case DXT_POLICY_DROP:
-      return std::nullopt;
-    case DXT_POLICY_KEEP:
-      return std::string(word);
-    default:
-      fail(DXT_E_INTERNAL, "unresolved token policy");
+    case DXT_POLICY_PLACEHOLDER: return policies_.placeholder;
+    case DXT_POLICY_DROP: return std::nullopt;
+    case DXT_POLICY_KEEP: return std::string(word);
+    default: fail(DXT_E_INTERNAL, "unresolved token policy");
   }
 }
 
@@ -73,26 +78,35 @@ std::vector<std::pair<std::string, uint64_t>> TextPrivatizer::privatize_bag(
   std::map<std::string, uint64_t> others;  // placeholders and kept words
   for (const auto& [word, count] : bag) {
     if (count == 0) continue;
-    const Decision d = decide(word, false);
+    const Decision d = decide(word, std::nullopt);
     for (uint64_t k = 0; k < count; ++k) tally_.add(d.cls, d.action);
     switch (d.action) {
       case DXT_POLICY_PRIVATIZE:
         for (uint64_t k = 0; k < count; ++k) ++by_index[mechanism_.privatize(rng_, d.index)];
         break;
-      case DXT_POLICY_PLACEHOLDER:
-        others[policies_.placeholder] += count;
-        break;
-      case DXT_POLICY_KEEP:
-        others[std::string(word)] += count;
-        break;
-      default:
-        break;  // dropped
+      case DXT_POLICY_PLACEHOLDER: others[policies_.placeholder] += count; break;
+      case DXT_POLICY_KEEP: others[std::string(word)] += count; break;
+      default: break;  // dropped
     }
   }
+  // Merge by the released string: a kept word or a placeholder may equal a
+  // vocabulary word that the mechanism also produced.
   std::vector<std::pair<std::string, uint64_t>> out;
   out.reserve(by_index.size() + others.size());
-  for (const auto& [index, count] : by_index) out.emplace_back(std::string(model_.word(index)), count);
-  for (auto& [word, count] : others) out.emplace_back(word, count);
+  std::map<std::string_view, size_t> position;
+  for (const auto& [index, count] : by_index) {
+    const std::string_view w = model_.word(index);
+    position.emplace(w, out.size());
+    out.emplace_back(std::string(w), count);
+  }
+  for (const auto& [word, count] : others) {
+    const auto it = position.find(word);
+    if (it != position.end()) {
+      out[it->second].second += count;
+    } else {
+      out.emplace_back(word, count);
+    }
+  }
   return out;
 }
 

@@ -17,8 +17,8 @@
 namespace dxt {
 
 struct TokenPolicies {
-  dxt_token_policy policy[DXT_TOKEN_CLASS_COUNT] = {DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE,
-                                                    DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE};
+  dxt_token_policy policy[DXT_TOKEN_CLASS_COUNT] = {DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE,
+                                                    DXT_POLICY_PRIVATIZE};
   std::string placeholder = "[redacted]";
 };
 
@@ -30,8 +30,9 @@ class TextPrivatizer {
   // Whole text: words and numbers handled by policy, everything else kept.
   std::string privatize_text(std::string_view text);
 
-  // One word (validated UTF-8 with no separators expected); nullopt = dropped.
-  std::optional<std::string> privatize_word(std::string_view word, bool is_number = false);
+  // One word; nullopt = dropped. `is_number` comes from the tokenizer when the
+  // word is part of a text; left empty, the word is classified on its own.
+  std::optional<std::string> privatize_word(std::string_view word, std::optional<bool> is_number = std::nullopt);
 
   // A bag: N = sum of counts independent draws. Output merged by word:
   // vocabulary words sorted by index, then placeholder/kept words.
@@ -46,7 +47,7 @@ class TextPrivatizer {
     dxt_token_policy action;
     std::optional<uint32_t> index;  // vocabulary index, if any
   };
-  Decision decide(std::string_view word, bool is_number) const;
+  Decision decide(std::string_view word, std::optional<bool> is_number) const;
 
   const Model& model_;
   Mechanism& mechanism_;

@@ -25,8 +25,10 @@ bool is_word_char(uint32_t c) {
   if (c >= 0xFE30 && c <= 0xFE4F) return false;               // CJK compatibility forms
   if (c >= 0xFF00 && c <= 0xFF0F) return false;               // fullwidth punctuation
   if (c == 0xFEFF || c == 0x1680 || c == 0x180E) return false;
-  if (c >= 0xE000 && c <= 0xF8FF) return false;               // private use
-  if (c >= 0x1F000 && c <= 0x1FAFF) return false;             // emoji and pictographs
+  if (c >= 0xE000 && c <= 0xF8FF) return false;    // private use
+  if (c >= 0x1F000 && c <= 0x1FAFF) return false;  // emoji and pictographs
+  if (c >= 0xFE00 && c <= 0xFE0F) return false;    // variation selectors (emoji style)
+  if (c >= 0xE0000 && c <= 0xE01EF) return false;  // tags, variation selectors supplement
   return true;
 }
 
@@ -34,8 +36,7 @@ bool is_word_char(uint32_t c) {
 
 std::vector<Token> tokenize(std::string_view text) {
   const size_t bad = utf8::first_invalid(text.data(), text.size());
-  if (bad != text.size())
-    fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));
+  if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));
 
   // Decode once into (code point, byte offset) pairs.
   std::vector<uint32_t> cps;

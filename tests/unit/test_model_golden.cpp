@@ -177,8 +177,9 @@ TEST_CASE("golden: the writer reproduces tests/data/golden_v1.dxe byte for byte"
   }
   const std::string golden = read_bytes(kGoldenPath);
   CHECK(golden.size() == built.size());
-  CHECK_MESSAGE(golden == built, "the writer no longer produces the golden file; if the format changed on "
-                                 "purpose, update docs/format.md and regenerate (see the top of this file)");
+  CHECK_MESSAGE(golden == built,
+                "the writer no longer produces the golden file; if the format changed on "
+                "purpose, update docs/format.md and regenerate (see the top of this file)");
   CHECK_MESSAGE(hex(sha(golden, 0, golden.size())) == kGoldenSha256,
                 "golden file changed: sha256 " << hex(sha(golden, 0, golden.size())));
 }
@@ -186,7 +187,10 @@ TEST_CASE("golden: the writer reproduces tests/data/golden_v1.dxe byte for byte"
 TEST_CASE("golden: header and section table at the offsets of docs/format.md") {
   const std::string b = read_bytes(kGoldenPath);
   REQUIRE(b.size() >= 640);
-  const std::string magic("\x89" "DXE\r\n\x1A\n", 8);
+  const std::string magic(
+      "\x89"
+      "DXE\r\n\x1A\n",
+      8);
   CHECK(b.substr(0, 8) == magic);
   CHECK(le(b, 8, 2) == 1);            // version_major
   CHECK(le(b, 10, 2) == 0);           // version_minor
@@ -212,7 +216,7 @@ TEST_CASE("golden: header and section table at the offsets of docs/format.md") {
     uint32_t kind;
     uint64_t offset, size;
   };
-  const Expected layout[] = {{5, 640, 16}, {6, 704, 16}, {7, 768, 16}, {8, 832, 32},
+  const Expected layout[] = {{5, 640, 16}, {6, 704, 16}, {7, 768, 16},  {8, 832, 32},
                              {2, 896, 20}, {3, 960, 23}, {4, 1024, 32}, {1, 1088, 139}};
   std::map<uint32_t, std::pair<uint64_t, uint64_t>> sections;
   for (size_t s = 0; s < 8; ++s) {
@@ -254,7 +258,9 @@ TEST_CASE("golden: header and section table at the offsets of docs/format.md") {
   const auto source = read_source();
   const auto [offs, offs_size] = sections.at(2);
   const auto [strs, strs_size] = sections.at(3);
-  CHECK(b.substr(strs, strs_size) == std::string("alpha\0beta\0gamma\0\xC3\xBC" "ber\0", 23));
+  CHECK(b.substr(strs, strs_size) == std::string("alpha\0beta\0gamma\0\xC3\xBC"
+                                                 "ber\0",
+                                                 23));
   const uint64_t expected_offsets[] = {0, 6, 11, 17, 23};
   CHECK(offs_size == 20);
   for (size_t i = 0; i < 5; ++i) CHECK(le(b, offs + 4 * i, 4) == expected_offsets[i]);
@@ -264,7 +270,10 @@ TEST_CASE("golden: header and section table at the offsets of docs/format.md") {
   CHECK(fnv1a64("") == 0xcbf29ce484222325ull);  // published FNV-1a test vectors
   CHECK(fnv1a64("a") == 0xaf63dc4c8601ec8cull);
   CHECK(fnv1a64("foobar") == 0x85944171f73967e8ull);
-  for (const char* w : {"", "a", "alpha", "beta", "gamma", "\xC3\xBC" "ber"}) CHECK(format::fnv1a64(w, std::strlen(w)) == fnv1a64(w));
+  for (const char* w : {"", "a", "alpha", "beta", "gamma",
+                        "\xC3\xBC"
+                        "ber"})
+    CHECK(format::fnv1a64(w, std::strlen(w)) == fnv1a64(w));
   const auto [hash, hash_size] = sections.at(4);
   const uint64_t C = hash_size / 4;
   REQUIRE(C == 8);
@@ -347,8 +356,11 @@ TEST_CASE("golden: dxt::Model reads the golden file") {
     CHECK(m->lookup("Gamma") == 2u);
     CHECK_FALSE(m->find_exact("Alpha").has_value());
     CHECK_FALSE(m->lookup("delta").has_value());
-    CHECK(m->lookup("\xC3\x9C" "BER") == 3u);  // ÜBER: U+00DC folds to U+00FC
-    CHECK_FALSE(m->find_exact("\xC3\x9C" "ber").has_value());
+    CHECK(m->lookup("\xC3\x9C"
+                    "BER") == 3u);  // ÜBER: U+00DC folds to U+00FC
+    CHECK_FALSE(m->find_exact("\xC3\x9C"
+                              "ber")
+                    .has_value());
     CHECK_FALSE(m->lookup("alph").has_value());
     CHECK(m->row_scales()[3] == 0.0f);  // the all-zero row
     CHECK(m->row_norms()[3] == 0.0f);
@@ -424,10 +436,8 @@ TEST_CASE("golden: damaged copies give the statuses of docs/format.md §12.1") {
        },
        false, DXT_E_CORRUPT_MODEL},
       {"matrix byte flipped, not verified", [&](std::string& b) { b[matrix_offset] ^= 1; }, false, DXT_OK},
-      {"matrix byte flipped, verified", [&](std::string& b) { b[matrix_offset] ^= 1; }, true,
-       DXT_E_DIGEST_MISMATCH},
-      {"metadata byte flipped", [&](std::string& b) { b[metadata_offset + 8] ^= 1; }, false,
-       DXT_E_DIGEST_MISMATCH},
+      {"matrix byte flipped, verified", [&](std::string& b) { b[matrix_offset] ^= 1; }, true, DXT_E_DIGEST_MISMATCH},
+      {"metadata byte flipped", [&](std::string& b) { b[metadata_offset + 8] ^= 1; }, false, DXT_E_DIGEST_MISMATCH},
       {"unknown section kind, digest fixed",  // turns the frequencies entry into kind 9: ignored
        [](std::string& b) {
          for (size_t s = 0; s < 8; ++s)

@@ -96,8 +96,8 @@ std::string report_json(const dxt_report& r) {
   return s;
 }
 
-const std::vector<std::string> kPrivatizeOptions = {
-    "model", "epsilon", "mechanism", "seed", "in-vocabulary", "oov", "numbers", "stopwords", "placeholder"};
+const std::vector<std::string> kPrivatizeOptions = {"model", "epsilon", "mechanism", "seed",       "in-vocabulary",
+                                                    "oov",   "numbers", "stopwords", "placeholder"};
 
 }  // namespace
 

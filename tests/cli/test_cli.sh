@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# End-to-end tests of the dxtext command-line program.
+#   bash test_cli.sh PATH_TO_dxtext PATH_TO_tests/data
+set -euo pipefail
+
+if [ $# -lt 1 ]; then
+  echo "usage: $0 PATH_TO_dxtext [PATH_TO_tests/data]" >&2
+  exit 2
+fi
+BIN=$1
+DATA=${2:-}
+if [ ! -x "$BIN" ]; then
+  echo "not executable: $BIN" >&2
+  exit 2
+fi
+: "$DATA"  # not needed yet: every input is generated below
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dxtext-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+passed=0
+failed=0
+ok() {
+  passed=$((passed + 1))
+  echo "ok   $1"
+}
+bad() {
+  failed=$((failed + 1))
+  echo "FAIL $1${2:+: $2}"
+}
+check() {  # check NAME CONDITION-COMMAND...
+  local name=$1
+  shift
+  if "$@"; then ok "$name"; else bad "$name"; fi
+}
+
+# expect_fail NAME PATTERN CMD...: CMD must exit non-zero (and not by a
+# signal), with exactly one line on stderr that starts with "dxtext:" and
+# contains PATTERN (an extended regex; empty = anything). Standard input comes
+# from $STDIN_FILE when set, else /dev/null.
+expect_fail() {
+  local name=$1 pattern=$2
+  shift 2
+  local rc=0
+  "$@" <"${STDIN_FILE:-/dev/null}" >"$tmp/fail.out" 2>"$tmp/fail.err" || rc=$?
+  local lines
+  lines=$(awk 'END { print NR }' "$tmp/fail.err")
+  local first
+  first=$(head -n 1 "$tmp/fail.err")
+  if [ "$rc" -eq 0 ]; then
+    bad "$name" "exited 0"
+  elif [ "$rc" -ge 128 ]; then
+    bad "$name" "killed by a signal (exit $rc)"
+  elif [ "$lines" -ne 1 ]; then
+    bad "$name" "$lines lines on stderr: $(tr '\n' '|' <"$tmp/fail.err")"
+  elif [[ "$first" != dxtext:* ]]; then
+    bad "$name" "stderr does not start with 'dxtext:': $first"
+  elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$tmp/fail.err"; then
+    bad "$name" "stderr does not match /$pattern/: $first"
+  else
+    ok "$name (exit $rc)"
+  fi
+}
+
+# json_int FILE KEY: the integer value of "KEY":N in a one-line JSON file.
+json_int() { grep -o "\"$2\":[0-9]*" "$1" | head -n 1 | cut -d: -f2; }
+json_str() { grep -o "\"$2\":\"[^\"]*\"" "$1" | head -n 1 | cut -d: -f2 | tr -d '"'; }
+
+# ---------------------------------------------------------------------------
+# A GloVe file: 20 words x 5 dimensions, generated deterministically. Word i
+# sits at (1 + i/5) on axis i%5 plus a small offset on the other axes, so
+# every pair of words is at least ~0.8 apart and each word is its own
+# nearest neighbour even after int8 quantisation. Two words are capitalised
+# to exercise --lowercase.
+WORDS="the cat sat on mat dog ran fast red blue green house tree river city Paris London music happy night"
+awk -v words="$WORDS" 'BEGIN {
+  n = split(words, w, " ");
+  for (i = 0; i < n; i++) {
+    line = w[i + 1];
+    for (j = 0; j < 5; j++) {
+      if (j == i % 5) v = 1 + int(i / 5);
+      else v = 0.1 * (((i * 3 + j * 7) % 5) - 2);
+      line = line sprintf(" %.4f", v);
+    }
+    print line;
+  }
+}' >"$tmp/glove.txt"
+LOWER_WORDS=$(echo "$WORDS" | tr 'A-Z' 'a-z')
+
+check "generated GloVe file has 20 lines of 6 fields" \
+  test "$(awk 'NF == 6' "$tmp/glove.txt" | wc -l)" -eq 20
+
+# --- convert ---------------------------------------------------------------
+if "$BIN" convert --format glove --quant int8 --lowercase "$tmp/glove.txt" "$tmp/m.dxe" 2>"$tmp/convert.err"; then
+  ok "convert --format glove --quant int8 --lowercase"
+else
+  bad "convert --format glove --quant int8 --lowercase" "$(cat "$tmp/convert.err")"
+  echo "$passed passed, $failed failed"
+  exit 1
+fi
+check "convert wrote the model" test -s "$tmp/m.dxe"
+check "convert left no partial file" test ! -e "$tmp/m.dxe.partial"
+check "convert reports 20 words x 5 dimensions" grep -q "20 words x 5 dimensions" "$tmp/convert.err"
+
+# --- inspect ---------------------------------------------------------------
+"$BIN" inspect "$tmp/m.dxe" >"$tmp/inspect.json" || bad "inspect exited $?"
+check "inspect: vocabulary_size 20" grep -q '"vocabulary_size":20[,}]' "$tmp/inspect.json"
+check "inspect: dimension 5" grep -q '"dimension":5[,}]' "$tmp/inspect.json"
+check "inspect: quantization int8" grep -q '"quantization":"int8"' "$tmp/inspect.json"
+check "inspect: lowercase true" grep -q '"lowercase":true' "$tmp/inspect.json"
+check "inspect: digests verified" grep -q '"digests_verified":true' "$tmp/inspect.json"
+check "inspect: file_size matches" test "$(json_int "$tmp/inspect.json" file_size)" -eq "$(wc -c <"$tmp/m.dxe")"
+model_sha=$(sha256sum "$tmp/m.dxe" | cut -d' ' -f1)
+check "inspect: sha256 equals sha256sum of the file" test "$(json_str "$tmp/inspect.json" sha256)" = "$model_sha"
+check "inspect: one line of JSON" test "$(wc -l <"$tmp/inspect.json")" -eq 1
+if command -v jq >/dev/null 2>&1; then
+  check "inspect: output parses as JSON" bash -c 'jq -e ".vocabulary_size == 20 and .metadata[\"dxtext.source_format\"] == \"glove\"" "$1" >/dev/null' _ "$tmp/inspect.json"
+fi
+"$BIN" inspect --no-verify "$tmp/m.dxe" >"$tmp/inspect2.json" || bad "inspect exited $?"
+check "inspect --no-verify" grep -q '"digests_verified":false' "$tmp/inspect2.json"
+
+# --- export round trip -----------------------------------------------------
+"$BIN" export "$tmp/m.dxe" >"$tmp/export.txt" || bad "export exited $?"
+check "export: header '20 5'" test "$(head -n 1 "$tmp/export.txt")" = "20 5"
+check "export: 21 lines" test "$(wc -l <"$tmp/export.txt")" -eq 21
+check "export: words lowercased, in file order" \
+  test "$(tail -n +2 "$tmp/export.txt" | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')" = "$LOWER_WORDS"
+check "export: 6 fields per line" test "$(tail -n +2 "$tmp/export.txt" | awk 'NF == 6' | wc -l)" -eq 20
+# Dequantised values stay within int8 precision of the originals.
+check "export: values close to the GloVe input" awk '
+  NR == FNR { for (j = 2; j <= NF; j++) orig[FNR, j] = $j; next }
+  FNR > 1 { for (j = 2; j <= NF; j++) { d = $j - orig[FNR - 1, j]; if (d < 0) d = -d; if (d > 0.02) bad = 1 } }
+  END { exit bad }' "$tmp/glove.txt" "$tmp/export.txt"
+"$BIN" export --output "$tmp/export2.txt" "$tmp/m.dxe" || bad "export exited $?"
+check "export --output equals export to stdout" cmp -s "$tmp/export.txt" "$tmp/export2.txt"
+
+if "$BIN" convert --format word2vec "$tmp/export.txt" "$tmp/m2.dxe" 2>"$tmp/convert2.err"; then
+  ok "convert --format word2vec of the export"
+else
+  bad "convert --format word2vec of the export" "$(cat "$tmp/convert2.err")"
+fi
+"$BIN" inspect "$tmp/m2.dxe" >"$tmp/inspect_m2.json" || true
+check "re-converted model: vocabulary_size 20" grep -q '"vocabulary_size":20[,}]' "$tmp/inspect_m2.json"
+check "re-converted model: f32" grep -q '"quantization":"f32"' "$tmp/inspect_m2.json"
+"$BIN" export "$tmp/m2.dxe" >"$tmp/export_m2.txt" || true
+check "export -> convert -> export is exact" cmp -s "$tmp/export.txt" "$tmp/export_m2.txt"
+
+# --- privatize ---------------------------------------------------------------
+TEXT="The cat sat on the mat, and the dog ran fast!"
+out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --oov keep --stopwords keep "$TEXT" 2>"$tmp/priv.err") || out="<exit $?>"
+check "privatize at epsilon 1e6 returns in-vocabulary text unchanged" test "$out" = "$TEXT"
+check "privatize prints nothing on stderr" test ! -s "$tmp/priv.err"
+out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 "Paris" "LONDON" "music") || out="<exit $?>"
+check "privatize keeps the case shape (Title, UPPER, lower)" test "$out" = "Paris LONDON music"
+printf 'Happy night on the river.\n\tThe RED tree,  blue Paris!\n' >"$tmp/in.txt"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 <"$tmp/in.txt" >"$tmp/out.txt" || bad "privatize exited $?"
+check "privatize from stdin: byte-exact at epsilon 1e6" cmp -s "$tmp/in.txt" "$tmp/out.txt"
+out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --oov placeholder "the zebra sat") || out="<exit $?>"
+check "privatize --oov placeholder" test "$out" = "the [redacted] sat"
+out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --oov placeholder --placeholder XX "the zebra sat") || out="<exit $?>"
+check "privatize --placeholder" test "$out" = "the XX sat"
+out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --oov drop "the zebra sat") || out="<exit $?>"
+check "privatize --oov drop" test "$out" = "the  sat"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --oov keep --report "cat zebra" >/dev/null 2>"$tmp/report.json" || bad "privatize exited $?"
+check "privatize --report: JSON on stderr" grep -q '"words_privatized":1[,}]' "$tmp/report.json"
+check "privatize --report: leak reported" grep -q '"words_leaked":1[,}]' "$tmp/report.json"
+check "privatize --report: model sha256" grep -q "\"model_sha256\":\"$model_sha\"" "$tmp/report.json"
+check "privatize --report: private" grep -q '"private":true' "$tmp/report.json"
+# The default: an OOV word is privatised, so it never passes through.
+out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 "zebra") || out="<exit $?>"
+check "privatize: an OOV word is replaced by a vocabulary word" \
+  bash -c 'for w in $1; do [ "$w" = "$2" ] && exit 0; done; exit 1' _ "$LOWER_WORDS" "$out"
+
+# --- seeds ---------------------------------------------------------------------
+SEED_A=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+SEED_B=ff0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+LONG="the cat sat on the mat the dog ran fast red blue green house tree river city paris london music happy night"
+LONG="$LONG $LONG"
+a1=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --seed "$SEED_A" "$LONG" 2>"$tmp/seed.err") || a1="<exit $?>"
+a2=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --seed "$SEED_A" "$LONG" 2>/dev/null) || a2="<exit $?>"
+b1=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --seed "$SEED_B" "$LONG" 2>/dev/null) || b1="<exit $?>"
+check "--seed: two runs are identical" test "$a1" = "$a2"
+check "--seed: a different seed gives a different output" test "$a1" != "$b1"
+check "--seed: the noise is real at epsilon 1" test "$a1" != "$LONG"
+check "--seed: prints a NOT private warning" grep -q "NOT private" "$tmp/seed.err"
+check "--seed: the warning starts with dxtext:" grep -q "^dxtext:" "$tmp/seed.err"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --seed "$SEED_A" --report "cat" >/dev/null 2>"$tmp/seed_report.err" || bad "privatize exited $?"
+check "--seed --report: private false" grep -q '"private":false' "$tmp/seed_report.err"
+
+# --- sample ----------------------------------------------------------------------
+"$BIN" sample --model "$tmp/m.dxe" --epsilon 1 --word cat --trials 1000 >"$tmp/sample.json" || bad "sample exited $?"
+sum=$(grep -o ':[0-9][0-9]*' "$tmp/sample.json" | tr -d ':' | awk '{ s += $1 } END { print s + 0 }')
+check "sample --trials 1000: counts sum to 1000" test "$sum" -eq 1000
+check "sample: one JSON object" grep -Eq '^\{("[^"]+":[0-9]+)(,"[^"]+":[0-9]+)*\}$' "$tmp/sample.json"
+check "sample: every key is a vocabulary word" bash -c '
+  for k in $(grep -o "\"[^\"]*\":" "$1" | tr -d "\":"); do
+    case " $2 " in *" $k "*) ;; *) exit 1 ;; esac
+  done' _ "$tmp/sample.json" "$LOWER_WORDS"
+check "sample: more than one output word at epsilon 1" test "$(grep -o '":' "$tmp/sample.json" | wc -l)" -gt 1
+"$BIN" sample --model "$tmp/m.dxe" --epsilon 1e6 --word Cat --trials 50 >"$tmp/sample2.json" || bad "sample exited $?"
+check "sample at epsilon 1e6: always the word itself" grep -q '^{"cat":50}$' "$tmp/sample2.json"
+if command -v jq >/dev/null 2>&1; then
+  check "sample: parses as JSON summing to 1000" bash -c 'jq -e "[.[]] | add == 1000" "$1" >/dev/null' _ "$tmp/sample.json"
+fi
+
+# --- decode ----------------------------------------------------------------------
+tail -n +2 "$tmp/export.txt" | cut -d' ' -f2- >"$tmp/vectors.txt"
+"$BIN" decode --model "$tmp/m.dxe" <"$tmp/vectors.txt" >"$tmp/decoded.txt" || bad "decode exited $?"
+tail -n +2 "$tmp/export.txt" | cut -d' ' -f1 >"$tmp/expected_words.txt"
+check "decode maps each exported vector back to its own word" cmp -s "$tmp/decoded.txt" "$tmp/expected_words.txt"
+check "decode printed 20 words" test "$(wc -l <"$tmp/decoded.txt")" -eq 20
+
+# --- version / help --------------------------------------------------------------
+check "version" bash -c '"$1" version | grep -q "^dxtext [0-9]"' _ "$BIN"
+check "help exits 0" bash -c '"$1" help >/dev/null' _ "$BIN"
+
+# --- error paths -----------------------------------------------------------------
+M="$tmp/m.dxe"
+expect_fail "missing model file" "nope\.dxe" "$BIN" privatize --model "$tmp/nope.dxe" --epsilon 1 cat
+expect_fail "inspect of a missing model file" "" "$BIN" inspect "$tmp/nope.dxe"
+head -c 100 "$M" >"$tmp/trunc.dxe"
+expect_fail "corrupt model (truncated copy): privatize" "" "$BIN" privatize --model "$tmp/trunc.dxe" --epsilon 1 cat
+expect_fail "corrupt model (truncated copy): inspect" "" "$BIN" inspect "$tmp/trunc.dxe"
+size=$(wc -c <"$M")
+head -c $((size - 64)) "$M" >"$tmp/trunc2.dxe"
+expect_fail "corrupt model (last 64 bytes cut)" "" "$BIN" inspect "$tmp/trunc2.dxe"
+# Flip one byte in the middle of the first section of the table (padding
+# between sections is not covered by a digest, so aim inside one): inspect
+# and --verify check every section digest.
+cp "$M" "$tmp/flip.dxe"
+sec_off=$(od -An -tu8 -j 136 -N8 "$M" | tr -d ' ')
+sec_size=$(od -An -tu8 -j 144 -N8 "$M" | tr -d ' ')
+off=$((sec_off + sec_size / 2))
+orig=$(od -An -tu1 -j "$off" -N1 "$M" | tr -d ' ')
+printf "$(printf '\\%03o' $(((orig + 1) % 256)))" | dd of="$tmp/flip.dxe" bs=1 seek="$off" conv=notrunc status=none
+check "flipped copy differs from the model" bash -c '! cmp -s "$1" "$2"' _ "$M" "$tmp/flip.dxe"
+expect_fail "corrupt model (one byte flipped): inspect" "digest" "$BIN" inspect "$tmp/flip.dxe"
+expect_fail "corrupt model (one byte flipped): privatize --verify" "digest" \
+  "$BIN" privatize --verify --model "$tmp/flip.dxe" --epsilon 1 cat
+expect_fail "not a model (GloVe text)" "" "$BIN" inspect "$tmp/glove.txt"
+expect_fail "epsilon 0" "epsilon" "$BIN" privatize --model "$M" --epsilon 0 cat
+expect_fail "epsilon nan" "epsilon" "$BIN" privatize --model "$M" --epsilon nan cat
+expect_fail "epsilon -1" "epsilon" "$BIN" privatize --model "$M" --epsilon -1 cat
+expect_fail "epsilon inf" "epsilon" "$BIN" privatize --model "$M" --epsilon inf cat
+expect_fail "epsilon not a number" "epsilon" "$BIN" privatize --model "$M" --epsilon abc cat
+expect_fail "epsilon missing" "epsilon" "$BIN" privatize --model "$M" cat
+expect_fail "sample: epsilon 0" "epsilon" "$BIN" sample --model "$M" --epsilon 0 --word cat --trials 10
+expect_fail "unknown option" "frobnicate" "$BIN" privatize --model "$M" --epsilon 1 --frobnicate cat
+expect_fail "unknown option for convert" "bogus" "$BIN" convert --bogus --format glove "$tmp/glove.txt" "$tmp/x.dxe"
+expect_fail "unknown command" "" "$BIN" frobnicate
+expect_fail "unknown mechanism" "mechanism" "$BIN" privatize --model "$M" --epsilon 1 --mechanism gauss cat
+expect_fail "bad policy" "" "$BIN" privatize --model "$M" --epsilon 1 --oov sometimes cat
+expect_fail "malformed seed" "seed" "$BIN" privatize --model "$M" --epsilon 1 --seed 1234 cat
+expect_fail "sample: word not in the vocabulary" "" "$BIN" sample --model "$M" --epsilon 1 --word zebra --trials 10
+printf '1 2 3\n' >"$tmp/shortvec.txt"
+STDIN_FILE="$tmp/shortvec.txt" expect_fail "decode: wrong dimension" "line 1" "$BIN" decode --model "$M"
+printf 'invalid utf8: caf\xc3 \xff\n' >"$tmp/bad_utf8.txt"
+STDIN_FILE="$tmp/bad_utf8.txt" expect_fail "invalid UTF-8 on stdin" "UTF-8" "$BIN" privatize --model "$M" --epsilon 1
+
+# Converter errors: each names the line, and leaves no output behind.
+conv_fail() {  # NAME PATTERN FORMAT CONTENT-FILE
+  expect_fail "$1" "$2" "$BIN" convert --format "$3" "$4" "$tmp/bad.dxe"
+  check "$1: no output file left behind" test ! -e "$tmp/bad.dxe" -a ! -e "$tmp/bad.dxe.partial"
+}
+printf 'cat 1 2 3\ndog 4 5 6\nsun 7 x 9\n' >"$tmp/malformed.txt"
+conv_fail "malformed GloVe line" "line 3" glove "$tmp/malformed.txt"
+printf 'cat 1 2 3\ndog 4 5 6\nsun 7 8 9\ncat 1 1 1\n' >"$tmp/dup.txt"
+conv_fail "duplicate word" "line 4.*duplicate|duplicate.*line 4" glove "$tmp/dup.txt"
+printf 'cat 1 2 3\ndog 4 nan 6\n' >"$tmp/nan.txt"
+conv_fail "NaN value" "line 2" glove "$tmp/nan.txt"
+printf 'cat 1 2 3\ndog 4 5 inf\n' >"$tmp/inf.txt"
+conv_fail "infinite value" "line 2" glove "$tmp/inf.txt"
+printf 'cat 1 2 3\ndog 4 5\n' >"$tmp/dim.txt"
+conv_fail "inconsistent dimension (too few)" "line 2" glove "$tmp/dim.txt"
+printf 'cat 1 2 3\ndog 4 5 6\nsun 7 8 9 10\n' >"$tmp/dim2.txt"
+conv_fail "inconsistent dimension (too many)" "line 3" glove "$tmp/dim2.txt"
+printf '5 3\ncat 1 2 3\ndog 4 5 6\nsun 7 8 9\nsky 1 1 1\n' >"$tmp/w2v_short.txt"
+conv_fail "word2vec header count mismatch (fewer words)" "4 of the header's 5" word2vec "$tmp/w2v_short.txt"
+printf '2 3\ncat 1 2 3\ndog 4 5 6\nsun 7 8 9\n' >"$tmp/w2v_long.txt"
+conv_fail "word2vec header count mismatch (more words)" "line 4" word2vec "$tmp/w2v_long.txt"
+printf '3 4\ncat 1 2 3\n' >"$tmp/w2v_dim.txt"
+conv_fail "word2vec header dimension mismatch" "line 2" word2vec "$tmp/w2v_dim.txt"
+printf 'cat 1 2 3\nd\xffg 4 5 6\n' >"$tmp/w_utf8.txt"
+conv_fail "invalid UTF-8 word" "line 2" glove "$tmp/w_utf8.txt"
+printf '' >"$tmp/empty.txt"
+conv_fail "empty input" "" glove "$tmp/empty.txt"
+expect_fail "convert: missing input file" "" "$BIN" convert --format glove "$tmp/nope.txt" "$tmp/bad.dxe"
+expect_fail "convert: unknown format" "" "$BIN" convert --format xml "$tmp/glove.txt" "$tmp/bad.dxe"
+expect_fail "convert: unknown quantisation" "quant" "$BIN" convert --format glove --quant int4 "$tmp/glove.txt" "$tmp/bad.dxe"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -155,6 +155,13 @@ check "privatize keeps the case shape (Title, UPPER, lower)" test "$out" = "Pari
 printf 'Happy night on the river.\n\tThe RED tree,  blue Paris!\n' >"$tmp/in.txt"
 "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 <"$tmp/in.txt" >"$tmp/out.txt" || bad "privatize exited $?"
 check "privatize from stdin: byte-exact at epsilon 1e6" cmp -s "$tmp/in.txt" "$tmp/out.txt"
+
+# At a small epsilon most words change: 20 in-vocabulary words, seeded, and
+# fewer than half may come back as themselves (about 1/20 expected).
+SEED_SMALL=5555555555555555555555555555555555555555555555555555555555555555
+small=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 0.05 --seed "$SEED_SMALL" "$LOWER_WORDS" 2>/dev/null) || small="<exit $?>"
+same=$(paste -d' ' <(echo "$LOWER_WORDS" | tr ' ' '\n') <(echo "$small" | tr ' ' '\n') | awk '$1 == $2' | wc -l)
+check "privatize at epsilon 0.05 changes most words ($same of 20 unchanged)" test "$same" -lt 10
 out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --oov placeholder "the zebra sat") || out="<exit $?>"
 check "privatize --oov placeholder" test "$out" = "the [redacted] sat"
 out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --oov placeholder --placeholder XX "the zebra sat") || out="<exit $?>"

@@ -74,8 +74,13 @@ class WordSink {
     } else if (writer_.contains(word)) {
       parse_error(line, "duplicate word '" + word + "'");
     }
+    uint64_t frequency = 0;
+    if (!options_.frequencies.empty()) {
+      const auto it = options_.frequencies.find(word);
+      if (it != options_.frequencies.end()) frequency = it->second;
+    }
     try {
-      writer_.add(word, v);
+      writer_.add(word, v, frequency);
     } catch (const Error& e) {
       parse_error(line, e.what());
     }
@@ -116,6 +121,7 @@ ConvertStats convert_text(std::istream& in, std::ostream& out, const ConvertOpti
     wo.geometry = o.geometry;
     wo.lowercase = o.lowercase;
     wo.metadata = o.metadata;
+    wo.with_frequencies = !o.frequencies.empty();
     writer = std::make_unique<ModelWriter>(out, wo);
     sink = std::make_unique<WordSink>(*writer, o, stats);
     stats.dimension = dim;
@@ -187,6 +193,7 @@ ConvertStats convert_binary(std::istream& in, std::ostream& out, const ConvertOp
   wo.geometry = o.geometry;
   wo.lowercase = o.lowercase;
   wo.metadata = o.metadata;
+  wo.with_frequencies = !o.frequencies.empty();
   ModelWriter writer(out, wo);
   WordSink sink(writer, o, stats);
   stats.dimension = static_cast<uint32_t>(dim);
@@ -233,6 +240,29 @@ ConvertStats convert_embeddings(std::istream& in, std::ostream& out, const Conve
                                                                           : convert_text(in, out, options);
   if (options.progress) options.progress(options.input_size, options.input_size);
   return stats;
+}
+
+std::unordered_map<std::string, uint64_t> read_frequencies(std::istream& in, bool lowercase) {
+  std::unordered_map<std::string, uint64_t> out;
+  std::string line;
+  uint64_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::string_view rest(line);
+    const std::string_view word = next_field(rest);
+    if (word.empty()) continue;
+    const std::string_view count = next_field(rest);
+    uint64_t n = 0;
+    const auto r = std::from_chars(count.data(), count.data() + count.size(), n);
+    if (count.empty() || r.ec != std::errc() || r.ptr != count.data() + count.size() || !next_field(rest).empty())
+      parse_error(line_no, "expected 'word count' in the frequency file");
+    if (!utf8::valid(word.data(), word.size())) parse_error(line_no, "word is not valid UTF-8");
+    const std::string key = lowercase ? unicode::lowercase(word) : std::string(word);
+    out[key] += n;  // case variants of one lowercase word add up
+  }
+  if (in.bad()) fail(DXT_E_IO, "reading the frequency file failed");
+  return out;
 }
 
 void export_word2vec_text(const Model& model, std::ostream& out) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <unordered_map>
 
 #include "dxtext/dxtext.h"
 
@@ -31,6 +32,9 @@ struct ConvertOptions {
   bool lowercase = false;
   uint64_t max_words = 0;  // 0 = all
   std::map<std::string, std::string> metadata;
+  // Word frequencies to store (after lowercasing, when that is on); words
+  // not listed get 0. Empty: no frequency section.
+  std::unordered_map<std::string, uint64_t> frequencies;
   // Called now and then with (bytes consumed, total bytes or 0 if unknown).
   std::function<void(uint64_t, uint64_t)> progress;
   uint64_t input_size = 0;
@@ -49,6 +53,10 @@ struct ConvertStats {
 ConvertStats convert_embeddings(std::istream& in, std::ostream& out, const ConvertOptions& options);
 
 class Model;
+// Reads "word count" lines (e.g. from a corpus count) for
+// ConvertOptions::frequencies. Errors name the line.
+std::unordered_map<std::string, uint64_t> read_frequencies(std::istream& in, bool lowercase);
+
 // Writes word2vec text ("V D" then one line per word, dequantised values in
 // shortest round-trip form).
 void export_word2vec_text(const Model& model, std::ostream& out);

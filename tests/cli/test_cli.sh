@@ -102,6 +102,11 @@ check "convert wrote the model" test -s "$tmp/m.dxe"
 check "convert left no partial file" test ! -e "$tmp/m.dxe.partial"
 check "convert reports 20 words x 5 dimensions" grep -q "20 words x 5 dimensions" "$tmp/convert.err"
 
+# --- tokenize ----------------------------------------------------------------
+tok=$(printf "Don't panic: it's 3.14 o'clock, Mr. SMITH!\nsecond line\n" | "$BIN" tokenize --lowercase) || tok="<exit $?>"
+check "tokenize --lowercase splits as privatize does" test "$tok" = "don't panic it's 3.14 o'clock mr smith
+second line"
+
 # --- inspect ---------------------------------------------------------------
 "$BIN" inspect "$tmp/m.dxe" >"$tmp/inspect.json" || bad "inspect exited $?"
 check "inspect: vocabulary_size 20" grep -q '"vocabulary_size":20[,}]' "$tmp/inspect.json"

@@ -252,3 +252,20 @@ TEST_CASE("format names") {
   CHECK(parse_embedding_format("word2vec-bin") == EmbeddingFormat::kWord2VecBinary);
   CHECK_THROWS_AS(parse_embedding_format("bert"), Error);
 }
+
+TEST_CASE("frequencies: read, folded with lowercase, stored per word") {
+  std::istringstream f("the 10\nThe 5\ncat 3\n");
+  ConvertOptions o;
+  o.format = EmbeddingFormat::kGlove;
+  o.lowercase = true;
+  o.frequencies = read_frequencies(f, true);
+  CHECK(o.frequencies.at("the") == 15);
+  const test::AlignedBytes bytes(convert("the 1 2\ncat 3 4\ndog 5 6\n", o));
+  const auto m = test::open_bytes(bytes);
+  REQUIRE(m->has_frequencies());
+  CHECK(m->frequency(0) == 15);
+  CHECK(m->frequency(1) == 3);
+  CHECK(m->frequency(2) == 0);
+  std::istringstream bad("the ten\n");
+  CHECK_THROWS_AS(read_frequencies(bad, false), Error);
+}

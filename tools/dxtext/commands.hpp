@@ -10,5 +10,6 @@ int run_export(int argc, char** argv);
 int run_privatize(int argc, char** argv);
 int run_sample(int argc, char** argv);
 int run_decode(int argc, char** argv);
+int run_tokenize(int argc, char** argv);
 
 }  // namespace dxt::cli

@@ -25,7 +25,9 @@ const char kUsage[] =
     "      read one whitespace-separated vector per line, print its nearest word\n"
     "  convert --format glove|word2vec|word2vec-bin|fasttext [--quant f32|f16|int8]\n"
     "          [--lowercase] [--max-words N] [--geometry euclidean|poincare]\n"
-    "          [--source TEXT] [--license TEXT] IN OUT.dxe\n"
+    "          [--frequencies WORD_COUNTS] [--source TEXT] [--license TEXT] IN OUT.dxe\n"
+    "  tokenize [--lowercase] [--words-only]\n"
+    "      split standard input into words and numbers as privatize does, one line per line\n"
     "  inspect [--no-verify] MODEL     print the model's header, digests and metadata as JSON\n"
     "  export [--output FILE] MODEL    write the model as word2vec text\n"
     "  version                         print the library version\n"
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
     if (command == "privatize") return run_privatize(argc, argv);
     if (command == "sample") return run_sample(argc, argv);
     if (command == "decode") return run_decode(argc, argv);
+    if (command == "tokenize") return run_tokenize(argc, argv);
     if (command == "convert") return run_convert(argc, argv);
     if (command == "inspect") return run_inspect(argc, argv);
     if (command == "export") return run_export(argc, argv);

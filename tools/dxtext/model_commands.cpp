@@ -68,7 +68,8 @@ std::string base_name(const std::string& path) {
 }  // namespace
 
 int run_convert(int argc, char** argv) {
-  Args args(argc, argv, 2, {"format", "quant", "max-words", "geometry", "source", "license"}, {"lowercase"});
+  Args args(argc, argv, 2, {"format", "quant", "max-words", "geometry", "source", "license", "frequencies"},
+            {"lowercase"});
   if (args.positional().size() != 2) throw UsageError("convert needs IN and OUT.dxe");
   const std::string in_path = args.positional()[0], out_path = args.positional()[1];
   ConvertOptions o;
@@ -88,6 +89,17 @@ int run_convert(int argc, char** argv) {
   o.metadata["dxtext.source_format"] = args.require("format");
   if (auto lic = args.get("license")) o.metadata["dxtext.license"] = *lic;
   o.metadata["dxtext.converted_by"] = std::string("dxtext ") + dxt_version_string();
+
+  if (auto freq_path = args.get("frequencies")) {
+    std::ifstream f(*freq_path);
+    if (!f) fail(DXT_E_IO, "cannot open '" + *freq_path + "'");
+    try {
+      o.frequencies = read_frequencies(f, o.lowercase);
+    } catch (const Error& e) {
+      fail(e.status(), "'" + *freq_path + "' " + e.what());
+    }
+    if (o.frequencies.empty()) fail(DXT_E_PARSE, "'" + *freq_path + "' holds no frequencies");
+  }
 
   std::ifstream in(in_path, std::ios::binary);
   if (!in) fail(DXT_E_IO, "cannot open '" + in_path + "'");

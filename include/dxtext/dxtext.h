@@ -134,12 +134,50 @@ typedef enum dxt_quantization {
   DXT_QUANT_INT8 = 3 /**< int8 with one f32 scale per row */
 } dxt_quantization;
 
+/** The mechanisms; docs/guarantees.md states and proves each guarantee. */
 typedef enum dxt_mechanism {
   DXT_MECHANISM_UNKNOWN = 0,
   /** z = phi(w) + R*u, R ~ Gamma(n, 1/eps), u uniform on the sphere; output
       the nearest word. eps*d2(w,w') per word (Fernandes et al. 2019). */
-  DXT_MECHANISM_LAPLACE = 1
+  DXT_MECHANISM_LAPLACE = 1,
+  /** Poincare models: noise of density ∝ exp(-eps*dH) w.r.t. hyperbolic
+      volume, sampled exactly; nearest word in dH. eps*dH(w,w'); needs
+      eps > n-1 (Feyisetan, Diethe, Drake 2019). */
+  DXT_MECHANISM_HYPERBOLIC = 2,
+  /** Pr[o|w] ∝ exp(-eps*d(w,o)/2) over the vocabulary, in the model's
+      geometry. eps*d(w,w') (SanText, Yue et al. 2021). */
+  DXT_MECHANISM_EXPONENTIAL = 3,
+  /** Exponential mechanism with rating cos(v,w) - s*Dice(bigrams(v),
+      bigrams(w)) of range 2+s: eps-DP per word with all words adjacent
+      (Weggenmann & Kerschbaum 2018); dxt_syntf builds synthetic bags. */
+  DXT_MECHANISM_SYNTF = 4,
+  /** z = phi(w) + R * Sigma_l^(1/2) u, Sigma_l = l*Sigma + (1-l)*I:
+      eps*||Sigma_l^(-1/2)(x-y)|| (Xu et al. 2020). Needs a covariance. */
+  DXT_MECHANISM_MAHALANOBIS = 5,
+  /** laplace noise, then the 1st or 2nd nearest word of z with probability
+      p = (1-t)d2/(t*d1+(1-t)d2) for the first: as laplace (Xu et al. 2021). */
+  DXT_MECHANISM_VICKREY = 6,
+  /** Truncated exponential mechanism: words within gamma of w compete with
+      one "bottom" candidate standing for all others: eps*d (Carvalho et
+      al. 2023). */
+  DXT_MECHANISM_TEM = 7
 } dxt_mechanism;
+
+/** The metric d of a report's guarantee eps*d. */
+typedef enum dxt_metric {
+  DXT_METRIC_UNKNOWN = 0,
+  DXT_METRIC_EUCLIDEAN = 1,   /**< ||phi(w) - phi(w')|| */
+  DXT_METRIC_HYPERBOLIC = 2,  /**< Poincare-ball distance */
+  DXT_METRIC_MAHALANOBIS = 3, /**< ||Sigma_l^(-1/2)(phi(w) - phi(w'))|| */
+  DXT_METRIC_DISCRETE = 4     /**< 1 for any two distinct words: plain eps-DP */
+} dxt_metric;
+
+/** Samplers of the exponential mechanism. */
+typedef enum dxt_exponential_sampler {
+  DXT_SAMPLER_DEFAULT = 0,         /**< Gumbel-max */
+  DXT_SAMPLER_GUMBEL = 1,          /**< argmax of score + Gumbel noise */
+  DXT_SAMPLER_PERMUTE_AND_FLIP = 2 /**< McKenna & Sheldon 2020 */
+} dxt_exponential_sampler;
 
 typedef enum dxt_rng_mode {
   DXT_RNG_UNKNOWN = 0,
@@ -236,8 +274,8 @@ DXT_API DXT_NODISCARD dxt_status dxt_model_word(const dxt_model *model, uint32_t
 
 /**
  * Exact nearest vocabulary word to @p vector (of the model's dimension) in
- * Euclidean distance; ties go to the lowest index. Poincare models give
- * DXT_E_UNSUPPORTED in this version.
+ * the model's geometry (for Poincare models, a point inside the unit ball);
+ * ties go to the lowest index.
  */
 DXT_API DXT_NODISCARD dxt_status dxt_model_nearest(const dxt_model *model, const float *vector, size_t dimension,
                                                    uint32_t *index);
@@ -277,6 +315,13 @@ typedef struct dxt_privatize_options {
   uint32_t policy[DXT_TOKEN_CLASS_COUNT];
   /** Replacement for DXT_POLICY_PLACEHOLDER, UTF-8; NULL = "[redacted]". */
   const char *placeholder;
+  /* Mechanism parameters; _init sets the defaults given. */
+  double tem_gamma;          /**< tem: truncation radius; 0 = from tem_beta */
+  double tem_beta;           /**< tem: beta of Carvalho et al. (0.001) */
+  double vickrey_t;          /**< vickrey: t in [0, 1] (0.75) */
+  double mahalanobis_lambda; /**< mahalanobis: lambda in [0, 1] (0.75) */
+  double syntf_s;            /**< syntf: weight s >= 0 of the bigram term (0.3) */
+  uint32_t exponential_sampler; /**< dxt_exponential_sampler (Gumbel) */
 } dxt_privatize_options;
 
 DXT_API void dxt_privatize_options_init(dxt_privatize_options *options);
@@ -286,7 +331,7 @@ typedef struct dxt_report {
   uint32_t struct_size;
   uint32_t mechanism; /**< dxt_mechanism */
   double epsilon;
-  uint32_t metric;   /**< dxt_geometry of the distance d in eps*d */
+  uint32_t metric;   /**< dxt_metric: the distance d in eps*d */
   uint32_t rng_mode; /**< dxt_rng_mode */
   bool is_private;   /**< false when rng_mode is deterministic */
   bool fingerprint_valid;
@@ -298,8 +343,12 @@ typedef struct dxt_report {
   /** Per word: outputs for inputs w, w' differ by at most this * d(w,w'). */
   double epsilon_per_unit_distance;
   /** For the bag/text as a whole: this * EMD(b, b') for bags of equal size
-      N = words_privatized (Fernandes et al. 2019, Thm. 2). */
+      N = words_privatized (Fernandes et al. 2019, Thm. 2); for dxt_syntf,
+      plain DP: eps * n_out. */
   double epsilon_document;
+  /** dxt_syntf only: the tighter (eps + ln eta) * n_out of Weggenmann &
+      Kerschbaum (Cor. 3.5); 0 otherwise. */
+  double epsilon_document_tight;
 } dxt_report;
 
 DXT_API void dxt_report_init(dxt_report *report);
@@ -370,6 +419,42 @@ DXT_API DXT_NODISCARD dxt_status dxt_privatize_bag(dxt_context *context, const d
                                                    dxt_report *report);
 
 DXT_API void dxt_bag_free(dxt_bag *bag);
+
+/**
+ * SynTF (Weggenmann & Kerschbaum 2018): a synthetic bag of exactly
+ * @p n_out words. Each output word is drawn by picking a word of the input
+ * bag with probability proportional to its count, then replacing it by the
+ * SynTF exponential mechanism (options->mechanism is ignored). The report
+ * gives eps*n_out and the tighter (eps + ln eta)*n_out.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_syntf(dxt_context *context,
+                                           const dxt_privatize_options *options,
+                                           const dxt_bag_entry *entries,
+                                           size_t entry_count, uint32_t n_out,
+                                           dxt_bag **out, dxt_report *report);
+
+/** Plausible-deniability statistics (Feyisetan et al. 2020) of a mechanism
+    at one epsilon, over a sample of vocabulary words. */
+typedef struct dxt_calibration {
+  uint32_t struct_size;
+  uint32_t words;  /**< words sampled */
+  uint32_t trials; /**< privatisations per word */
+  /** N_w: fraction of trials in which w came back unchanged. */
+  double keep_mean, keep_median, keep_max;
+  /** S_w: number of distinct outputs in the trials. */
+  double distinct_mean, distinct_median, distinct_max;
+} dxt_calibration;
+
+DXT_API void dxt_calibration_init(dxt_calibration *calibration);
+
+/**
+ * Estimate N_w and S_w: @p words vocabulary words chosen uniformly at random
+ * (without replacement) with the context's generator, each privatised
+ * @p trials times with @p options.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_calibrate(
+    dxt_context *context, const dxt_privatize_options *options, uint32_t words,
+    uint32_t trials, dxt_calibration *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

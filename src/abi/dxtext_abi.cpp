@@ -93,12 +93,28 @@ dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
   return p;
 }
 
+dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
+  dxt::MechanismParams p;
+  p.id = static_cast<dxt_mechanism>(o.mechanism == DXT_MECHANISM_UNKNOWN ? static_cast<uint32_t>(DXT_MECHANISM_LAPLACE)
+                                                                          : o.mechanism);
+  p.epsilon = o.epsilon;
+  p.tem_gamma = o.tem_gamma;
+  p.tem_beta = o.tem_beta;
+  p.vickrey_t = o.vickrey_t;
+  p.mahalanobis_lambda = o.mahalanobis_lambda;
+  p.syntf_s = o.syntf_s;
+  p.sampler = static_cast<dxt_exponential_sampler>(
+      o.exponential_sampler == DXT_SAMPLER_DEFAULT ? static_cast<uint32_t>(DXT_SAMPLER_GUMBEL) : o.exponential_sampler);
+  return p;
+}
+
 dxt::Mechanism& mechanism_for(dxt_context* ctx, const dxt_privatize_options& o) {
-  const auto id = static_cast<dxt_mechanism>(
-      o.mechanism == DXT_MECHANISM_UNKNOWN ? static_cast<uint32_t>(DXT_MECHANISM_LAPLACE) : o.mechanism);
-  dxt::check_epsilon(o.epsilon);
-  if (!ctx->mechanism || ctx->mechanism->id() != id || ctx->mechanism->epsilon() != o.epsilon)
-    ctx->mechanism = dxt::make_mechanism(*ctx->model, id, o.epsilon);
+  const dxt::MechanismParams p = mechanism_params(o);
+  dxt::check_epsilon(p.epsilon);
+  if (!ctx->mechanism || !(ctx->mechanism->params() == p)) {
+    ctx->mechanism.reset();  // release the old scratch before building anew
+    ctx->mechanism = dxt::make_mechanism(*ctx->model, p);
+  }
   return *ctx->mechanism;
 }
 
@@ -279,9 +295,17 @@ dxt_status dxt_model_nearest(const dxt_model* model, const float* vector, size_t
     if (dimension != m.dimension())
       dxt::fail(DXT_E_INVALID_ARGUMENT,
                 "vector has dimension " + std::to_string(dimension) + ", the model " + std::to_string(m.dimension()));
-    if (m.geometry() != DXT_GEOMETRY_EUCLIDEAN)
-      dxt::fail(DXT_E_UNSUPPORTED, "nearest-word decoding for Poincare models is not implemented yet");
-    *index = dxt::nearest_euclidean(m, vector);
+    if (m.geometry() == DXT_GEOMETRY_EUCLIDEAN) {
+      *index = dxt::nearest_euclidean(m, vector);
+      return;
+    }
+    // A point of the Poincare ball, decoded on the hyperboloid.
+    double pp = 0;
+    for (size_t i = 0; i < dimension; ++i) pp += double{vector[i]} * vector[i];
+    if (!(pp < 1)) dxt::fail(DXT_E_INVALID_ARGUMENT, "the vector lies outside the Poincare ball");
+    std::vector<double> ys(dimension);
+    for (size_t i = 0; i < dimension; ++i) ys[i] = 2 * double{vector[i]} / (1 - pp);
+    *index = dxt::nearest_hyperbolic(m, (1 + pp) / (1 - pp), ys.data());
   });
 }
 
@@ -328,6 +352,13 @@ void dxt_privatize_options_init(dxt_privatize_options* o) {
   o->struct_size = sizeof *o;
   o->mechanism = DXT_MECHANISM_LAPLACE;
   for (auto& p : o->policy) p = DXT_POLICY_PRIVATIZE;
+  const dxt::MechanismParams defaults;
+  o->tem_gamma = defaults.tem_gamma;
+  o->tem_beta = defaults.tem_beta;
+  o->vickrey_t = defaults.vickrey_t;
+  o->mahalanobis_lambda = defaults.mahalanobis_lambda;
+  o->syntf_s = defaults.syntf_s;
+  o->exponential_sampler = DXT_SAMPLER_GUMBEL;
 }
 
 void dxt_report_init(dxt_report* r) {

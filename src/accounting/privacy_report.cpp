@@ -11,6 +11,28 @@ namespace dxt {
 const char* mechanism_name(dxt_mechanism id) {
   switch (id) {
     case DXT_MECHANISM_LAPLACE: return "laplace";
+    case DXT_MECHANISM_HYPERBOLIC: return "hyperbolic";
+    case DXT_MECHANISM_EXPONENTIAL: return "exponential";
+    case DXT_MECHANISM_SYNTF: return "syntf";
+    case DXT_MECHANISM_MAHALANOBIS: return "mahalanobis";
+    case DXT_MECHANISM_VICKREY: return "vickrey";
+    case DXT_MECHANISM_TEM: return "tem";
+    default: return "unknown";
+  }
+}
+
+dxt_mechanism mechanism_from_name(const std::string& name) {
+  for (int id = DXT_MECHANISM_LAPLACE; id <= DXT_MECHANISM_TEM; ++id)
+    if (name == mechanism_name(static_cast<dxt_mechanism>(id))) return static_cast<dxt_mechanism>(id);
+  return DXT_MECHANISM_UNKNOWN;
+}
+
+const char* metric_name(dxt_metric m) {
+  switch (m) {
+    case DXT_METRIC_EUCLIDEAN: return "euclidean";
+    case DXT_METRIC_HYPERBOLIC: return "hyperbolic";
+    case DXT_METRIC_MAHALANOBIS: return "mahalanobis";
+    case DXT_METRIC_DISCRETE: return "discrete";
     default: return "unknown";
   }
 }
@@ -66,7 +88,7 @@ std::string report_to_json(const dxt_report& r) {
   s += mechanism_name(static_cast<dxt_mechanism>(r.mechanism));
   s += "\",\"epsilon\":" + num(r.epsilon);
   s += ",\"metric\":\"";
-  s += geometry_name(static_cast<dxt_geometry>(r.metric));
+  s += metric_name(static_cast<dxt_metric>(r.metric));
   s += "\",\"rng\":\"";
   s += r.rng_mode == DXT_RNG_SYSTEM ? "system" : r.rng_mode == DXT_RNG_DETERMINISTIC ? "deterministic" : "unknown";
   s += "\",\"private\":";

@@ -31,6 +31,9 @@ std::string report_to_json(const dxt_report& report);
 
 const char* mechanism_name(dxt_mechanism id);
 const char* geometry_name(dxt_geometry g);
+const char* metric_name(dxt_metric m);
+// Parses a mechanism name ("laplace", ...); DXT_MECHANISM_UNKNOWN if none.
+dxt_mechanism mechanism_from_name(const std::string& name);
 const char* quantization_name(dxt_quantization q);
 
 }  // namespace dxt

@@ -10,24 +10,26 @@
 
 namespace dxt {
 
-LaplaceMechanism::LaplaceMechanism(const Model& model, double epsilon)
-    : model_(model), epsilon_(epsilon), point_(model.dimension()), direction_(model.dimension()) {
-  check_epsilon(epsilon);
-  if (model.geometry() != DXT_GEOMETRY_EUCLIDEAN)
-    fail(DXT_E_UNSUPPORTED, "the laplace mechanism needs a Euclidean model; this model is Poincare");
+LaplaceMechanism::LaplaceMechanism(const Model& model, const MechanismParams& params)
+    : Mechanism(params), model_(model), point_(model.dimension()), direction_(model.dimension()) {
+  require_geometry(model, DXT_GEOMETRY_EUCLIDEAN, "laplace");
+}
+
+void LaplaceMechanism::noisy_point(const Model& model, double epsilon, RandomStream& rng,
+                                   std::optional<uint32_t> index, float* point, double* direction) {
+  const uint32_t n = model.dimension();
+  if (index) {
+    model.row(*index, point);
+  } else {
+    std::fill(point, point + n, 0.0f);
+  }
+  const double radius = sample_gamma_integer_shape(rng, n, 1.0 / epsilon);
+  sample_unit_direction(rng, direction, n);
+  for (uint32_t i = 0; i < n; ++i) point[i] = static_cast<float>(static_cast<double>(point[i]) + radius * direction[i]);
 }
 
 uint32_t LaplaceMechanism::privatize(RandomStream& rng, std::optional<uint32_t> index) {
-  const uint32_t n = model_.dimension();
-  if (index) {
-    model_.row(*index, point_.data());
-  } else {
-    std::fill(point_.begin(), point_.end(), 0.0f);
-  }
-  const double radius = sample_gamma_integer_shape(rng, n, 1.0 / epsilon_);
-  sample_unit_direction(rng, direction_.data(), n);
-  for (uint32_t i = 0; i < n; ++i)
-    point_[i] = static_cast<float>(static_cast<double>(point_[i]) + radius * direction_[i]);
+  noisy_point(model_, epsilon(), rng, index, point_.data(), direction_.data());
   return nearest_euclidean(model_, point_.data());
 }
 

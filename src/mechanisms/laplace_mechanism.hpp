@@ -19,15 +19,17 @@ namespace dxt {
 // Out-of-vocabulary words are all privatised from the origin.
 class LaplaceMechanism final : public Mechanism {
  public:
-  LaplaceMechanism(const Model& model, double epsilon);
-  dxt_mechanism id() const override { return DXT_MECHANISM_LAPLACE; }
-  double epsilon() const override { return epsilon_; }
-  dxt_geometry metric() const override { return DXT_GEOMETRY_EUCLIDEAN; }
+  LaplaceMechanism(const Model& model, const MechanismParams& params);
+  dxt_metric metric() const override { return DXT_METRIC_EUCLIDEAN; }
   uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) override;
+
+  // The noisy point z = phi(w) + R u, written into `point` (the model's
+  // dimension): shared with the vickrey mechanism.
+  static void noisy_point(const Model& model, double epsilon, RandomStream& rng, std::optional<uint32_t> index,
+                          float* point, double* direction_scratch);
 
  private:
   const Model& model_;
-  double epsilon_;
   std::vector<float> point_;
   std::vector<double> direction_;
 };

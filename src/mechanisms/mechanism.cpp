@@ -3,7 +3,10 @@
 #include <cmath>
 #include <string>
 
+#include "accounting/privacy_report.hpp"
 #include "errors/error.hpp"
+#include "mechanisms/exponential_mechanism.hpp"
+#include "mechanisms/hyperbolic_mechanism.hpp"
 #include "mechanisms/laplace_mechanism.hpp"
 
 namespace dxt {
@@ -13,11 +16,23 @@ void check_epsilon(double epsilon) {
     fail(DXT_E_INVALID_EPSILON, "epsilon must be finite and > 0 (got " + std::to_string(epsilon) + ")");
 }
 
-std::unique_ptr<Mechanism> make_mechanism(const Model& model, dxt_mechanism id, double epsilon) {
-  check_epsilon(epsilon);
-  switch (id) {
-    case DXT_MECHANISM_LAPLACE: return std::make_unique<LaplaceMechanism>(model, epsilon);
-    default: fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(id)));
+void require_geometry(const Model& model, dxt_geometry geometry, const char* mechanism) {
+  if (model.geometry() != geometry)
+    fail(DXT_E_UNSUPPORTED, std::string("the ") + mechanism + " mechanism needs a " + geometry_name(geometry) +
+                                " model; this model is " + geometry_name(model.geometry()));
+}
+
+std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismParams& p) {
+  check_epsilon(p.epsilon);
+  switch (p.id) {
+    case DXT_MECHANISM_LAPLACE:
+      return std::make_unique<LaplaceMechanism>(model, p);
+    case DXT_MECHANISM_HYPERBOLIC:
+      return std::make_unique<HyperbolicMechanism>(model, p);
+    case DXT_MECHANISM_EXPONENTIAL:
+      return std::make_unique<ExponentialMechanism>(model, p);
+    default:
+      fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(p.id)));
   }
 }
 

@@ -1,6 +1,6 @@
 // The interface every mechanism implements. A mechanism is built for one
-// model and one epsilon (validated at construction) and owns its scratch
-// buffers, so privatising a word allocates nothing.
+// model and one set of parameters (validated at construction) and owns its
+// scratch buffers, so privatising a word allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -13,23 +13,52 @@
 
 namespace dxt {
 
+struct MechanismParams {
+  dxt_mechanism id = DXT_MECHANISM_LAPLACE;
+  double epsilon = 0;
+  double tem_gamma = 0;
+  double tem_beta = 0.001;
+  double vickrey_t = 0.75;
+  double mahalanobis_lambda = 0.75;
+  double syntf_s = 0.3;
+  dxt_exponential_sampler sampler = DXT_SAMPLER_GUMBEL;
+
+  bool operator==(const MechanismParams& o) const {
+    return id == o.id && epsilon == o.epsilon && tem_gamma == o.tem_gamma && tem_beta == o.tem_beta &&
+           vickrey_t == o.vickrey_t && mahalanobis_lambda == o.mahalanobis_lambda && syntf_s == o.syntf_s &&
+           sampler == o.sampler;
+  }
+};
+
 class Mechanism {
  public:
+  explicit Mechanism(const MechanismParams& params) : params_(params) {}
   virtual ~Mechanism() = default;
-  virtual dxt_mechanism id() const = 0;
-  virtual double epsilon() const = 0;
+  Mechanism(const Mechanism&) = delete;
+  Mechanism& operator=(const Mechanism&) = delete;
+
+  dxt_mechanism id() const { return params_.id; }
+  double epsilon() const { return params_.epsilon; }
+  const MechanismParams& params() const { return params_; }
   // The metric d of the guarantee: outputs for w and w' differ in
   // probability by at most a factor exp(epsilon * d(w, w')).
-  virtual dxt_geometry metric() const = 0;
+  virtual dxt_metric metric() const = 0;
   // Privatise the word at `index`; nullopt privatises the fixed point that
   // stands for every out-of-vocabulary word. Returns the released word.
   virtual uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) = 0;
+
+ private:
+  MechanismParams params_;
 };
 
-// Throws DXT_E_INVALID_EPSILON, DXT_E_UNSUPPORTED (mechanism or geometry).
-std::unique_ptr<Mechanism> make_mechanism(const Model& model, dxt_mechanism id, double epsilon);
+// Validates the parameters against the model and builds the mechanism.
+// Throws DXT_E_INVALID_EPSILON, DXT_E_INVALID_ARGUMENT or DXT_E_UNSUPPORTED.
+std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismParams& params);
 
 // Rejects epsilon that is not finite and > 0, naming the bound.
 void check_epsilon(double epsilon);
+
+// Rejects a model whose geometry the mechanism cannot use.
+void require_geometry(const Model& model, dxt_geometry geometry, const char* mechanism);
 
 }  // namespace dxt

@@ -1,7 +1,13 @@
-// Exact nearest-neighbour decoding (DESIGN.md §7): for the Euclidean metric,
-//   argmin_v ||phi(v)||^2 - 2 <phi(v), z>
-// over the whole vocabulary, with the precomputed squared norms. Ties break
-// to the lowest index. The result depends on z and the model only.
+// Exact nearest-neighbour decoding (DESIGN.md §7): one inner-product scan
+// over the whole vocabulary with precomputed per-row terms.
+//
+//   Euclidean:  argmin_v ||phi(v)||^2 - 2 <phi(v), z>
+//   Hyperbolic: argmin_v  x0(v) y0 - (2 / (1 - ||p_v||^2)) <p_v, y_s>
+//               (= -<x_v, y>_L, monotone in d_H; y = (y0, y_s) need only be
+//               a positive multiple of a hyperboloid point)
+//
+// Ties break to the lowest index. The result depends on the query and the
+// model only.
 #pragma once
 
 #include <cstdint>
@@ -11,5 +17,20 @@
 namespace dxt {
 
 uint32_t nearest_euclidean(const Model& model, const float* z);
+
+struct TwoNearest {
+  uint32_t first, second;  // second == first when the vocabulary has one word
+  double first_distance, second_distance;
+};
+// The two nearest words to z with their Euclidean distances.
+TwoNearest two_nearest_euclidean(const Model& model, const float* z);
+
+// Computed in double from the rows themselves (not the stored f32 norms),
+// since 1 - ||p||^2 is tiny for words near the boundary of the ball.
+uint32_t nearest_hyperbolic(const Model& model, double y0, const double* y_spatial);
+
+// out[v] = d(x, phi(v)) for every word v, in double, in the model's
+// geometry (Euclidean, or Poincare-ball distance).
+void distances_from(const Model& model, const double* x, double* out);
 
 }  // namespace dxt

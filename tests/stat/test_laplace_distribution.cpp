@@ -71,6 +71,13 @@ std::vector<double> exact_probabilities(const test::ToyModelSpec& spec, std::arr
   return p;
 }
 
+MechanismParams laplace_params(double eps) {
+  MechanismParams p;
+  p.id = DXT_MECHANISM_LAPLACE;
+  p.epsilon = eps;
+  return p;
+}
+
 RandomStream seeded(uint8_t tag) {
   std::array<uint8_t, 32> seed{};
   seed[0] = tag;
@@ -112,7 +119,7 @@ TEST_CASE("laplace matches numerically integrated probabilities; broken variants
     const auto& v = toy.spec.vectors[c.word];
     const std::vector<double> p = exact_probabilities(toy.spec, {v[0], v[1]}, c.eps);
 
-    LaplaceMechanism mech(*toy.model, c.eps);
+    LaplaceMechanism mech(*toy.model, laplace_params(c.eps));
     RandomStream rng = seeded(static_cast<uint8_t>(c.word * 10 + c.eps));
     std::vector<double> counts(p.size(), 0);
     for (size_t t = 0; t < kTrials; ++t) ++counts[mech.privatize(rng, c.word)];
@@ -134,7 +141,7 @@ TEST_CASE("out-of-vocabulary words are privatised from the origin") {
   Toy toy;
   const double eps = 2.0;
   const std::vector<double> p = exact_probabilities(toy.spec, {0.0, 0.0}, eps);
-  LaplaceMechanism mech(*toy.model, eps);
+  LaplaceMechanism mech(*toy.model, laplace_params(eps));
   RandomStream rng = seeded(99);
   std::vector<double> counts(p.size(), 0);
   for (size_t t = 0; t < kTrials; ++t) ++counts[mech.privatize(rng, std::nullopt)];

@@ -14,12 +14,12 @@ namespace {
 const char kUsage[] =
     "usage: dxtext COMMAND [OPTIONS]\n"
     "\n"
-    "  privatize --model M --epsilon E [--mechanism laplace] [--seed HEX64] [--report]\n"
+    "  privatize --model M --epsilon E [--mechanism NAME] [--seed HEX64] [--report]\n"
     "            [--oov|--numbers|--stopwords|--in-vocabulary privatize|placeholder|drop|keep]\n"
     "            [--placeholder S] [--verify] [TEXT...]\n"
     "      sanitise TEXT (or standard input); --report prints the privacy report\n"
     "      as JSON on standard error\n"
-    "  sample --model M --epsilon E --word W --trials N [--mechanism laplace] [--seed HEX64]\n"
+    "  sample --model M --epsilon E --word W --trials N [--mechanism NAME] [--seed HEX64]\n"
     "      privatise W N times and print {output word: count} as JSON\n"
     "  decode --model M\n"
     "      read one whitespace-separated vector per line, print its nearest word\n"
@@ -32,6 +32,10 @@ const char kUsage[] =
     "  export [--output FILE] MODEL    write the model as word2vec text\n"
     "  version                         print the library version\n"
     "\n"
+    "\n"
+    "Mechanisms (--mechanism): laplace (default), hyperbolic (Poincare models, epsilon > n-1),\n"
+    "exponential [--sampler gumbel|permute-and-flip], syntf [--s S], mahalanobis [--lambda L],\n"
+    "vickrey [--t T], tem [--gamma G | --beta B]. docs/guarantees.md states each guarantee.\n"
     "--seed makes the noise reproducible and the output NOT private (testing only).\n";
 
 }  // namespace

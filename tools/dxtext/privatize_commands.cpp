@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "accounting/privacy_report.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "dxtext/dxtext.h"
@@ -60,8 +61,17 @@ ContextPtr make_context(dxt_model* model, const Args& args) {
 
 uint32_t parse_mechanism(const Args& args) {
   const std::string m = args.get("mechanism").value_or("laplace");
-  if (m == "laplace") return DXT_MECHANISM_LAPLACE;
-  throw UsageError("unknown mechanism '" + m + "' (available: laplace)");
+  const dxt_mechanism id = mechanism_from_name(m);
+  if (id == DXT_MECHANISM_UNKNOWN)
+    throw UsageError("unknown mechanism '" + m + "' (laplace, hyperbolic, exponential, syntf, mahalanobis, vickrey, tem)");
+  return id;
+}
+
+uint32_t parse_sampler(const Args& args) {
+  const std::string s = args.get("sampler").value_or("gumbel");
+  if (s == "gumbel") return DXT_SAMPLER_GUMBEL;
+  if (s == "permute-and-flip") return DXT_SAMPLER_PERMUTE_AND_FLIP;
+  throw UsageError("--sampler must be gumbel or permute-and-flip");
 }
 
 uint32_t parse_policy(const Args& args, const std::string& name) {
@@ -83,6 +93,12 @@ dxt_privatize_options privatize_options(const Args& args) {
   o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = parse_policy(args, "oov");
   o.policy[DXT_CLASS_NUMBER] = parse_policy(args, "numbers");
   o.policy[DXT_CLASS_STOPWORD] = parse_policy(args, "stopwords");
+  o.tem_gamma = args.number("gamma", o.tem_gamma);
+  o.tem_beta = args.number("beta", o.tem_beta);
+  o.vickrey_t = args.number("t", o.vickrey_t);
+  o.mahalanobis_lambda = args.number("lambda", o.mahalanobis_lambda);
+  o.syntf_s = args.number("s", o.syntf_s);
+  o.exponential_sampler = parse_sampler(args);
   return o;
 }
 
@@ -96,8 +112,17 @@ std::string report_json(const dxt_report& r) {
   return s;
 }
 
-const std::vector<std::string> kPrivatizeOptions = {"model", "epsilon", "mechanism", "seed",       "in-vocabulary",
-                                                    "oov",   "numbers", "stopwords", "placeholder"};
+// Mechanism parameters, accepted wherever a mechanism is chosen.
+const std::vector<std::string> kMechanismOptions = {"model", "epsilon", "mechanism", "seed", "gamma",
+                                                    "beta",  "t",       "lambda",    "s",    "sampler"};
+
+std::vector<std::string> with_mechanism_options(std::vector<std::string> more) {
+  more.insert(more.end(), kMechanismOptions.begin(), kMechanismOptions.end());
+  return more;
+}
+
+const std::vector<std::string> kPrivatizeOptions =
+    with_mechanism_options({"in-vocabulary", "oov", "numbers", "stopwords", "placeholder"});
 
 }  // namespace
 
@@ -132,7 +157,7 @@ int run_privatize(int argc, char** argv) {
 }
 
 int run_sample(int argc, char** argv) {
-  Args args(argc, argv, 2, {"model", "epsilon", "mechanism", "seed", "word", "trials"}, {"verify"});
+  Args args(argc, argv, 2, with_mechanism_options({"word", "trials"}), {"verify"});
   const dxt_privatize_options o = privatize_options(args);
   const uint64_t trials = args.count("trials");
   const std::string word = args.require("word");

@@ -8,6 +8,10 @@
 #include "mechanisms/exponential_mechanism.hpp"
 #include "mechanisms/hyperbolic_mechanism.hpp"
 #include "mechanisms/laplace_mechanism.hpp"
+#include "mechanisms/mahalanobis_mechanism.hpp"
+#include "mechanisms/syntf_mechanism.hpp"
+#include "mechanisms/tem_mechanism.hpp"
+#include "mechanisms/vickrey_mechanism.hpp"
 
 namespace dxt {
 
@@ -31,6 +35,14 @@ std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismPar
       return std::make_unique<HyperbolicMechanism>(model, p);
     case DXT_MECHANISM_EXPONENTIAL:
       return std::make_unique<ExponentialMechanism>(model, p);
+    case DXT_MECHANISM_SYNTF:
+      return std::make_unique<SyntfMechanism>(model, p);
+    case DXT_MECHANISM_MAHALANOBIS:
+      return std::make_unique<MahalanobisMechanism>(model, p);
+    case DXT_MECHANISM_VICKREY:
+      return std::make_unique<VickreyMechanism>(model, p);
+    case DXT_MECHANISM_TEM:
+      return std::make_unique<TemMechanism>(model, p);
     default:
       fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(p.id)));
   }

@@ -1,4 +1,4 @@
-// Constants of the .dxe model format, version 1. docs/format.md is the
+// Constants of the .dxe model format, version 1.1. docs/format.md is the
 // normative description; this file must agree with it field for field.
 #pragma once
 
@@ -14,7 +14,11 @@ namespace dxt::format {
 
 inline constexpr uint8_t kMagic[8] = {0x89, 'D', 'X', 'E', '\r', '\n', 0x1A, '\n'};
 inline constexpr uint16_t kVersionMajor = 1;
-inline constexpr uint16_t kVersionMinor = 0;
+// The newest minor version this library reads and writes. 1.1 adds the
+// covariance section (kind 9). The writer stamps the oldest minor version
+// whose sections the file uses, so a file without a covariance is a 1.0 file
+// byte for byte.
+inline constexpr uint16_t kVersionMinor = 1;
 inline constexpr uint32_t kEndianTag = 0x0A0B0C0Du;
 
 inline constexpr size_t kHeaderFixedSize = 128;
@@ -65,8 +69,9 @@ enum class SectionKind : uint32_t {
   kRowScales = 6,
   kRowNorms = 7,
   kFrequencies = 8,
+  kCovariance = 9,  // since 1.1
 };
-inline constexpr uint32_t kHighestKnownKind = 8;
+inline constexpr uint32_t kHighestKnownKind = 9;
 
 inline uint16_t load_u16(const uint8_t* p) {
   uint16_t v;

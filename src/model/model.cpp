@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -50,6 +51,7 @@ const char* kind_name(uint32_t kind) {
     case SectionKind::kRowScales: return "row scales";
     case SectionKind::kRowNorms: return "row norms";
     case SectionKind::kFrequencies: return "frequencies";
+    case SectionKind::kCovariance: return "covariance";
   }
   return "unknown";
 }
@@ -172,8 +174,8 @@ void Model::validate(const ModelOpenOptions& options) {
     uint32_t kind;
   };
   std::vector<Range> ranges;
-  SectionView* slot_for[format::kHighestKnownKind + 1] = {nullptr,  &metadata_section_, &offsets_, &strings_,    &hash_,
-                                                          &matrix_, &scales_,           &norms_,   &frequencies_};
+  SectionView* slot_for[format::kHighestKnownKind + 1] = {
+      nullptr, &metadata_section_, &offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_, &covariance_};
   for (uint32_t s = 0; s < section_count; ++s) {
     const uint8_t* e = h + format::kHeaderFixedSize + uint64_t{s} * format::kSectionEntrySize;
     const uint32_t kind = load_u32(e + format::entry::kKind);
@@ -230,6 +232,9 @@ void Model::validate(const ModelOpenOptions& options) {
   }
   if (frequencies_.data != nullptr && frequencies_.size != *product(V, 8, "frequencies"))
     corrupt("section 'frequencies' has the wrong size");
+  if (covariance_.data != nullptr && covariance_.size != *product(*product(D, D, "covariance"), 8, "covariance"))
+    corrupt("section 'covariance' has " + std::to_string(covariance_.size) + " bytes, expected D*D*8 = " +
+            std::to_string(D * D * 8));
   if (strings_.size > UINT32_MAX) corrupt("vocabulary strings exceed 4 GiB");
   const uint32_t* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
   if (offsets[0] != 0 || offsets[V] != strings_.size) corrupt("vocabulary offsets do not span the string section");
@@ -243,7 +248,7 @@ void Model::validate(const ModelOpenOptions& options) {
   parse_metadata();
 
   if (options.verify_digests) {
-    for (SectionView* v : {&offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_}) {
+    for (SectionView* v : {&offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_, &covariance_}) {
       if (v->data == nullptr) continue;
       if (sha256(v->data, v->size) != v->digest) {
         const auto kind =
@@ -346,6 +351,27 @@ uint64_t Model::frequency(uint32_t index) const {
   if (index >= vocabulary_size_) fail(DXT_E_NOT_FOUND, "word index " + std::to_string(index) + " is out of range");
   if (frequencies_.data == nullptr) return 0;
   return load_u64(frequencies_.data + uint64_t{index} * 8);
+}
+
+const double* Model::covariance() const {
+  if (covariance_.data == nullptr) return nullptr;
+  std::call_once(covariance_once_, [this] {
+    const uint64_t D = dimension_;
+    const auto* c = reinterpret_cast<const double*>(covariance_.data);
+    for (uint64_t i = 0; i < D && covariance_error_.empty(); ++i)
+      for (uint64_t j = 0; j < D; ++j) {
+        if (!std::isfinite(c[i * D + j])) {
+          covariance_error_ = "covariance element (" + std::to_string(i) + ", " + std::to_string(j) + ") is not finite";
+          break;
+        }
+        if (c[i * D + j] != c[j * D + i]) {
+          covariance_error_ = "covariance is not symmetric at (" + std::to_string(i) + ", " + std::to_string(j) + ")";
+          break;
+        }
+      }
+  });
+  if (!covariance_error_.empty()) corrupt(covariance_error_);
+  return reinterpret_cast<const double*>(covariance_.data);
 }
 
 const Digest& Model::fingerprint() const {

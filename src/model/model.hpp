@@ -49,6 +49,7 @@ class Model {
   uint16_t format_major() const { return format_major_; }
   uint16_t format_minor() const { return format_minor_; }
   bool has_frequencies() const { return frequencies_.data != nullptr; }
+  bool has_covariance() const { return covariance_.data != nullptr; }
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
 
   // The word at index i (validated: in bounds, NUL-terminated, UTF-8).
@@ -66,6 +67,11 @@ class Model {
   const float* row_scales() const;           // int8 only, else nullptr
   const float* row_norms() const;            // squared norms of the dequantised rows
   uint64_t frequency(uint32_t index) const;  // 0 without a frequency section; throws when out of range
+  // The D x D covariance matrix (row-major f64, docs/format.md §11), or
+  // nullptr without a covariance section. Its values are checked (finite,
+  // exactly symmetric) on the first call, not at open, so that opening stays
+  // constant work; a failed check throws DXT_E_CORRUPT_MODEL on every call.
+  const double* covariance() const;
 
   // SHA-256 of the whole file, computed on first use and cached.
   const Digest& fingerprint() const;
@@ -88,10 +94,12 @@ class Model {
   dxt_quantization quantization_ = DXT_QUANT_UNKNOWN;
   bool lowercase_ = false;
 
-  SectionView metadata_section_, offsets_, strings_, hash_, matrix_, scales_, norms_, frequencies_;
+  SectionView metadata_section_, offsets_, strings_, hash_, matrix_, scales_, norms_, frequencies_, covariance_;
   uint64_t hash_capacity_ = 0;
   std::map<std::string, std::string> metadata_;
 
+  mutable std::once_flag covariance_once_;
+  mutable std::string covariance_error_;  // empty when the values are valid
   mutable std::once_flag fingerprint_once_;
   mutable Digest fingerprint_{};
 };

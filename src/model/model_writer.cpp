@@ -1,5 +1,6 @@
 #include "model/model_writer.hpp"
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,7 +17,68 @@ namespace dxt {
 
 namespace {
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+// Largest dimension for which the writer accumulates a covariance: the D x D
+// doubles it keeps (and writes) are 128 MiB there.
+constexpr uint32_t kMaxCovarianceDimension = 4096;
 }  // namespace
+
+// The sample covariance of the rows, accumulated while streaming. Rows are
+// gathered in blocks; each block's mean and centred scatter matrix are merged
+// into the running ones with the pairwise update of Chan, Golub & LeVeque
+// (1979): M2 = M2_a + M2_b + delta delta^T n_a n_b / n, delta = mean_b - mean_a.
+// Centring per block keeps the sums well conditioned (no large sum of x x^T
+// minus n mean mean^T), and the block update is a rank-k product, so the cost
+// is about V D^2 / 2 multiply-adds. Only the lower triangle is accumulated;
+// finish() mirrors it, so the result is exactly symmetric.
+struct CovarianceAccumulator {
+  static constexpr Eigen::Index kBlock = 256;
+  using RowBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+  explicit CovarianceAccumulator(uint32_t dimension)
+      : block(kBlock, dimension), mean(Eigen::VectorXd::Zero(dimension)), m2(Eigen::MatrixXd::Zero(dimension, dimension)) {}
+
+  // Where the next row goes; it counts only after commit_row().
+  double* next_row() { return block.row(filled).data(); }
+  void commit_row() {
+    if (++filled == kBlock) flush();
+  }
+
+  void flush() {
+    if (filled == 0) return;
+    const auto rows = block.topRows(filled);
+    const Eigen::RowVectorXd block_mean = rows.colwise().mean();
+    const Eigen::MatrixXd centred = rows.rowwise() - block_mean;
+    m2.selfadjointView<Eigen::Lower>().rankUpdate(centred.transpose());
+    const double nb = static_cast<double>(filled);
+    const double total = count + nb;
+    const Eigen::VectorXd delta = block_mean.transpose() - mean;
+    if (count > 0) m2.selfadjointView<Eigen::Lower>().rankUpdate(delta, count * nb / total);
+    mean += delta * (nb / total);
+    count = total;
+    filled = 0;
+  }
+
+  // Sigma = M2 / (V - 1), row-major, exactly symmetric (zero for V = 1).
+  std::vector<double> finish() {
+    flush();
+    const Eigen::Index D = m2.rows();
+    const double divisor = count > 1 ? count - 1 : 1;
+    std::vector<double> out(static_cast<size_t>(D * D));
+    for (Eigen::Index i = 0; i < D; ++i)
+      for (Eigen::Index j = 0; j <= i; ++j) {
+        const double v = m2(i, j) / divisor;
+        out[static_cast<size_t>(i * D + j)] = v;
+        out[static_cast<size_t>(j * D + i)] = v;
+      }
+    return out;
+  }
+
+  RowBlock block;
+  Eigen::Index filled = 0;
+  double count = 0;
+  Eigen::VectorXd mean;
+  Eigen::MatrixXd m2;
+};
 
 ModelWriter::ModelWriter(std::ostream& out, ModelWriterOptions options) : out_(out), options_(std::move(options)) {
   if (options_.dimension == 0 || options_.dimension > format::kMaxDimension)
@@ -31,7 +93,14 @@ ModelWriter::ModelWriter(std::ostream& out, ModelWriterOptions options) : out_(o
     metadata_bytes += 8 + k.size() + v.size();
   }
   if (metadata_bytes > format::kMaxMetadataSize) fail(DXT_E_INVALID_ARGUMENT, "metadata exceeds 1 MiB");
-  section_count_ = 6 + (options_.quantization == DXT_QUANT_INT8 ? 1 : 0) + (options_.with_frequencies ? 1 : 0);
+  if (options_.with_covariance) {
+    if (options_.dimension > kMaxCovarianceDimension)
+      fail(DXT_E_INVALID_ARGUMENT, "a covariance section is written only up to dimension " +
+                                       std::to_string(kMaxCovarianceDimension));
+    covariance_ = std::make_unique<CovarianceAccumulator>(options_.dimension);
+  }
+  section_count_ = 6 + (options_.quantization == DXT_QUANT_INT8 ? 1 : 0) + (options_.with_frequencies ? 1 : 0) +
+                   (options_.with_covariance ? 1 : 0);
   const uint64_t header = format::kHeaderFixedSize + uint64_t{section_count_} * format::kSectionEntrySize;
   matrix_offset_ = round_up(header, format::kSectionAlignment);
   const std::vector<char> zeros(matrix_offset_, 0);
@@ -39,6 +108,8 @@ ModelWriter::ModelWriter(std::ostream& out, ModelWriterOptions options) : out_(o
   position_ = matrix_offset_;
   row_buffer_.resize(uint64_t{options_.dimension} * format::element_size(options_.quantization));
 }
+
+ModelWriter::~ModelWriter() = default;
 
 void ModelWriter::add(std::string_view word, const float* v, uint64_t frequency) {
   if (finished_) fail(DXT_E_INTERNAL, "ModelWriter::add after finish");
@@ -56,10 +127,14 @@ void ModelWriter::add(std::string_view word, const float* v, uint64_t frequency)
     if (!std::isfinite(v[i])) fail(DXT_E_PARSE, "non-finite value in the vector of '" + std::string(word) + "'");
 
   double norm2 = 0;
+  // The dequantised row, for the covariance (committed once the row is accepted).
+  double* dequantised = covariance_ ? covariance_->next_row() : nullptr;
   switch (options_.quantization) {
     case DXT_QUANT_F32:
       std::memcpy(row_buffer_.data(), v, D * 4ull);
       for (uint32_t i = 0; i < D; ++i) norm2 += double{v[i]} * v[i];
+      if (dequantised != nullptr)
+        for (uint32_t i = 0; i < D; ++i) dequantised[i] = v[i];
       break;
     case DXT_QUANT_F16:
       for (uint32_t i = 0; i < D; ++i) {
@@ -69,6 +144,7 @@ void ModelWriter::add(std::string_view word, const float* v, uint64_t frequency)
           fail(DXT_E_PARSE, "value " + std::to_string(v[i]) + " of '" + std::string(word) + "' exceeds the f16 range");
         format::store_u16(row_buffer_.data() + 2 * i, h);
         norm2 += double{back} * back;
+        if (dequantised != nullptr) dequantised[i] = back;
       }
       break;
     case DXT_QUANT_INT8: {
@@ -81,6 +157,7 @@ void ModelWriter::add(std::string_view word, const float* v, uint64_t frequency)
         row_buffer_[i] = static_cast<uint8_t>(c);
         const float back = scale * static_cast<float>(c);
         norm2 += double{back} * back;
+        if (dequantised != nullptr) dequantised[i] = back;
       }
       scales_.push_back(scale);
       break;
@@ -95,6 +172,7 @@ void ModelWriter::add(std::string_view word, const float* v, uint64_t frequency)
   position_ += row_buffer_.size();
   norms_.push_back(static_cast<float>(norm2));
   frequencies_.push_back(frequency);
+  if (covariance_) covariance_->commit_row();
   index_.emplace(std::string(word), static_cast<uint32_t>(words_.size()));
   words_.emplace_back(word);
 }
@@ -125,6 +203,11 @@ void ModelWriter::finish() {
     write_section(static_cast<uint32_t>(K::kRowScales), scales_.data(), V * 4);
   write_section(static_cast<uint32_t>(K::kRowNorms), norms_.data(), V * 4);
   if (options_.with_frequencies) write_section(static_cast<uint32_t>(K::kFrequencies), frequencies_.data(), V * 8);
+  if (covariance_) {
+    const std::vector<double> sigma = covariance_->finish();
+    write_section(static_cast<uint32_t>(K::kCovariance), sigma.data(), sigma.size() * 8);
+    covariance_.reset();
+  }
 
   // Vocabulary: NUL-terminated strings, V+1 offsets, open-addressing table.
   std::string blob;
@@ -170,7 +253,8 @@ void ModelWriter::finish() {
   uint8_t* h = header.data();
   std::memcpy(h, format::kMagic, sizeof format::kMagic);
   format::store_u16(h + format::header::kVersionMajor, format::kVersionMajor);
-  format::store_u16(h + format::header::kVersionMinor, format::kVersionMinor);
+  // The oldest minor version that has every section written (docs/format.md §11).
+  format::store_u16(h + format::header::kVersionMinor, options_.with_covariance ? format::kVersionMinor : 0);
   format::store_u32(h + format::header::kEndianTag, format::kEndianTag);
   format::store_u32(h + format::header::kHeaderSize, static_cast<uint32_t>(header.size()));
   format::store_u32(h + format::header::kSectionCount, section_count_);

@@ -22,13 +22,19 @@ struct ModelWriterOptions {
   dxt_geometry geometry = DXT_GEOMETRY_EUCLIDEAN;
   bool lowercase = false;
   bool with_frequencies = false;
+  // Also write the covariance section (kind 9, format 1.1): the sample
+  // covariance of the dequantised rows, accumulated while streaming.
+  bool with_covariance = false;
   std::map<std::string, std::string> metadata;  // namespaced keys, e.g. dxtext.source
 };
+
+struct CovarianceAccumulator;  // model_writer.cpp
 
 class ModelWriter {
  public:
   // Writes to `out`, which must be seekable and empty.
   ModelWriter(std::ostream& out, ModelWriterOptions options);
+  ~ModelWriter();
 
   bool contains(std::string_view word) const { return index_.count(std::string(word)) != 0; }
   uint32_t size() const { return static_cast<uint32_t>(words_.size()); }
@@ -49,6 +55,8 @@ class ModelWriter {
   };
   void pad_to_alignment();
   void write_section(uint32_t kind, const void* data, uint64_t size);
+  void accumulate_covariance(const float* dequantised);
+  void flush_covariance_block();
 
   std::ostream& out_;
   ModelWriterOptions options_;
@@ -62,6 +70,7 @@ class ModelWriter {
   std::vector<uint64_t> frequencies_;
   std::vector<uint8_t> row_buffer_;
   std::vector<Section> sections_;
+  std::unique_ptr<CovarianceAccumulator> covariance_;
   bool finished_ = false;
 };
 

@@ -1,6 +1,7 @@
 // Builds small models in memory for tests, through the real writer.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -59,6 +60,23 @@ inline ToyModelSpec grid_2d_spec() {
   for (int i = 0; i < 20; ++i) {
     s.words.push_back("w" + std::to_string(i));
     s.vectors.push_back({static_cast<float>(i % 5) + jitter[i][0], static_cast<float>(i / 5) + jitter[i][1]});
+  }
+  return s;
+}
+
+// A Poincare-disk toy vocabulary of 20 words: a root near the origin, and
+// points at several radii and angles, some close to the boundary.
+inline ToyModelSpec poincare_2d_spec() {
+  ToyModelSpec s;
+  s.geometry = DXT_GEOMETRY_POINCARE;
+  const double radii[4] = {0.3, 0.6, 0.85, 0.95};
+  s.words.push_back("root");
+  s.vectors.push_back({0.02f, -0.01f});
+  for (int i = 1; i < 20; ++i) {
+    const double r = radii[i % 4];
+    const double a = 2 * 3.14159265358979 * i / 19.0 + 0.1 * (i % 3);
+    s.words.push_back("p" + std::to_string(i));
+    s.vectors.push_back({static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))});
   }
   return s;
 }

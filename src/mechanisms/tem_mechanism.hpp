@@ -1,0 +1,39 @@
+#pragma once
+
+#include <vector>
+
+#include "mechanisms/mechanism.hpp"
+
+namespace dxt {
+
+// The truncated exponential mechanism of Carvalho, Vasiloudis, Feyisetan &
+// Caragea (TEM, 2023). For input w, the words within gamma of it,
+// L_w = {o : d(w,o) <= gamma}, each score -d(w,o); one extra candidate "bottom"
+// scores -gamma + (2/eps) ln |V \ L_w| and stands for all the others. Every
+// score gets Gumbel noise of scale 2/eps and the argmax wins; if bottom wins,
+// a word is drawn uniformly from V \ L_w.
+//
+// Equivalently Pr[o | w] ∝ exp(-eps min(d(w,o), gamma) / 2): an exponential
+// mechanism whose distance is truncated at gamma. min(., gamma) is
+// 1-Lipschitz, so |min(d(w,o),gamma) - min(d(w',o),gamma)| <= d(w,w') and the
+// guarantee is eps * d(w, w') per word, for the model's metric.
+//
+// gamma: MechanismParams::tem_gamma when > 0, else from beta as in the
+// paper's implementations, gamma = (2/eps) ln((1 - beta)(|V| - 1) / beta):
+// the radius outside which the untruncated mechanism lands with probability
+// at most beta. Out-of-vocabulary words are scored from the origin.
+class TemMechanism final : public Mechanism {
+ public:
+  TemMechanism(const Model& model, const MechanismParams& params);
+  dxt_metric metric() const override;
+  uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) override;
+  double gamma() const { return gamma_; }
+
+ private:
+  const Model& model_;
+  double gamma_;
+  std::vector<float> row_;
+  std::vector<double> point_, distances_;
+};
+
+}  // namespace dxt

@@ -50,8 +50,7 @@ void scan(const Model& model, const float* z, Visit visit) {
       }
       return;
     }
-    default:
-      fail(DXT_E_INTERNAL, "unknown quantisation");
+    default: fail(DXT_E_INTERNAL, "unknown quantisation");
   }
 }
 
@@ -123,8 +122,7 @@ void scan_double(const Model& model, Visit visit) {
       }
       return;
     }
-    default:
-      fail(DXT_E_INTERNAL, "unknown quantisation");
+    default: fail(DXT_E_INTERNAL, "unknown quantisation");
   }
 }
 

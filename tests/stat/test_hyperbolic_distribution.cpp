@@ -80,15 +80,11 @@ uint32_t broken(const test::ToyModelSpec& spec, RandomStream& rng, uint32_t w, d
     case Mutation::kRateWithout2k:  // sum E_k / (eps - n + 1): forgets the 2k
       r = (sample_exponential(rng) + sample_exponential(rng)) / (eps - 1);
       break;
-    case Mutation::kEpsilonTimes1_5:
-      r = HyperbolicMechanism::sample_radius(rng, 2, 1.5 * eps);
-      break;
+    case Mutation::kEpsilonTimes1_5: r = HyperbolicMechanism::sample_radius(rng, 2, 1.5 * eps); break;
     case Mutation::kEuclideanRadius:  // the laplace radius used as a hyperbolic one
       r = sample_gamma_integer_shape(rng, 2, 1 / eps);
       break;
-    case Mutation::kSkipInputWord:
-      r = HyperbolicMechanism::sample_radius(rng, 2, eps);
-      break;
+    case Mutation::kSkipInputWord: r = HyperbolicMechanism::sample_radius(rng, 2, eps); break;
   }
   double u[2];
   sample_unit_direction(rng, u, 2);
@@ -152,8 +148,8 @@ TEST_CASE("hyperbolic mechanism matches integrated probabilities; broken variant
     CAPTURE(good.degrees_of_freedom);
     CHECK(good.p_value > test::kAlpha);
     if (!c.spread) continue;
-    for (Mutation m : {Mutation::kRateWithout2k, Mutation::kEpsilonTimes1_5, Mutation::kEuclideanRadius,
-                       Mutation::kSkipInputWord}) {
+    for (Mutation m :
+         {Mutation::kRateWithout2k, Mutation::kEpsilonTimes1_5, Mutation::kEuclideanRadius, Mutation::kSkipInputWord}) {
       CAPTURE(static_cast<int>(m));
       std::vector<double> bad(p.size(), 0);
       for (size_t t = 0; t < kTrials; ++t) ++bad[broken(spec, rng, c.word, c.eps, m)];

@@ -45,8 +45,9 @@ double toy_distance(const test::ToyModelSpec& spec, uint32_t a, uint32_t b) {
 }
 
 // Pr[o] ∝ exp(-scale * f(d(w, o))).
-std::vector<double> softmax_law(const test::ToyModelSpec& spec, uint32_t w, double scale,
-                                const std::function<double(double)>& f = [](double d) { return d; }) {
+std::vector<double> softmax_law(
+    const test::ToyModelSpec& spec, uint32_t w, double scale,
+    const std::function<double(double)>& f = [](double d) { return d; }) {
   std::vector<double> p(spec.words.size());
   double z = 0;
   for (uint32_t o = 0; o < p.size(); ++o) z += p[o] = std::exp(-scale * f(toy_distance(spec, w, o)));
@@ -125,13 +126,11 @@ TEST_CASE("exponential (Gumbel-max) matches the softmax in both geometries; with
         const auto p = softmax_law(spec, w, eps / 2);
         ExponentialMechanism mech(*toy.model, params(DXT_MECHANISM_EXPONENTIAL, eps));
         RandomStream rng = seeded(static_cast<uint8_t>(w + 10 * eps + spec.geometry));
-        CHECK(test::chi_square(histogram(p.size(), [&] { return mech.privatize(rng, w); }), p).p_value >
-              test::kAlpha);
+        CHECK(test::chi_square(histogram(p.size(), [&] { return mech.privatize(rng, w); }), p).p_value > test::kAlpha);
         // Broken: exp(-eps d) (the missing /2 doubles the effective epsilon).
         std::vector<double> lw(p.size());
         for (uint32_t o = 0; o < p.size(); ++o) lw[o] = -eps * toy_distance(spec, w, o);
-        CHECK(test::chi_square(histogram(p.size(), [&] { return gumbel_argmax(rng, lw); }), p).p_value <
-              test::kAlpha);
+        CHECK(test::chi_square(histogram(p.size(), [&] { return gumbel_argmax(rng, lw); }), p).p_value < test::kAlpha);
       }
     }
   }
@@ -190,13 +189,11 @@ TEST_CASE("tem matches exp(-eps min(d, gamma)/2); untruncated and unweighted-bot
       mp.tem_gamma = gamma;
       TemMechanism mech(*toy.model, mp);
       RandomStream rng = seeded(static_cast<uint8_t>(70 + w + 10 * gamma));
-      CHECK(test::chi_square(histogram(p.size(), [&] { return mech.privatize(rng, w); }), p).p_value >
-            test::kAlpha);
+      CHECK(test::chi_square(histogram(p.size(), [&] { return mech.privatize(rng, w); }), p).p_value > test::kAlpha);
       // Broken 1: no truncation (the plain exponential mechanism).
       std::vector<double> lw(p.size());
       for (uint32_t o = 0; o < p.size(); ++o) lw[o] = -eps / 2 * toy_distance(toy.spec, w, o);
-      CHECK(test::chi_square(histogram(p.size(), [&] { return gumbel_argmax(rng, lw); }), p).p_value <
-            test::kAlpha);
+      CHECK(test::chi_square(histogram(p.size(), [&] { return gumbel_argmax(rng, lw); }), p).p_value < test::kAlpha);
       // Broken 2: bottom scored -gamma without the ln |V \ L_w| term, i.e. the
       // outside words share one candidate's weight.
       const auto broken = [&]() -> uint32_t {

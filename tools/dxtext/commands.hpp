@@ -11,5 +11,8 @@ int run_privatize(int argc, char** argv);
 int run_sample(int argc, char** argv);
 int run_decode(int argc, char** argv);
 int run_tokenize(int argc, char** argv);
+int run_account(int argc, char** argv);
+int run_syntf(int argc, char** argv);
+int run_calibrate(int argc, char** argv);
 
 }  // namespace dxt::cli

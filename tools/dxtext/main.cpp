@@ -21,11 +21,23 @@ const char kUsage[] =
     "      as JSON on standard error\n"
     "  sample --model M --epsilon E --word W --trials N [--mechanism NAME] [--seed HEX64]\n"
     "      privatise W N times and print {output word: count} as JSON\n"
+    "  calibrate --model M [--mechanism NAME] (--epsilon E | --epsilons A,B,C | --target-keep F)\n"
+    "            [--words K] [--trials T] [--seed HEX64]\n"
+    "      N_w (how often a word survives) and S_w (distinct outputs) over K sampled words;\n"
+    "      --target-keep finds the epsilon whose median N_w is F\n"
+    "  syntf --model M --epsilon E --n-out K [--s S] [--text] [--seed HEX64] [--report]\n"
+    "      SynTF: a synthetic bag of K words from the bag on standard input (\"word count\"\n"
+    "      lines, or plain text with --text), printed as {word: count} JSON\n"
+    "  account syntf --model M --epsilon E [--s S] [--threads N]\n"
+    "      the exact per-draw privacy loss of syntf on the model's vocabulary (O(V^2))\n"
     "  decode --model M\n"
     "      read one whitespace-separated vector per line, print its nearest word\n"
     "  convert --format glove|word2vec|word2vec-bin|fasttext [--quant f32|f16|int8]\n"
     "          [--lowercase] [--max-words N] [--geometry euclidean|poincare]\n"
-    "          [--frequencies WORD_COUNTS] [--source TEXT] [--license TEXT] IN OUT.dxe\n"
+    "          [--frequencies WORD_COUNTS] [--covariance|--no-covariance] [--source TEXT]\n"
+    "          [--license TEXT] IN OUT.dxe\n"
+    "      --covariance stores the covariance the mahalanobis mechanism needs (default for\n"
+    "      euclidean)\n"
     "  tokenize [--lowercase] [--words-only]\n"
     "      split standard input into words and numbers as privatize does, one line per line\n"
     "  inspect [--no-verify] MODEL     print the model's header, digests and metadata as JSON\n"
@@ -53,6 +65,9 @@ int main(int argc, char** argv) {
     if (command == "sample") return run_sample(argc, argv);
     if (command == "decode") return run_decode(argc, argv);
     if (command == "tokenize") return run_tokenize(argc, argv);
+    if (command == "syntf") return run_syntf(argc, argv);
+    if (command == "account") return run_account(argc, argv);
+    if (command == "calibrate") return run_calibrate(argc, argv);
     if (command == "convert") return run_convert(argc, argv);
     if (command == "inspect") return run_inspect(argc, argv);
     if (command == "export") return run_export(argc, argv);

@@ -1,0 +1,36 @@
+// dxt_calibrate: plausible-deniability statistics through the C ABI.
+#include "abi/abi_support.hpp"
+#include "accounting/calibration.hpp"
+
+using namespace dxt::abi;
+
+extern "C" {
+
+void dxt_calibration_init(dxt_calibration* c) {
+  if (c == nullptr) return;
+  std::memset(c, 0, sizeof *c);
+  c->struct_size = sizeof *c;
+}
+
+dxt_status dxt_calibrate(dxt_context* ctx, const dxt_privatize_options* o, uint32_t words, uint32_t trials,
+                         dxt_calibration* out) {
+  return guarded([&] {
+    check_common(ctx, o, nullptr);
+    check_struct(out, sizeof(dxt_calibration), "calibration");
+    if (words == 0 || trials == 0) dxt::fail(DXT_E_INVALID_ARGUMENT, "words and trials must be at least 1");
+    if (uint64_t{words} * trials > (uint64_t{1} << 32))
+      dxt::fail(DXT_E_INPUT_TOO_LARGE, "words * trials exceeds 2^32 privatisations");
+    dxt::Mechanism& m = mechanism_for(ctx, *o);
+    const auto sample = dxt::sample_words(*ctx->rng, ctx->model->vocabulary_size(), words);
+    const dxt::CalibrationStats s = dxt::calibrate(m, *ctx->rng, sample, trials);
+    dxt_calibration r;
+    dxt_calibration_init(&r);
+    r.words = s.words;
+    r.trials = s.trials;
+    r.keep_mean = s.keep_mean, r.keep_median = s.keep_median, r.keep_max = s.keep_max;
+    r.distinct_mean = s.distinct_mean, r.distinct_median = s.distinct_median, r.distinct_max = s.distinct_max;
+    std::memcpy(out, &r, sizeof r);
+  });
+}
+
+}  // extern "C"

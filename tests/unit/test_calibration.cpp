@@ -1,0 +1,99 @@
+// Calibration statistics and the mechanism parameter plumbing of the ABI.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <set>
+
+#include "accounting/calibration.hpp"
+#include "dxtext/dxtext.h"
+#include "mechanisms/mechanism.hpp"
+#include "support/toy_models.hpp"
+
+using namespace dxt;
+
+namespace {
+RandomStream seeded(uint8_t tag) {
+  std::array<uint8_t, 32> seed{};
+  seed[0] = tag;
+  return RandomStream(make_keyed_stream(seed));
+}
+}  // namespace
+
+TEST_CASE("sample_words: distinct, in range, capped at the vocabulary, roughly uniform") {
+  RandomStream rng = seeded(1);
+  const auto s = sample_words(rng, 1000, 200);
+  CHECK(s.size() == 200);
+  CHECK(std::set<uint32_t>(s.begin(), s.end()).size() == 200);
+  for (uint32_t w : s) CHECK(w < 1000);
+  CHECK(sample_words(rng, 5, 10).size() == 5);
+  // Every word of a 10-word vocabulary is drawn first about 1/10 of the time.
+  std::array<int, 10> first{};
+  for (int i = 0; i < 10000; ++i) ++first[sample_words(rng, 10, 3)[0]];
+  for (int c : first) CHECK(std::abs(c - 1000) < 200);  // ~6.6 sigma
+}
+
+TEST_CASE("calibrate: a huge epsilon keeps every word; a tiny one keeps few") {
+  const test::AlignedBytes bytes(test::build_model_bytes(test::grid_2d_spec()));
+  const auto model = test::open_bytes(bytes);
+  RandomStream rng = seeded(2);
+  MechanismParams p;
+  p.epsilon = 1e6;
+  const auto words = sample_words(rng, model->vocabulary_size(), 10);
+  auto m = make_mechanism(*model, p);
+  CalibrationStats s = calibrate(*m, rng, words, 50);
+  CHECK(s.keep_mean == 1.0);
+  CHECK(s.keep_median == 1.0);
+  CHECK(s.distinct_max == 1.0);
+  p.epsilon = 0.01;
+  m = make_mechanism(*model, p);
+  s = calibrate(*m, rng, words, 200);
+  CHECK(s.keep_median < 0.3);
+  CHECK(s.distinct_mean > 5);
+  CHECK_THROWS(calibrate(*m, rng, {}, 10));
+}
+
+TEST_CASE("dxt_calibrate through the C ABI, and mechanism parameters are validated") {
+  const test::AlignedBytes bytes(test::build_model_bytes(test::grid_2d_spec()));
+  dxt_model* model = nullptr;
+  REQUIRE(dxt_model_open_memory(bytes.data(), bytes.size, nullptr, &model) == DXT_OK);
+  dxt_context* ctx = nullptr;
+  REQUIRE(dxt_context_create(model, nullptr, &ctx) == DXT_OK);
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  CHECK(o.vickrey_t == 0.75);
+  CHECK(o.syntf_s == 0.3);
+  o.epsilon = 1e6;
+  dxt_calibration c;
+  dxt_calibration_init(&c);
+  CHECK(dxt_calibrate(ctx, &o, 5, 20, &c) == DXT_OK);
+  CHECK(c.words == 5);
+  CHECK(c.keep_mean == 1.0);
+  CHECK(dxt_calibrate(ctx, &o, 0, 20, &c) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_calibrate(ctx, &o, 5, 20, nullptr) == DXT_E_INVALID_ARGUMENT);
+
+  uint32_t out = 0;
+  o.epsilon = 2;
+  o.mechanism = DXT_MECHANISM_VICKREY;
+  o.vickrey_t = 2;
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
+  o.vickrey_t = 0.5;
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_OK);
+  o.mechanism = DXT_MECHANISM_TEM;
+  o.tem_beta = 0;
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
+  o.tem_gamma = 1.5;  // an explicit gamma makes beta irrelevant
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_OK);
+  o.mechanism = DXT_MECHANISM_EXPONENTIAL;
+  o.exponential_sampler = 9;
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
+  o.exponential_sampler = DXT_SAMPLER_PERMUTE_AND_FLIP;
+  dxt_report r;
+  dxt_report_init(&r);
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, &r) == DXT_OK);
+  CHECK(r.mechanism == DXT_MECHANISM_EXPONENTIAL);
+  CHECK(r.metric == DXT_METRIC_EUCLIDEAN);
+  o.mechanism = DXT_MECHANISM_HYPERBOLIC;  // a Euclidean model
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_E_UNSUPPORTED);
+  dxt_context_destroy(ctx);
+  dxt_model_close(model);
+}

@@ -19,3 +19,8 @@ install(FILES ${CMAKE_BINARY_DIR}/dxtextConfig.cmake ${CMAKE_BINARY_DIR}/dxtextC
 
 configure_file(cmake/dxtext.pc.in ${CMAKE_BINARY_DIR}/dxtext.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/dxtext.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The default models, found at run time by dxt_default_model_path().
+file(GLOB DXT_DEFAULT_MODELS ${PROJECT_SOURCE_DIR}/models/dxtext-*.dxe)
+install(FILES ${DXT_DEFAULT_MODELS} ${PROJECT_SOURCE_DIR}/models/README.md
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/dxtext/models OPTIONAL)

@@ -72,7 +72,7 @@ extern "C" {
 #define DXT_ABI_VERSION 0
 /** Major version of the .dxe model format this library reads and writes. */
 #define DXT_FORMAT_VERSION_MAJOR 1
-#define DXT_FORMAT_VERSION_MINOR 0
+#define DXT_FORMAT_VERSION_MINOR 1
 
 /** @return DXT_VERSION_NUMBER of the library actually loaded. */
 DXT_API uint32_t dxt_version_number(void);
@@ -80,7 +80,8 @@ DXT_API uint32_t dxt_version_number(void);
 DXT_API const char *dxt_version_string(void);
 /** @return DXT_ABI_VERSION of the library actually loaded. */
 DXT_API uint32_t dxt_abi_version(void);
-/** @return major * 100 + minor of the model format the library writes. */
+/** @return major * 100 + minor of the newest model format the library reads
+    and writes (files without a covariance section are written as 1.0). */
 DXT_API uint32_t dxt_format_version(void);
 
 /* ------------------------------------------------------------------------ */
@@ -242,6 +243,20 @@ DXT_API DXT_NODISCARD dxt_status dxt_model_open_memory(const void *data, size_t 
 /** Release the caller's reference. NULL is a no-op. */
 DXT_API void dxt_model_close(dxt_model *model);
 
+/**
+ * The path of the default model for @p geometry (dxt_geometry): the file
+ * named by the environment variable DXTEXT_MODEL if set, else the newest
+ * dxtext-en-euclid-*.dxe (Euclidean) or dxtext-wordnet-poincare-*.dxe
+ * (Poincare) in the installed models directory, then in the source tree's
+ * models/ directory. DXT_E_NOT_FOUND when there is none.
+ * @param[out] required  bytes needed including the NUL (may be NULL);
+ * DXT_E_INPUT_TOO_LARGE when @p capacity is too small.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_default_model_path(uint32_t geometry,
+                                                        char *buffer,
+                                                        size_t capacity,
+                                                        size_t *required);
+
 typedef struct dxt_model_info {
   uint32_t struct_size;
   uint32_t format_major;
@@ -344,11 +359,10 @@ typedef struct dxt_report {
   double epsilon_per_unit_distance;
   /** For the bag/text as a whole: this * EMD(b, b') for bags of equal size
       N = words_privatized (Fernandes et al. 2019, Thm. 2); for dxt_syntf,
-      plain DP: eps * n_out. */
+      plain DP with all documents adjacent: eps * n_out. (The exact loss of
+      a SynTF vocabulary, often smaller, is computed offline by
+      `dxtext account syntf`.) */
   double epsilon_document;
-  /** dxt_syntf only: the tighter (eps + ln eta) * n_out of Weggenmann &
-      Kerschbaum (Cor. 3.5); 0 otherwise. */
-  double epsilon_document_tight;
 } dxt_report;
 
 DXT_API void dxt_report_init(dxt_report *report);
@@ -424,13 +438,20 @@ DXT_API void dxt_bag_free(dxt_bag *bag);
  * SynTF (Weggenmann & Kerschbaum 2018): a synthetic bag of exactly
  * @p n_out words. Each output word is drawn by picking a word of the input
  * bag with probability proportional to its count, then replacing it by the
- * SynTF exponential mechanism (options->mechanism is ignored). The report
- * gives eps*n_out and the tighter (eps + ln eta)*n_out.
+ * SynTF exponential mechanism (options->mechanism is ignored; epsilon and
+ * syntf_s are used). Words are looked up as dxt_model_lookup does; an
+ * out-of-vocabulary word is rated by its own letter bigrams with cosine 0.
+ * Token policies: DXT_POLICY_DROP removes a class of words from the input
+ * bag before drawing; PLACEHOLDER and KEEP are refused (DXT_E_UNSUPPORTED),
+ * since they would reveal which class the drawn word belongs to.
+ * The report gives eps * n_out (eps-DP per draw, all documents adjacent).
+ * @param[in]  n_out  1 .. DXT_MAX_BAG_WORDS
+ * @param[in]  entries  counts summing to at most DXT_MAX_BAG_WORDS, at least
+ *                      one word left after dropping
+ * @param[out] out  sorted by vocabulary index; free with dxt_bag_free
  */
-DXT_API DXT_NODISCARD dxt_status dxt_syntf(dxt_context *context,
-                                           const dxt_privatize_options *options,
-                                           const dxt_bag_entry *entries,
-                                           size_t entry_count, uint32_t n_out,
+DXT_API DXT_NODISCARD dxt_status dxt_syntf(dxt_context *context, const dxt_privatize_options *options,
+                                           const dxt_bag_entry *entries, size_t entry_count, uint32_t n_out,
                                            dxt_bag **out, dxt_report *report);
 
 /** Plausible-deniability statistics (Feyisetan et al. 2020) of a mechanism

@@ -15,6 +15,7 @@
 #include "mechanisms/mechanism.hpp"
 #include "model/format.hpp"
 #include "model/model.hpp"
+#include "model/model_locator.hpp"
 #include "rng/random_stream.hpp"
 #include "search/exact_scan.hpp"
 #include "text/text_privatizer.hpp"
@@ -107,6 +108,20 @@ dxt_status dxt_model_open_memory(const void* data, size_t size, const dxt_model_
 }
 
 void dxt_model_close(dxt_model* model) { delete model; }
+
+dxt_status dxt_default_model_path(uint32_t geometry, char* buffer, size_t capacity, size_t* required) {
+  return guarded([&] {
+    require(buffer != nullptr || capacity == 0, "buffer is NULL");
+    if (geometry != DXT_GEOMETRY_EUCLIDEAN && geometry != DXT_GEOMETRY_POINCARE)
+      dxt::fail(DXT_E_INVALID_ARGUMENT, "geometry must be DXT_GEOMETRY_EUCLIDEAN or DXT_GEOMETRY_POINCARE");
+    const std::string path = dxt::find_default_model(static_cast<dxt_geometry>(geometry));
+    if (required != nullptr) *required = path.size() + 1;
+    if (capacity < path.size() + 1)
+      dxt::fail(DXT_E_INPUT_TOO_LARGE, "buffer holds " + std::to_string(capacity) + " bytes, the path needs " +
+                                           std::to_string(path.size() + 1));
+    std::memcpy(buffer, path.c_str(), path.size() + 1);
+  });
+}
 
 void dxt_model_info_init(dxt_model_info* info) {
   if (info == nullptr) return;

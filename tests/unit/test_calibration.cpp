@@ -2,7 +2,9 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <cstdlib>
 #include <set>
+#include <string>
 
 #include "accounting/calibration.hpp"
 #include "dxtext/dxtext.h"
@@ -96,4 +98,19 @@ TEST_CASE("dxt_calibrate through the C ABI, and mechanism parameters are validat
   CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_E_UNSUPPORTED);
   dxt_context_destroy(ctx);
   dxt_model_close(model);
+}
+
+TEST_CASE("default model path: DXTEXT_MODEL first; errors name what was searched") {
+  char buf[4096];
+  size_t need = 0;
+  setenv("DXTEXT_MODEL", "/nonexistent/dxtext-model.dxe", 1);
+  CHECK(dxt_default_model_path(DXT_GEOMETRY_EUCLIDEAN, buf, sizeof buf, &need) == DXT_E_NOT_FOUND);
+  CHECK(std::string(dxt_last_error_message()).find("DXTEXT_MODEL") != std::string::npos);
+  setenv("DXTEXT_MODEL", DXT_TEST_DATA_DIR "/golden_v1.dxe", 1);
+  REQUIRE(dxt_default_model_path(DXT_GEOMETRY_POINCARE, buf, sizeof buf, &need) == DXT_OK);
+  CHECK(std::string(buf) == DXT_TEST_DATA_DIR "/golden_v1.dxe");
+  CHECK(need == std::string(buf).size() + 1);
+  CHECK(dxt_default_model_path(DXT_GEOMETRY_EUCLIDEAN, buf, 3, &need) == DXT_E_INPUT_TOO_LARGE);
+  CHECK(dxt_default_model_path(7, buf, sizeof buf, &need) == DXT_E_INVALID_ARGUMENT);
+  unsetenv("DXTEXT_MODEL");
 }

@@ -14,6 +14,7 @@
 #include "errors/error.hpp"
 #include "mechanisms/mechanism.hpp"
 #include "model/model.hpp"
+#include "model/model_locator.hpp"
 #include "rng/byte_source.hpp"
 
 namespace dxt::cli {
@@ -74,7 +75,11 @@ int run_calibrate(int argc, char** argv) {
   const auto trials = static_cast<uint32_t>(args.count("trials", 100));
   if (words == 0 || trials == 0) throw UsageError("--words and --trials must be at least 1");
 
-  const auto model = Model::open_file(args.require("model"), ModelOpenOptions{});
+  const std::string path =
+      args.get("model")
+          ? *args.get("model")
+          : find_default_model(p.id == DXT_MECHANISM_HYPERBOLIC ? DXT_GEOMETRY_POINCARE : DXT_GEOMETRY_EUCLIDEAN);
+  const auto model = Model::open_file(path, ModelOpenOptions{});
   std::unique_ptr<ByteSource> source;
   if (auto seed = args.get("seed")) {
     std::array<uint8_t, 32> key{};

@@ -14,14 +14,14 @@ namespace {
 const char kUsage[] =
     "usage: dxtext COMMAND [OPTIONS]\n"
     "\n"
-    "  privatize --model M --epsilon E [--mechanism NAME] [--seed HEX64] [--report]\n"
+    "  privatize [--model M] --epsilon E [--mechanism NAME] [--seed HEX64] [--report]\n"
     "            [--oov|--numbers|--stopwords|--in-vocabulary privatize|placeholder|drop|keep]\n"
     "            [--placeholder S] [--verify] [TEXT...]\n"
     "      sanitise TEXT (or standard input); --report prints the privacy report\n"
     "      as JSON on standard error\n"
-    "  sample --model M --epsilon E --word W --trials N [--mechanism NAME] [--seed HEX64]\n"
+    "  sample [--model M] --epsilon E --word W --trials N [--mechanism NAME] [--seed HEX64]\n"
     "      privatise W N times and print {output word: count} as JSON\n"
-    "  calibrate --model M [--mechanism NAME] (--epsilon E | --epsilons A,B,C | --target-keep F)\n"
+    "  calibrate [--model M] [--mechanism NAME] (--epsilon E | --epsilons A,B,C | --target-keep F)\n"
     "            [--words K] [--trials T] [--seed HEX64]\n"
     "      N_w (how often a word survives) and S_w (distinct outputs) over K sampled words;\n"
     "      --target-keep finds the epsilon whose median N_w is F\n"
@@ -48,6 +48,8 @@ const char kUsage[] =
     "Mechanisms (--mechanism): laplace (default), hyperbolic (Poincare models, epsilon > n-1),\n"
     "exponential [--sampler gumbel|permute-and-flip], syntf [--s S], mahalanobis [--lambda L],\n"
     "vickrey [--t T], tem [--gamma G | --beta B]. docs/guarantees.md states each guarantee.\n"
+    "Without --model, the default model for the mechanism's geometry is used: $DXTEXT_MODEL,\n"
+    "then the installed models directory, then the source tree's models/ (see README).\n"
     "--seed makes the noise reproducible and the output NOT private (testing only).\n";
 
 }  // namespace

@@ -41,8 +41,22 @@ ModelPtr open_model(const Args& args) {
   dxt_model_open_options mo;
   dxt_model_open_options_init(&mo);
   if (args.flag("verify")) mo.flags |= DXT_OPEN_VERIFY_DIGESTS;
+  std::string path;
+  if (auto given = args.get("model")) {
+    path = *given;
+  } else {
+    // No --model: the default model for the mechanism's geometry.
+    const uint32_t geometry =
+        args.get("mechanism").value_or("") == "hyperbolic" ? DXT_GEOMETRY_POINCARE : DXT_GEOMETRY_EUCLIDEAN;
+    size_t need = 0;
+    const dxt_status probe = dxt_default_model_path(geometry, nullptr, 0, &need);
+    if (probe != DXT_E_INPUT_TOO_LARGE) check(probe);
+    path.assign(need, '\0');
+    check(dxt_default_model_path(geometry, path.data(), path.size(), &need));
+    path.resize(need - 1);
+  }
   dxt_model* m = nullptr;
-  check(dxt_model_open_file(args.require("model").c_str(), &mo, &m));
+  check(dxt_model_open_file(path.c_str(), &mo, &m));
   return ModelPtr(m);
 }
 
@@ -63,7 +77,8 @@ uint32_t parse_mechanism(const Args& args) {
   const std::string m = args.get("mechanism").value_or("laplace");
   const dxt_mechanism id = mechanism_from_name(m);
   if (id == DXT_MECHANISM_UNKNOWN)
-    throw UsageError("unknown mechanism '" + m + "' (laplace, hyperbolic, exponential, syntf, mahalanobis, vickrey, tem)");
+    throw UsageError("unknown mechanism '" + m +
+                     "' (laplace, hyperbolic, exponential, syntf, mahalanobis, vickrey, tem)");
   return id;
 }
 

@@ -113,8 +113,15 @@ std::string report_to_json(const dxt_report& r) {
   s += "},\"words_privatized\":" + std::to_string(r.words_privatized);
   s += ",\"words_leaked\":" + std::to_string(r.words_leaked);
   s += ",\"guarantee\":{\"per_word\":\"" + num(r.epsilon_per_unit_distance) + " * d(w, w')\"";
-  s += ",\"document\":\"" + num(r.epsilon_document) + " * EMD(b, b') for bags of " +
-       std::to_string(r.words_privatized) + " words\"";
+  if (r.metric == DXT_METRIC_DISCRETE) {
+    // Plain DP (syntf): any two inputs are adjacent; for dxt_syntf the bag
+    // size is n_out whatever the input, for per-word calls it is the input's.
+    s += ",\"document\":\"" + num(r.epsilon_document) + "-DP between any two documents with " +
+         std::to_string(r.words_privatized) + " words drawn\"";
+  } else {
+    s += ",\"document\":\"" + num(r.epsilon_document) + " * EMD(b, b') for bags of " +
+         std::to_string(r.words_privatized) + " words\"";
+  }
   if (r.words_leaked > 0)
     s += ",\"caveat\":\"" + std::to_string(r.words_leaked) + " tokens passed through unprotected\"";
   s += "}}";

@@ -31,8 +31,10 @@ struct ColumnExtremes {
         argmin(V, 0) {}
   void merge(const ColumnExtremes& o) {
     for (size_t w = 0; w < max.size(); ++w) {
-      if (o.max[w] > max[w] || (o.max[w] == max[w] && o.argmax[w] < argmax[w])) max[w] = o.max[w], argmax[w] = o.argmax[w];
-      if (o.min[w] < min[w] || (o.min[w] == min[w] && o.argmin[w] < argmin[w])) min[w] = o.min[w], argmin[w] = o.argmin[w];
+      if (o.max[w] > max[w] || (o.max[w] == max[w] && o.argmax[w] < argmax[w]))
+        max[w] = o.max[w], argmax[w] = o.argmax[w];
+      if (o.min[w] < min[w] || (o.min[w] == min[w] && o.argmin[w] < argmin[w]))
+        min[w] = o.min[w], argmin[w] = o.argmin[w];
     }
   }
 };

@@ -17,9 +17,9 @@ struct SyntfLoss {
   // v (inputs) and w (outputs): the largest log-ratio of the probabilities of
   // one output under two inputs. Always <= epsilon.
   double loss = 0;
-  uint32_t worst_output = 0;                 // the w attaining l
-  uint32_t most_likely_input = 0;            // argmax_v Pr[w|v] for that w
-  uint32_t least_likely_input = 0;           // argmin_v Pr[w|v] for that w
+  uint32_t worst_output = 0;        // the w attaining l
+  uint32_t most_likely_input = 0;   // argmax_v Pr[w|v] for that w
+  uint32_t least_likely_input = 0;  // argmin_v Pr[w|v] for that w
 };
 
 // Computes l exactly (up to rounding) for `model`: all V^2 ratings of

@@ -29,22 +29,14 @@ void require_geometry(const Model& model, dxt_geometry geometry, const char* mec
 std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismParams& p) {
   check_epsilon(p.epsilon);
   switch (p.id) {
-    case DXT_MECHANISM_LAPLACE:
-      return std::make_unique<LaplaceMechanism>(model, p);
-    case DXT_MECHANISM_HYPERBOLIC:
-      return std::make_unique<HyperbolicMechanism>(model, p);
-    case DXT_MECHANISM_EXPONENTIAL:
-      return std::make_unique<ExponentialMechanism>(model, p);
-    case DXT_MECHANISM_SYNTF:
-      return std::make_unique<SyntfMechanism>(model, p);
-    case DXT_MECHANISM_MAHALANOBIS:
-      return std::make_unique<MahalanobisMechanism>(model, p);
-    case DXT_MECHANISM_VICKREY:
-      return std::make_unique<VickreyMechanism>(model, p);
-    case DXT_MECHANISM_TEM:
-      return std::make_unique<TemMechanism>(model, p);
-    default:
-      fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(p.id)));
+    case DXT_MECHANISM_LAPLACE: return std::make_unique<LaplaceMechanism>(model, p);
+    case DXT_MECHANISM_HYPERBOLIC: return std::make_unique<HyperbolicMechanism>(model, p);
+    case DXT_MECHANISM_EXPONENTIAL: return std::make_unique<ExponentialMechanism>(model, p);
+    case DXT_MECHANISM_SYNTF: return std::make_unique<SyntfMechanism>(model, p);
+    case DXT_MECHANISM_MAHALANOBIS: return std::make_unique<MahalanobisMechanism>(model, p);
+    case DXT_MECHANISM_VICKREY: return std::make_unique<VickreyMechanism>(model, p);
+    case DXT_MECHANISM_TEM: return std::make_unique<TemMechanism>(model, p);
+    default: fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(p.id)));
   }
 }
 

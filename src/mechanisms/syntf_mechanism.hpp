@@ -35,9 +35,9 @@ class VocabularyBigrams {
   std::vector<uint32_t> set_sizes_;
   std::vector<uint64_t> word_offsets_;  // V + 1, into word_bigrams_
   std::vector<uint64_t> word_bigrams_;
-  std::vector<uint64_t> keys_;          // distinct bigrams, sorted
-  std::vector<uint64_t> key_offsets_;   // keys_.size() + 1, into postings_
-  std::vector<uint32_t> postings_;      // word indices, ascending per key
+  std::vector<uint64_t> keys_;         // distinct bigrams, sorted
+  std::vector<uint64_t> key_offsets_;  // keys_.size() + 1, into postings_
+  std::vector<uint32_t> postings_;     // word indices, ascending per key
 };
 
 // The per-word mechanism of SynTF (Weggenmann & Kerschbaum, "SynTF:
@@ -99,7 +99,7 @@ class SyntfMechanism final : public Mechanism {
 
   const Model& model_;
   std::unique_ptr<VocabularyBigrams> bigrams_;  // built on first use
-  std::vector<double> inverse_norms_;  // 1/||phi(w)||, 0 for a zero row
+  std::vector<double> inverse_norms_;           // 1/||phi(w)||, 0 for a zero row
   std::vector<float> row_, input_row_;
   std::vector<uint32_t> intersections_;
   std::vector<double> scores_;

@@ -122,6 +122,7 @@ ConvertStats convert_text(std::istream& in, std::ostream& out, const ConvertOpti
     wo.lowercase = o.lowercase;
     wo.metadata = o.metadata;
     wo.with_frequencies = !o.frequencies.empty();
+    wo.with_covariance = o.with_covariance;
     writer = std::make_unique<ModelWriter>(out, wo);
     sink = std::make_unique<WordSink>(*writer, o, stats);
     stats.dimension = dim;
@@ -194,6 +195,7 @@ ConvertStats convert_binary(std::istream& in, std::ostream& out, const ConvertOp
   wo.lowercase = o.lowercase;
   wo.metadata = o.metadata;
   wo.with_frequencies = !o.frequencies.empty();
+  wo.with_covariance = o.with_covariance;
   ModelWriter writer(out, wo);
   WordSink sink(writer, o, stats);
   stats.dimension = static_cast<uint32_t>(dim);

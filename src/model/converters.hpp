@@ -35,6 +35,9 @@ struct ConvertOptions {
   // Word frequencies to store (after lowercasing, when that is on); words
   // not listed get 0. Empty: no frequency section.
   std::unordered_map<std::string, uint64_t> frequencies;
+  // Store the covariance of the rows (section kind 9, for the mahalanobis
+  // mechanism; makes the file format 1.1).
+  bool with_covariance = false;
   // Called now and then with (bytes consumed, total bytes or 0 if unknown).
   std::function<void(uint64_t, uint64_t)> progress;
   uint64_t input_size = 0;

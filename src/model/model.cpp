@@ -174,8 +174,9 @@ void Model::validate(const ModelOpenOptions& options) {
     uint32_t kind;
   };
   std::vector<Range> ranges;
-  SectionView* slot_for[format::kHighestKnownKind + 1] = {
-      nullptr, &metadata_section_, &offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_, &covariance_};
+  SectionView* slot_for[format::kHighestKnownKind + 1] = {nullptr,       &metadata_section_, &offsets_, &strings_,
+                                                          &hash_,        &matrix_,           &scales_,  &norms_,
+                                                          &frequencies_, &covariance_};
   for (uint32_t s = 0; s < section_count; ++s) {
     const uint8_t* e = h + format::kHeaderFixedSize + uint64_t{s} * format::kSectionEntrySize;
     const uint32_t kind = load_u32(e + format::entry::kKind);
@@ -233,8 +234,8 @@ void Model::validate(const ModelOpenOptions& options) {
   if (frequencies_.data != nullptr && frequencies_.size != *product(V, 8, "frequencies"))
     corrupt("section 'frequencies' has the wrong size");
   if (covariance_.data != nullptr && covariance_.size != *product(*product(D, D, "covariance"), 8, "covariance"))
-    corrupt("section 'covariance' has " + std::to_string(covariance_.size) + " bytes, expected D*D*8 = " +
-            std::to_string(D * D * 8));
+    corrupt("section 'covariance' has " + std::to_string(covariance_.size) +
+            " bytes, expected D*D*8 = " + std::to_string(D * D * 8));
   if (strings_.size > UINT32_MAX) corrupt("vocabulary strings exceed 4 GiB");
   const uint32_t* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
   if (offsets[0] != 0 || offsets[V] != strings_.size) corrupt("vocabulary offsets do not span the string section");

@@ -67,7 +67,7 @@ class Model {
   const float* row_scales() const;           // int8 only, else nullptr
   const float* row_norms() const;            // squared norms of the dequantised rows
   uint64_t frequency(uint32_t index) const;  // 0 without a frequency section; throws when out of range
-  // The D x D covariance matrix (row-major f64, docs/format.md §11), or
+  // The D x D covariance matrix (row-major f64, docs/format.md §10.1), or
   // nullptr without a covariance section. Its values are checked (finite,
   // exactly symmetric) on the first call, not at open, so that opening stays
   // constant work; a failed check throws DXT_E_CORRUPT_MODEL on every call.

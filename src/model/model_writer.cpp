@@ -35,7 +35,9 @@ struct CovarianceAccumulator {
   using RowBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
   explicit CovarianceAccumulator(uint32_t dimension)
-      : block(kBlock, dimension), mean(Eigen::VectorXd::Zero(dimension)), m2(Eigen::MatrixXd::Zero(dimension, dimension)) {}
+      : block(kBlock, dimension),
+        mean(Eigen::VectorXd::Zero(dimension)),
+        m2(Eigen::MatrixXd::Zero(dimension, dimension)) {}
 
   // Where the next row goes; it counts only after commit_row().
   double* next_row() { return block.row(filled).data(); }
@@ -95,8 +97,8 @@ ModelWriter::ModelWriter(std::ostream& out, ModelWriterOptions options) : out_(o
   if (metadata_bytes > format::kMaxMetadataSize) fail(DXT_E_INVALID_ARGUMENT, "metadata exceeds 1 MiB");
   if (options_.with_covariance) {
     if (options_.dimension > kMaxCovarianceDimension)
-      fail(DXT_E_INVALID_ARGUMENT, "a covariance section is written only up to dimension " +
-                                       std::to_string(kMaxCovarianceDimension));
+      fail(DXT_E_INVALID_ARGUMENT,
+           "a covariance section is written only up to dimension " + std::to_string(kMaxCovarianceDimension));
     covariance_ = std::make_unique<CovarianceAccumulator>(options_.dimension);
   }
   section_count_ = 6 + (options_.quantization == DXT_QUANT_INT8 ? 1 : 0) + (options_.with_frequencies ? 1 : 0) +

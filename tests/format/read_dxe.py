@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent reader and checker of .dxe 1.0 model files.
+"""An independent reader and checker of .dxe 1.x model files (1.0 and 1.1).
 
 It is written from docs/format.md alone, with the Python standard library
 only, and shares no code with the C++ reader. Run on the golden file it
@@ -56,6 +56,7 @@ KIND_NAMES = {
     6: "row scales",
     7: "row norms",
     8: "frequencies",
+    9: "covariance",
 }
 GEOMETRIES = {1: "euclidean", 2: "poincare"}
 QUANTIZATIONS = {1: ("f32", 4), 2: ("f16", 2), 3: ("int8", 1)}
@@ -252,6 +253,8 @@ class Model:
             c(6 not in self.sections, CORRUPT, "row scales in a model that is not int8")
         if 8 in self.sections:
             c(self.sections[8][1] == 8 * V, CORRUPT, "section 'frequencies' has the wrong size")
+        if 9 in self.sections:
+            c(self.sections[9][1] == 8 * D * D, CORRUPT, "section 'covariance' has the wrong size")
 
         strings_size = self.sections[3][1]
         c(strings_size <= U32_MAX, CORRUPT, "vocabulary strings exceed 4 GiB")
@@ -274,7 +277,7 @@ class Model:
         self.metadata = self._parse_metadata(meta)
 
         if verify_digests:
-            for kind in (2, 3, 4, 5, 6, 7, 8):
+            for kind in (2, 3, 4, 5, 6, 7, 8, 9):
                 if kind in self.sections:
                     off, size, digest = self.sections[kind]
                     c(sha256(b[off:off + size]) == digest, DIGEST_MISMATCH,
@@ -421,6 +424,15 @@ class Model:
             if self.geometry == 2:
                 c(total < 1.0, CORRUPT, "row %d lies outside the Poincare ball" % i)
 
+        # Covariance (format 1.1): D x D binary64, finite, exactly symmetric.
+        if 9 in self.sections:
+            D = self.D
+            cov = struct.unpack_from("<%dd" % (D * D), self.data, self.sections[9][0])
+            for i in range(D):
+                for j in range(D):
+                    c(math.isfinite(cov[i * D + j]), CORRUPT, "covariance (%d, %d) is not finite" % (i, j))
+                    c(cov[i * D + j] == cov[j * D + i], CORRUPT, "covariance is not symmetric at (%d, %d)" % (i, j))
+
         # Padding: every byte outside the header and the sections is zero.
         covered = sorted((off, off + size) for _, off, size, _ in self.entries)
         at = self.header_size
@@ -502,10 +514,12 @@ def check_rejects(data):
             rehash(b)
         return f
 
-    def kind_9(b):
-        for i in range(u32(b, 20)):
-            if u32(b, 128 + 64 * i) == 8:
-                struct.pack_into("<I", b, 128 + 64 * i, 9)
+    def relabel_frequencies(kind):
+        def f(b):
+            for i in range(u32(b, 20)):
+                if u32(b, 128 + 64 * i) == 8:
+                    struct.pack_into("<I", b, 128 + 64 * i, kind)
+        return f
 
     def cut(n):
         def f(b):
@@ -531,7 +545,8 @@ def check_rejects(data):
         ("matrix byte flipped, not verified", xor(matrix_at), False, OK),
         ("matrix byte flipped, verified", xor(matrix_at), True, DIGEST_MISMATCH),
         ("metadata byte flipped", xor(metadata_at + 8), False, DIGEST_MISMATCH),
-        ("unknown section kind, digest fixed", with_rehash(kind_9), True, OK),
+        ("unknown section kind, digest fixed", with_rehash(relabel_frequencies(10)), True, OK),
+        ("covariance of the wrong size, digest fixed", with_rehash(relabel_frequencies(9)), False, CORRUPT),
     ]
     results = []
     for name, damage, verify, expected in cases:
@@ -571,6 +586,7 @@ def main(argv):
             "quantization": QUANTIZATIONS[model.quantization][0],
             "lowercase": model.lowercase,
             "has_frequencies": 8 in model.sections,
+            "has_covariance": 9 in model.sections,
             "hash_capacity": model.capacity,
             "sections": [{"kind": k, "name": KIND_NAMES.get(k, "unknown"), "offset": o, "size": s}
                          for k, o, s, _ in model.entries],

@@ -1,7 +1,4 @@
 // dxtext convert | inspect | export
-#include <unistd.h>
-
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -13,45 +10,11 @@
 #include "model/converters.hpp"
 #include "model/model.hpp"
 #include "model/model_writer.hpp"
+#include "progress_bar.hpp"
 
 namespace dxt::cli {
 
 namespace {
-
-// A progress bar on stderr, drawn only when stderr is a terminal.
-class ProgressBar {
- public:
-  explicit ProgressBar(std::string label) : label_(std::move(label)), enabled_(isatty(STDERR_FILENO) == 1) {}
-  ~ProgressBar() { finish(); }
-  void finish() {
-    if (enabled_ && drawn_) std::fputc('\n', stderr);
-    drawn_ = false;
-  }
-  void update(uint64_t done, uint64_t total) {
-    if (!enabled_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (drawn_ && done < total && now - last_ < std::chrono::milliseconds(100)) return;
-    last_ = now;
-    drawn_ = true;
-    const double mib = static_cast<double>(done) / (1 << 20);
-    if (total == 0) {
-      std::fprintf(stderr, "\r%s %.1f MiB", label_.c_str(), mib);
-    } else {
-      const double f = static_cast<double>(done) / static_cast<double>(total);
-      const int width = 30, filled = static_cast<int>(f * width);
-      std::fprintf(stderr, "\r%s [%.*s%*s] %3.0f%% %.1f/%.1f MiB", label_.c_str(), filled,
-                   "==============================", width - filled, "", 100 * f, mib,
-                   static_cast<double>(total) / (1 << 20));
-    }
-    std::fflush(stderr);
-  }
-
- private:
-  std::string label_;
-  bool enabled_;
-  bool drawn_ = false;
-  std::chrono::steady_clock::time_point last_{};
-};
 
 dxt_quantization parse_quantization(const std::string& q) {
   if (q == "f32") return DXT_QUANT_F32;
@@ -69,7 +32,7 @@ std::string base_name(const std::string& path) {
 
 int run_convert(int argc, char** argv) {
   Args args(argc, argv, 2, {"format", "quant", "max-words", "geometry", "source", "license", "frequencies"},
-            {"lowercase"});
+            {"lowercase", "covariance", "no-covariance"});
   if (args.positional().size() != 2) throw UsageError("convert needs IN and OUT.dxe");
   const std::string in_path = args.positional()[0], out_path = args.positional()[1];
   ConvertOptions o;
@@ -85,6 +48,12 @@ int run_convert(int argc, char** argv) {
   } else {
     throw UsageError("--geometry must be euclidean or poincare");
   }
+  // The covariance (for the mahalanobis mechanism) costs about V*D^2/2
+  // multiply-adds, small next to parsing the text: on by default for
+  // Euclidean models, where the mechanism can use it.
+  if (args.flag("covariance") && args.flag("no-covariance"))
+    throw UsageError("--covariance and --no-covariance exclude each other");
+  o.with_covariance = args.flag("covariance") || (o.geometry == DXT_GEOMETRY_EUCLIDEAN && !args.flag("no-covariance"));
   o.metadata["dxtext.source"] = args.get("source").value_or(base_name(in_path));
   o.metadata["dxtext.source_format"] = args.require("format");
   if (auto lic = args.get("license")) o.metadata["dxtext.license"] = *lic;
@@ -143,6 +112,7 @@ int run_inspect(int argc, char** argv) {
   s += ",\"quantization\":\"" + std::string(quantization_name(model->quantization())) + "\"";
   s += std::string(",\"lowercase\":") + (model->lowercase() ? "true" : "false");
   s += std::string(",\"has_frequencies\":") + (model->has_frequencies() ? "true" : "false");
+  s += std::string(",\"has_covariance\":") + (model->has_covariance() ? "true" : "false");
   s += ",\"file_size\":" + std::to_string(model->file_size());
   s += ",\"sha256\":\"" + to_hex(d.data(), d.size()) + "\"";
   s += std::string(",\"digests_verified\":") + (mo.verify_digests ? "true" : "false");

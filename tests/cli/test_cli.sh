@@ -300,5 +300,29 @@ expect_fail "convert: missing input file" "" "$BIN" convert --format glove "$tmp
 expect_fail "convert: unknown format" "" "$BIN" convert --format xml "$tmp/glove.txt" "$tmp/bad.dxe"
 expect_fail "convert: unknown quantisation" "quant" "$BIN" convert --format glove --quant int4 "$tmp/glove.txt" "$tmp/bad.dxe"
 
+
+# --- the mechanism suite from the command line ------------------------------
+SEED_M=0101010101010101010101010101010101010101010101010101010101010101
+"$BIN" inspect "$tmp/m.dxe" >"$tmp/inspect_cov.json"
+check "convert stores a covariance by default for euclidean models" grep -q '"has_covariance":true' "$tmp/inspect_cov.json"
+for mech in laplace exponential syntf mahalanobis vickrey tem; do
+  out=$("$BIN" privatize --model "$tmp/m.dxe" --mechanism "$mech" --epsilon 1e4 --seed "$SEED_M" "cat dog river" 2>/dev/null) || out="<exit $?>"
+  check "privatize --mechanism $mech gives three vocabulary words" \
+    bash -c 'for w in $1; do grep -qx "$w" <(echo "$2" | tr " " "\n") || exit 1; done; test $(echo "$1" | wc -w) -eq 3' _ "$out" "$LOWER_WORDS"
+done
+"$BIN" sample --model "$tmp/m.dxe" --mechanism tem --gamma 0.5 --epsilon 2 --word cat --trials 500 --seed "$SEED_M" >"$tmp/tem.json" 2>/dev/null
+check "sample --mechanism tem: counts sum to 500" \
+  test "$(grep -o ':[0-9]*' "$tmp/tem.json" | tr -d ':' | awk '{s += $1} END {print s}')" -eq 500
+expect_fail "hyperbolic on a euclidean model" "Poincare|poincare" "$BIN" privatize --model "$tmp/m.dxe" --mechanism hyperbolic --epsilon 10 "cat"
+expect_fail "unknown mechanism" "mechanism" "$BIN" privatize --model "$tmp/m.dxe" --mechanism bogus --epsilon 1 "cat"
+expect_fail "vickrey t out of range" "" "$BIN" privatize --model "$tmp/m.dxe" --mechanism vickrey --t 2 --epsilon 1 "cat"
+printf 'cat 3\ndog 1\n' | "$BIN" syntf --model "$tmp/m.dxe" --epsilon 2 --n-out 7 --seed "$SEED_M" >"$tmp/syntf.json" 2>/dev/null || true
+check "syntf: exactly 7 words out" test "$(grep -o ':[0-9]*' "$tmp/syntf.json" | tr -d ':' | awk '{s += $1} END {print s}')" -eq 7
+"$BIN" account syntf --model "$tmp/m.dxe" --epsilon 2 >"$tmp/account.json" 2>/dev/null || true
+check "account syntf reports a loss no larger than epsilon" \
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=[v for k,v in d.items() if "loss" in k and isinstance(v,(int,float))]; sys.exit(0 if l and 0 < l[0] <= 2 else 1)' "$tmp/account.json"
+"$BIN" calibrate --model "$tmp/m.dxe" --epsilon 1e4 --words 5 --trials 20 --seed "$SEED_M" >"$tmp/cal.json" 2>/dev/null || true
+check "calibrate at a huge epsilon keeps every word" grep -q '"keep":{"mean":1,' "$tmp/cal.json"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -9,10 +9,14 @@ sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
-  g++ cmake ninja-build pkg-config binutils libssl-dev libeigen3-dev doctest-dev python3 >/dev/null
+  g++ cmake ninja-build pkg-config binutils libssl-dev libeigen3-dev doctest-dev \
+  python3 python3-pytest python3-venv python3-pip python3-setuptools python3-wheel >/dev/null
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+# Debian's python3 (with python3-pytest) runs the Python binding's tests.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=/usr/bin/python3
 cmake --build build -j"$(nproc)"
 
-echo "The quick brown fox jumps over the lazy dog in Paris." |
-  ./build/bin/dxtext privatize --model build/models/demo.dxe --epsilon 5 --report
+# The default Euclidean model (models/dxtext-en-euclid-*.dxe) is found
+# without --model; see README.md, "Models".
+echo "The president spoke to the nation about the war and the economy." |
+  ./build/bin/dxtext privatize --epsilon 20 --report

@@ -1,0 +1,102 @@
+"""dxtext: on-device text sanitisation under metric differential privacy.
+
+Each word of a text is moved to a random nearby word of an embedding model:
+noise is added to the word's vector and the noisy point is decoded to the
+nearest vocabulary word. All noise comes from the operating system's
+cryptographic generator (through OpenSSL), and every call can report the
+guarantee it gave.
+
+    import dxtext
+
+    with dxtext.Model.open("build/models/demo.dxe") as model:
+        text, report = model.privatize("The quick brown fox", epsilon=5, with_report=True)
+        print(text, report.words_privatized, report.to_json())
+
+These are ctypes bindings to the C library libdxtext; see
+docs/bindings/python.md for how the library is found and the threading rules
+(a Model may be shared by threads; the per-thread random state is handled
+for you).
+"""
+
+from __future__ import annotations
+
+from . import _library
+from .enums import Geometry, Mechanism, Metric, Policy, Quantization, RngMode, Sampler, TokenClass
+from .errors import (
+    CorruptModelError,
+    DigestMismatchError,
+    DxtextError,
+    DxtextIOError,
+    DxtextMemoryError,
+    InputTooLargeError,
+    InternalError,
+    InvalidArgumentError,
+    InvalidEpsilonError,
+    InvalidUtf8Error,
+    LibraryNotFoundError,
+    ModelError,
+    NotAModelError,
+    NotFoundError,
+    ParseError,
+    RngFailureError,
+    TruncatedModelError,
+    UnsupportedError,
+    UnsupportedVersionError,
+)
+from .model import Model
+from .options import NotPrivateWarning
+from .reports import Calibration, ModelInfo, Report
+
+__version__ = "0.1.0"
+
+MAX_BAG_WORDS = 1 << 24  # DXT_MAX_BAG_WORDS: largest total count of a bag
+
+
+def library_version() -> str:
+    """"major.minor.patch" of the libdxtext actually loaded."""
+    return str(_library.lib().dxt_version_string().decode("ascii"))
+
+
+def library_path() -> str:
+    """The path (or loader name) of the libdxtext in use: $DXTEXT_LIBRARY, the
+    copy bundled in the package, the source tree's build/lib, or the system's."""
+    return _library.library_path()
+
+
+__all__ = [
+    "Calibration",
+    "CorruptModelError",
+    "DigestMismatchError",
+    "DxtextError",
+    "DxtextIOError",
+    "DxtextMemoryError",
+    "Geometry",
+    "InputTooLargeError",
+    "InternalError",
+    "InvalidArgumentError",
+    "InvalidEpsilonError",
+    "InvalidUtf8Error",
+    "LibraryNotFoundError",
+    "MAX_BAG_WORDS",
+    "Mechanism",
+    "Metric",
+    "Model",
+    "ModelError",
+    "ModelInfo",
+    "NotAModelError",
+    "NotFoundError",
+    "NotPrivateWarning",
+    "ParseError",
+    "Policy",
+    "Quantization",
+    "Report",
+    "RngFailureError",
+    "RngMode",
+    "Sampler",
+    "TokenClass",
+    "TruncatedModelError",
+    "UnsupportedError",
+    "UnsupportedVersionError",
+    "library_path",
+    "library_version",
+]

@@ -1,0 +1,645 @@
+"""Models, and privatisation with one dxt_context per thread.
+
+A Model is immutable and may be used from any number of threads at once. The
+C library's contexts (random-number state) are one per thread; Model keeps one
+per thread in a threading.local, created on first use in that thread and
+destroyed when the thread ends or the Model is closed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from typing import Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+
+from . import _library as native
+from .enums import Geometry, Mechanism, Quantization, coerce
+from .options import MechanismLike, PolicyLike, SeedLike, invalid_argument, make_options, seed_bytes, warn_not_private
+from .reports import Calibration, ModelInfo, Report
+
+PathLike = Union[str, "os.PathLike[str]"]
+BagLike = Union[Mapping[str, int], Iterable[Tuple[str, int]]]
+
+
+def _encode(text: str, what: str) -> bytes:
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be str, not {type(text).__name__}")
+    # Lone surrogates become invalid UTF-8, which the library rejects with
+    # InvalidUtf8Error, like any other invalid input.
+    return text.encode("utf-8", "surrogatepass")
+
+
+class _ModelHandle:
+    """Owns one dxt_model* and, for from_bytes(), the buffer under it. The
+    model is closed when the last reference goes (the Model, its contexts, or
+    a call in progress on another thread)."""
+
+    __slots__ = ("ptr", "buffer", "close_function")
+
+    def __init__(self, ptr: int, buffer: Optional[ctypes.Array] = None) -> None:  # type: ignore[type-arg]
+        self.ptr = ptr
+        self.buffer = buffer
+        self.close_function = native.lib().dxt_model_close
+
+    def __del__(self) -> None:
+        if self.ptr:
+            self.close_function(self.ptr)
+            self.ptr = 0
+
+
+class _Context:
+    """Owns one dxt_context*; for one thread at a time."""
+
+    __slots__ = ("ptr", "model", "destroy_function")
+
+    def __init__(self, model: _ModelHandle, seed: Optional[bytes]) -> None:
+        library = native.lib()
+        self.ptr = 0
+        self.model = model  # the model (and its buffer) outlive the context
+        self.destroy_function = library.dxt_context_destroy
+        options = None
+        if seed is not None:
+            options = native.initialised(native.ContextOptions, "dxt_context_options_init")
+            options.rng_mode = 2  # DXT_RNG_DETERMINISTIC
+            ctypes.memmove(options.seed, seed, 32)
+        out = ctypes.c_void_p()
+        status = library.dxt_context_create(
+            model.ptr, ctypes.byref(options) if options is not None else None, ctypes.byref(out)
+        )
+        if options is not None:
+            ctypes.memset(options.seed, 0, 32)
+        native.check(status)
+        self.ptr = out.value or 0
+
+    def __del__(self) -> None:
+        if self.ptr:
+            self.destroy_function(self.ptr)
+            self.ptr = 0
+
+
+class Model:
+    """An opened .dxe embedding model, and the privatisation calls on it.
+
+    Open one with Model.open(path), Model.from_bytes(data) or
+    Model.default(); use it as a context manager or call close(). Every
+    privatisation method is safe to call from several threads at once.
+
+    >>> with Model.open("build/models/demo.dxe") as model:   # doctest: +SKIP
+    ...     model.privatize("The quick brown fox", epsilon=5)
+    'The fast brown wolf'
+    """
+
+    def __init__(self, _handle: _ModelHandle, _path: Optional[str]) -> None:
+        """Use Model.open(), Model.from_bytes() or Model.default()."""
+        if not isinstance(_handle, _ModelHandle):
+            raise TypeError("use Model.open(), Model.from_bytes() or Model.default()")
+        self._handle: Optional[_ModelHandle] = _handle
+        self._path = _path
+        self._local = threading.local()
+        self._info: Optional[ModelInfo] = None
+
+    # -- opening and closing ------------------------------------------------
+
+    @staticmethod
+    def _open_options(verify_digests: bool) -> native.ModelOpenOptions:
+        options = native.initialised(native.ModelOpenOptions, "dxt_model_open_options_init")
+        options.flags = 1 if verify_digests else 0  # DXT_OPEN_VERIFY_DIGESTS
+        return options
+
+    @classmethod
+    def open(cls, path: PathLike, *, verify_digests: bool = False) -> "Model":
+        """Memory-map and validate the model file at `path`.
+
+        verify_digests also checks every section's SHA-256 (reads the whole
+        file). Raises DxtextIOError when the file cannot be read, and a
+        ModelError subclass when it is not a valid model.
+        """
+        name = os.fsencode(path)
+        if b"\0" in name:
+            raise invalid_argument("the path contains a NUL character")
+        options = cls._open_options(verify_digests)
+        out = ctypes.c_void_p()
+        native.check(native.lib().dxt_model_open_file(name, ctypes.byref(options), ctypes.byref(out)))
+        return cls(_ModelHandle(out.value or 0), os.fsdecode(name))
+
+    @classmethod
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview], *, verify_digests: bool = False) -> "Model":
+        """Open a model held in memory. The bytes are copied into an 8-byte
+        aligned buffer that the Model keeps alive, so `data` may be changed or
+        freed afterwards."""
+        view = memoryview(data).cast("B")
+        size = view.nbytes
+        buffer = (ctypes.c_uint64 * (size // 8 + 1))()  # 8-byte aligned, as the library requires
+        if size:
+            source = data if isinstance(data, bytes) else view.tobytes()  # one copy at most
+            ctypes.memmove(buffer, source, size)
+        options = cls._open_options(verify_digests)
+        out = ctypes.c_void_p()
+        native.check(
+            native.lib().dxt_model_open_memory(buffer, size, ctypes.byref(options), ctypes.byref(out))
+        )
+        return cls(_ModelHandle(out.value or 0, buffer), None)
+
+    @staticmethod
+    def default_path(geometry: Union[Geometry, str] = Geometry.EUCLIDEAN) -> str:
+        """The default model's path for `geometry`: $DXTEXT_MODEL, then the
+        installed models directory, then the source tree's models/.
+        Raises NotFoundError when there is none."""
+        g = coerce(Geometry, geometry, "geometry")
+        library = native.lib()
+        required = ctypes.c_size_t(0)
+        status = library.dxt_default_model_path(int(g), None, 0, ctypes.byref(required))
+        while status == 14:  # DXT_E_INPUT_TOO_LARGE: the answer to a size query
+            buffer = ctypes.create_string_buffer(required.value)
+            status = library.dxt_default_model_path(int(g), buffer, len(buffer), ctypes.byref(required))
+            if status == 0:
+                return os.fsdecode(buffer.value)
+        native.check(status)
+        raise AssertionError("unreachable")
+
+    @classmethod
+    def default(cls, geometry: Union[Geometry, str] = Geometry.EUCLIDEAN, *, verify_digests: bool = False) -> "Model":
+        """Open the default model for `geometry` (see default_path())."""
+        return cls.open(cls.default_path(geometry), verify_digests=verify_digests)
+
+    def close(self) -> None:
+        """Release the model. Calls still running in other threads finish
+        first; later calls raise InvalidArgumentError. Closing twice is fine."""
+        self._handle = None
+        self._local = threading.local()
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def __enter__(self) -> "Model":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self._handle is None:
+            return "<dxtext.Model closed>"
+        where = repr(self._path) if self._path is not None else "in memory"
+        i = self.info
+        return f"<dxtext.Model {where} words={i.vocabulary_size} dimension={i.dimension} {i.geometry.name.lower()}>"
+
+    def _require(self) -> _ModelHandle:
+        handle = self._handle
+        if handle is None:
+            raise invalid_argument("the model is closed")
+        return handle
+
+    def _context(self, seed: Optional[SeedLike]) -> _Context:
+        handle = self._require()
+        if seed is not None:
+            warn_not_private(stacklevel=4)
+            return _Context(handle, seed_bytes(seed))  # fresh per call: reproducible
+        local = self._local
+        context: Optional[_Context] = getattr(local, "context", None)
+        if context is None or context.model is not handle:
+            context = _Context(handle, None)
+            local.context = context
+        return context
+
+    # -- facts about the model ----------------------------------------------
+
+    @property
+    def path(self) -> Optional[str]:
+        """The file the model was opened from (None for from_bytes())."""
+        return self._path
+
+    @property
+    def info(self) -> ModelInfo:
+        """Format version, dimension, vocabulary size, geometry, quantisation."""
+        if self._info is None:
+            handle = self._require()
+            raw = native.initialised(native.ModelInfoStruct, "dxt_model_info_init")
+            native.check(native.lib().dxt_model_get_info(handle.ptr, ctypes.byref(raw)))
+            self._info = ModelInfo(
+                format_major=raw.format_major,
+                format_minor=raw.format_minor,
+                dimension=raw.dimension,
+                vocabulary_size=raw.vocabulary_size,
+                geometry=Geometry(raw.geometry),
+                quantization=Quantization(raw.quantization),
+                lowercase=bool(raw.lowercase),
+                has_frequencies=bool(raw.has_frequencies),
+            )
+        return self._info
+
+    def __len__(self) -> int:
+        return self.info.vocabulary_size
+
+    def fingerprint(self) -> bytes:
+        """SHA-256 of the whole model file (computed once, then cached)."""
+        handle = self._require()
+        digest = (ctypes.c_uint8 * 32)()
+        native.check(native.lib().dxt_model_fingerprint(handle.ptr, digest))
+        return bytes(digest)
+
+    def lookup(self, word: str) -> int:
+        """The vocabulary index of `word`, looked up as the text functions do
+        (case folded for lowercase models). Raises NotFoundError."""
+        handle = self._require()
+        data = _encode(word, "word")
+        index = ctypes.c_uint32()
+        native.check(native.lib().dxt_model_lookup(handle.ptr, data, len(data), ctypes.byref(index)))
+        return index.value
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        handle = self._require()
+        data = _encode(word, "word")
+        index = ctypes.c_uint32()
+        status = native.lib().dxt_model_lookup(handle.ptr, data, len(data), ctypes.byref(index))
+        if status in (11, 12):  # invalid UTF-8, not found
+            return False
+        native.check(status)
+        return True
+
+    def word(self, index: int) -> str:
+        """The word at vocabulary `index`. Raises NotFoundError when out of range."""
+        handle = self._require()
+        if not 0 <= index < 2**32:
+            raise error_not_found(index)
+        pointer = ctypes.c_void_p()
+        length = ctypes.c_size_t()
+        native.check(native.lib().dxt_model_word(handle.ptr, index, ctypes.byref(pointer), ctypes.byref(length)))
+        return ctypes.string_at(pointer.value or 0, length.value).decode("utf-8")
+
+    def nearest(self, vector: Sequence[float]) -> int:
+        """The index of the exact nearest word to `vector` in the model's
+        geometry (a point inside the unit ball for Poincare models)."""
+        handle = self._require()
+        values = (ctypes.c_float * len(vector))(*vector)
+        index = ctypes.c_uint32()
+        native.check(native.lib().dxt_model_nearest(handle.ptr, values, len(vector), ctypes.byref(index)))
+        return index.value
+
+    # -- privatisation -------------------------------------------------------
+
+    @overload
+    def privatize(
+        self,
+        text: str,
+        *,
+        epsilon: float,
+        mechanism: MechanismLike = ...,
+        in_vocabulary: Optional[PolicyLike] = ...,
+        oov: Optional[PolicyLike] = ...,
+        numbers: Optional[PolicyLike] = ...,
+        stopwords: Optional[PolicyLike] = ...,
+        placeholder: Optional[str] = ...,
+        seed: Optional[SeedLike] = ...,
+        with_report: Literal[False] = ...,
+        **params: object,
+    ) -> str: ...
+
+    @overload
+    def privatize(
+        self,
+        text: str,
+        *,
+        epsilon: float,
+        mechanism: MechanismLike = ...,
+        in_vocabulary: Optional[PolicyLike] = ...,
+        oov: Optional[PolicyLike] = ...,
+        numbers: Optional[PolicyLike] = ...,
+        stopwords: Optional[PolicyLike] = ...,
+        placeholder: Optional[str] = ...,
+        seed: Optional[SeedLike] = ...,
+        with_report: Literal[True],
+        **params: object,
+    ) -> Tuple[str, Report]: ...
+
+    def privatize(
+        self,
+        text: str,
+        *,
+        epsilon: float,
+        mechanism: MechanismLike = Mechanism.LAPLACE,
+        in_vocabulary: Optional[PolicyLike] = None,
+        oov: Optional[PolicyLike] = None,
+        numbers: Optional[PolicyLike] = None,
+        stopwords: Optional[PolicyLike] = None,
+        placeholder: Optional[str] = None,
+        seed: Optional[SeedLike] = None,
+        with_report: bool = False,
+        **params: object,
+    ) -> Union[str, Tuple[str, Report]]:
+        """Privatise UTF-8 text: each word is replaced by the mechanism's
+        output, spacing and punctuation are kept, and each word's case shape
+        (lower, Title, UPPER) is restored.
+
+        Args:
+            text: the text.
+            epsilon: the privacy parameter (finite, > 0); per word the
+                guarantee is epsilon * d(w, w').
+            mechanism: "laplace" (default), "hyperbolic", "exponential",
+                "syntf", "mahalanobis", "vickrey" or "tem" (or a Mechanism).
+            in_vocabulary, oov, numbers, stopwords: the policy for that class
+                of token: "privatize", "placeholder", "drop" or "keep" ("keep"
+                passes the token through and is reported as a leak).
+            placeholder: the replacement of the "placeholder" policy
+                (default "[redacted]").
+            seed: 32 bytes, 64 hex digits or an int: reproducible noise that
+                is NOT private (testing and research only; issues a
+                NotPrivateWarning and the report says is_private=False).
+            with_report: also return the privacy Report.
+            **params: mechanism parameters: tem_gamma, tem_beta, vickrey_t,
+                mahalanobis_lambda, syntf_s, exponential_sampler.
+
+        Returns:
+            the text, or (text, report) with with_report=True.
+        """
+        data = _encode(text, "text")
+        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
+        context = self._context(seed)
+        out, report = _call_text(native.lib().dxt_privatize_text, context, options, data)
+        return (out, report) if with_report else out
+
+    @overload
+    def privatize_words(
+        self,
+        words: Iterable[str],
+        *,
+        epsilon: float,
+        mechanism: MechanismLike = ...,
+        in_vocabulary: Optional[PolicyLike] = ...,
+        oov: Optional[PolicyLike] = ...,
+        numbers: Optional[PolicyLike] = ...,
+        stopwords: Optional[PolicyLike] = ...,
+        placeholder: Optional[str] = ...,
+        seed: Optional[SeedLike] = ...,
+        with_report: Literal[False] = ...,
+        **params: object,
+    ) -> List[str]: ...
+
+    @overload
+    def privatize_words(
+        self,
+        words: Iterable[str],
+        *,
+        epsilon: float,
+        mechanism: MechanismLike = ...,
+        in_vocabulary: Optional[PolicyLike] = ...,
+        oov: Optional[PolicyLike] = ...,
+        numbers: Optional[PolicyLike] = ...,
+        stopwords: Optional[PolicyLike] = ...,
+        placeholder: Optional[str] = ...,
+        seed: Optional[SeedLike] = ...,
+        with_report: Literal[True],
+        **params: object,
+    ) -> Tuple[List[str], Report]: ...
+
+    def privatize_words(
+        self,
+        words: Iterable[str],
+        *,
+        epsilon: float,
+        mechanism: MechanismLike = Mechanism.LAPLACE,
+        in_vocabulary: Optional[PolicyLike] = None,
+        oov: Optional[PolicyLike] = None,
+        numbers: Optional[PolicyLike] = None,
+        stopwords: Optional[PolicyLike] = None,
+        placeholder: Optional[str] = None,
+        seed: Optional[SeedLike] = None,
+        with_report: bool = False,
+        **params: object,
+    ) -> Union[List[str], Tuple[List[str], Report]]:
+        """Privatise each word of a list on its own (no tokenisation), in
+        order. A word dropped by its policy becomes "". The report adds up
+        the per-word reports (sequential composition). Arguments as privatize()."""
+        encoded = [_encode(w, "word") for w in words]
+        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
+        context = self._context(seed)
+        function = native.lib().dxt_privatize_word
+        results = [_call_text(function, context, options, w) for w in encoded]
+        out = [text for text, _ in results]
+        if not with_report:
+            return out
+        report = Report._combine(r for _, r in results)
+        if report is None:  # no words: an empty report of the mechanism
+            _, report = _call_text(native.lib().dxt_privatize_text, context, options, b"")
+        return out, report
+
+    @overload
+    def privatize_bag(
+        self,
+        bag: BagLike,
+        *,
+        epsilon: float,
+        mechanism: MechanismLike = ...,
+        in_vocabulary: Optional[PolicyLike] = ...,
+        oov: Optional[PolicyLike] = ...,
+        numbers: Optional[PolicyLike] = ...,
+        stopwords: Optional[PolicyLike] = ...,
+        placeholder: Optional[str] = ...,
+        seed: Optional[SeedLike] = ...,
+        with_report: Literal[False] = ...,
+        **params: object,
+    ) -> Dict[str, int]: ...
+
+    @overload
+    def privatize_bag(
+        self,
+        bag: BagLike,
+        *,
+        epsilon: float,
+        mechanism: MechanismLike = ...,
+        in_vocabulary: Optional[PolicyLike] = ...,
+        oov: Optional[PolicyLike] = ...,
+        numbers: Optional[PolicyLike] = ...,
+        stopwords: Optional[PolicyLike] = ...,
+        placeholder: Optional[str] = ...,
+        seed: Optional[SeedLike] = ...,
+        with_report: Literal[True],
+        **params: object,
+    ) -> Tuple[Dict[str, int], Report]: ...
+
+    def privatize_bag(
+        self,
+        bag: BagLike,
+        *,
+        epsilon: float,
+        mechanism: MechanismLike = Mechanism.LAPLACE,
+        in_vocabulary: Optional[PolicyLike] = None,
+        oov: Optional[PolicyLike] = None,
+        numbers: Optional[PolicyLike] = None,
+        stopwords: Optional[PolicyLike] = None,
+        placeholder: Optional[str] = None,
+        seed: Optional[SeedLike] = None,
+        with_report: bool = False,
+        **params: object,
+    ) -> Union[Dict[str, int], Tuple[Dict[str, int], Report]]:
+        """Privatise a bag of words {word: count}: every occurrence
+        independently; the report's epsilon_document is epsilon * N for the
+        earth mover's distance between bags of N words (Fernandes et al. 2019).
+        The result is ordered by vocabulary index. Arguments as privatize()."""
+        entries, keep = _bag_entries(bag)
+        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
+        context = self._context(seed)
+        report = native.initialised(native.ReportStruct, "dxt_report_init")
+        out = ctypes.POINTER(native.BagStruct)()
+        status = native.lib().dxt_privatize_bag(
+            context.ptr, ctypes.byref(options), entries, len(entries), ctypes.byref(out), ctypes.byref(report)
+        )
+        del keep
+        result = _take_bag(status, out)
+        return (result, Report._from_struct(report)) if with_report else result
+
+    @overload
+    def syntf(
+        self,
+        bag: BagLike,
+        n_out: int,
+        *,
+        epsilon: float,
+        in_vocabulary: Optional[PolicyLike] = ...,
+        oov: Optional[PolicyLike] = ...,
+        numbers: Optional[PolicyLike] = ...,
+        stopwords: Optional[PolicyLike] = ...,
+        seed: Optional[SeedLike] = ...,
+        with_report: Literal[False] = ...,
+        **params: object,
+    ) -> Dict[str, int]: ...
+
+    @overload
+    def syntf(
+        self,
+        bag: BagLike,
+        n_out: int,
+        *,
+        epsilon: float,
+        in_vocabulary: Optional[PolicyLike] = ...,
+        oov: Optional[PolicyLike] = ...,
+        numbers: Optional[PolicyLike] = ...,
+        stopwords: Optional[PolicyLike] = ...,
+        seed: Optional[SeedLike] = ...,
+        with_report: Literal[True],
+        **params: object,
+    ) -> Tuple[Dict[str, int], Report]: ...
+
+    def syntf(
+        self,
+        bag: BagLike,
+        n_out: int,
+        *,
+        epsilon: float,
+        in_vocabulary: Optional[PolicyLike] = None,
+        oov: Optional[PolicyLike] = None,
+        numbers: Optional[PolicyLike] = None,
+        stopwords: Optional[PolicyLike] = None,
+        seed: Optional[SeedLike] = None,
+        with_report: bool = False,
+        **params: object,
+    ) -> Union[Dict[str, int], Tuple[Dict[str, int], Report]]:
+        """SynTF (Weggenmann & Kerschbaum 2018): a synthetic bag of exactly
+        `n_out` words drawn from the term distribution of `bag`, each replaced
+        by the SynTF exponential mechanism (parameter syntf_s, default 0.3).
+        Policies may only be "privatize" or "drop". The report gives
+        epsilon * n_out (plain DP, all documents adjacent)."""
+        if isinstance(n_out, bool) or not isinstance(n_out, int):
+            raise TypeError("n_out must be an int")
+        if not 0 <= n_out < 2**32:
+            raise invalid_argument("n_out must be in [1, DXT_MAX_BAG_WORDS]")
+        entries, keep = _bag_entries(bag)
+        options = make_options(epsilon, Mechanism.SYNTF, in_vocabulary, oov, numbers, stopwords, None, params)
+        context = self._context(seed)
+        report = native.initialised(native.ReportStruct, "dxt_report_init")
+        out = ctypes.POINTER(native.BagStruct)()
+        status = native.lib().dxt_syntf(
+            context.ptr, ctypes.byref(options), entries, len(entries), n_out, ctypes.byref(out), ctypes.byref(report)
+        )
+        del keep
+        result = _take_bag(status, out)
+        return (result, Report._from_struct(report)) if with_report else result
+
+    def calibrate(
+        self,
+        *,
+        epsilon: float,
+        mechanism: MechanismLike = Mechanism.LAPLACE,
+        words: int = 100,
+        trials: int = 100,
+        seed: Optional[SeedLike] = None,
+        **params: object,
+    ) -> Calibration:
+        """Plausible-deniability statistics of `mechanism` at `epsilon`:
+        `words` vocabulary words sampled at random, each privatised `trials`
+        times; N_w (how often the word survives) and S_w (distinct outputs)."""
+        options = make_options(epsilon, mechanism, None, None, None, None, None, params)
+        context = self._context(seed)
+        raw = native.initialised(native.CalibrationStruct, "dxt_calibration_init")
+        native.check(native.lib().dxt_calibrate(context.ptr, ctypes.byref(options), words, trials, ctypes.byref(raw)))
+        return Calibration(
+            words=raw.words,
+            trials=raw.trials,
+            keep_mean=raw.keep_mean,
+            keep_median=raw.keep_median,
+            keep_max=raw.keep_max,
+            distinct_mean=raw.distinct_mean,
+            distinct_median=raw.distinct_median,
+            distinct_max=raw.distinct_max,
+        )
+
+
+def error_not_found(index: int) -> Exception:
+    from .errors import error_for
+
+    return error_for(12, "not found", f"word index {index} is out of range")
+
+
+def _call_text(function, context: _Context, options: native.PrivatizeOptions, data: bytes) -> Tuple[str, Report]:  # type: ignore[no-untyped-def]
+    """One dxt_privatize_text / dxt_privatize_word call."""
+    report = native.initialised(native.ReportStruct, "dxt_report_init")
+    out = ctypes.c_void_p()
+    length = ctypes.c_size_t()
+    status = function(
+        context.ptr, ctypes.byref(options), data, len(data), ctypes.byref(out), ctypes.byref(length), ctypes.byref(report)
+    )
+    try:
+        native.check(status)
+        text = ctypes.string_at(out.value, length.value).decode("utf-8") if out.value else ""
+    finally:
+        native.lib().dxt_text_free(out)
+    return text, Report._from_struct(report)
+
+
+def _bag_entries(bag: BagLike) -> Tuple[ctypes.Array, List[bytes]]:  # type: ignore[type-arg]
+    """The C entries of a bag, and the encoded words they point into (keep
+    the list alive for the call)."""
+    items = list(bag.items()) if isinstance(bag, Mapping) else list(bag)
+    entries = (native.BagEntry * len(items))()
+    keep: List[bytes] = []
+    for i, (word, count) in enumerate(items):
+        data = _encode(word, "bag word")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeError(f"the count of {word!r} must be an int")
+        if not 0 <= count < 2**64:
+            raise invalid_argument(f"the count of {word!r} is out of range")
+        keep.append(data)
+        entries[i].word = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value
+        entries[i].length = len(data)
+        entries[i].count = count
+    return entries, keep
+
+
+def _take_bag(status: int, out: "ctypes._Pointer[native.BagStruct]") -> Dict[str, int]:
+    """The Python dict of a library-owned bag, which is then freed."""
+    library = native.lib()
+    try:
+        native.check(status)
+        bag = out.contents
+        result: Dict[str, int] = {}
+        for i in range(bag.size):
+            entry = bag.entries[i]
+            word = ctypes.string_at(entry.word, entry.length).decode("utf-8")
+            result[word] = result.get(word, 0) + int(entry.count)
+        return result
+    finally:
+        library.dxt_bag_free(out)

@@ -1,0 +1,97 @@
+"""Status codes become typed exceptions."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+import dxtext
+from dxtext.errors import error_for
+
+
+@pytest.mark.parametrize("epsilon", [0.0, -1.0, math.nan, math.inf, -math.inf])
+def test_bad_epsilon(model: dxtext.Model, epsilon: float) -> None:
+    with pytest.raises(dxtext.InvalidEpsilonError) as e:
+        model.privatize("hello", epsilon=epsilon)
+    assert e.value.status == 2
+    assert e.value.status_name == "invalid epsilon"
+    assert "epsilon" in str(e.value)
+    assert isinstance(e.value, dxtext.DxtextError)
+    assert isinstance(e.value, ValueError)
+    with pytest.raises(dxtext.InvalidEpsilonError):
+        model.privatize_bag({"a": 1}, epsilon=epsilon)
+    with pytest.raises(dxtext.InvalidEpsilonError):
+        model.calibrate(epsilon=epsilon, words=1, trials=1)
+
+
+def test_epsilon_must_be_a_number(model: dxtext.Model) -> None:
+    with pytest.raises(TypeError):
+        model.privatize("hello", epsilon="5")  # type: ignore[call-overload]
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(dxtext.DxtextIOError) as e:
+        dxtext.Model.open(tmp_path / "missing.dxe")
+    assert e.value.status == 3
+    assert isinstance(e.value, OSError)
+    assert e.value.detail != ""
+
+
+def test_corrupt_models(golden_bytes: bytes, tmp_path: Path) -> None:
+    with pytest.raises(dxtext.TruncatedModelError) as truncated:
+        dxtext.Model.from_bytes(golden_bytes[: len(golden_bytes) // 2])
+    assert truncated.value.status == 7
+    assert isinstance(truncated.value, dxtext.ModelError)
+
+    short = tmp_path / "short.dxe"
+    short.write_bytes(golden_bytes[:-100])
+    with pytest.raises(dxtext.TruncatedModelError):
+        dxtext.Model.open(short)
+
+    with pytest.raises(dxtext.NotAModelError):
+        dxtext.Model.from_bytes(b"x" * len(golden_bytes))
+    with pytest.raises(dxtext.ModelError):
+        dxtext.Model.from_bytes(b"")
+
+    flipped = bytearray(golden_bytes)
+    flipped[641] ^= 0x40  # in the matrix section, which starts at byte 640 of the golden file
+    with dxtext.Model.from_bytes(flipped):  # structure is fine; digests are only checked on request
+        pass
+    with pytest.raises(dxtext.DigestMismatchError) as digest:
+        dxtext.Model.from_bytes(flipped, verify_digests=True)
+    assert digest.value.status == 8
+
+    header = bytearray(golden_bytes)
+    header[8] = 2  # version_major (docs/format.md §3)
+    with pytest.raises(dxtext.UnsupportedVersionError):
+        dxtext.Model.from_bytes(header)
+
+
+def test_invalid_utf8(model: dxtext.Model) -> None:
+    with pytest.raises(dxtext.InvalidUtf8Error) as e:
+        model.privatize("caf\udce9", epsilon=1.0)
+    assert e.value.status == 11
+    with pytest.raises(dxtext.InvalidUtf8Error):
+        model.privatize_bag({"\ud800": 1}, epsilon=1.0)
+    assert "\ud800" not in model
+
+
+def test_type_errors(model: dxtext.Model) -> None:
+    with pytest.raises(TypeError):
+        model.privatize(b"bytes", epsilon=1.0)  # type: ignore[call-overload]
+    with pytest.raises(TypeError):
+        model.privatize_bag({"a": 1.5}, epsilon=1.0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        dxtext.Model(None, None)  # type: ignore[arg-type]
+
+
+def test_status_mapping() -> None:
+    assert type(error_for(2, "invalid epsilon", "x")) is dxtext.InvalidEpsilonError
+    assert type(error_for(6, "corrupt model", "")) is dxtext.CorruptModelError
+    assert type(error_for(16, "internal error", "")) is dxtext.InternalError
+    unknown = error_for(99, "unknown status", "from a newer library")
+    assert type(unknown) is dxtext.DxtextError
+    assert unknown.status == 99
+    assert str(unknown) == "unknown status: from a newer library"

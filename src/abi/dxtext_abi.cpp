@@ -295,11 +295,11 @@ dxt_status dxt_privatize_word(dxt_context* ctx, const dxt_privatize_options* o, 
     check_common(ctx, o, report);
     require(out != nullptr, "out is NULL");
     *out = nullptr;
-    require(word != nullptr, "word is NULL");
+    require(word != nullptr || length == 0, "word is NULL");
     dxt::Mechanism& m = mechanism_for(ctx, *o);
     const dxt::TokenPolicies policies = resolve_policies(*o);
     dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
-    const std::string result = p.privatize_word(std::string_view(word, length)).value_or("");
+    const std::string result = p.privatize_word(std::string_view(word == nullptr ? "" : word, length)).value_or("");
     finish_report(report, ctx, m, p.tally());
     *out = copy_out(result);
     if (out_length != nullptr) *out_length = result.size();

@@ -20,7 +20,7 @@ HyperbolicMechanism::HyperbolicMechanism(const Model& model, const MechanismPara
   if (!(params.epsilon > bound))
     fail(DXT_E_INVALID_EPSILON, "the hyperbolic mechanism in " + std::to_string(model.dimension()) +
                                     " dimensions needs epsilon > n - 1 = " + std::to_string(model.dimension() - 1) +
-                                    " (got " + std::to_string(params.epsilon) + ")");
+                                    " (got " + format_number(params.epsilon) + ")");
 }
 
 double HyperbolicMechanism::sample_radius(RandomStream& rng, uint32_t n, double epsilon) {

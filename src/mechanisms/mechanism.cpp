@@ -1,6 +1,7 @@
 #include "mechanisms/mechanism.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "accounting/privacy_report.hpp"
@@ -15,9 +16,15 @@
 
 namespace dxt {
 
+std::string format_number(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.10g", v);
+  return b;
+}
+
 void check_epsilon(double epsilon) {
   if (!std::isfinite(epsilon) || epsilon <= 0)
-    fail(DXT_E_INVALID_EPSILON, "epsilon must be finite and > 0 (got " + std::to_string(epsilon) + ")");
+    fail(DXT_E_INVALID_EPSILON, "epsilon must be finite and > 0 (got " + format_number(epsilon) + ")");
 }
 
 void require_geometry(const Model& model, dxt_geometry geometry, const char* mechanism) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "dxtext/dxtext.h"
 #include "model/model.hpp"
@@ -54,6 +55,10 @@ class Mechanism {
 // Validates the parameters against the model and builds the mechanism.
 // Throws DXT_E_INVALID_EPSILON, DXT_E_INVALID_ARGUMENT or DXT_E_UNSUPPORTED.
 std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismParams& params);
+
+// A number for messages, with all its significant digits ("1e-09", not
+// "0.000000").
+std::string format_number(double v);
 
 // Rejects epsilon that is not finite and > 0, naming the bound.
 void check_epsilon(double epsilon);

@@ -62,6 +62,12 @@ class WordSink {
 
   void add(std::string_view raw, const float* v, uint64_t line) {
     if (raw.empty()) parse_error(line, "empty word");
+    // The end-of-sentence token of fastText and word2vec is not a word:
+    // privatize must never output it.
+    if (raw == "</s>") {
+      ++stats_.special_tokens_skipped;
+      return;
+    }
     if (!utf8::valid(raw.data(), raw.size())) parse_error(line, "word is not valid UTF-8");
     std::string word(raw);
     if (options_.lowercase) {
@@ -154,7 +160,7 @@ ConvertStats convert_text(std::istream& in, std::ostream& out, const ConvertOpti
       if (dim == 0) parse_error(line_no, "word without a vector");
       start_writer(dim);
     }
-    if (has_header && stats.words + stats.case_duplicates_skipped >= declared_words)
+    if (has_header && stats.consumed() >= declared_words)
       parse_error(line_no, "more words than the header's " + std::to_string(declared_words));
     const std::string w(word);
     uint32_t n = 0;
@@ -172,9 +178,9 @@ ConvertStats convert_text(std::istream& in, std::ostream& out, const ConvertOpti
   }
   if (in.bad()) fail(DXT_E_IO, "reading the input failed");
   if (!writer) fail(DXT_E_PARSE, "the input holds no words");
-  if (has_header && !sink->full() && stats.words + stats.case_duplicates_skipped != declared_words)
-    fail(DXT_E_PARSE, "the input ends after " + std::to_string(stats.words + stats.case_duplicates_skipped) +
-                          " of the header's " + std::to_string(declared_words) + " words");
+  if (has_header && !sink->full() && stats.consumed() != declared_words)
+    fail(DXT_E_PARSE, "the input ends after " + std::to_string(stats.consumed()) + " of the header's " +
+                          std::to_string(declared_words) + " words");
   writer->finish();
   return stats;
 }

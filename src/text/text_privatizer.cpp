@@ -20,8 +20,17 @@ bool is_number_token(std::string_view word) {
 }
 }  // namespace
 
+// Typographic apostrophes (U+2019) are looked up as ASCII ones, as the
+// default models' corpora are normalised: "don’t" finds "don't".
+std::string fold_apostrophes(std::string_view word) {
+  std::string out(word);
+  for (size_t at = out.find("\xE2\x80\x99"); at != std::string::npos; at = out.find("\xE2\x80\x99", at + 1))
+    out.replace(at, 3, "'");
+  return out;
+}
+
 TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::optional<bool> is_number) const {
-  Decision d{DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE, model_.lookup(word)};
+  Decision d{DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE, model_.lookup(fold_apostrophes(word))};
   if (is_number.value_or(false) || (!is_number && is_number_token(word))) {
     d.cls = DXT_CLASS_NUMBER;
   } else if (is_stopword(unicode::lowercase(word))) {

@@ -22,6 +22,9 @@ struct TokenPolicies {
   std::string placeholder = "[redacted]";
 };
 
+// U+2019 (’) replaced by ASCII ' : how words are looked up.
+std::string fold_apostrophes(std::string_view word);
+
 class TextPrivatizer {
  public:
   TextPrivatizer(const Model& model, Mechanism& mechanism, RandomStream& rng, const TokenPolicies& policies)

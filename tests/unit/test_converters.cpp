@@ -269,3 +269,15 @@ TEST_CASE("frequencies: read, folded with lowercase, stored per word") {
   std::istringstream bad("the ten\n");
   CHECK_THROWS_AS(read_frequencies(bad, false), Error);
 }
+
+TEST_CASE("the end-of-sentence token </s> is never a vocabulary word") {
+  ConvertOptions o;
+  o.format = EmbeddingFormat::kFastText;
+  ConvertStats stats;
+  const test::AlignedBytes bytes(convert("3 2\n</s> 1 1\na 1 2\nb 3 4\n", o, &stats));
+  CHECK(stats.words == 2);
+  CHECK(stats.special_tokens_skipped == 1);
+  const auto m = test::open_bytes(bytes);
+  CHECK(m->vocabulary_size() == 2);
+  CHECK_FALSE(m->find_exact("</s>").has_value());
+}

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "errors/error.hpp"
+#include "text/text_privatizer.hpp"
 #include "text/tokenizer.hpp"
 
 namespace doctest {
@@ -241,4 +242,10 @@ TEST_CASE("tokenizer: a long mixed text round-trips and classifies") {
                       "W:ask",
                       "S:!\n"};
   CHECK(p == expected);
+}
+
+TEST_CASE("typographic apostrophes are looked up as ASCII ones") {
+  CHECK(dxt::fold_apostrophes("don\xE2\x80\x99t") == "don't");
+  CHECK(dxt::fold_apostrophes("\xE2\x80\x99twas\xE2\x80\x99") == "'twas'");
+  CHECK(dxt::fold_apostrophes("plain") == "plain");
 }

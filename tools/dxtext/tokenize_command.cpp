@@ -6,6 +6,7 @@
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "errors/error.hpp"
+#include "text/text_privatizer.hpp"
 #include "text/tokenizer.hpp"
 #include "unicode/case_mapping.hpp"
 
@@ -32,7 +33,9 @@ int run_tokenize(int argc, char** argv) {
       if (t.kind == TokenKind::kSpan || (words_only && t.kind == TokenKind::kNumber)) continue;
       const std::string_view piece(line.data() + t.begin, t.end - t.begin);
       if (!out.empty()) out += ' ';
-      out += lower ? unicode::lowercase(piece) : std::string(piece);
+      // Fold apostrophes as lookups do, so corpora and vocabularies agree.
+      const std::string folded = fold_apostrophes(piece);
+      out += lower ? unicode::lowercase(folded) : folded;
     }
     out += '\n';
     std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));

@@ -52,8 +52,8 @@ std::vector<double> parse_list(const std::string& s) {
 
 int run_calibrate(int argc, char** argv) {
   Args args(argc, argv, 2,
-            {"model", "mechanism", "epsilon", "epsilons", "target-keep", "words", "trials", "seed", "gamma", "beta",
-             "t", "lambda", "s", "sampler"},
+            {"model", "mechanism", "epsilon", "epsilons", "target-keep", "target-stat", "words", "trials", "seed",
+             "gamma", "beta", "t", "lambda", "s", "sampler"},
             {});
   MechanismParams p;
   const std::string name = args.get("mechanism").value_or("laplace");
@@ -101,10 +101,18 @@ int run_calibrate(int argc, char** argv) {
   if (auto target = args.get("target-keep")) {
     const double want = args.number("target-keep");
     if (!(want > 0 && want < 1)) throw UsageError("--target-keep must be in (0, 1)");
+    // Which statistic of N_w to match: the median word, the mean, or the
+    // worst case (max), as in Feyisetan et al.'s comparison across models.
+    const std::string stat = args.get("target-stat").value_or("median");
+    if (stat != "median" && stat != "mean" && stat != "max")
+      throw UsageError("--target-stat must be median, mean or max");
+    auto keep = [&stat](const CalibrationStats& s) {
+      return stat == "max" ? s.keep_max : stat == "mean" ? s.keep_mean : s.keep_median;
+    };
     // The smallest admissible epsilon: hyperbolic needs eps > n - 1.
     const double floor = p.id == DXT_MECHANISM_HYPERBOLIC ? model->dimension() - 1.0 : 0.0;
     double lo = floor, hi = std::max(1.0, floor + 1);
-    while (run(hi).keep_median < want) {
+    while (keep(run(hi)) < want) {
       lo = hi;
       hi = floor + 2 * (hi - floor);
       if (hi > 1e7) fail(DXT_E_INVALID_ARGUMENT, "no epsilon up to 1e7 reaches that median N_w");
@@ -112,10 +120,10 @@ int run_calibrate(int argc, char** argv) {
     }
     for (int i = 0; i < 14; ++i) {
       const double mid = (lo + hi) / 2;
-      (run(mid).keep_median < want ? lo : hi) = mid;
+      (keep(run(mid)) < want ? lo : hi) = mid;
       std::fprintf(stderr, "calibrate: bisection %d/14: epsilon in [%.4g, %.4g]\n", i + 1, lo, hi);
     }
-    std::cout << "{\"mechanism\":\"" << mechanism_name(p.id) << "\",\"target_keep_median\":" << want
+    std::cout << "{\"mechanism\":\"" << mechanism_name(p.id) << "\",\"target_keep_" << stat << "\":" << want
               << ",\"result\":" << stats_json(hi, run(hi)) << "}\n";
     return 0;
   }

@@ -24,7 +24,7 @@ const char kUsage[] =
     "  calibrate [--model M] [--mechanism NAME] (--epsilon E | --epsilons A,B,C | --target-keep F)\n"
     "            [--words K] [--trials T] [--seed HEX64]\n"
     "      N_w (how often a word survives) and S_w (distinct outputs) over K sampled words;\n"
-    "      --target-keep finds the epsilon whose median N_w is F\n"
+    "      --target-keep finds the epsilon whose median (--target-stat mean|max) N_w is F\n"
     "  syntf --model M --epsilon E --n-out K [--s S] [--text] [--seed HEX64] [--report]\n"
     "      SynTF: a synthetic bag of K words from the bag on standard input (\"word count\"\n"
     "      lines, or plain text with --text), printed as {word: count} JSON\n"

@@ -112,7 +112,11 @@ std::string report_to_json(const dxt_report& r) {
   }
   s += "},\"words_privatized\":" + std::to_string(r.words_privatized);
   s += ",\"words_leaked\":" + std::to_string(r.words_leaked);
-  s += ",\"guarantee\":{\"per_word\":\"" + num(r.epsilon_per_unit_distance) + " * d(w, w')\"";
+  // The metric named in the formula: d_euclidean, d_hyperbolic, ...; the
+  // discrete metric is 1 between any two different words.
+  const std::string d = std::string("d_") + metric_name(static_cast<dxt_metric>(r.metric)) + "(w, w')";
+  s += ",\"guarantee\":{\"per_word\":\"" + num(r.epsilon_per_unit_distance) +
+       (r.metric == DXT_METRIC_DISCRETE ? "-DP between any two words\"" : " * " + d + "\"");
   if (r.metric == DXT_METRIC_DISCRETE) {
     // Plain DP (syntf): any two inputs are adjacent; for dxt_syntf the bag
     // size is n_out whatever the input, for per-word calls it is the input's.

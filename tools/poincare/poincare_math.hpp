@@ -89,6 +89,22 @@ inline void add_distance_gradient(const double* x, const double* y, double sq_no
   for (std::size_t i = 0; i < n; ++i) out[i] += c * (a * x[i] - b * y[i]);
 }
 
+// The gradients of d(x, y) for both points at once, given what the distance
+// computation already has: key = gamma - 1 and root = sqrt(gamma^2 - 1) =
+// sqrt(key (key + 2)). Adds scale * dd/dx to gx and scale * dd/dy to gy.
+inline void add_pair_gradients(const double* x, const double* y, double sq_norm_x, double sq_norm_y, double dot_xy,
+                               double root, double scale, double* gx, double* gy, std::size_t n) {
+  const double inv_alpha = 1.0 / (1.0 - sq_norm_x), inv_beta = 1.0 / (1.0 - sq_norm_y);
+  const double c = 4.0 * scale / std::max(root, 1e-15);
+  const double cx = c * inv_beta, cy = c * inv_alpha;  // 4 scale / (beta root), 4 scale / (alpha root)
+  const double ax = (sq_norm_y - 2.0 * dot_xy + 1.0) * inv_alpha * inv_alpha;
+  const double ay = (sq_norm_x - 2.0 * dot_xy + 1.0) * inv_beta * inv_beta;
+  for (std::size_t i = 0; i < n; ++i) {
+    gx[i] += cx * (ax * x[i] - inv_alpha * y[i]);
+    gy[i] += cy * (ay * y[i] - inv_beta * x[i]);
+  }
+}
+
 // Riemannian SGD step (paper, eq. 5 and 6): theta <- proj(theta - lr * (1 - |theta|^2)^2 / 4 * grad).
 inline void rsgd_step(double* theta, const double* euclidean_grad, double lr, std::size_t n) {
   const double s = 1.0 - dot(theta, theta, n);

@@ -8,7 +8,23 @@
 //   dxtext-poincare-train --self-test
 //
 // Input: the transitive closure of the hierarchy as TSV lines
-// "child<TAB>ancestor". Output: GloVe text, "name v1 ... vD" per node.
+// "child<TAB>ancestor". Output: GloVe text, "name v1 ... vD" per node, every
+// norm below 1.
+//
+// Method (paper, sections 2-3; choices of the reference implementation where
+// the paper leaves them open):
+// - loss per closure edge (u, v): softmax cross-entropy of -d(u, v) against
+//   -d(u, n) for N negatives n, averaged over the mini-batch;
+// - negatives: N distinct nodes n that are neither u nor an ancestor of u
+//   (descendants of u are negatives: the relation is directed, as in the
+//   paper's D = {(u, v)}); during the burn-in drawn with probability
+//   proportional to degree^0.75 (degree = closure edges at the node), then
+//   uniformly;
+// - Riemannian SGD: theta <- proj(theta - lr (1 - |theta|^2)^2 / 4 * grad),
+//   proj scaling a point back to norm 1 - 1e-5; one step per node and batch
+//   with the batch's summed gradient;
+// - burn-in: the first epochs at lr * 0.1 (paper: 10 epochs at lr / 10);
+// - initialisation: coordinates uniform in [-0.001, 0.001].
 //
 // Determinism: every random choice comes from a seeded xoshiro256** stream
 // keyed by (seed, epoch, position in the epoch), never from the thread that
@@ -25,10 +41,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <exception>
+#include <filesystem>
 #include <fstream>
 #include <functional>
-#include <iostream>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -122,8 +138,13 @@ Graph read_edges(const std::string& path) {
 
 // --- Embedding files (GloVe text) -------------------------------------------
 
+// Writes through a temporary file renamed into place, unless the path exists
+// and is not a regular file (a pipe, /dev/stdout), which is written directly.
 void write_embedding(const std::string& path, const Graph& g, const std::vector<double>& emb, uint32_t dim) {
-  const std::string tmp = path + ".partial";
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  const bool direct = std::filesystem::exists(st) && !std::filesystem::is_regular_file(st);
+  const std::string tmp = direct ? path : path + ".partial";
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (f == nullptr) die("cannot write '" + tmp + "'");
   for (uint32_t i = 0; i < g.size(); ++i) {
@@ -132,7 +153,8 @@ void write_embedding(const std::string& path, const Graph& g, const std::vector<
     std::fputc('\n', f);
   }
   if (std::fclose(f) != 0) die("writing '" + tmp + "' failed");
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) die("cannot rename '" + tmp + "' to '" + path + "'");
+  if (!direct && std::rename(tmp.c_str(), path.c_str()) != 0)
+    die("cannot rename '" + tmp + "' to '" + path + "'");
 }
 
 struct Embedding {
@@ -198,9 +220,24 @@ inline void cpu_relax() {
 #endif
 }
 
-// A reusable barrier: spins briefly (both threads usually arrive within
-// microseconds), then sleeps, so that a descheduled partner on a shared
-// machine does not cost a spinning core.
+// Asks for a node's row and squared norm to be brought into the cache: the
+// rows of one edge's candidates are fetched in parallel rather than one miss
+// at a time.
+inline void prefetch_row(const double* row, uint32_t dim, const double* sq_norm) {
+#if defined(__GNUC__)
+  for (uint32_t i = 0; i < dim; i += 8) __builtin_prefetch(row + i);
+  __builtin_prefetch(row + dim - 1);
+  __builtin_prefetch(sq_norm);
+#else
+  (void)row;
+  (void)dim;
+  (void)sq_norm;
+#endif
+}
+
+// A reusable barrier: spins briefly, then yields (both cheap when the partner
+// arrives within microseconds), then sleeps, so that a descheduled partner on
+// a shared machine does not cost a spinning core.
 class Barrier {
  public:
   explicit Barrier(unsigned n) : n_(n) {}
@@ -216,9 +253,13 @@ class Barrier {
       cv_.notify_all();
       return;
     }
-    for (int i = 0; i < 20000; ++i) {
+    for (int i = 0; i < 2000; ++i) {
       if (gen_.load(std::memory_order_acquire) != gen) return;
-      cpu_relax();
+      if (i < 100) {
+        cpu_relax();
+      } else {
+        std::this_thread::yield();
+      }
     }
     std::unique_lock<std::mutex> lock(m_);
     cv_.wait(lock, [&] { return gen_.load(std::memory_order_acquire) != gen; });
@@ -283,27 +324,48 @@ struct EvalResult {
 EvalResult evaluate(const Graph& g, const std::vector<double>& emb, uint32_t dim, unsigned threads, bool progress);
 
 // Negative sampler for the burn-in: P(n) proportional to degree(n)^power,
-// degree = number of closure edges at n. Inverse CDF by binary search.
+// degree = number of closure edges at n (as child or as ancestor). Walker's
+// alias method (Vose's construction, deterministic): O(1) per draw.
 class DegreeSampler {
  public:
   DegreeSampler(const Graph& g, double power) {
-    cdf_.resize(g.size());
-    double acc = 0;
-    for (uint32_t i = 0; i < g.size(); ++i) {
+    const uint32_t n = g.size();
+    std::vector<double> p(n);
+    double total = 0;
+    for (uint32_t i = 0; i < n; ++i) {
       const double deg = (g.anc_off[i + 1] - g.anc_off[i]) + (g.desc_off[i + 1] - g.desc_off[i]);
-      acc += std::pow(deg, power);
-      cdf_[i] = acc;
+      p[i] = std::pow(deg, power);
+      total += p[i];
     }
+    prob_.assign(n, 1.0);
+    alias_.resize(n);
+    std::vector<uint32_t> small, large;
+    for (uint32_t i = 0; i < n; ++i) {
+      alias_[i] = i;
+      p[i] = p[i] * n / total;
+      (p[i] < 1.0 ? small : large).push_back(i);
+    }
+    while (!small.empty() && !large.empty()) {
+      const uint32_t s = small.back(), l = large.back();
+      small.pop_back();
+      prob_[s] = p[s];
+      alias_[s] = l;
+      p[l] = (p[l] + p[s]) - 1.0;
+      if (p[l] < 1.0) {
+        large.pop_back();
+        small.push_back(l);
+      }
+    }
+    // What is left has probability 1 up to rounding.
   }
   uint32_t sample(Rng& rng) const {
-    const double x = rng.uniform() * cdf_.back();
-    auto it = std::upper_bound(cdf_.begin(), cdf_.end(), x);
-    if (it == cdf_.end()) --it;
-    return static_cast<uint32_t>(it - cdf_.begin());
+    const uint32_t i = rng.below(static_cast<uint32_t>(prob_.size()));
+    return rng.uniform() < prob_[i] ? i : alias_[i];
   }
 
  private:
-  std::vector<double> cdf_;
+  std::vector<double> prob_;
+  std::vector<uint32_t> alias_;
 };
 
 // Per-thread scratch space and gradient buffer.
@@ -313,51 +375,56 @@ struct Worker {
   std::vector<uint32_t> mark;        // stamp per node: excluded for the current edge
   uint32_t stamp = 0;
   std::vector<uint32_t> cand;  // cand[0] = positive, then the negatives
-  std::vector<poincare::DistanceParts> parts;
-  std::vector<double> weight;
-  std::vector<double> grad_u;
+  std::vector<double> dots, roots, weight;
   std::vector<uint32_t> touched;  // nodes this thread updates in the current batch
+  std::vector<double> acc;        // their summed gradients, dim doubles each
   double loss = 0;
   uint64_t sampled_negatives = 0;
 };
 
 // Loss of one edge (u, v) with negatives cand[1..]:
 //   L = -log( exp(-d(u, v)) / sum_{c in cand} exp(-d(u, c)) )
-// and its gradient, scaled by `scale`, appended to w's buffer.
-void edge_gradient(const double* emb, uint32_t dim, uint32_t u, Worker& w, double scale) {
+// and its Euclidean gradient, times `scale`, appended to w's buffer: one
+// entry for u, then one per candidate. sq_norm[i] = |emb_i|^2.
+//
+// With gamma = cosh d, exp(-d) = 1 / (gamma + sqrt(gamma^2 - 1)): the softmax
+// needs neither log nor exp, and the loss one log per edge.
+void edge_gradient(const double* emb, const double* sq_norm, uint32_t dim, uint32_t u, Worker& w, double scale) {
   const size_t k = w.cand.size();
-  w.parts.resize(k);
+  w.dots.resize(k);
+  w.roots.resize(k);
   w.weight.resize(k);
   const double* xu = emb + size_t{u} * dim;
-  double dmin = std::numeric_limits<double>::infinity();
-  for (size_t j = 0; j < k; ++j) {
-    w.parts[j] = poincare::distance_parts(xu, emb + size_t{w.cand[j]} * dim, dim);
-    dmin = std::min(dmin, w.parts[j].value);
-  }
+  const double su = sq_norm[u], alpha = 1.0 - su;
   double z = 0;
   for (size_t j = 0; j < k; ++j) {
-    w.weight[j] = std::exp(-(w.parts[j].value - dmin));
+    const double* y = emb + size_t{w.cand[j]} * dim;
+    double dt = 0, sd = 0;
+    for (uint32_t i = 0; i < dim; ++i) {
+      dt += xu[i] * y[i];
+      const double t = xu[i] - y[i];
+      sd += t * t;
+    }
+    const double key = poincare::distance_key(sd, alpha, 1.0 - sq_norm[w.cand[j]]);  // gamma - 1
+    const double root = std::sqrt(key * (key + 2.0));                                 // sqrt(gamma^2 - 1)
+    w.dots[j] = dt;
+    w.roots[j] = root;
+    w.weight[j] = 1.0 / (1.0 + key + root);  // exp(-d)
     z += w.weight[j];
   }
-  w.loss += w.parts[0].value - dmin + std::log(z);
+  w.loss += std::log(z / w.weight[0]);  // L = log(z) - log(exp(-d_0))
   // dL/dd_j = [j == 0] - softmax_j
   for (size_t j = 0; j < k; ++j) w.weight[j] = ((j == 0 ? 1.0 : 0.0) - w.weight[j] / z) * scale;
 
-  w.grad_u.assign(dim, 0.0);
-  for (size_t j = 0; j < k; ++j) {
-    const auto& p = w.parts[j];
-    poincare::add_distance_gradient(xu, emb + size_t{w.cand[j]} * dim, p.sq_norm_x, p.sq_norm_y, p.dot_xy, p.gamma,
-                                    w.weight[j], w.grad_u.data(), dim);
-  }
+  const size_t at = w.grad_values.size();
+  w.grad_values.resize(at + (k + 1) * dim, 0.0);
+  double* gu = w.grad_values.data() + at;
   w.grad_nodes.push_back(u);
-  w.grad_values.insert(w.grad_values.end(), w.grad_u.begin(), w.grad_u.end());
   for (size_t j = 0; j < k; ++j) {
-    const auto& p = w.parts[j];
-    const size_t at = w.grad_values.size();
-    w.grad_values.resize(at + dim, 0.0);
-    poincare::add_distance_gradient(emb + size_t{w.cand[j]} * dim, xu, p.sq_norm_y, p.sq_norm_x, p.dot_xy, p.gamma,
-                                    w.weight[j], w.grad_values.data() + at, dim);
-    w.grad_nodes.push_back(w.cand[j]);
+    const uint32_t c = w.cand[j];
+    poincare::add_pair_gradients(xu, emb + size_t{c} * dim, su, sq_norm[c], w.dots[j], w.roots[j], w.weight[j], gu,
+                                 gu + (j + 1) * dim, dim);
+    w.grad_nodes.push_back(c);
   }
 }
 
@@ -398,20 +465,25 @@ double epoch_lr(const TrainOptions& o, uint32_t epoch) {
   return o.lr + (o.lr_final - o.lr) * t;
 }
 
+// Trains emb in place. An emb of the right size (n * dim) is the starting
+// point; anything else is replaced by the seeded random initialisation.
 void train(const Graph& g, const TrainOptions& o, std::vector<double>& emb,
            const std::function<void(uint32_t, const std::vector<double>&)>& on_epoch = nullptr) {
   const uint32_t n = g.size();
   const uint32_t dim = o.dim;
   const size_t E = g.edges.size();
   const unsigned T = std::max(1u, o.threads);
-  init_embedding(emb, n, o);
+  if (emb.size() != size_t{n} * dim) init_embedding(emb, n, o);  // else: continue from the given embedding
   DegreeSampler degree(g, o.degree_power);
   std::vector<uint32_t> perm(E);
   for (size_t i = 0; i < E; ++i) perm[i] = static_cast<uint32_t>(i);
   std::vector<Worker> workers(T);
   for (auto& w : workers) w.mark.assign(n, 0);
-  std::vector<double> acc(size_t{n} * dim, 0.0);
-  std::vector<uint8_t> touched_flag(n, 0);
+  // slot[node]: where the node's summed gradient sits in its owner thread's
+  // compact accumulator during the current batch (UINT32_MAX: untouched).
+  std::vector<uint32_t> slot(n, UINT32_MAX);
+  std::vector<double> sq_norm(n);
+  for (uint32_t i = 0; i < n; ++i) sq_norm[i] = poincare::dot(&emb[size_t{i} * dim], &emb[size_t{i} * dim], dim);
   const uint64_t seed_key = poincare::mix64(o.seed);
   const auto t_start = Clock::now();
   if (!o.quiet)
@@ -453,31 +525,36 @@ void train(const Graph& g, const TrainOptions& o, std::vector<double>& emb,
           const auto& e = g.edges[perm[pos]];
           Rng rng(seed_key ^ poincare::mix64(uint64_t{epoch} * E + pos + 1));
           sample_negatives(g, e.first, e.second, o.negatives, burn && o.burnin_degree, degree, rng, w);
-          edge_gradient(emb.data(), dim, e.first, w, scale);
+          for (uint32_t c : w.cand) prefetch_row(emb.data() + size_t{c} * dim, dim, sq_norm.data() + c);
+          edge_gradient(emb.data(), sq_norm.data(), dim, e.first, w, scale);
         }
         barrier.wait();
         // 2. sum the contributions per node in batch order (thread 0's share
         // first), each thread for the nodes it owns, then one RSGD step per node
         w.touched.clear();
+        w.acc.clear();
         for (unsigned s = 0; s < T; ++s) {
           const Worker& src = workers[s];
           for (size_t k = 0; k < src.grad_nodes.size(); ++k) {
             const uint32_t node = src.grad_nodes[k];
             if (node % T != t) continue;
-            double* a = acc.data() + size_t{node} * dim;
             const double* gv = src.grad_values.data() + k * dim;
-            if (!touched_flag[node]) {
-              touched_flag[node] = 1;
+            if (slot[node] == UINT32_MAX) {
+              slot[node] = static_cast<uint32_t>(w.touched.size());
               w.touched.push_back(node);
-              std::copy_n(gv, dim, a);
+              w.acc.insert(w.acc.end(), gv, gv + dim);
             } else {
+              double* a = w.acc.data() + size_t{slot[node]} * dim;
               for (uint32_t j = 0; j < dim; ++j) a[j] += gv[j];
             }
           }
         }
-        for (uint32_t node : w.touched) {
-          poincare::rsgd_step(emb.data() + size_t{node} * dim, acc.data() + size_t{node} * dim, lr, dim);
-          touched_flag[node] = 0;
+        for (size_t i = 0; i < w.touched.size(); ++i) {
+          const uint32_t node = w.touched[i];
+          double* theta = emb.data() + size_t{node} * dim;
+          poincare::rsgd_step(theta, w.acc.data() + i * dim, lr, dim);
+          sq_norm[node] = poincare::dot(theta, theta, dim);
+          slot[node] = UINT32_MAX;
         }
         barrier.wait();
       }
@@ -539,39 +616,49 @@ void score_ranking(const std::vector<uint64_t>& before, size_t k, double& rank_s
 
 EvalResult evaluate(const Graph& g, const std::vector<double>& emb, uint32_t dim, unsigned threads, bool progress) {
   const uint32_t n = g.size();
-  std::vector<double> alpha(n);
+  std::vector<double> inv_alpha(n);
   for (uint32_t i = 0; i < n; ++i) {
     const double* x = emb.data() + size_t{i} * dim;
-    alpha[i] = 1.0 - poincare::dot(x, x, dim);
+    inv_alpha[i] = 1.0 / (1.0 - poincare::dot(x, x, dim));
   }
   std::vector<NodeScore> scores(n);
   std::atomic<uint32_t> next{0}, done{0};
   const auto t0 = Clock::now();
   const unsigned T = std::max(1u, threads);
+  constexpr uint32_t kGroup = 4;  // nodes u whose distances share one pass over the embedding
   run_parallel(T, [&](unsigned t) {
     std::vector<uint32_t> anc_mark(n, 0), desc_mark(n, 0);
-    std::vector<double> nk, sk;           // sorted neighbour keys (directed, symmetric)
-    std::vector<uint64_t> cnt_d, cnt_s;   // non-neighbours per key interval
-    std::vector<double> key(n);
+    std::vector<double> nk, sk;          // sorted neighbour keys (directed, symmetric)
+    std::vector<uint64_t> cnt_d, cnt_s;  // non-neighbours per key interval
+    std::vector<double> keys(size_t{kGroup} * n);
     double next_report = 5;
-    const uint32_t block = 64;
     for (;;) {
-      const uint32_t begin = next.fetch_add(block);
+      const uint32_t begin = next.fetch_add(kGroup);
       if (begin >= n) break;
-      const uint32_t end = std::min(n, begin + block);
-      for (uint32_t u = begin; u < end; ++u) {
-        const uint32_t na = g.anc_off[u + 1] - g.anc_off[u];
-        const uint32_t nd = g.desc_off[u + 1] - g.desc_off[u];
-        if (na + nd == 0) continue;
-        const double* xu = emb.data() + size_t{u} * dim;
-        // key(w) = |u - w|^2 / (1 - |w|^2): for a fixed u, a strictly increasing
-        // function of d(u, w).
-        for (uint32_t w = 0; w < n; ++w) {
-          key[w] = poincare::squared_distance(xu, emb.data() + size_t{w} * dim, dim) / alpha[w];
+      const uint32_t end = std::min(n, begin + kGroup);
+      uint32_t group[kGroup];
+      uint32_t m = 0;
+      for (uint32_t u = begin; u < end; ++u)
+        if (g.anc_off[u + 1] > g.anc_off[u] || g.desc_off[u + 1] > g.desc_off[u]) group[m++] = u;
+      // key(u, w) = |u - w|^2 / (1 - |w|^2): for a fixed u, a strictly
+      // increasing function of d(u, w) = arcosh(1 + 2 key / (1 - |u|^2)).
+      for (uint32_t w = 0; w < n; ++w) {
+        const double* xw = emb.data() + size_t{w} * dim;
+        for (uint32_t b = 0; b < m; ++b) {
+          const double* xu = emb.data() + size_t{group[b]} * dim;
+          double sd = 0;
+          for (uint32_t i = 0; i < dim; ++i) {
+            const double d = xu[i] - xw[i];
+            sd += d * d;
+          }
+          keys[size_t{b} * n + w] = sd * inv_alpha[w];
         }
+      }
+      for (uint32_t b = 0; b < m; ++b) {
+        const uint32_t u = group[b];
+        const double* key = keys.data() + size_t{b} * n;
         const uint32_t stamp = u + 1;
         nk.clear();
-        sk.clear();
         for (uint32_t i = g.anc_off[u]; i < g.anc_off[u + 1]; ++i) {
           anc_mark[g.anc[i]] = stamp;
           nk.push_back(key[g.anc[i]]);
@@ -769,7 +856,9 @@ int self_test() {
       for (uint32_t c : w.cand) z += std::exp(-poincare::distance(e.data(), e.data() + size_t{c} * dim, dim));
       return poincare::distance(e.data(), e.data() + size_t{w.cand[0]} * dim, dim) + std::log(z);
     };
-    edge_gradient(emb.data(), dim, u, w, 1.0);
+    std::vector<double> sq(n);
+    for (uint32_t i = 0; i < n; ++i) sq[i] = poincare::dot(&emb[size_t{i} * dim], &emb[size_t{i} * dim], dim);
+    edge_gradient(emb.data(), sq.data(), dim, u, w, 1.0);
     std::vector<double> full(emb.size(), 0.0);
     for (size_t k = 0; k < w.grad_nodes.size(); ++k)
       for (uint32_t j = 0; j < dim; ++j) full[size_t{w.grad_nodes[k]} * dim + j] += w.grad_values[k * dim + j];
@@ -798,11 +887,11 @@ int self_test() {
     Graph g = toy_tree(3, 4);
     TrainOptions o;
     o.dim = 5;
-    o.epochs = 60;
+    o.epochs = 100;
     o.burnin = 10;
     o.negatives = 10;
     o.batch = 10;
-    o.lr = 0.3;
+    o.lr = 1.0;
     o.seed = 7;
     o.quiet = true;
     o.threads = 2;
@@ -833,8 +922,9 @@ int self_test() {
     check(r1.map > 0.9 && r1.mean_rank < 1.5, fmt("reconstruction: MAP %.4f, mean rank %.3f", r1.map, r1.mean_rank));
 
     // Evaluation of a perfect and of a known embedding.
-    // Root at the origin, children on a circle, grandchildren further out:
-    // every ancestor is nearer than every non-ancestor.
+    // Root at the origin, children at norm 0.5, grandchildren at norm 0.8,
+    // 40 degrees either side of their parent: every node is nearer its
+    // ancestors than anything else.
     Graph s = toy_tree(2, 2);  // root, root.0, root.1, root.0.0, root.0.1, root.1.0, root.1.1
     std::vector<double> e2(size_t{s.size()} * 2, 0.0);
     auto put = [&](const std::string& name, double x, double y) {
@@ -844,15 +934,16 @@ int self_test() {
     put("root", 0, 0);
     put("root.0", 0.5, 0);
     put("root.1", -0.5, 0);
-    put("root.0.0", 0.9, 0.1);
-    put("root.0.1", 0.9, -0.1);
-    put("root.1.0", -0.9, 0.1);
-    put("root.1.1", -0.9, -0.1);
+    const double c40 = 0.8 * std::cos(0.698131700798), s40 = 0.8 * std::sin(0.698131700798);
+    put("root.0.0", c40, s40);
+    put("root.0.1", c40, -s40);
+    put("root.1.0", -c40, s40);
+    put("root.1.1", -c40, -s40);
     const EvalResult p = evaluate(s, e2, 2, 2, false);
     check(p.map == 1.0 && p.mean_rank == 1.0, fmt("hand-made layout: MAP %.4f, mean rank %.3f (expect 1, 1)", p.map,
                                                    p.mean_rank));
-    // Swap root.0 with root.1.0: ranks worsen in a way that can be counted.
-    put("root.0", -0.9, 0.1);
+    // Swap root.0 and root.1.0: the ranking must get worse.
+    put("root.0", -c40, s40);
     put("root.1.0", 0.5, 0);
     const EvalResult q = evaluate(s, e2, 2, 1, false);
     check(q.map < 1.0 && q.mean_rank > 1.0, fmt("perturbed layout: MAP %.4f, mean rank %.3f", q.map, q.mean_rank));
@@ -869,9 +960,10 @@ const char* kUsage =
     "  train --edges CLOSURE.tsv --output EMB.txt [--dim 10] [--epochs 100] [--burnin 10]\n"
     "        [--burnin-lr-factor 0.1] [--lr 1.0] [--lr-final X] [--negatives 50] [--batch 50]\n"
     "        [--seed 1] [--threads 2] [--init-range 0.001] [--burnin-sampling degree|uniform]\n"
-    "        [--eval-every N]\n"
+    "        [--eval-every N] [--init EMB.txt]\n"
     "      train Poincare embeddings of the closure (TSV child<TAB>ancestor) by Riemannian SGD;\n"
     "      the loss is averaged over each mini-batch. Writes GloVe text (name v1 ... vD).\n"
+    "      --init continues from an embedding instead of the random start (use --burnin 0).\n"
     "  eval --edges CLOSURE.tsv --embedding EMB.txt [--threads 2] [--round f32|f16]\n"
     "      reconstruction mean rank and MAP (Nickel & Kiela 2017, section 4.1)\n"
     "  nearest --embedding EMB.txt [--k 10] WORD...\n"
@@ -948,7 +1040,7 @@ float round_f16(float x) {
 
 int cmd_train(const Args& a) {
   a.allow({"edges", "output", "dim", "epochs", "burnin", "burnin-lr-factor", "lr", "lr-final", "negatives", "batch",
-           "seed", "threads", "init-range", "burnin-sampling", "eval-every"});
+           "seed", "threads", "init-range", "burnin-sampling", "eval-every", "init"});
   TrainOptions o;
   o.dim = to_u32(a.integer("dim", o.dim), "dim", 1, 4096);
   o.epochs = to_u32(a.integer("epochs", o.epochs), "epochs", 1, 1000000);
@@ -972,6 +1064,12 @@ int cmd_train(const Args& a) {
   Graph g = read_edges(a.str("edges"));
   std::fprintf(stderr, "read %u nodes and %zu edges in %.1fs\n", g.size(), g.edges.size(), seconds_since(t0));
   std::vector<double> emb;
+  if (a.has("init")) {
+    const Embedding e = read_embedding(a.str("init"));
+    if (e.dim != o.dim) die("--init has dimension " + std::to_string(e.dim) + ", not --dim");
+    emb = align_embedding(g, e);
+    std::fprintf(stderr, "starting from %s\n", a.str("init").c_str());
+  }
   const auto t1 = Clock::now();
   train(g, o, emb);
   std::fprintf(stderr, "trained in %.1fs\n", seconds_since(t1));

@@ -252,9 +252,7 @@ DXT_API void dxt_model_close(dxt_model *model);
  * @param[out] required  bytes needed including the NUL (may be NULL);
  * DXT_E_INPUT_TOO_LARGE when @p capacity is too small.
  */
-DXT_API DXT_NODISCARD dxt_status dxt_default_model_path(uint32_t geometry,
-                                                        char *buffer,
-                                                        size_t capacity,
+DXT_API DXT_NODISCARD dxt_status dxt_default_model_path(uint32_t geometry, char *buffer, size_t capacity,
                                                         size_t *required);
 
 typedef struct dxt_model_info {
@@ -331,11 +329,11 @@ typedef struct dxt_privatize_options {
   /** Replacement for DXT_POLICY_PLACEHOLDER, UTF-8; NULL = "[redacted]". */
   const char *placeholder;
   /* Mechanism parameters; _init sets the defaults given. */
-  double tem_gamma;          /**< tem: truncation radius; 0 = from tem_beta */
-  double tem_beta;           /**< tem: beta of Carvalho et al. (0.001) */
-  double vickrey_t;          /**< vickrey: t in [0, 1] (0.75) */
-  double mahalanobis_lambda; /**< mahalanobis: lambda in [0, 1] (0.75) */
-  double syntf_s;            /**< syntf: weight s >= 0 of the bigram term (0.3) */
+  double tem_gamma;             /**< tem: truncation radius; 0 = from tem_beta */
+  double tem_beta;              /**< tem: beta of Carvalho et al. (0.001) */
+  double vickrey_t;             /**< vickrey: t in [0, 1] (0.75) */
+  double mahalanobis_lambda;    /**< mahalanobis: lambda in [0, 1] (0.75) */
+  double syntf_s;               /**< syntf: weight s >= 0 of the bigram term (0.3) */
   uint32_t exponential_sampler; /**< dxt_exponential_sampler (Gumbel) */
 } dxt_privatize_options;
 
@@ -473,9 +471,8 @@ DXT_API void dxt_calibration_init(dxt_calibration *calibration);
  * (without replacement) with the context's generator, each privatised
  * @p trials times with @p options.
  */
-DXT_API DXT_NODISCARD dxt_status dxt_calibrate(
-    dxt_context *context, const dxt_privatize_options *options, uint32_t words,
-    uint32_t trials, dxt_calibration *out);
+DXT_API DXT_NODISCARD dxt_status dxt_calibrate(dxt_context *context, const dxt_privatize_options *options,
+                                               uint32_t words, uint32_t trials, dxt_calibration *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -99,7 +99,7 @@ inline dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
 inline dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
   dxt::MechanismParams p;
   p.id = static_cast<dxt_mechanism>(o.mechanism == DXT_MECHANISM_UNKNOWN ? static_cast<uint32_t>(DXT_MECHANISM_LAPLACE)
-                                                                          : o.mechanism);
+                                                                         : o.mechanism);
   p.epsilon = o.epsilon;
   p.tem_gamma = o.tem_gamma;
   p.tem_beta = o.tem_beta;
@@ -149,7 +149,6 @@ inline void check_common(dxt_context* ctx, const dxt_privatize_options* o, dxt_r
   check_struct(o, kPrivatizeOptionsV1, "options");
   check_report(report);
 }
-
 
 // A library-owned dxt_bag in one allocation: the struct, its entries, then
 // the NUL-terminated words. Freed by dxt_bag_free.

@@ -15,8 +15,8 @@ LaplaceMechanism::LaplaceMechanism(const Model& model, const MechanismParams& pa
   require_geometry(model, DXT_GEOMETRY_EUCLIDEAN, "laplace");
 }
 
-void LaplaceMechanism::noisy_point(const Model& model, double epsilon, RandomStream& rng,
-                                   std::optional<uint32_t> index, float* point, double* direction) {
+void LaplaceMechanism::noisy_point(const Model& model, double epsilon, RandomStream& rng, std::optional<uint32_t> index,
+                                   float* point, double* direction) {
   const uint32_t n = model.dimension();
   if (index) {
     model.row(*index, point);

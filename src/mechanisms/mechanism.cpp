@@ -1,5 +1,6 @@
 #include "mechanisms/mechanism.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -13,6 +14,7 @@
 #include "mechanisms/syntf_mechanism.hpp"
 #include "mechanisms/tem_mechanism.hpp"
 #include "mechanisms/vickrey_mechanism.hpp"
+#include "search/exact_scan.hpp"
 
 namespace dxt {
 
@@ -25,6 +27,21 @@ std::string format_number(double v) {
 void check_epsilon(double epsilon) {
   if (!std::isfinite(epsilon) || epsilon <= 0)
     fail(DXT_E_INVALID_EPSILON, "epsilon must be finite and > 0 (got " + format_number(epsilon) + ")");
+}
+
+dxt_metric geometry_metric(const Model& model) {
+  return model.geometry() == DXT_GEOMETRY_POINCARE ? DXT_METRIC_HYPERBOLIC : DXT_METRIC_EUCLIDEAN;
+}
+
+void word_distances(const Model& model, std::optional<uint32_t> index, std::vector<float>& row,
+                    std::vector<double>& point, std::vector<double>& distances) {
+  if (index) {
+    model.row(*index, row.data());
+    std::copy(row.begin(), row.end(), point.begin());
+  } else {
+    std::fill(point.begin(), point.end(), 0.0);
+  }
+  distances_from(model, point.data(), distances.data());
 }
 
 void require_geometry(const Model& model, dxt_geometry geometry, const char* mechanism) {

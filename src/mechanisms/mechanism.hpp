@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "dxtext/dxtext.h"
 #include "model/model.hpp"
@@ -62,6 +63,15 @@ std::string format_number(double v);
 
 // Rejects epsilon that is not finite and > 0, naming the bound.
 void check_epsilon(double epsilon);
+
+// The metric of the model's own geometry: Euclidean or hyperbolic.
+dxt_metric geometry_metric(const Model& model);
+
+// distances[v] = d(phi(w), phi(v)) for every word v, in double, in the
+// model's geometry; from the origin when `index` is empty (out of
+// vocabulary). `row` and `point` are scratch of the model's dimension.
+void word_distances(const Model& model, std::optional<uint32_t> index, std::vector<float>& row,
+                    std::vector<double>& point, std::vector<double>& distances);
 
 // Rejects a model whose geometry the mechanism cannot use.
 void require_geometry(const Model& model, dxt_geometry geometry, const char* mechanism);

@@ -30,20 +30,11 @@ TemMechanism::TemMechanism(const Model& model, const MechanismParams& params)
   }
 }
 
-dxt_metric TemMechanism::metric() const {
-  return model_.geometry() == DXT_GEOMETRY_POINCARE ? DXT_METRIC_HYPERBOLIC : DXT_METRIC_EUCLIDEAN;
-}
+dxt_metric TemMechanism::metric() const { return geometry_metric(model_); }
 
 uint32_t TemMechanism::privatize(RandomStream& rng, std::optional<uint32_t> index) {
-  const uint32_t n = model_.dimension();
   const uint32_t V = model_.vocabulary_size();
-  if (index) {
-    model_.row(*index, row_.data());
-    for (uint32_t i = 0; i < n; ++i) point_[i] = row_[i];
-  } else {
-    std::fill(point_.begin(), point_.end(), 0.0);
-  }
-  distances_from(model_, point_.data(), distances_.data());
+  word_distances(model_, index, row_, point_, distances_);
 
   // Scores multiplied by eps/2 so the Gumbel noise has scale 1.
   const double half_eps = epsilon() / 2;

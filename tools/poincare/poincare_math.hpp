@@ -78,8 +78,8 @@ inline DistanceParts distance_parts(const double* x, const double* y, std::size_
 //   dd/dx = 4 / (beta sqrt(gamma^2 - 1)) * ((|y|^2 - 2<x,y> + 1) / alpha^2 * x - y / alpha)
 // with alpha = 1 - |x|^2, beta = 1 - |y|^2 (paper, eq. 4). At x = y the
 // bracket vanishes; the denominator is clamped to avoid 0/0.
-inline void add_distance_gradient(const double* x, const double* y, double sq_norm_x, double sq_norm_y,
-                                  double dot_xy, double gamma, double scale, double* out, std::size_t n) {
+inline void add_distance_gradient(const double* x, const double* y, double sq_norm_x, double sq_norm_y, double dot_xy,
+                                  double gamma, double scale, double* out, std::size_t n) {
   const double alpha = 1.0 - sq_norm_x, beta = 1.0 - sq_norm_y;
   double denom = beta * std::sqrt(std::max(gamma * gamma - 1.0, 0.0));
   if (denom < 1e-15) denom = 1e-15;

@@ -153,8 +153,7 @@ void write_embedding(const std::string& path, const Graph& g, const std::vector<
     std::fputc('\n', f);
   }
   if (std::fclose(f) != 0) die("writing '" + tmp + "' failed");
-  if (!direct && std::rename(tmp.c_str(), path.c_str()) != 0)
-    die("cannot rename '" + tmp + "' to '" + path + "'");
+  if (!direct && std::rename(tmp.c_str(), path.c_str()) != 0) die("cannot rename '" + tmp + "' to '" + path + "'");
 }
 
 struct Embedding {
@@ -302,16 +301,16 @@ struct TrainOptions {
   uint32_t epochs = 100;
   uint32_t burnin = 10;  // epochs at lr * burnin_lr_factor (paper: 10 epochs at lr / 10)
   double burnin_lr_factor = 0.1;
-  double lr = 1.0;  // for the batch-mean loss, as in the reference implementation
+  double lr = 1.0;       // for the batch-mean loss, as in the reference implementation
   double lr_final = -1;  // < 0: constant lr after burn-in; else linear decay to lr_final
   uint32_t negatives = 50;
   uint32_t batch = 50;
   uint64_t seed = 1;
   unsigned threads = 2;
-  double init_range = 1e-3;       // initial coordinates uniform in [-init_range, init_range]
-  bool burnin_degree = true;      // burn-in negatives ~ degree^0.75, afterwards uniform
+  double init_range = 1e-3;   // initial coordinates uniform in [-init_range, init_range]
+  bool burnin_degree = true;  // burn-in negatives ~ degree^0.75, afterwards uniform
   double degree_power = 0.75;
-  uint32_t eval_every = 0;        // evaluate reconstruction every N epochs (0: never)
+  uint32_t eval_every = 0;  // evaluate reconstruction every N epochs (0: never)
   bool quiet = false;
 };
 
@@ -406,7 +405,7 @@ void edge_gradient(const double* emb, const double* sq_norm, uint32_t dim, uint3
       sd += t * t;
     }
     const double key = poincare::distance_key(sd, alpha, 1.0 - sq_norm[w.cand[j]]);  // gamma - 1
-    const double root = std::sqrt(key * (key + 2.0));                                 // sqrt(gamma^2 - 1)
+    const double root = std::sqrt(key * (key + 2.0));                                // sqrt(gamma^2 - 1)
     w.dots[j] = dt;
     w.roots[j] = root;
     w.weight[j] = 1.0 / (1.0 + key + root);  // exp(-d)
@@ -826,8 +825,8 @@ int self_test() {
       auto x = random_point(rng, dim, max_norm), y = random_point(rng, dim, max_norm);
       const auto p = poincare::distance_parts(x.data(), y.data(), dim);
       std::vector<double> gx(dim, 0.0);
-      poincare::add_distance_gradient(x.data(), y.data(), p.sq_norm_x, p.sq_norm_y, p.dot_xy, p.gamma, 1.0,
-                                      gx.data(), dim);
+      poincare::add_distance_gradient(x.data(), y.data(), p.sq_norm_x, p.sq_norm_y, p.dot_xy, p.gamma, 1.0, gx.data(),
+                                      dim);
       for (uint32_t i = 0; i < dim; ++i) {
         const double h = 1e-6 * (1 - max_norm);
         auto xp = x, xm = x;
@@ -940,8 +939,8 @@ int self_test() {
     put("root.1.0", -c40, s40);
     put("root.1.1", -c40, -s40);
     const EvalResult p = evaluate(s, e2, 2, 2, false);
-    check(p.map == 1.0 && p.mean_rank == 1.0, fmt("hand-made layout: MAP %.4f, mean rank %.3f (expect 1, 1)", p.map,
-                                                   p.mean_rank));
+    check(p.map == 1.0 && p.mean_rank == 1.0,
+          fmt("hand-made layout: MAP %.4f, mean rank %.3f (expect 1, 1)", p.map, p.mean_rank));
     // Swap root.0 and root.1.0: the ranking must get worse.
     put("root.0", -c40, s40);
     put("root.1.0", 0.5, 0);
@@ -1022,18 +1021,19 @@ uint32_t to_u32(uint64_t v, const char* what, uint64_t lo, uint64_t hi) {
 }
 
 void print_eval(const EvalResult& r, const Graph& g) {
-  std::printf("nodes %u\nedges %zu\nranked_edges %llu\nranked_nodes %llu\nmean_rank %.4f\nmap %.4f\n"
-              "symmetric_mean_rank %.4f\nsymmetric_map %.4f\n",
-              g.size(), g.edges.size(), static_cast<unsigned long long>(r.ranked_edges),
-              static_cast<unsigned long long>(r.ranked_nodes), r.mean_rank, r.map, r.sym_mean_rank, r.sym_map);
+  std::printf(
+      "nodes %u\nedges %zu\nranked_edges %llu\nranked_nodes %llu\nmean_rank %.4f\nmap %.4f\n"
+      "symmetric_mean_rank %.4f\nsymmetric_map %.4f\n",
+      g.size(), g.edges.size(), static_cast<unsigned long long>(r.ranked_edges),
+      static_cast<unsigned long long>(r.ranked_nodes), r.mean_rank, r.map, r.sym_mean_rank, r.sym_map);
 }
 
 float round_f16(float x) {
   // Round to the nearest binary16 value (ties to even), returned as float.
   if (x == 0 || !std::isfinite(x)) return x;
   int e = 0;
-  std::frexp(x, &e);                      // |x| in [2^(e-1), 2^e)
-  const int exp_min = -14;                // smallest normal exponent of f16 is 2^-14
+  std::frexp(x, &e);                            // |x| in [2^(e-1), 2^e)
+  const int exp_min = -14;                      // smallest normal exponent of f16 is 2^-14
   const int q = std::max(e - 1, exp_min) - 10;  // spacing 2^q
   return static_cast<float>(std::nearbyint(std::ldexp(double(x), -q)) * std::ldexp(1.0, q));
 }

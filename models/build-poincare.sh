@@ -256,18 +256,23 @@ with open(os.path.join(work, "synsets.tsv")) as f:
     for line in f:
         s, _, d, _, desc = line.split("\t")
         depth[s] = (int(d), int(desc))
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+clip = 1.0001e-5  # the trainer keeps norms <= 1 - 1e-5
 by_depth = collections.defaultdict(list)
 for s, v in syn.items():
-    by_depth[depth[s][0]].append(norm(v))
-print("norm of the synset vectors by depth (shortest hypernym path to entity.n.01):")
-print("depth synsets mean_norm min max")
+    by_depth[depth[s][0]].append(1 - norm(v))
+print("synset vectors by depth (shortest hypernym path from entity.n.01): 1 - norm")
+print("depth synsets median min max at_clip")
 for d in sorted(by_depth):
-    ns = by_depth[d]
-    print(f"{d} {len(ns)} {sum(ns) / len(ns):.4f} {min(ns):.4f} {max(ns):.4f}")
-leaves = [norm(syn[s]) for s in syn if depth[s][1] == 0]
-inner = [norm(syn[s]) for s in syn if depth[s][1] > 0]
-print(f"leaves {len(leaves)} mean_norm {sum(leaves) / len(leaves):.4f}; inner nodes {len(inner)} mean_norm {sum(inner) / len(inner):.4f}")
-print(f"max norm {max(norm(v) for v in syn.values()):.9f}; 1 - max norm {1 - max(norm(v) for v in syn.values()):.3g}")
+    gs = by_depth[d]
+    print(f"{d} {len(gs)} {median(gs):.3g} {min(gs):.3g} {max(gs):.3g} {sum(g <= clip for g in gs)}")
+leaves = [1 - norm(syn[s]) for s in syn if depth[s][1] == 0]
+inner = [1 - norm(syn[s]) for s in syn if depth[s][1] > 0]
+print(f"leaves {len(leaves)}: median 1 - norm {median(leaves):.3g}, {sum(g <= clip for g in leaves)} at the clip; "
+      f"inner nodes {len(inner)}: median 1 - norm {median(inner):.3g}, {sum(g <= clip for g in inner)} at the clip")
+print(f"max norm {max(norm(v) for v in syn.values()):.9f}")
 print("norms of some synsets:")
 for s in ["entity.n.01", "physical_entity.n.01", "abstraction.n.06", "object.n.01", "organism.n.01",
           "animal.n.01", "mammal.n.01", "carnivore.n.01", "dog.n.01", "poodle.n.01", "toy_poodle.n.01",

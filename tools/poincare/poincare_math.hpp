@@ -105,16 +105,18 @@ inline void add_pair_gradients(const double* x, const double* y, double sq_norm_
   }
 }
 
-// Riemannian SGD step (paper, eq. 5 and 6): theta <- proj(theta - lr * (1 - |theta|^2)^2 / 4 * grad).
-inline void rsgd_step(double* theta, const double* euclidean_grad, double lr, std::size_t n) {
+// Riemannian SGD step (paper, eq. 5 and 6): theta <- proj(theta - lr * (1 - |theta|^2)^2 / 4 * grad),
+// proj scaling theta back to max_norm (< 1) when it gets there.
+inline void rsgd_step(double* theta, const double* euclidean_grad, double lr, std::size_t n,
+                      double max_norm = kMaxNorm) {
   const double s = 1.0 - dot(theta, theta, n);
   const double f = lr * s * s / 4.0;
   for (std::size_t i = 0; i < n; ++i) theta[i] -= f * euclidean_grad[i];
   const double norm = std::sqrt(dot(theta, theta, n));
-  if (norm >= kMaxNorm) {
-    const double k = kMaxNorm / norm;
+  if (norm >= max_norm) {
+    const double k = max_norm / norm;
     for (std::size_t i = 0; i < n; ++i) theta[i] *= k;
-    // Rounding may leave the norm a hair above kMaxNorm; it is still < 1.
+    // Rounding may leave the norm a hair above max_norm; it is still < 1.
   }
 }
 

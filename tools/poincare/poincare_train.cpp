@@ -310,7 +310,8 @@ struct TrainOptions {
   double init_range = 1e-3;   // initial coordinates uniform in [-init_range, init_range]
   bool burnin_degree = true;  // burn-in negatives ~ degree^0.75, afterwards uniform
   double degree_power = 0.75;
-  uint32_t eval_every = 0;  // evaluate reconstruction every N epochs (0: never)
+  double max_norm = poincare::kMaxNorm;  // projection radius (paper: 1 - 1e-5)
+  uint32_t eval_every = 0;               // evaluate reconstruction every N epochs (0: never)
   bool quiet = false;
 };
 
@@ -318,6 +319,7 @@ struct EvalResult {
   double mean_rank = 0, map = 0;          // paper protocol: neighbours of u are its ancestors
   double sym_mean_rank = 0, sym_map = 0;  // neighbours of u are its ancestors and descendants
   uint64_t ranked_edges = 0, ranked_nodes = 0;
+  uint64_t rank_1 = 0, rank_le_10 = 0, rank_gt_100 = 0;  // edges by rank (paper protocol)
 };
 
 EvalResult evaluate(const Graph& g, const std::vector<double>& emb, uint32_t dim, unsigned threads, bool progress);
@@ -488,11 +490,11 @@ void train(const Graph& g, const TrainOptions& o, std::vector<double>& emb,
   if (!o.quiet)
     std::fprintf(stderr,
                  "training: %u nodes, %zu edges, dim %u, %u epochs (burn-in %u at lr x %g), lr %g%s, %u negatives "
-                 "(%s), batch %u, seed %llu, %u threads\n",
+                 "(%s), batch %u, seed %llu, %u threads, max norm 1 - %.3g\n",
                  n, E, dim, o.epochs, o.burnin, o.burnin_lr_factor, o.lr,
                  o.lr_final >= 0 ? (" -> " + std::to_string(o.lr_final)).c_str() : "", o.negatives,
                  o.burnin_degree ? "burn-in by degree^0.75, then uniform" : "uniform", o.batch,
-                 static_cast<unsigned long long>(o.seed), T);
+                 static_cast<unsigned long long>(o.seed), T, 1.0 - o.max_norm);
 
   for (uint32_t epoch = 0; epoch < o.epochs; ++epoch) {
     const auto t_epoch = Clock::now();
@@ -551,7 +553,7 @@ void train(const Graph& g, const TrainOptions& o, std::vector<double>& emb,
         for (size_t i = 0; i < w.touched.size(); ++i) {
           const uint32_t node = w.touched[i];
           double* theta = emb.data() + size_t{node} * dim;
-          poincare::rsgd_step(theta, w.acc.data() + i * dim, lr, dim);
+          poincare::rsgd_step(theta, w.acc.data() + i * dim, lr, dim, o.max_norm);
           sq_norm[node] = poincare::dot(theta, theta, dim);
           slot[node] = UINT32_MAX;
         }
@@ -597,6 +599,7 @@ void train(const Graph& g, const TrainOptions& o, std::vector<double>& emb,
 struct NodeScore {
   double rank_sum = 0, ap = 0;
   uint32_t nranks = 0;
+  uint32_t rank_1 = 0, rank_le_10 = 0, rank_gt_100 = 0;
   double sym_rank_sum = 0, sym_ap = 0;
   uint32_t sym_nranks = 0;
 };
@@ -686,6 +689,11 @@ EvalResult evaluate(const Graph& g, const std::vector<double>& emb, uint32_t dim
         if (!nk.empty()) {
           score_ranking(cnt_d, nk.size(), s.rank_sum, s.ap);
           s.nranks = static_cast<uint32_t>(nk.size());
+          for (uint64_t before : cnt_d) {
+            s.rank_1 += before == 0;
+            s.rank_le_10 += before < 10;
+            s.rank_gt_100 += before >= 100;
+          }
         }
         score_ranking(cnt_s, sk.size(), s.sym_rank_sum, s.sym_ap);
         s.sym_nranks = static_cast<uint32_t>(sk.size());
@@ -704,6 +712,9 @@ EvalResult evaluate(const Graph& g, const std::vector<double>& emb, uint32_t dim
   uint64_t nranks = 0, nnodes = 0, sym_nranks = 0, sym_nnodes = 0;
   for (const NodeScore& s : scores) {  // in node order: deterministic
     if (s.nranks > 0) {
+      r.rank_1 += s.rank_1;
+      r.rank_le_10 += s.rank_le_10;
+      r.rank_gt_100 += s.rank_gt_100;
       rank_sum += s.rank_sum;
       nranks += s.nranks;
       ap_sum += s.ap;
@@ -959,10 +970,12 @@ const char* kUsage =
     "  train --edges CLOSURE.tsv --output EMB.txt [--dim 10] [--epochs 100] [--burnin 10]\n"
     "        [--burnin-lr-factor 0.1] [--lr 1.0] [--lr-final X] [--negatives 50] [--batch 50]\n"
     "        [--seed 1] [--threads 2] [--init-range 0.001] [--burnin-sampling degree|uniform]\n"
-    "        [--eval-every N] [--init EMB.txt]\n"
+    "        [--max-norm 0.99999] [--eval-every N] [--init EMB.txt]\n"
     "      train Poincare embeddings of the closure (TSV child<TAB>ancestor) by Riemannian SGD;\n"
     "      the loss is averaged over each mini-batch. Writes GloVe text (name v1 ... vD).\n"
     "      --init continues from an embedding instead of the random start (use --burnin 0).\n"
+    "      --max-norm R: points are projected back to Euclidean norm R after each step\n"
+    "      (paper: 1 - 1e-5); a smaller R keeps every point within 2 artanh(R) of the origin.\n"
     "  eval --edges CLOSURE.tsv --embedding EMB.txt [--threads 2] [--round f32|f16]\n"
     "      reconstruction mean rank and MAP (Nickel & Kiela 2017, section 4.1)\n"
     "  nearest --embedding EMB.txt [--k 10] WORD...\n"
@@ -1023,9 +1036,12 @@ uint32_t to_u32(uint64_t v, const char* what, uint64_t lo, uint64_t hi) {
 void print_eval(const EvalResult& r, const Graph& g) {
   std::printf(
       "nodes %u\nedges %zu\nranked_edges %llu\nranked_nodes %llu\nmean_rank %.4f\nmap %.4f\n"
+      "edges_rank_1 %llu\nedges_rank_le_10 %llu\nedges_rank_gt_100 %llu\n"
       "symmetric_mean_rank %.4f\nsymmetric_map %.4f\n",
       g.size(), g.edges.size(), static_cast<unsigned long long>(r.ranked_edges),
-      static_cast<unsigned long long>(r.ranked_nodes), r.mean_rank, r.map, r.sym_mean_rank, r.sym_map);
+      static_cast<unsigned long long>(r.ranked_nodes), r.mean_rank, r.map, static_cast<unsigned long long>(r.rank_1),
+      static_cast<unsigned long long>(r.rank_le_10), static_cast<unsigned long long>(r.rank_gt_100), r.sym_mean_rank,
+      r.sym_map);
 }
 
 float round_f16(float x) {
@@ -1040,7 +1056,7 @@ float round_f16(float x) {
 
 int cmd_train(const Args& a) {
   a.allow({"edges", "output", "dim", "epochs", "burnin", "burnin-lr-factor", "lr", "lr-final", "negatives", "batch",
-           "seed", "threads", "init-range", "burnin-sampling", "eval-every", "init"});
+           "seed", "threads", "init-range", "burnin-sampling", "eval-every", "init", "max-norm"});
   TrainOptions o;
   o.dim = to_u32(a.integer("dim", o.dim), "dim", 1, 4096);
   o.epochs = to_u32(a.integer("epochs", o.epochs), "epochs", 1, 1000000);
@@ -1053,6 +1069,9 @@ int cmd_train(const Args& a) {
   o.seed = a.integer("seed", o.seed);
   o.threads = to_u32(a.integer("threads", o.threads), "threads", 1, 256);
   o.init_range = a.num("init-range", o.init_range);
+  o.max_norm = a.num("max-norm", o.max_norm);
+  if (!(o.max_norm > 0 && o.max_norm <= poincare::kMaxNorm))
+    die("--max-norm must be in (0, 1 - 1e-5]: a smaller ball keeps leaves closer together in d_H");
   o.eval_every = to_u32(a.integer("eval-every", 0), "eval-every", 0, 1000000);
   if (a.has("burnin-sampling")) {
     const std::string s = a.str("burnin-sampling");
@@ -1086,11 +1105,14 @@ int cmd_eval(const Args& a) {
     const std::string r = a.str("round");
     if (r != "f32" && r != "f16") die("--round must be f32 or f16");
     for (double& x : e.vectors) x = r == "f32" ? double(float(x)) : double(round_f16(float(x)));
+    size_t outside = 0;
     for (size_t i = 0; i < e.words.size(); ++i) {
       const double* x = e.vectors.data() + i * e.dim;
-      if (poincare::dot(x, x, e.dim) >= 1.0)
-        std::fprintf(stderr, "warning: '%s' leaves the ball after rounding to %s\n", e.words[i].c_str(), r.c_str());
+      if (poincare::dot(x, x, e.dim) >= 1.0) ++outside;
     }
+    if (outside > 0)
+      die(std::to_string(outside) + " of " + std::to_string(e.words.size()) +
+          " vectors leave the unit ball when rounded to " + r + ": this embedding cannot be stored in " + r);
   }
   const unsigned threads = to_u32(a.integer("threads", 2), "threads", 1, 256);
   std::fprintf(stderr, "evaluating %u nodes, %zu edges, dimension %u on %u threads\n", g.size(), g.edges.size(), e.dim,

@@ -18,9 +18,21 @@
 #   WORDNET    WordNet dict directory          (default: /usr/share/wordnet, from Debian's wordnet-base)
 #
 # Reproducible: the same WordNet files, seed and parameters give the same model
-# bytes (same SHA-256) with the same trainer binary; the trainer is
-# deterministic whatever the number of threads.
+# bytes (same SHA-256). The trainer is deterministic whatever the number of
+# threads, and its training arithmetic is +, -, *, / and sqrt in binary64
+# without FMA contraction or reassociation (libm's pow only weights the
+# burn-in negatives), so another build of it gives the same vectors: two
+# builds of the default model from empty scratch directories, with different
+# builds of the trainer and of dxtext, gave the same file.
 set -euo pipefail
+
+# Paths given in the environment are relative to where the script is called
+# from; the defaults are relative to the repository root.
+caller=$(pwd)
+absolute() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$caller" "$1" ;; esac; }
+for var in DXTEXT TRAINER WORK OUT WORDNET; do
+  if [ -n "${!var:-}" ]; then printf -v "$var" '%s' "$(absolute "${!var}")"; fi
+done
 cd "$(dirname "$0")/.."
 
 DXTEXT=${DXTEXT:-build/bin/dxtext}

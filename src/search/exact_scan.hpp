@@ -10,13 +10,28 @@
 // model only.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "model/model.hpp"
 
 namespace dxt {
 
 uint32_t nearest_euclidean(const Model& model, const float* z);
+
+// Working memory of nearest_euclidean_batch, kept by the caller so that
+// repeated calls allocate nothing once it has grown.
+struct BatchScratch {
+  std::vector<float> zt, block, scores, best_score;
+};
+
+// out[j] = the nearest word to the query z[j*D .. j*D+D) for j < count, as
+// nearest_euclidean computes it but in one pass over the matrix per 256
+// queries (a blocked matrix product). The sums run in a different order, so
+// the two functions can differ only where two words' scores tie to within
+// rounding.
+void nearest_euclidean_batch(const Model& model, const float* z, size_t count, uint32_t* out, BatchScratch& scratch);
 
 struct TwoNearest {
   uint32_t first, second;  // second == first when the vocabulary has one word

@@ -1,0 +1,136 @@
+// Portable scalar kernels and the run-time choice between instruction sets.
+#include "search/kernels.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+
+#include "model/f16.hpp"
+
+namespace dxt {
+
+namespace {
+
+// Eight partial sums, combined in a fixed order: the same order on every
+// platform, and vectorisable without reassociation.
+template <typename T, typename Load>
+inline float dot8(const T* r, const float* z, uint32_t n, Load load) {
+  float acc[8] = {};
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; ++k) acc[k] += load(r[i + k]) * z[i + k];
+  for (; i < n; ++i) acc[0] += load(r[i]) * z[i];
+  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
+inline float as_float(float x) { return x; }
+inline float as_float(int8_t x) { return static_cast<float>(x); }
+inline float as_float_h(uint16_t x) { return f16_to_f32(x); }
+
+void dot_f32(const float* rows, size_t n, uint32_t D, const float* z, float* out) {
+  for (size_t i = 0; i < n; ++i) out[i] = dot8(rows + i * D, z, D, [](float x) { return as_float(x); });
+}
+void dot_f16(const uint16_t* rows, size_t n, uint32_t D, const float* z, float* out) {
+  for (size_t i = 0; i < n; ++i) out[i] = dot8(rows + i * D, z, D, as_float_h);
+}
+void dot_i8(const int8_t* rows, size_t n, uint32_t D, const float* z, float* out) {
+  for (size_t i = 0; i < n; ++i) out[i] = dot8(rows + i * D, z, D, [](int8_t x) { return as_float(x); });
+}
+void widen_f16(const uint16_t* rows, size_t n, uint32_t D, float* out) {
+  for (size_t i = 0; i < n * D; ++i) out[i] = f16_to_f32(rows[i]);
+}
+void widen_i8(const int8_t* rows, size_t n, uint32_t D, float* out) {
+  for (size_t i = 0; i < n * D; ++i) out[i] = static_cast<float>(rows[i]);
+}
+
+// Four rows at a time against all Q queries: each (row, query) sum runs over
+// k in order, and the loop over q is contiguous, so it vectorises without
+// reassociation.
+void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out) {
+  std::memset(out, 0, n * Q * sizeof(float));
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const float *r0 = rows + i * D, *r1 = r0 + D, *r2 = r1 + D, *r3 = r2 + D;
+    float *o0 = out + i * Q, *o1 = o0 + Q, *o2 = o1 + Q, *o3 = o2 + Q;
+    for (uint32_t k = 0; k < D; ++k) {
+      const float* zk = zt + size_t{k} * Q;
+      const float a0 = r0[k], a1 = r1[k], a2 = r2[k], a3 = r3[k];
+      for (uint32_t q = 0; q < Q; ++q) {
+        o0[q] += a0 * zk[q];
+        o1[q] += a1 * zk[q];
+        o2[q] += a2 * zk[q];
+        o3[q] += a3 * zk[q];
+      }
+    }
+  }
+  for (; i < n; ++i) {
+    const float* r = rows + i * D;
+    float* o = out + i * Q;
+    for (uint32_t k = 0; k < D; ++k) {
+      const float* zk = zt + size_t{k} * Q;
+      for (uint32_t q = 0; q < Q; ++q) o[q] += r[k] * zk[q];
+    }
+  }
+}
+
+bool cpu_has_avx2() {
+#if defined(DXT_KERNELS_AVX2) && (defined(__x86_64__) || defined(__i386__))
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+#else
+  return false;
+#endif
+}
+
+bool cpu_has_avx512() {
+#if defined(DXT_KERNELS_AVX512) && (defined(__x86_64__) || defined(__i386__))
+  __builtin_cpu_init();
+  return cpu_has_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl");
+#else
+  return false;
+#endif
+}
+
+const ScanKernels* if_available(const char* name) {
+  if (std::strcmp(name, "scalar") == 0) return &kScalarKernels;
+#if defined(DXT_KERNELS_AVX2)
+  if (std::strcmp(name, "avx2") == 0) return cpu_has_avx2() ? &kAvx2Kernels : nullptr;
+#endif
+#if defined(DXT_KERNELS_AVX512)
+  if (std::strcmp(name, "avx512") == 0) return cpu_has_avx512() ? &kAvx512Kernels : nullptr;
+#endif
+#if defined(DXT_KERNELS_NEON)
+  if (std::strcmp(name, "neon") == 0) return &kNeonKernels;  // baseline on AArch64
+#endif
+  return nullptr;
+}
+
+const ScanKernels* choose() {
+  if (const char* forced = std::getenv("DXTEXT_KERNEL"); forced != nullptr && *forced != '\0')
+    if (const ScanKernels* k = if_available(forced)) return k;
+  for (const char* name : {"avx512", "avx2", "neon"})
+    if (const ScanKernels* k = if_available(name)) return k;
+  return &kScalarKernels;
+}
+
+}  // namespace
+
+const ScanKernels kScalarKernels = {"scalar", dot_f32, dot_f16, dot_i8, widen_f16, widen_i8, gemm_f32};
+
+const ScanKernels& scan_kernels() {
+  static const ScanKernels* const chosen = choose();  // thread-safe initialisation
+  return *chosen;
+}
+
+size_t available_scan_kernels(const ScanKernels** out, size_t capacity) {
+  size_t n = 0;
+  for (const char* name : {"scalar", "avx2", "avx512", "neon"})
+    if (const ScanKernels* k = if_available(name)) {
+      if (n < capacity) out[n] = k;
+      ++n;
+    }
+  return n;
+}
+
+}  // namespace dxt

@@ -1,0 +1,63 @@
+// The inner-product kernels of the decoding scan (DESIGN.md §7), one set per
+// instruction set, chosen once at run time.
+//
+// Each instruction set lives in its own translation unit compiled with its own
+// target flags (kernels_avx2.cpp, kernels_avx512.cpp, kernels_neon.cpp). Those
+// files define everything they use with internal linkage and include no
+// header with inline functions of its own, so no AVX instruction can leak into
+// code that runs on a CPU without it (an inline function instantiated in two
+// translation units is one symbol, and the linker keeps either copy).
+//
+// Results differ between instruction sets only by floating-point rounding
+// (the order of the additions); the scan then takes the argmin, so two
+// kernels can disagree only between words whose scores tie to within a few
+// ulps. Decoding stays a deterministic function of the noisy vector on any
+// one machine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace dxt {
+
+struct ScanKernels {
+  const char* name;  // "scalar", "avx2", "avx512", "neon"
+
+  // out[i] = <row i, z> for i in [0, n). Rows are consecutive, D elements
+  // each, in the storage type; int8 rows are unscaled (the caller multiplies
+  // by the row's scale).
+  void (*dot_f32)(const float* rows, size_t n, uint32_t D, const float* z, float* out);
+  void (*dot_f16)(const uint16_t* rows, size_t n, uint32_t D, const float* z, float* out);
+  void (*dot_i8)(const int8_t* rows, size_t n, uint32_t D, const float* z, float* out);
+
+  // Rows converted to f32: out[i * D + k] = row i element k (int8 unscaled).
+  void (*widen_f16)(const uint16_t* rows, size_t n, uint32_t D, float* out);
+  void (*widen_i8)(const int8_t* rows, size_t n, uint32_t D, float* out);
+
+  // Batched product of f32 rows with a block of queries stored transposed:
+  // zt[k * Q + q] is element k of query q, Q a multiple of kQueryBlock.
+  // out[i * Q + q] = <row i, query q> for i in [0, n), q in [0, Q).
+  void (*gemm_f32)(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out);
+};
+
+// Queries are processed in blocks whose size is a multiple of this.
+inline constexpr uint32_t kQueryBlock = 16;
+
+// The kernels for this CPU: the best available, or the one named by the
+// environment variable DXTEXT_KERNEL (scalar, avx2, avx512, neon) when it is
+// set and available. Chosen on the first call; thread-safe.
+const ScanKernels& scan_kernels();
+
+// Every kernel set this CPU can run, scalar first (for tests and benchmarks).
+// Returns the count; fills at most `capacity` pointers.
+size_t available_scan_kernels(const ScanKernels** out, size_t capacity);
+
+// The tables, defined by the per-instruction-set files that the build
+// compiles in (DXT_KERNELS_AVX2, DXT_KERNELS_AVX512, DXT_KERNELS_NEON). Use
+// them only through the functions above, which check the CPU first.
+extern const ScanKernels kScalarKernels;
+extern const ScanKernels kAvx2Kernels;
+extern const ScanKernels kAvx512Kernels;
+extern const ScanKernels kNeonKernels;
+
+}  // namespace dxt

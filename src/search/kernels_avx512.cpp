@@ -1,0 +1,128 @@
+// AVX-512 (F, BW, VL) kernels. Compiled with -mavx512f -mavx512bw -mavx512vl
+// -mavx2 -mfma -mf16c; used only after the CPU says it has them
+// (kernels.cpp). Everything here has internal linkage and no standard-library
+// inline function is instantiated (see kernels.hpp).
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "search/kernels.hpp"
+
+namespace dxt {
+
+namespace {
+
+constexpr uint32_t W = 16;  // floats per register
+
+// Masked loads: elements at and past m read as zero and are never touched.
+struct F32 {
+  using T = float;
+  static __m512 load(const float* p) { return _mm512_loadu_ps(p); }
+  static __m512 load(const float* p, __mmask16 m) { return _mm512_maskz_loadu_ps(m, p); }
+};
+struct F16 {
+  using T = uint16_t;
+  static __m512 load(const uint16_t* p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  static __m512 load(const uint16_t* p, __mmask16 m) { return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p)); }
+};
+struct I8 {
+  using T = int8_t;
+  static __m512 load(const int8_t* p) {
+    return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+  }
+  static __m512 load(const int8_t* p, __mmask16 m) {
+    return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, p)));
+  }
+};
+
+inline __mmask16 first(uint32_t m) { return static_cast<__mmask16>((1u << m) - 1u); }
+
+template <class L>
+void dot(const typename L::T* rows, size_t n, uint32_t D, const float* z, float* out) {
+  const uint32_t full = D - D % W, rem = D % W;
+  const __mmask16 mask = first(rem);
+  const __m512 ztail = F32::load(z + full, mask);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const typename L::T* r0 = rows + i * D;
+    const typename L::T *r1 = r0 + D, *r2 = r1 + D, *r3 = r2 + D;
+    __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    for (uint32_t k = 0; k < full; k += W) {
+      const __m512 zk = _mm512_loadu_ps(z + k);
+      a0 = _mm512_fmadd_ps(L::load(r0 + k), zk, a0);
+      a1 = _mm512_fmadd_ps(L::load(r1 + k), zk, a1);
+      a2 = _mm512_fmadd_ps(L::load(r2 + k), zk, a2);
+      a3 = _mm512_fmadd_ps(L::load(r3 + k), zk, a3);
+    }
+    if (rem != 0) {
+      a0 = _mm512_fmadd_ps(L::load(r0 + full, mask), ztail, a0);
+      a1 = _mm512_fmadd_ps(L::load(r1 + full, mask), ztail, a1);
+      a2 = _mm512_fmadd_ps(L::load(r2 + full, mask), ztail, a2);
+      a3 = _mm512_fmadd_ps(L::load(r3 + full, mask), ztail, a3);
+    }
+    out[i] = _mm512_reduce_add_ps(a0), out[i + 1] = _mm512_reduce_add_ps(a1);
+    out[i + 2] = _mm512_reduce_add_ps(a2), out[i + 3] = _mm512_reduce_add_ps(a3);
+  }
+  for (; i < n; ++i) {
+    const typename L::T* r = rows + i * D;
+    __m512 a = _mm512_setzero_ps();
+    for (uint32_t k = 0; k < full; k += W) a = _mm512_fmadd_ps(L::load(r + k), _mm512_loadu_ps(z + k), a);
+    if (rem != 0) a = _mm512_fmadd_ps(L::load(r + full, mask), ztail, a);
+    out[i] = _mm512_reduce_add_ps(a);
+  }
+}
+
+template <class L>
+void widen(const typename L::T* rows, size_t n, uint32_t D, float* out) {
+  const size_t total = n * D, full = total - total % W;
+  for (size_t k = 0; k < full; k += W) _mm512_storeu_ps(out + k, L::load(rows + k));
+  if (full < total) {
+    const __mmask16 m = first(static_cast<uint32_t>(total - full));
+    _mm512_mask_storeu_ps(out + full, m, L::load(rows + full, m));
+  }
+}
+
+// R rows x (16 * C) queries: the sums for each (row, query) run over k in
+// order.
+template <int R, int C>
+inline void tile(const float* rows, uint32_t D, const float* zt, uint32_t Q, float* out) {
+  __m512 acc[R][C];
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) acc[r][c] = _mm512_setzero_ps();
+  for (uint32_t k = 0; k < D; ++k) {
+    __m512 zk[C];
+    for (int c = 0; c < C; ++c) zk[c] = _mm512_loadu_ps(zt + size_t{k} * Q + c * W);
+    for (int r = 0; r < R; ++r) {
+      const __m512 b = _mm512_set1_ps(rows[static_cast<size_t>(r) * D + k]);
+      for (int c = 0; c < C; ++c) acc[r][c] = _mm512_fmadd_ps(b, zk[c], acc[r][c]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) _mm512_storeu_ps(out + static_cast<size_t>(r) * Q + c * W, acc[r][c]);
+}
+
+template <int R, int C>
+inline void tile_rows(size_t left, const float* rows, uint32_t D, const float* zt, uint32_t Q, float* out) {
+  if constexpr (R > 1) {
+    if (left < static_cast<size_t>(R)) return tile_rows<R - 1, C>(left, rows, D, zt, Q, out);
+  }
+  tile<R, C>(rows, D, zt, Q, out);
+}
+
+void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out) {
+  constexpr size_t kRows = 6;  // 12 accumulators + 2 query registers + 1 broadcast
+  uint32_t q = 0;
+  for (; q + 2 * W <= Q; q += 2 * W)
+    for (size_t i = 0; i < n; i += kRows) tile_rows<kRows, 2>(n - i, rows + i * D, D, zt + q, Q, out + i * Q + q);
+  if (q < Q)  // one block of 16 left
+    for (size_t i = 0; i < n; i += kRows) tile_rows<kRows, 1>(n - i, rows + i * D, D, zt + q, Q, out + i * Q + q);
+}
+
+}  // namespace
+
+const ScanKernels kAvx512Kernels = {"avx512", dot<F32>, dot<F16>, dot<I8>, widen<F16>, widen<I8>, gemm_f32};
+
+}  // namespace dxt

@@ -1,0 +1,166 @@
+// The decoding kernels of every instruction set this CPU runs, against a
+// double-precision reference, and the batched scan against the single one.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "model/f16.hpp"
+#include "search/exact_scan.hpp"
+#include "search/kernels.hpp"
+#include "support/toy_models.hpp"
+
+namespace dxt {
+namespace {
+
+std::vector<const ScanKernels*> all_kernels() {
+  const ScanKernels* k[8];
+  const size_t n = available_scan_kernels(k, 8);
+  return {k, k + n};
+}
+
+struct Data {
+  std::vector<float> f32;
+  std::vector<uint16_t> f16;
+  std::vector<int8_t> i8;
+  std::vector<float> z;
+};
+
+Data random_data(std::mt19937_64& gen, size_t n, uint32_t D) {
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_int_distribution<int> byte(-127, 127);
+  Data d;
+  for (size_t i = 0; i < n * D; ++i) {
+    d.f32.push_back(normal(gen));
+    d.f16.push_back(f32_to_f16(normal(gen)));
+    d.i8.push_back(static_cast<int8_t>(byte(gen)));
+  }
+  for (uint32_t i = 0; i < D; ++i) d.z.push_back(normal(gen));
+  return d;
+}
+
+// |computed - exact| within float rounding of a D-term sum.
+template <typename Load>
+void check_dots(const float* got, size_t n, uint32_t D, const float* z, Load load) {
+  for (size_t i = 0; i < n; ++i) {
+    double exact = 0, magnitude = 0;
+    for (uint32_t k = 0; k < D; ++k) {
+      exact += double{load(i * D + k)} * z[k];
+      magnitude += std::fabs(double{load(i * D + k)} * z[k]);
+    }
+    CHECK(std::fabs(got[i] - exact) <= 1e-6 * D * magnitude + 1e-30);
+  }
+}
+
+TEST_CASE("every kernel set computes row dot products to float accuracy, for every length") {
+  std::mt19937_64 gen(7);
+  for (const ScanKernels* k : all_kernels()) {
+    CAPTURE(k->name);
+    for (uint32_t D : {1u, 2u, 3u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 33u, 64u, 100u, 300u}) {
+      for (size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{4}, size_t{5}, size_t{13}}) {
+        CAPTURE(D);
+        CAPTURE(n);
+        const Data d = random_data(gen, n, D);
+        std::vector<float> out(n);
+        k->dot_f32(d.f32.data(), n, D, d.z.data(), out.data());
+        check_dots(out.data(), n, D, d.z.data(), [&](size_t i) { return d.f32[i]; });
+        k->dot_f16(d.f16.data(), n, D, d.z.data(), out.data());
+        check_dots(out.data(), n, D, d.z.data(), [&](size_t i) { return f16_to_f32(d.f16[i]); });
+        k->dot_i8(d.i8.data(), n, D, d.z.data(), out.data());
+        check_dots(out.data(), n, D, d.z.data(), [&](size_t i) { return static_cast<float>(d.i8[i]); });
+
+        std::vector<float> wide(n * D + 1, -1.0f);  // one guard element
+        k->widen_f16(d.f16.data(), n, D, wide.data());
+        for (size_t i = 0; i < n * D; ++i) REQUIRE(wide[i] == f16_to_f32(d.f16[i]));
+        k->widen_i8(d.i8.data(), n, D, wide.data());
+        for (size_t i = 0; i < n * D; ++i) REQUIRE(wide[i] == static_cast<float>(d.i8[i]));
+        CHECK(wide[n * D] == -1.0f);
+      }
+    }
+  }
+}
+
+TEST_CASE("every kernel set multiplies row blocks with query blocks") {
+  std::mt19937_64 gen(11);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (const ScanKernels* k : all_kernels()) {
+    CAPTURE(k->name);
+    for (uint32_t D : {1u, 5u, 16u, 37u, 300u}) {
+      for (size_t n : {size_t{1}, size_t{5}, size_t{6}, size_t{7}, size_t{48}}) {
+        for (uint32_t Q : {16u, 32u, 48u, 64u}) {
+          CAPTURE(D);
+          CAPTURE(n);
+          CAPTURE(Q);
+          std::vector<float> rows(n * D), zt(size_t{D} * Q), out(n * Q + 1, -7.0f);
+          for (float& x : rows) x = normal(gen);
+          for (float& x : zt) x = normal(gen);
+          k->gemm_f32(rows.data(), n, D, zt.data(), Q, out.data());
+          for (size_t i = 0; i < n; ++i)
+            for (uint32_t q = 0; q < Q; ++q) {
+              double exact = 0, magnitude = 0;
+              for (uint32_t j = 0; j < D; ++j) {
+                exact += double{rows[i * D + j]} * zt[size_t{j} * Q + q];
+                magnitude += std::fabs(double{rows[i * D + j]} * zt[size_t{j} * Q + q]);
+              }
+              REQUIRE(std::fabs(out[i * Q + q] - exact) <= 1e-6 * D * magnitude + 1e-30);
+            }
+          CHECK(out[n * Q] == -7.0f);
+        }
+      }
+    }
+  }
+}
+
+// Exact squared distance from the dequantised row v to z, in double.
+double distance2(const Model& m, uint32_t v, const float* z) {
+  std::vector<float> row(m.dimension());
+  m.row(v, row.data());
+  double s = 0;
+  for (uint32_t i = 0; i < m.dimension(); ++i) s += (double{row[i]} - z[i]) * (double{row[i]} - z[i]);
+  return s;
+}
+
+TEST_CASE("batched decoding finds the same nearest words as single decoding") {
+  std::mt19937_64 gen(3);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (dxt_quantization quant : {DXT_QUANT_F32, DXT_QUANT_F16, DXT_QUANT_INT8}) {
+    for (uint32_t D : {3u, 37u, 100u}) {
+      CAPTURE(quant);
+      CAPTURE(D);
+      test::ToyModelSpec spec;
+      spec.quantization = quant;
+      for (int v = 0; v < 1000; ++v) {
+        spec.words.push_back("w" + std::to_string(v));
+        std::vector<float> x(D);
+        for (float& c : x) c = normal(gen);
+        spec.vectors.push_back(x);
+      }
+      const test::AlignedBytes bytes(test::build_model_bytes(spec));
+      const auto model = Model::open_memory(bytes.data(), bytes.size, {});
+      for (size_t count : {size_t{1}, size_t{17}, size_t{300}}) {
+        std::vector<float> z(count * D);
+        for (float& c : z) c = 1.5f * normal(gen);
+        std::vector<uint32_t> batch(count);
+        BatchScratch scratch;
+        nearest_euclidean_batch(*model, z.data(), count, batch.data(), scratch);
+        for (size_t j = 0; j < count; ++j) {
+          const uint32_t single = nearest_euclidean(*model, z.data() + j * D);
+          if (batch[j] != single) {  // only a tie to within rounding may differ
+            const double a = distance2(*model, batch[j], z.data() + j * D);
+            const double b = distance2(*model, single, z.data() + j * D);
+            CHECK(std::fabs(a - b) <= 1e-5 * (a + b));
+          }
+          // And it is the true nearest word, up to rounding.
+          double best = distance2(*model, 0, z.data() + j * D);
+          for (uint32_t v = 1; v < 1000; ++v) best = std::min(best, distance2(*model, v, z.data() + j * D));
+          CHECK(distance2(*model, batch[j], z.data() + j * D) <= best * (1 + 1e-5) + 1e-9);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dxt

@@ -52,13 +52,21 @@ CalibrationStats calibrate(Mechanism& mechanism, RandomStream& rng, const std::v
   keep.reserve(words.size());
   distinct.reserve(words.size());
   std::unordered_set<uint32_t> seen;
+  // The trials of one word are independent draws, decoded in batches.
+  constexpr uint32_t kChunk = 1024;
+  std::vector<std::optional<uint32_t>> inputs;
+  std::vector<uint32_t> released(std::min(trials, kChunk));
   for (uint32_t w : words) {
     seen.clear();
+    inputs.assign(released.size(), w);
     uint32_t same = 0;
-    for (uint32_t t = 0; t < trials; ++t) {
-      const uint32_t o = mechanism.privatize(rng, w);
-      same += o == w;
-      seen.insert(o);
+    for (uint32_t done = 0; done < trials; done += kChunk) {
+      const uint32_t n = std::min(kChunk, trials - done);
+      mechanism.privatize_batch(rng, inputs.data(), n, released.data());
+      for (uint32_t j = 0; j < n; ++j) {
+        same += released[j] == w;
+        seen.insert(released[j]);
+      }
     }
     keep.push_back(static_cast<double>(same) / trials);
     distinct.push_back(static_cast<double>(seen.size()));

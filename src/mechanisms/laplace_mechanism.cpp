@@ -33,4 +33,11 @@ uint32_t LaplaceMechanism::privatize(RandomStream& rng, std::optional<uint32_t> 
   return nearest_euclidean(model_, point_.data());
 }
 
+void LaplaceMechanism::privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
+                                       uint32_t* out) {
+  batch_.run(model_, count, out, [&](size_t j, float* point) {
+    noisy_point(model_, epsilon(), rng, indices[j], point, direction_.data());
+  });
+}
+
 }  // namespace dxt

@@ -50,16 +50,16 @@ MahalanobisMechanism::MahalanobisMechanism(const Model& model, const MechanismPa
   sqrt_sigma_ = regularised_sqrt(model.covariance(), model.dimension(), lambda);
 }
 
-uint32_t MahalanobisMechanism::privatize(RandomStream& rng, std::optional<uint32_t> index) {
+void MahalanobisMechanism::noisy_point(RandomStream& rng, std::optional<uint32_t> index, float* point) {
   if (sqrt_sigma_.empty()) {
-    LaplaceMechanism::noisy_point(model_, epsilon(), rng, index, point_.data(), direction_.data());
-    return nearest_euclidean(model_, point_.data());
+    LaplaceMechanism::noisy_point(model_, epsilon(), rng, index, point, direction_.data());
+    return;
   }
   const uint32_t n = model_.dimension();
   if (index) {
-    model_.row(*index, point_.data());
+    model_.row(*index, point);
   } else {
-    std::fill(point_.begin(), point_.end(), 0.0f);
+    std::fill(point, point + n, 0.0f);
   }
   // Same draws in the same order as laplace: the radius, then the direction.
   const double radius = sample_gamma_integer_shape(rng, n, 1.0 / epsilon());
@@ -68,9 +68,18 @@ uint32_t MahalanobisMechanism::privatize(RandomStream& rng, std::optional<uint32
     const double* row = sqrt_sigma_.data() + uint64_t{i} * n;
     double shaped = 0;
     for (uint32_t j = 0; j < n; ++j) shaped += row[j] * direction_[j];
-    point_[i] = static_cast<float>(static_cast<double>(point_[i]) + radius * shaped);
+    point[i] = static_cast<float>(static_cast<double>(point[i]) + radius * shaped);
   }
+}
+
+uint32_t MahalanobisMechanism::privatize(RandomStream& rng, std::optional<uint32_t> index) {
+  noisy_point(rng, index, point_.data());
   return nearest_euclidean(model_, point_.data());
+}
+
+void MahalanobisMechanism::privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
+                                           uint32_t* out) {
+  batch_.run(model_, count, out, [&](size_t j, float* point) { noisy_point(rng, indices[j], point); });
 }
 
 }  // namespace dxt

@@ -39,6 +39,8 @@ class MahalanobisMechanism final : public Mechanism {
   MahalanobisMechanism(const Model& model, const MechanismParams& params);
   dxt_metric metric() const override { return DXT_METRIC_MAHALANOBIS; }
   uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) override;
+  void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
+                       uint32_t* out) override;
 
   // Sigma_l^(1/2), row-major n x n (empty when lambda = 0: the identity).
   const std::vector<double>& sqrt_sigma() const { return sqrt_sigma_; }
@@ -50,10 +52,14 @@ class MahalanobisMechanism final : public Mechanism {
   static std::vector<double> regularised_sqrt(const double* sigma, uint32_t n, double lambda);
 
  private:
+  // z = phi(w) + R S u into `point` (the model's dimension).
+  void noisy_point(RandomStream& rng, std::optional<uint32_t> index, float* point);
+
   const Model& model_;
   std::vector<double> sqrt_sigma_;
   std::vector<float> point_;
   std::vector<double> direction_;
+  BatchDecoder batch_;
 };
 
 }  // namespace dxt

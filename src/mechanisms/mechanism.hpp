@@ -3,6 +3,8 @@
 // scratch buffers, so privatising a word allocates nothing.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -12,6 +14,7 @@
 #include "dxtext/dxtext.h"
 #include "model/model.hpp"
 #include "rng/random_stream.hpp"
+#include "search/exact_scan.hpp"
 
 namespace dxt {
 
@@ -48,9 +51,45 @@ class Mechanism {
   // Privatise the word at `index`; nullopt privatises the fixed point that
   // stands for every out-of-vocabulary word. Returns the released word.
   virtual uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) = 0;
+  // out[j] is privatize(rng, indices[j]) for j < count, drawn independently
+  // in order. Mechanisms that decode noisy points override it to decode the
+  // whole batch in one pass over the matrix.
+  virtual void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
+                               uint32_t* out) {
+    for (size_t j = 0; j < count; ++j) out[j] = privatize(rng, indices[j]);
+  }
 
  private:
   MechanismParams params_;
+};
+
+// Decodes batches of noisy points to their nearest words (Euclidean), 256
+// points per pass over the matrix; batches too small to gain from the blocked
+// product use the single-point scan. Keeps its buffers between calls.
+class BatchDecoder {
+ public:
+  static constexpr size_t kChunk = 256;
+  static constexpr size_t kMinBlocked = 4;
+
+  // fill(j, point) writes the j-th noisy point (the model's dimension).
+  template <typename Fill>
+  void run(const Model& model, size_t count, uint32_t* out, Fill fill) {
+    const uint32_t D = model.dimension();
+    for (size_t done = 0; done < count; done += kChunk) {
+      const size_t n = std::min(kChunk, count - done);
+      points_.resize(n * D);
+      for (size_t j = 0; j < n; ++j) fill(done + j, points_.data() + j * D);
+      if (n < kMinBlocked) {
+        for (size_t j = 0; j < n; ++j) out[done + j] = nearest_euclidean(model, points_.data() + j * D);
+      } else {
+        nearest_euclidean_batch(model, points_.data(), n, out + done, scratch_);
+      }
+    }
+  }
+
+ private:
+  std::vector<float> points_;
+  BatchScratch scratch_;
 };
 
 // Validates the parameters against the model and builds the mechanism.

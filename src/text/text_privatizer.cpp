@@ -1,5 +1,6 @@
 #include "text/text_privatizer.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "errors/error.hpp"
@@ -42,17 +43,9 @@ TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::opti
   return d;
 }
 
-std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word, std::optional<bool> is_number) {
-  if (!utf8::valid(word.data(), word.size())) fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
-  const Decision d = decide(word, is_number);
-  tally_.add(d.cls, d.action);
+std::optional<std::string> TextPrivatizer::render(const Decision& d, std::string_view word, uint32_t released) const {
   switch (d.action) {
-    case DXT_POLICY_PRIVATIZE: {
-      // Out-of-vocabulary words (and numbers without a vector) all start from
-      // the same fixed point, so they cannot be told apart from the output.
-      const uint32_t out = mechanism_.privatize(rng_, d.index);
-      return apply_case_shape(model_.word(out), case_shape(word));
-    }
+    case DXT_POLICY_PRIVATIZE: return apply_case_shape(model_.word(released), case_shape(word));
     case DXT_POLICY_PLACEHOLDER: return policies_.placeholder;
     case DXT_POLICY_DROP: return std::nullopt;
     case DXT_POLICY_KEEP: return std::string(word);
@@ -60,17 +53,46 @@ std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word,
   }
 }
 
+std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word, std::optional<bool> is_number) {
+  if (!utf8::valid(word.data(), word.size())) fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
+  const Decision d = decide(word, is_number);
+  tally_.add(d.cls, d.action);
+  // Out-of-vocabulary words (and numbers without a vector) all start from the
+  // same fixed point, so they cannot be told apart from the output.
+  const uint32_t released = d.action == DXT_POLICY_PRIVATIZE ? mechanism_.privatize(rng_, d.index) : 0;
+  return render(d, word, released);
+}
+
 std::string TextPrivatizer::privatize_text(std::string_view text) {
   const std::vector<Token> tokens = tokenize(text);
+  // First classify every word and collect those to privatise, so that the
+  // mechanism draws their noise in order and decodes them together.
+  std::vector<Decision> decisions;
+  std::vector<std::optional<uint32_t>> inputs;
+  decisions.reserve(tokens.size());
+  for (const Token& t : tokens) {
+    if (t.kind == TokenKind::kSpan) continue;
+    const std::string_view piece = text.substr(t.begin, t.end - t.begin);
+    if (!utf8::valid(piece.data(), piece.size())) fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
+    decisions.push_back(decide(piece, t.kind == TokenKind::kNumber));
+    tally_.add(decisions.back().cls, decisions.back().action);
+    if (decisions.back().action == DXT_POLICY_PRIVATIZE) inputs.push_back(decisions.back().index);
+  }
+  std::vector<uint32_t> released(inputs.size());
+  mechanism_.privatize_batch(rng_, inputs.data(), inputs.size(), released.data());
+
   std::string out;
   out.reserve(text.size() + text.size() / 4);
+  size_t next_decision = 0, next_released = 0;
   for (const Token& t : tokens) {
     const std::string_view piece = text.substr(t.begin, t.end - t.begin);
     if (t.kind == TokenKind::kSpan) {
       out += piece;
       continue;
     }
-    if (auto replaced = privatize_word(piece, t.kind == TokenKind::kNumber)) out += *replaced;
+    const Decision& d = decisions[next_decision++];
+    const uint32_t r = d.action == DXT_POLICY_PRIVATIZE ? released[next_released++] : 0;
+    if (auto replaced = render(d, piece, r)) out += *replaced;
   }
   return out;
 }
@@ -90,9 +112,18 @@ std::vector<std::pair<std::string, uint64_t>> TextPrivatizer::privatize_bag(
     const Decision d = decide(word, std::nullopt);
     for (uint64_t k = 0; k < count; ++k) tally_.add(d.cls, d.action);
     switch (d.action) {
-      case DXT_POLICY_PRIVATIZE:
-        for (uint64_t k = 0; k < count; ++k) ++by_index[mechanism_.privatize(rng_, d.index)];
+      case DXT_POLICY_PRIVATIZE: {
+        // count independent draws, decoded in batches.
+        constexpr uint64_t kChunk = 1024;
+        const std::vector<std::optional<uint32_t>> inputs(std::min(count, kChunk), d.index);
+        std::vector<uint32_t> released(inputs.size());
+        for (uint64_t done = 0; done < count; done += kChunk) {
+          const size_t n = static_cast<size_t>(std::min(kChunk, count - done));
+          mechanism_.privatize_batch(rng_, inputs.data(), n, released.data());
+          for (size_t j = 0; j < n; ++j) ++by_index[released[j]];
+        }
         break;
+      }
       case DXT_POLICY_PLACEHOLDER: others[policies_.placeholder] += count; break;
       case DXT_POLICY_KEEP: others[std::string(word)] += count; break;
       default: break;  // dropped

@@ -51,6 +51,9 @@ class TextPrivatizer {
     std::optional<uint32_t> index;  // vocabulary index, if any
   };
   Decision decide(std::string_view word, std::optional<bool> is_number) const;
+  // What the text shows for `word` under decision d; `released` is the
+  // mechanism's output when d privatises.
+  std::optional<std::string> render(const Decision& d, std::string_view word, uint32_t released) const;
 
   const Model& model_;
   Mechanism& mechanism_;

@@ -22,8 +22,7 @@ class LaplaceMechanism final : public Mechanism {
   LaplaceMechanism(const Model& model, const MechanismParams& params);
   dxt_metric metric() const override { return DXT_METRIC_EUCLIDEAN; }
   uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) override;
-  void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
-                       uint32_t* out) override;
+  void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count, uint32_t* out) override;
 
   // The noisy point z = phi(w) + R u, written into `point` (the model's
   // dimension): shared with the vickrey mechanism.

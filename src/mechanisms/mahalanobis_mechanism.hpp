@@ -39,8 +39,7 @@ class MahalanobisMechanism final : public Mechanism {
   MahalanobisMechanism(const Model& model, const MechanismParams& params);
   dxt_metric metric() const override { return DXT_METRIC_MAHALANOBIS; }
   uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) override;
-  void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
-                       uint32_t* out) override;
+  void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count, uint32_t* out) override;
 
   // Sigma_l^(1/2), row-major n x n (empty when lambda = 0: the identity).
   const std::vector<double>& sqrt_sigma() const { return sqrt_sigma_; }

@@ -54,8 +54,7 @@ class Mechanism {
   // out[j] is privatize(rng, indices[j]) for j < count, drawn independently
   // in order. Mechanisms that decode noisy points override it to decode the
   // whole batch in one pass over the matrix.
-  virtual void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
-                               uint32_t* out) {
+  virtual void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count, uint32_t* out) {
     for (size_t j = 0; j < count; ++j) out[j] = privatize(rng, indices[j]);
   }
 

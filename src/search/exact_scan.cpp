@@ -99,7 +99,8 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
     const uint32_t Q = static_cast<uint32_t>((nq + kQueryBlock - 1) / kQueryBlock * kQueryBlock);
     s.zt.assign(size_t{D} * Q, 0.0f);
     for (size_t j = 0; j < nq; ++j)
-      for (uint32_t i = 0; i < D; ++i) s.zt[size_t{i} * Q + j] = z[(done + j) * D + i];
+      for (uint32_t i = 0; i < D; ++i)
+        s.zt[(j / kQueryBlock * D + i) * kQueryBlock + j % kQueryBlock] = z[(done + j) * D + i];
     s.block.resize(size_t{kRowBlock} * D);
     s.scores.resize(size_t{kRowBlock} * Q);
     s.best_score.assign(nq, std::numeric_limits<float>::infinity());

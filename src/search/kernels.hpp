@@ -34,10 +34,18 @@ struct ScanKernels {
   void (*widen_f16)(const uint16_t* rows, size_t n, uint32_t D, float* out);
   void (*widen_i8)(const int8_t* rows, size_t n, uint32_t D, float* out);
 
-  // Batched product of f32 rows with a block of queries stored transposed:
-  // zt[k * Q + q] is element k of query q, Q a multiple of kQueryBlock.
+  // Batched product of f32 rows with Q queries (Q a multiple of
+  // kQueryBlock), the queries packed in panels of kQueryBlock: element k of
+  // query q is zt[(q / kQueryBlock) * D * kQueryBlock + k * kQueryBlock +
+  // q % kQueryBlock], so each panel is read contiguously.
   // out[i * Q + q] = <row i, query q> for i in [0, n), q in [0, Q).
   void (*gemm_f32)(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out);
+
+  // Twelve independent multiply-add chains in registers, `iterations` steps
+  // each: the machine's peak multiply-add rate for this instruction set, for
+  // the benchmark. Writes a value that depends on every chain to *sink and
+  // returns the number of multiply-adds done.
+  uint64_t (*peak_madd)(uint64_t iterations, float* sink);
 };
 
 // Queries are processed in blocks whose size is a multiple of this.

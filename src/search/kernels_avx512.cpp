@@ -85,8 +85,8 @@ void widen(const typename L::T* rows, size_t n, uint32_t D, float* out) {
   }
 }
 
-// R rows x (16 * C) queries: the sums for each (row, query) run over k in
-// order.
+// R rows x C panels of 16 queries (one register each): the sums for each
+// (row, query) run over k in order.
 template <int R, int C>
 inline void tile(const float* rows, uint32_t D, const float* zt, uint32_t Q, float* out) {
   __m512 acc[R][C];
@@ -94,7 +94,7 @@ inline void tile(const float* rows, uint32_t D, const float* zt, uint32_t Q, flo
     for (int c = 0; c < C; ++c) acc[r][c] = _mm512_setzero_ps();
   for (uint32_t k = 0; k < D; ++k) {
     __m512 zk[C];
-    for (int c = 0; c < C; ++c) zk[c] = _mm512_loadu_ps(zt + size_t{k} * Q + c * W);
+    for (int c = 0; c < C; ++c) zk[c] = _mm512_loadu_ps(zt + (size_t{k} + static_cast<size_t>(c) * D) * kQueryBlock);
     for (int r = 0; r < R; ++r) {
       const __m512 b = _mm512_set1_ps(rows[static_cast<size_t>(r) * D + k]);
       for (int c = 0; c < C; ++c) acc[r][c] = _mm512_fmadd_ps(b, zk[c], acc[r][c]);
@@ -114,15 +114,34 @@ inline void tile_rows(size_t left, const float* rows, uint32_t D, const float* z
 
 void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out) {
   constexpr size_t kRows = 6;  // 12 accumulators + 2 query registers + 1 broadcast
+  static_assert(kQueryBlock == W, "one panel is one register");
   uint32_t q = 0;
   for (; q + 2 * W <= Q; q += 2 * W)
-    for (size_t i = 0; i < n; i += kRows) tile_rows<kRows, 2>(n - i, rows + i * D, D, zt + q, Q, out + i * Q + q);
-  if (q < Q)  // one block of 16 left
-    for (size_t i = 0; i < n; i += kRows) tile_rows<kRows, 1>(n - i, rows + i * D, D, zt + q, Q, out + i * Q + q);
+    for (size_t i = 0; i < n; i += kRows)
+      tile_rows<kRows, 2>(n - i, rows + i * D, D, zt + size_t{q} * D, Q, out + i * Q + q);
+  if (q < Q)  // one panel left
+    for (size_t i = 0; i < n; i += kRows)
+      tile_rows<kRows, 1>(n - i, rows + i * D, D, zt + size_t{q} * D, Q, out + i * Q + q);
+}
+
+uint64_t peak_madd(uint64_t iterations, float* sink) {
+  __m512 a[12];
+  for (int r = 0; r < 12; ++r) a[r] = _mm512_set1_ps(static_cast<float>(r));
+  const __m512 m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-6f);
+  for (uint64_t it = 0; it < iterations; ++it)
+    for (int r = 0; r < 12; ++r) a[r] = _mm512_fmadd_ps(a[r], m, c);
+  float lanes[16];
+  float s = 0;
+  for (int r = 0; r < 12; ++r) {
+    _mm512_storeu_ps(lanes, a[r]);
+    for (float x : lanes) s += x;
+  }
+  *sink = s;
+  return iterations * 12 * 16;
 }
 
 }  // namespace
 
-const ScanKernels kAvx512Kernels = {"avx512", dot<F32>, dot<F16>, dot<I8>, widen<F16>, widen<I8>, gemm_f32};
+const ScanKernels kAvx512Kernels = {"avx512", dot<F32>, dot<F16>, dot<I8>, widen<F16>, widen<I8>, gemm_f32, peak_madd};
 
 }  // namespace dxt

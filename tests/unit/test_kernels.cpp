@@ -101,8 +101,9 @@ TEST_CASE("every kernel set multiplies row blocks with query blocks") {
             for (uint32_t q = 0; q < Q; ++q) {
               double exact = 0, magnitude = 0;
               for (uint32_t j = 0; j < D; ++j) {
-                exact += double{rows[i * D + j]} * zt[size_t{j} * Q + q];
-                magnitude += std::fabs(double{rows[i * D + j]} * zt[size_t{j} * Q + q]);
+                const float zq = zt[(q / kQueryBlock * D + j) * kQueryBlock + q % kQueryBlock];
+                exact += double{rows[i * D + j]} * zq;
+                magnitude += std::fabs(double{rows[i * D + j]} * zq);
               }
               REQUIRE(std::fabs(out[i * Q + q] - exact) <= 1e-6 * D * magnitude + 1e-30);
             }

@@ -12,6 +12,7 @@
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "errors/error.hpp"
+#include "mechanism_args.hpp"
 #include "mechanisms/mechanism.hpp"
 #include "model/model.hpp"
 #include "model/model_locator.hpp"
@@ -55,30 +56,12 @@ int run_calibrate(int argc, char** argv) {
             {"model", "mechanism", "epsilon", "epsilons", "target-keep", "target-stat", "words", "trials", "seed",
              "gamma", "beta", "t", "lambda", "s", "sampler"},
             {});
-  MechanismParams p;
-  const std::string name = args.get("mechanism").value_or("laplace");
-  p.id = mechanism_from_name(name);
-  if (p.id == DXT_MECHANISM_UNKNOWN) throw UsageError("unknown mechanism '" + name + "'");
-  p.tem_gamma = args.number("gamma", p.tem_gamma);
-  p.tem_beta = args.number("beta", p.tem_beta);
-  p.vickrey_t = args.number("t", p.vickrey_t);
-  p.mahalanobis_lambda = args.number("lambda", p.mahalanobis_lambda);
-  p.syntf_s = args.number("s", p.syntf_s);
-  if (auto s = args.get("sampler")) {
-    if (*s == "permute-and-flip") {
-      p.sampler = DXT_SAMPLER_PERMUTE_AND_FLIP;
-    } else if (*s != "gumbel") {
-      throw UsageError("--sampler must be gumbel or permute-and-flip");
-    }
-  }
+  MechanismParams p = parse_mechanism_params(args);
   const auto words = static_cast<uint32_t>(args.count("words", 50));
   const auto trials = static_cast<uint32_t>(args.count("trials", 100));
   if (words == 0 || trials == 0) throw UsageError("--words and --trials must be at least 1");
 
-  const std::string path =
-      args.get("model")
-          ? *args.get("model")
-          : find_default_model(p.id == DXT_MECHANISM_HYPERBOLIC ? DXT_GEOMETRY_POINCARE : DXT_GEOMETRY_EUCLIDEAN);
+  const std::string path = model_path_for(args, p);
   const auto model = Model::open_file(path, ModelOpenOptions{});
   std::unique_ptr<ByteSource> source;
   if (auto seed = args.get("seed")) {

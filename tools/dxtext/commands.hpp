@@ -14,5 +14,7 @@ int run_tokenize(int argc, char** argv);
 int run_account(int argc, char** argv);
 int run_syntf(int argc, char** argv);
 int run_calibrate(int argc, char** argv);
+int run_bench(int argc, char** argv);
+int run_synth(int argc, char** argv);
 
 }  // namespace dxt::cli

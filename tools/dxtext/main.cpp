@@ -42,6 +42,12 @@ const char kUsage[] =
     "      split standard input into words and numbers as privatize does, one line per line\n"
     "  inspect [--no-verify] MODEL     print the model's header, digests and metadata as JSON\n"
     "  export [--output FILE] MODEL    write the model as word2vec text\n"
+    "  synth --vocab V --dim D [--quant f32|f16|int8] [--clusters K] [--seed N] OUT.dxe\n"
+    "      write a synthetic model with clustered vectors, for scale tests\n"
+    "  bench [--model M] [--mechanism NAME] [--epsilon E] [--batch B] [--threads T]\n"
+    "        [--seconds S] [--numpy-script PATH] [--python PATH] [--no-baselines]\n"
+    "      measure words/s, latency, open time, memory, scan GB/s and MAC/s next to the\n"
+    "      machine's limits and naive baselines; prints JSON (docs/performance.md)\n"
     "  version                         print the library version\n"
     "\n"
     "\n"
@@ -73,6 +79,8 @@ int main(int argc, char** argv) {
     if (command == "convert") return run_convert(argc, argv);
     if (command == "inspect") return run_inspect(argc, argv);
     if (command == "export") return run_export(argc, argv);
+    if (command == "bench") return run_bench(argc, argv);
+    if (command == "synth") return run_synth(argc, argv);
     if (command == "version" || command == "--version") {
       std::printf("dxtext %s (model format %u.%u)\n", dxt_version_string(), DXT_FORMAT_VERSION_MAJOR,
                   DXT_FORMAT_VERSION_MINOR);

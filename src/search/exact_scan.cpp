@@ -18,8 +18,7 @@ constexpr uint32_t kScanBlock = 256;  // rows per kernel call: scores stay on th
 // Calls visit(v, <row v, z>) for every row, in index order, kScanBlock rows
 // at a time through the dispatched kernel.
 template <typename Visit>
-void scan(const Model& model, const float* z, Visit visit) {
-  const ScanKernels& k = scan_kernels();
+void scan(const Model& model, const float* z, const ScanKernels& k, Visit visit) {
   const uint32_t V = model.vocabulary_size();
   const uint32_t D = model.dimension();
   const uint8_t* m = model.matrix_data();
@@ -44,11 +43,11 @@ void scan(const Model& model, const float* z, Visit visit) {
 
 }  // namespace
 
-uint32_t nearest_euclidean(const Model& model, const float* z) {
+uint32_t nearest_euclidean(const Model& model, const float* z, const ScanKernels* kernels) {
   const float* norms = model.row_norms();
   uint32_t best = 0;
   float best_score = std::numeric_limits<float>::infinity();
-  scan(model, z, [&](uint32_t v, float d) {
+  scan(model, z, kernels != nullptr ? *kernels : scan_kernels(), [&](uint32_t v, float d) {
     const float score = norms[v] - 2.0f * d;
     if (score < best_score) {  // strict: the lowest index wins a tie; NaN never wins
       best_score = score;
@@ -63,7 +62,7 @@ TwoNearest two_nearest_euclidean(const Model& model, const float* z) {
   constexpr float kInf = std::numeric_limits<float>::infinity();
   uint32_t b1 = 0, b2 = 0;
   float s1 = kInf, s2 = kInf;
-  scan(model, z, [&](uint32_t v, float d) {
+  scan(model, z, scan_kernels(), [&](uint32_t v, float d) {
     const float score = norms[v] - 2.0f * d;
     if (score < s1) {
       b2 = b1, s2 = s1;
@@ -79,8 +78,44 @@ TwoNearest two_nearest_euclidean(const Model& model, const float* z) {
   return {b1, b2, std::sqrt(std::max(0.0, double{s1} + zz)), std::sqrt(std::max(0.0, double{s2} + zz))};
 }
 
-void nearest_euclidean_batch(const Model& model, const float* z, size_t count, uint32_t* out, BatchScratch& s) {
-  const ScanKernels& k = scan_kernels();
+namespace {
+
+// The score nearest_euclidean gives row v for z, by the same kernel and the
+// same float operations (a kernel's result for a row does not depend on the
+// other rows of the call).
+float single_score(const Model& model, const ScanKernels& k, uint32_t v, const float* z) {
+  const uint32_t D = model.dimension();
+  const uint64_t first = uint64_t{v} * D;
+  const uint8_t* m = model.matrix_data();
+  float d = 0;
+  if (model.quantization() == DXT_QUANT_F32) {
+    k.dot_f32(reinterpret_cast<const float*>(m) + first, 1, D, z, &d);
+  } else if (model.quantization() == DXT_QUANT_F16) {
+    k.dot_f16(reinterpret_cast<const uint16_t*>(m) + first, 1, D, z, &d);
+  } else {
+    k.dot_i8(reinterpret_cast<const int8_t*>(m) + first, 1, D, z, &d);
+    d *= model.row_scales()[v];
+  }
+  return model.row_norms()[v] - 2.0f * d;
+}
+
+}  // namespace
+
+// Exact by bounding, not by luck: the blocked product gives each score a_vq
+// with |a_vq - s_vq| <= t_vq, where s_vq is the score nearest_euclidean
+// computes. Rows whose lower bound a - t exceeds the best upper bound
+// U_q = min_v (a_vq + t_vq) cannot be its answer; the few others are scored
+// again exactly as nearest_euclidean scores them, in index order with the
+// same strict comparison. So the result is the same word, bit for bit.
+//
+// t_vq = 2 ||phi(v)|| err_q + delta ||phi(v)||^2 with delta = (2D + 64) 2^-24:
+// err_q bounds the error of the approximate dot product per unit row norm
+// (Cauchy-Schwarz): 2 delta ||z|| for float rounding of both computations
+// and, with int8 queries, also ||z - s_q zq||, the query's quantisation
+// error. delta ||phi(v)||^2 covers the rounding of norm - 2 d.
+void nearest_euclidean_batch(const Model& model, const float* z, size_t count, uint32_t* out, BatchScratch& s,
+                             const ScanKernels* kernels) {
+  const ScanKernels& k = kernels != nullptr ? *kernels : scan_kernels();
   const uint32_t V = model.vocabulary_size();
   const uint32_t D = model.dimension();
   const dxt_quantization quant = model.quantization();
@@ -89,49 +124,142 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
   const float* norms = model.row_norms();
   const float* scales = model.row_scales();
   const uint8_t* m = model.matrix_data();
-  // Rows per block: widened once, then multiplied with every query. A
+  // int8 rows times int8 queries in exact integer arithmetic, when the CPU
+  // has a fast kernel for it; otherwise rows widened to f32.
+  const bool integer = quant == DXT_QUANT_INT8 && k.gemm_i8 != nullptr;
+  const uint32_t Dp = integer ? (D + 3) / 4 * 4 : D;  // int8 rows padded to groups of 4
+  const double delta = (2.0 * D + 64) * 0x1p-24;
+  // Rows per block: converted once, then multiplied with every query. A
   // multiple of the kernels' row tile (6).
   constexpr uint32_t kRowBlock = 48;
   constexpr size_t kMaxQueries = 256;  // per pass over the matrix
+  constexpr size_t kCompactAt = 64;    // candidates kept per query before pruning
 
   for (size_t done = 0; done < count; done += kMaxQueries) {
     const size_t nq = std::min(kMaxQueries, count - done);
     const uint32_t Q = static_cast<uint32_t>((nq + kQueryBlock - 1) / kQueryBlock * kQueryBlock);
-    s.zt.assign(size_t{D} * Q, 0.0f);
-    for (size_t j = 0; j < nq; ++j)
-      for (uint32_t i = 0; i < D; ++i)
-        s.zt[(j / kQueryBlock * D + i) * kQueryBlock + j % kQueryBlock] = z[(done + j) * D + i];
-    s.block.resize(size_t{kRowBlock} * D);
+    s.err.resize(nq);
+    s.query_scale.assign(nq, 1.0f);
+    if (integer) {
+      // zu = zq + 128 (unsigned), panels of 16 queries x groups of 4 elements.
+      s.zu.assign(size_t{Q} * Dp, 128);
+      for (size_t j = 0; j < nq; ++j) {
+        const float* zj = z + (done + j) * D;
+        float top = 0;
+        for (uint32_t i = 0; i < D; ++i) top = std::max(top, std::fabs(zj[i]));
+        const float scale = top > 0 && std::isfinite(top) ? top / 127.0f : 1.0f;
+        double e2 = 0, zz = 0;
+        for (uint32_t i = 0; i < D; ++i) {
+          const float q = std::nearbyint(std::min(127.0f, std::max(-127.0f, zj[i] / scale)));
+          const double e = double{zj[i]} - double{scale} * q;
+          e2 += e * e;
+          zz += double{zj[i]} * zj[i];
+          s.zu[((j / kQueryBlock) * (Dp / 4) + i / 4) * 64 + (j % kQueryBlock) * 4 + i % 4] =
+              static_cast<uint8_t>(static_cast<int>(q) + 128);
+        }
+        s.query_scale[j] = scale;
+        s.err[j] = static_cast<float>(std::sqrt(e2) + 2 * delta * std::sqrt(zz));
+      }
+      s.packed.resize(size_t{kRowBlock} * Dp);
+      s.row_sum.resize(kRowBlock);
+      s.iscores.resize(size_t{kRowBlock} * Q);
+    } else {
+      s.zt.assign(size_t{D} * Q, 0.0f);
+      for (size_t j = 0; j < nq; ++j) {
+        double zz = 0;
+        for (uint32_t i = 0; i < D; ++i) {
+          const float x = z[(done + j) * D + i];
+          s.zt[(j / kQueryBlock * D + i) * kQueryBlock + j % kQueryBlock] = x;
+          zz += double{x} * x;
+        }
+        s.err[j] = static_cast<float>(2 * delta * std::sqrt(zz));
+      }
+      s.block.resize(size_t{kRowBlock} * D);
+    }
     s.scores.resize(size_t{kRowBlock} * Q);
-    s.best_score.assign(nq, std::numeric_limits<float>::infinity());
-    uint32_t* best = out + done;
-    std::fill(best, best + nq, 0u);
+    s.upper.assign(nq, std::numeric_limits<float>::infinity());
+    s.lower.resize(nq);
+    s.candidates.resize(std::max(s.candidates.size(), nq));
+    for (size_t j = 0; j < nq; ++j) s.candidates[j].clear();
 
     for (uint32_t v0 = 0; v0 < V; v0 += kRowBlock) {
       const uint32_t n = std::min(kRowBlock, V - v0);
       const uint64_t first = uint64_t{v0} * D;
-      const float* rows = s.block.data();
-      if (quant == DXT_QUANT_F32) {
-        rows = reinterpret_cast<const float*>(m) + first;
-      } else if (quant == DXT_QUANT_F16) {
-        k.widen_f16(reinterpret_cast<const uint16_t*>(m) + first, n, D, s.block.data());
+      // Approximate dot products <phi(v), z_j> into scores (n x Q).
+      if (integer) {
+        const int8_t* rows = reinterpret_cast<const int8_t*>(m) + first;
+        for (uint32_t i = 0; i < n; ++i) {
+          int8_t* dst = s.packed.data() + size_t{i} * Dp;
+          std::memcpy(dst, rows + size_t{i} * D, D);
+          std::memset(dst + D, 0, Dp - D);
+          int32_t sum = 0;
+          for (uint32_t c = 0; c < D; ++c) sum += dst[c];
+          s.row_sum[i] = sum;
+        }
+        k.gemm_i8(s.packed.data(), n, Dp, s.zu.data(), Q, s.iscores.data());
+        for (uint32_t i = 0; i < n; ++i) {
+          const float scale = scales[v0 + i];
+          const int32_t offset = 128 * s.row_sum[i];
+          const int32_t* in = s.iscores.data() + size_t{i} * Q;
+          float* dots = s.scores.data() + size_t{i} * Q;
+          for (size_t j = 0; j < nq; ++j) dots[j] = scale * s.query_scale[j] * static_cast<float>(in[j] - offset);
+        }
       } else {
-        k.widen_i8(reinterpret_cast<const int8_t*>(m) + first, n, D, s.block.data());
+        const float* rows = s.block.data();
+        if (quant == DXT_QUANT_F32) {
+          rows = reinterpret_cast<const float*>(m) + first;
+        } else if (quant == DXT_QUANT_F16) {
+          k.widen_f16(reinterpret_cast<const uint16_t*>(m) + first, n, D, s.block.data());
+        } else {
+          k.widen_i8(reinterpret_cast<const int8_t*>(m) + first, n, D, s.block.data());
+        }
+        k.gemm_f32(rows, n, D, s.zt.data(), Q, s.scores.data());
+        if (quant == DXT_QUANT_INT8)
+          for (uint32_t i = 0; i < n; ++i)
+            for (size_t j = 0; j < nq; ++j) s.scores[size_t{i} * Q + j] *= scales[v0 + i];
       }
-      k.gemm_f32(rows, n, D, s.zt.data(), Q, s.scores.data());
+      // Bounds, and the rows that may still win.
       for (uint32_t i = 0; i < n; ++i) {
         const uint32_t v = v0 + i;
-        const float scale = scales != nullptr ? scales[v] : 1.0f;
+        const float nv = norms[v];
+        const float rn = std::sqrt(std::max(nv, 0.0f));
+        const float base = static_cast<float>(delta) * std::fabs(nv);
         const float* dots = s.scores.data() + size_t{i} * Q;
+        bool any = false;
         for (size_t j = 0; j < nq; ++j) {
-          const float d = quant == DXT_QUANT_INT8 ? scale * dots[j] : dots[j];
-          const float score = norms[v] - 2.0f * d;
-          if (score < s.best_score[j]) {  // strict, as in nearest_euclidean
-            s.best_score[j] = score;
-            best[j] = v;
+          const float a = nv - 2.0f * dots[j];
+          const float t = 2.0f * rn * s.err[j] + base;
+          s.upper[j] = std::min(s.upper[j], a + t);
+          s.lower[j] = a - t;
+          any |= s.lower[j] <= s.upper[j];
+        }
+        if (!any) continue;
+        for (size_t j = 0; j < nq; ++j) {
+          if (!(s.lower[j] <= s.upper[j])) continue;
+          auto& c = s.candidates[j];
+          if (c.size() >= kCompactAt) {
+            const float u = s.upper[j];
+            c.erase(std::remove_if(c.begin(), c.end(), [u](const BatchScratch::Candidate& x) { return x.lower > u; }),
+                    c.end());
           }
+          c.push_back({v, s.lower[j]});
         }
       }
+    }
+    // The survivors, scored exactly as nearest_euclidean scores them.
+    for (size_t j = 0; j < nq; ++j) {
+      const float* zj = z + (done + j) * D;
+      uint32_t best = 0;
+      float best_score = std::numeric_limits<float>::infinity();
+      for (const BatchScratch::Candidate& c : s.candidates[j]) {
+        if (!(c.lower <= s.upper[j])) continue;
+        const float score = single_score(model, k, c.row, zj);
+        if (score < best_score) {  // strict, in index order: the lowest index wins a tie
+          best_score = score;
+          best = c.row;
+        }
+      }
+      out[done + j] = best;
     }
   }
 }

@@ -18,20 +18,30 @@
 
 namespace dxt {
 
-uint32_t nearest_euclidean(const Model& model, const float* z);
+struct ScanKernels;  // search/kernels.hpp; nullptr below means scan_kernels()
+
+uint32_t nearest_euclidean(const Model& model, const float* z, const ScanKernels* kernels = nullptr);
 
 // Working memory of nearest_euclidean_batch, kept by the caller so that
 // repeated calls allocate nothing once it has grown.
 struct BatchScratch {
-  std::vector<float> zt, block, scores, best_score;
+  struct Candidate {
+    uint32_t row;
+    float lower;  // lower bound of its score
+  };
+  std::vector<float> zt, block, scores, err, query_scale, upper, lower;
+  std::vector<uint8_t> zu;
+  std::vector<int8_t> packed;
+  std::vector<int32_t> row_sum, iscores;
+  std::vector<std::vector<Candidate>> candidates;
 };
 
-// out[j] = the nearest word to the query z[j*D .. j*D+D) for j < count, as
-// nearest_euclidean computes it but in one pass over the matrix per 256
-// queries (a blocked matrix product). The sums run in a different order, so
-// the two functions can differ only where two words' scores tie to within
-// rounding.
-void nearest_euclidean_batch(const Model& model, const float* z, size_t count, uint32_t* out, BatchScratch& scratch);
+// out[j] = nearest_euclidean(model, z + j*D) for j < count: the same word,
+// computed in one pass over the matrix per 256 queries (a blocked matrix
+// product, in integers for int8 models where the CPU has a kernel for it),
+// then an exact rescoring of the few words the product cannot rule out.
+void nearest_euclidean_batch(const Model& model, const float* z, size_t count, uint32_t* out, BatchScratch& scratch,
+                             const ScanKernels* kernels = nullptr);
 
 struct TwoNearest {
   uint32_t first, second;  // second == first when the vocabulary has one word

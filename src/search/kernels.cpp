@@ -75,6 +75,20 @@ void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t
   }
 }
 
+}  // namespace
+
+void reference_gemm_i8(const int8_t* rows, size_t n, uint32_t Dp, const uint8_t* zu, uint32_t Q, int32_t* out) {
+  for (size_t i = 0; i < n; ++i)
+    for (uint32_t q = 0; q < Q; ++q) {
+      int32_t sum = 0;
+      for (uint32_t k = 0; k < Dp; ++k)
+        sum += rows[i * Dp + k] * zu[((q / kQueryBlock) * (Dp / 4) + k / 4) * 64 + (q % kQueryBlock) * 4 + k % 4];
+      out[i * Q + q] = sum;
+    }
+}
+
+namespace {
+
 uint64_t peak_madd(uint64_t iterations, float* sink) {
   float a[12];
   for (int r = 0; r < 12; ++r) a[r] = static_cast<float>(r);
@@ -91,6 +105,16 @@ bool cpu_has_avx2() {
 #if defined(DXT_KERNELS_AVX2) && (defined(__x86_64__) || defined(__i386__))
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+#else
+  return false;
+#endif
+}
+
+bool cpu_has_avx512();
+
+bool cpu_has_avx512vnni() {
+#if defined(DXT_KERNELS_AVX512) && (defined(__x86_64__) || defined(__i386__))
+  return cpu_has_avx512() && __builtin_cpu_supports("avx512vnni");
 #else
   return false;
 #endif
@@ -113,6 +137,16 @@ const ScanKernels* if_available(const char* name) {
 #endif
 #if defined(DXT_KERNELS_AVX512)
   if (std::strcmp(name, "avx512") == 0) return cpu_has_avx512() ? &kAvx512Kernels : nullptr;
+  if (std::strcmp(name, "avx512vnni") == 0) {
+    if (!cpu_has_avx512vnni()) return nullptr;
+    static const ScanKernels vnni = [] {
+      ScanKernels k = kAvx512Kernels;
+      k.name = "avx512vnni";
+      k.gemm_i8 = avx512vnni_gemm_i8;
+      return k;
+    }();
+    return &vnni;
+  }
 #endif
 #if defined(DXT_KERNELS_NEON)
   if (std::strcmp(name, "neon") == 0) return &kNeonKernels;  // baseline on AArch64
@@ -123,14 +157,15 @@ const ScanKernels* if_available(const char* name) {
 const ScanKernels* choose() {
   if (const char* forced = std::getenv("DXTEXT_KERNEL"); forced != nullptr && *forced != '\0')
     if (const ScanKernels* k = if_available(forced)) return k;
-  for (const char* name : {"avx512", "avx2", "neon"})
+  for (const char* name : {"avx512vnni", "avx512", "avx2", "neon"})
     if (const ScanKernels* k = if_available(name)) return k;
   return &kScalarKernels;
 }
 
 }  // namespace
 
-const ScanKernels kScalarKernels = {"scalar", dot_f32, dot_f16, dot_i8, widen_f16, widen_i8, gemm_f32, peak_madd};
+const ScanKernels kScalarKernels = {"scalar", dot_f32,  dot_f16, dot_i8,   widen_f16,
+                                    widen_i8, gemm_f32, nullptr, peak_madd};
 
 const ScanKernels& scan_kernels() {
   static const ScanKernels* const chosen = choose();  // thread-safe initialisation
@@ -139,7 +174,7 @@ const ScanKernels& scan_kernels() {
 
 size_t available_scan_kernels(const ScanKernels** out, size_t capacity) {
   size_t n = 0;
-  for (const char* name : {"scalar", "avx2", "avx512", "neon"})
+  for (const char* name : {"scalar", "avx2", "avx512", "avx512vnni", "neon"})
     if (const ScanKernels* k = if_available(name)) {
       if (n < capacity) out[n] = k;
       ++n;

@@ -41,6 +41,14 @@ struct ScanKernels {
   // out[i * Q + q] = <row i, query q> for i in [0, n), q in [0, Q).
   void (*gemm_f32)(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out);
 
+  // Integer product of int8 rows (n rows of Dp bytes, Dp a multiple of 4,
+  // zero-padded) with Q unsigned 8-bit queries, packed in panels of
+  // kQueryBlock queries x groups of 4 elements: element k of query q is
+  // zu[((q / 16) * (Dp / 4) + k / 4) * 64 + (q % 16) * 4 + k % 4].
+  // out[i * Q + q] = sum_k rows[i][k] * zu(q, k), exact in int32.
+  // nullptr where the instruction set has no fast way to do it.
+  void (*gemm_i8)(const int8_t* rows, size_t n, uint32_t Dp, const uint8_t* zu, uint32_t Q, int32_t* out);
+
   // Twelve independent multiply-add chains in registers, `iterations` steps
   // each: the machine's peak multiply-add rate for this instruction set, for
   // the benchmark. Writes a value that depends on every chain to *sink and
@@ -52,8 +60,8 @@ struct ScanKernels {
 inline constexpr uint32_t kQueryBlock = 16;
 
 // The kernels for this CPU: the best available, or the one named by the
-// environment variable DXTEXT_KERNEL (scalar, avx2, avx512, neon) when it is
-// set and available. Chosen on the first call; thread-safe.
+// environment variable DXTEXT_KERNEL (scalar, avx2, avx512, avx512vnni, neon)
+// when it is set and available. Chosen on the first call; thread-safe.
 const ScanKernels& scan_kernels();
 
 // Every kernel set this CPU can run, scalar first (for tests and benchmarks).
@@ -67,5 +75,9 @@ extern const ScanKernels kScalarKernels;
 extern const ScanKernels kAvx2Kernels;
 extern const ScanKernels kAvx512Kernels;
 extern const ScanKernels kNeonKernels;
+void avx512vnni_gemm_i8(const int8_t* rows, size_t n, uint32_t Dp, const uint8_t* zu, uint32_t Q, int32_t* out);
+
+// The plain-C++ definition of gemm_i8, for tests.
+void reference_gemm_i8(const int8_t* rows, size_t n, uint32_t Dp, const uint8_t* zu, uint32_t Q, int32_t* out);
 
 }  // namespace dxt

@@ -144,6 +144,7 @@ uint64_t peak_madd(uint64_t iterations, float* sink) {
 
 }  // namespace
 
-const ScanKernels kAvx2Kernels = {"avx2", dot<F32>, dot<F16>, dot<I8>, widen<F16>, widen<I8>, gemm_f32, peak_madd};
+const ScanKernels kAvx2Kernels = {"avx2",    dot<F32>, dot<F16>, dot<I8>,  widen<F16>,
+                                  widen<I8>, gemm_f32, nullptr,  peak_madd};
 
 }  // namespace dxt

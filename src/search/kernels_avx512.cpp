@@ -142,6 +142,7 @@ uint64_t peak_madd(uint64_t iterations, float* sink) {
 
 }  // namespace
 
-const ScanKernels kAvx512Kernels = {"avx512", dot<F32>, dot<F16>, dot<I8>, widen<F16>, widen<I8>, gemm_f32, peak_madd};
+const ScanKernels kAvx512Kernels = {"avx512",  dot<F32>, dot<F16>, dot<I8>,  widen<F16>,
+                                    widen<I8>, gemm_f32, nullptr,  peak_madd};
 
 }  // namespace dxt

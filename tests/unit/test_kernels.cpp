@@ -123,9 +123,44 @@ double distance2(const Model& m, uint32_t v, const float* z) {
   return s;
 }
 
-TEST_CASE("batched decoding finds the same nearest words as single decoding") {
+TEST_CASE("every kernel set's int8 product is exact") {
+  std::mt19937_64 gen(5);
+  std::uniform_int_distribution<int> byte(-128, 127), ubyte(0, 255);
+  std::vector<const ScanKernels*> kernels = all_kernels();
+  for (const ScanKernels* k : kernels) {
+    if (k->gemm_i8 == nullptr) continue;
+    CAPTURE(k->name);
+    for (uint32_t Dp : {4u, 8u, 100u, 300u, 1024u})
+      for (size_t n : {size_t{1}, size_t{5}, size_t{6}, size_t{13}})
+        for (uint32_t Q : {16u, 32u, 48u}) {
+          std::vector<int8_t> rows(n * Dp);
+          std::vector<uint8_t> zu(size_t{Q} * Dp);
+          for (auto& x : rows) x = static_cast<int8_t>(byte(gen));
+          for (auto& x : zu) x = static_cast<uint8_t>(ubyte(gen));
+          std::vector<int32_t> got(n * Q), want(n * Q);
+          k->gemm_i8(rows.data(), n, Dp, zu.data(), Q, got.data());
+          reference_gemm_i8(rows.data(), n, Dp, zu.data(), Q, want.data());
+          REQUIRE(got == want);
+        }
+  }
+}
+
+// Every kernel set, plus the scalar set with the reference integer product so
+// that the integer path of the batched scan is tested on every CPU.
+std::vector<ScanKernels> batch_variants() {
+  std::vector<ScanKernels> out;
+  for (const ScanKernels* k : all_kernels()) out.push_back(*k);
+  ScanKernels integer = kScalarKernels;
+  integer.name = "scalar+reference_gemm_i8";
+  integer.gemm_i8 = reference_gemm_i8;
+  out.push_back(integer);
+  return out;
+}
+
+TEST_CASE("batched decoding returns exactly the words single decoding returns") {
   std::mt19937_64 gen(3);
   std::normal_distribution<float> normal(0.0f, 1.0f);
+  const std::vector<ScanKernels> variants = batch_variants();
   for (dxt_quantization quant : {DXT_QUANT_F32, DXT_QUANT_F16, DXT_QUANT_INT8}) {
     for (uint32_t D : {3u, 37u, 100u}) {
       CAPTURE(quant);
@@ -135,28 +170,33 @@ TEST_CASE("batched decoding finds the same nearest words as single decoding") {
       for (int v = 0; v < 1000; ++v) {
         spec.words.push_back("w" + std::to_string(v));
         std::vector<float> x(D);
-        for (float& c : x) c = normal(gen);
+        // Clustered, with exact duplicates (ties) at every tenth word.
+        for (float& c : x) c = v % 10 == 9 ? 0.0f : normal(gen) + static_cast<float>(v % 7);
+        if (v % 10 == 9) x = spec.vectors[static_cast<size_t>(v) - 1];
         spec.vectors.push_back(x);
       }
       const test::AlignedBytes bytes(test::build_model_bytes(spec));
       const auto model = Model::open_memory(bytes.data(), bytes.size, {});
-      for (size_t count : {size_t{1}, size_t{17}, size_t{300}}) {
-        std::vector<float> z(count * D);
-        for (float& c : z) c = 1.5f * normal(gen);
-        std::vector<uint32_t> batch(count);
-        BatchScratch scratch;
-        nearest_euclidean_batch(*model, z.data(), count, batch.data(), scratch);
-        for (size_t j = 0; j < count; ++j) {
-          const uint32_t single = nearest_euclidean(*model, z.data() + j * D);
-          if (batch[j] != single) {  // only a tie to within rounding may differ
-            const double a = distance2(*model, batch[j], z.data() + j * D);
-            const double b = distance2(*model, single, z.data() + j * D);
-            CHECK(std::fabs(a - b) <= 1e-5 * (a + b));
+      for (const ScanKernels& k : variants) {
+        CAPTURE(k.name);
+        for (size_t count : {size_t{1}, size_t{17}, size_t{300}}) {
+          std::vector<float> z(count * D);
+          for (size_t j = 0; j < count; ++j) {
+            // Near a word, far away, and exactly on a word.
+            const auto& base = spec.vectors[static_cast<size_t>(gen() % 1000)];
+            const float spread = j % 3 == 0 ? 0.3f : j % 3 == 1 ? 20.0f : 0.0f;
+            for (uint32_t i = 0; i < D; ++i) z[j * D + i] = base[i] + spread * normal(gen);
           }
+          std::vector<uint32_t> batch(count);
+          BatchScratch scratch;
+          nearest_euclidean_batch(*model, z.data(), count, batch.data(), scratch, &k);
+          for (size_t j = 0; j < count; ++j) REQUIRE(batch[j] == nearest_euclidean(*model, z.data() + j * D, &k));
           // And it is the true nearest word, up to rounding.
-          double best = distance2(*model, 0, z.data() + j * D);
-          for (uint32_t v = 1; v < 1000; ++v) best = std::min(best, distance2(*model, v, z.data() + j * D));
-          CHECK(distance2(*model, batch[j], z.data() + j * D) <= best * (1 + 1e-5) + 1e-9);
+          for (size_t j = 0; j < count; j += 7) {
+            double best = distance2(*model, 0, z.data() + j * D);
+            for (uint32_t v = 1; v < 1000; ++v) best = std::min(best, distance2(*model, v, z.data() + j * D));
+            CHECK(distance2(*model, batch[j], z.data() + j * D) <= best * (1 + 1e-5) + 1e-9);
+          }
         }
       }
     }

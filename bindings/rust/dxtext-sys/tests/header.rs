@@ -182,7 +182,7 @@ fn functions_match_the_header() {
 /// Integer value of a #define or enum initialiser, when it is a literal.
 fn int_value(expr: &str) -> Option<i64> {
     let e = expr.trim().trim_end_matches(',').trim();
-    let e = e.trim_end_matches(|c| c == 'u' || c == 'U');
+    let e = e.trim_end_matches(|c: char| c == 'u' || c == 'U');
     if let Some(hex) = e.strip_prefix("0x") {
         return i64::from_str_radix(hex, 16).ok();
     }

@@ -248,11 +248,13 @@ class Privatizer {
   /**
    * Random state for privatisation calls on `model`. By default the noise
    * comes from the operating system's CSPRNG (the private mode); `seed` (a
-   * Buffer of 32 bytes) makes it reproducible and NOT private.
+   * Buffer or Uint8Array of 32 bytes) makes it reproducible and NOT private.
    */
   constructor(model, { seed } = {}) {
     if (!(model instanceof Model)) throw invalid('a Privatizer needs a Model');
-    this._handle = call(() => native.contextCreate(model._handle(), seed));
+    const seedBuffer =
+      seed instanceof Uint8Array && !Buffer.isBuffer(seed) ? Buffer.from(seed.buffer, seed.byteOffset, seed.byteLength) : seed;
+    this._handle = call(() => native.contextCreate(model._handle(), seedBuffer));
     this.model = model;
     this._tail = Promise.resolve();
   }

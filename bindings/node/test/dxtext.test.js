@@ -80,6 +80,8 @@ test('seeded privatizers repeat and are not private', async () => {
   const [ra, rb] = await Promise.all([a.privatizeText(SENTENCE, 5), b.privatizeText(SENTENCE, 5)]);
   assert.equal(ra.text, rb.text);
   assert.equal(ra.report.isPrivate, false);
+  const c = new dxtext.Privatizer(model, { seed: new Uint8Array(32).fill(7) });
+  assert.equal((await c.privatizeText(SENTENCE, 5)).text, ra.text);
   assert.throws(() => new dxtext.Privatizer(model, { seed: Buffer.alloc(5) }), dxtext.InvalidArgumentError);
 });
 
@@ -141,6 +143,20 @@ test('calls on one privatizer queue; privatizers run in parallel', async () => {
   const results = await Promise.all(many.map((p) => p.privatizeText(SENTENCE, 15)));
   assert.equal(results.length, 4);
   await Promise.all(many.map((p) => p.close()));
+});
+
+test('asynchronous calls leave the event loop free', async () => {
+  const privatizer = new dxtext.Privatizer(model);
+  let ticks = 0;
+  const timer = setInterval(() => {
+    ticks += 1;
+  }, 1);
+  const { report } = await privatizer.privatizeText(SENTENCE.repeat(40), 15);
+  clearInterval(timer);
+  assert.equal(report.wordsPrivatized, 360);
+  // The 360 nearest-word searches ran on the thread pool while timers fired.
+  assert.ok(ticks > 0, `the event loop was blocked (ticks: ${ticks})`);
+  await privatizer.close();
 });
 
 test('a privatizer outlives its closed model', async () => {

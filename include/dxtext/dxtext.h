@@ -29,6 +29,21 @@
  *   Each options or report struct starts with `uint32_t struct_size`. Fill it
  *   with the matching _init() function, then change fields. This lets later
  *   versions append fields without breaking compiled callers.
+ *
+ *   The _init() functions are static inline: they call the exported
+ *   dxt_*_init_sized(p, sizeof(*p)) with the size of the struct as the
+ *   CALLER's header declares it, so a program built against an older, smaller
+ *   struct never gets bytes written past its end by a newer library.
+ *   _init_sized() writes the defaults of the first min(struct_size, the
+ *   library's sizeof) bytes, zero-fills any bytes the caller has beyond the
+ *   library's struct, and sets struct_size to the caller's size. Language
+ *   bindings (FFI) call the _sized functions with their own struct sizes.
+ *   A struct_size below 4 (no room for struct_size itself) writes nothing;
+ *   one above UINT32_MAX only sets struct_size to 0, which later calls
+ *   reject.
+ *   (ABI change within 0.1.0, no version number bumped: the exported
+ *   _init() functions, which wrote the library's own sizeof, are replaced
+ *   by the _init_sized() ones.)
  */
 #ifndef DXTEXT_H
 #define DXTEXT_H
@@ -221,7 +236,12 @@ typedef struct dxt_model_open_options {
   uint32_t flags; /**< DXT_OPEN_* bits; 0 = structural validation only */
 } dxt_model_open_options;
 
-DXT_API void dxt_model_open_options_init(dxt_model_open_options *options);
+/** Fill the first @p struct_size bytes of @p options with defaults (see
+    "Options structs" above). NULL is a no-op. */
+DXT_API void dxt_model_open_options_init_sized(dxt_model_open_options *options, size_t struct_size);
+static inline void dxt_model_open_options_init(dxt_model_open_options *options) {
+  dxt_model_open_options_init_sized(options, sizeof(*options));
+}
 
 /**
  * Open a model file by memory-mapping it. Validates the header and section
@@ -267,7 +287,10 @@ typedef struct dxt_model_info {
   bool has_frequencies;
 } dxt_model_info;
 
-DXT_API void dxt_model_info_init(dxt_model_info *info);
+/** Fill the first @p struct_size bytes of @p info with defaults (see
+    "Options structs" above). NULL is a no-op. */
+DXT_API void dxt_model_info_init_sized(dxt_model_info *info, size_t struct_size);
+static inline void dxt_model_info_init(dxt_model_info *info) { dxt_model_info_init_sized(info, sizeof(*info)); }
 DXT_API DXT_NODISCARD dxt_status dxt_model_get_info(const dxt_model *model, dxt_model_info *info);
 
 /**
@@ -305,7 +328,12 @@ typedef struct dxt_context_options {
   uint8_t seed[32];  /**< key of the deterministic stream */
 } dxt_context_options;
 
-DXT_API void dxt_context_options_init(dxt_context_options *options);
+/** Fill the first @p struct_size bytes of @p options with defaults (see
+    "Options structs" above). NULL is a no-op. */
+DXT_API void dxt_context_options_init_sized(dxt_context_options *options, size_t struct_size);
+static inline void dxt_context_options_init(dxt_context_options *options) {
+  dxt_context_options_init_sized(options, sizeof(*options));
+}
 
 /** Create a context for @p model. @p options may be NULL (system RNG). */
 DXT_API DXT_NODISCARD dxt_status dxt_context_create(dxt_model *model, const dxt_context_options *options,
@@ -337,7 +365,12 @@ typedef struct dxt_privatize_options {
   uint32_t exponential_sampler; /**< dxt_exponential_sampler (Gumbel) */
 } dxt_privatize_options;
 
-DXT_API void dxt_privatize_options_init(dxt_privatize_options *options);
+/** Fill the first @p struct_size bytes of @p options with defaults (see
+    "Options structs" above). NULL is a no-op. */
+DXT_API void dxt_privatize_options_init_sized(dxt_privatize_options *options, size_t struct_size);
+static inline void dxt_privatize_options_init(dxt_privatize_options *options) {
+  dxt_privatize_options_init_sized(options, sizeof(*options));
+}
 
 /** What a call did and what it guarantees. */
 typedef struct dxt_report {
@@ -363,7 +396,10 @@ typedef struct dxt_report {
   double epsilon_document;
 } dxt_report;
 
-DXT_API void dxt_report_init(dxt_report *report);
+/** Fill the first @p struct_size bytes of @p report with defaults (see
+    "Options structs" above). NULL is a no-op. */
+DXT_API void dxt_report_init_sized(dxt_report *report, size_t struct_size);
+static inline void dxt_report_init(dxt_report *report) { dxt_report_init_sized(report, sizeof(*report)); }
 
 /**
  * Write @p report as one line of JSON into @p buffer (NUL-terminated).
@@ -464,7 +500,12 @@ typedef struct dxt_calibration {
   double distinct_mean, distinct_median, distinct_max;
 } dxt_calibration;
 
-DXT_API void dxt_calibration_init(dxt_calibration *calibration);
+/** Fill the first @p struct_size bytes of @p calibration with defaults (see
+    "Options structs" above). NULL is a no-op. */
+DXT_API void dxt_calibration_init_sized(dxt_calibration *calibration, size_t struct_size);
+static inline void dxt_calibration_init(dxt_calibration *calibration) {
+  dxt_calibration_init_sized(calibration, sizeof(*calibration));
+}
 
 /**
  * Estimate N_w and S_w: @p words vocabulary words chosen uniformly at random

@@ -90,22 +90,13 @@ using owned_text = std::unique_ptr<char, text_deleter>;
 using owned_bag = std::unique_ptr<dxt_bag, bag_deleter>;
 
 /**
- * A struct filled by its _init function. A library newer than this header
- * writes its own, larger sizeof; so _init writes into a generous scratch
- * buffer, and struct_size is then set to the size this header knows (the
- * library accepts the smaller structs of older callers).
+ * A struct filled by its dxt_*_init_sized function with the size this header
+ * knows: a newer library writes only that many bytes.
  */
 template <typename T>
-T initialised(void (*init)(T*)) noexcept {
-  union Scratch {
-    T value;
-    unsigned char bytes[4 * sizeof(T) + 256];
-  } scratch;
-  std::memset(&scratch, 0, sizeof scratch);
-  init(&scratch.value);
+T initialised(void (*init_sized)(T*, size_t)) noexcept {
   T value;
-  std::memcpy(&value, &scratch, sizeof value);
-  value.struct_size = static_cast<uint32_t>(sizeof value);
+  init_sized(&value, sizeof value);
   return value;
 }
 
@@ -192,7 +183,7 @@ inline std::string version() { return dxt_version_string(); }
 /** What a privatisation call did and the guarantee it gave (a value). */
 class Report {
  public:
-  Report() noexcept : r_(detail::initialised(dxt_report_init)) {}
+  Report() noexcept : r_(detail::initialised(dxt_report_init_sized)) {}
   explicit Report(const dxt_report& r) noexcept : r_(r) {}
 
   Mechanism mechanism() const noexcept { return static_cast<Mechanism>(r_.mechanism); }
@@ -256,7 +247,7 @@ class Report {
  */
 class Options {
  public:
-  Options() noexcept : o_(detail::initialised(dxt_privatize_options_init)) {}
+  Options() noexcept : o_(detail::initialised(dxt_privatize_options_init_sized)) {}
   explicit Options(double epsilon) noexcept : Options() { o_.epsilon = epsilon; }
 
   Options& epsilon(double value) noexcept {
@@ -428,7 +419,7 @@ class Model {
   explicit operator bool() const noexcept { return m_ != nullptr; }
 
   ModelInfo info() const {
-    dxt_model_info i = detail::initialised(dxt_model_info_init);
+    dxt_model_info i = detail::initialised(dxt_model_info_init_sized);
     detail::check(dxt_model_get_info(m_, &i));
     ModelInfo r;
     r.format_major = i.format_major;
@@ -490,7 +481,7 @@ class Model {
   Model(dxt_model* m, std::shared_ptr<const void> keep) noexcept : m_(m), keep_(std::move(keep)) {}
 
   static dxt_model_open_options open_options(bool verify_digests) noexcept {
-    dxt_model_open_options o = detail::initialised(dxt_model_open_options_init);
+    dxt_model_open_options o = detail::initialised(dxt_model_open_options_init_sized);
     o.flags = verify_digests ? DXT_OPEN_VERIFY_DIGESTS : 0u;
     return o;
   }
@@ -529,7 +520,7 @@ class Context {
       reproducible and NOT private. For tests and research only; reports say
       is_private() == false. */
   static Context seeded(const Model& model, const Bytes32& seed) {
-    dxt_context_options o = detail::initialised(dxt_context_options_init);
+    dxt_context_options o = detail::initialised(dxt_context_options_init_sized);
     o.rng_mode = DXT_RNG_DETERMINISTIC;
     for (size_t i = 0; i < seed.size(); ++i) o.seed[i] = seed[i];
     dxt_context* c = nullptr;
@@ -605,7 +596,7 @@ class Context {
       vocabulary words, @p trials privatisations each. */
   Calibration calibrate(const Options& options, uint32_t words, uint32_t trials) {
     const dxt_privatize_options o = options.c_options();
-    dxt_calibration c = detail::initialised(dxt_calibration_init);
+    dxt_calibration c = detail::initialised(dxt_calibration_init_sized);
     detail::check(dxt_calibrate(c_, &o, words, trials, &c));
     Calibration r;
     r.words = c.words;

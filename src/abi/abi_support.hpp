@@ -3,6 +3,8 @@
 // message. Used by every src/abi/*.cpp file and nothing else.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -79,6 +81,34 @@ inline void check_struct(const T* s, size_t minimum, const char* name) {
                                          " sets fields this version of dxtext does not know (struct_size " +
                                          std::to_string(s->struct_size) + " > " + std::to_string(sizeof(T)) + ")");
   }
+}
+
+// The body of every dxt_*_init_sized: writes `defaults` (with struct_size set
+// to `size`) into the caller's first min(size, sizeof(T)) bytes and zeros
+// into the caller's bytes beyond sizeof(T); never touches byte `size` or later.
+template <typename T>
+inline void init_sized(T* s, size_t size, T defaults) noexcept {
+  static_assert(offsetof(T, struct_size) == 0, "struct_size leads every versioned struct");
+  if (s == nullptr || size < sizeof(uint32_t)) return;
+  auto* bytes = reinterpret_cast<unsigned char*>(s);
+  if (size > UINT32_MAX) {
+    const uint32_t zero = 0;
+    std::memcpy(bytes, &zero, sizeof zero);
+    return;
+  }
+  defaults.struct_size = static_cast<uint32_t>(size);
+  const size_t known = size < sizeof(T) ? size : sizeof(T);
+  std::memcpy(bytes, &defaults, known);
+  if (size > known) std::memset(bytes + known, 0, size - known);
+}
+
+// A zero-filled T with struct_size = sizeof(T): the start of every default.
+template <typename T>
+inline T zeroed() noexcept {
+  T value;
+  std::memset(&value, 0, sizeof value);
+  value.struct_size = static_cast<uint32_t>(sizeof value);
+  return value;
 }
 
 inline dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {

@@ -6,10 +6,8 @@ using namespace dxt::abi;
 
 extern "C" {
 
-void dxt_calibration_init(dxt_calibration* c) {
-  if (c == nullptr) return;
-  std::memset(c, 0, sizeof *c);
-  c->struct_size = sizeof *c;
+void dxt_calibration_init_sized(dxt_calibration* c, size_t struct_size) {
+  init_sized(c, struct_size, zeroed<dxt_calibration>());
 }
 
 dxt_status dxt_calibrate(dxt_context* ctx, const dxt_privatize_options* o, uint32_t words, uint32_t trials,
@@ -25,6 +23,7 @@ dxt_status dxt_calibrate(dxt_context* ctx, const dxt_privatize_options* o, uint3
     const dxt::CalibrationStats s = dxt::calibrate(m, *ctx->rng, sample, trials);
     dxt_calibration r;
     dxt_calibration_init(&r);
+    r.struct_size = out->struct_size;  // a newer caller's larger size stays as it was
     r.words = s.words;
     r.trials = s.trials;
     r.keep_mean = s.keep_mean, r.keep_median = s.keep_median, r.keep_max = s.keep_max;

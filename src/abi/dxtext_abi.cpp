@@ -61,10 +61,8 @@ const char* dxt_status_string(dxt_status s) {
 
 const char* dxt_last_error_message(void) { return dxt::abi::last_error().c_str(); }
 
-void dxt_model_open_options_init(dxt_model_open_options* o) {
-  if (o == nullptr) return;
-  std::memset(o, 0, sizeof *o);
-  o->struct_size = sizeof *o;
+void dxt_model_open_options_init_sized(dxt_model_open_options* o, size_t struct_size) {
+  init_sized(o, struct_size, zeroed<dxt_model_open_options>());
 }
 
 static dxt_status open_common(const dxt_model_open_options* options, dxt_model** out,
@@ -123,10 +121,8 @@ dxt_status dxt_default_model_path(uint32_t geometry, char* buffer, size_t capaci
   });
 }
 
-void dxt_model_info_init(dxt_model_info* info) {
-  if (info == nullptr) return;
-  std::memset(info, 0, sizeof *info);
-  info->struct_size = sizeof *info;
+void dxt_model_info_init_sized(dxt_model_info* info, size_t struct_size) {
+  init_sized(info, struct_size, zeroed<dxt_model_info>());
 }
 
 dxt_status dxt_model_get_info(const dxt_model* model, dxt_model_info* info) {
@@ -199,11 +195,10 @@ dxt_status dxt_model_nearest(const dxt_model* model, const float* vector, size_t
   });
 }
 
-void dxt_context_options_init(dxt_context_options* o) {
-  if (o == nullptr) return;
-  std::memset(o, 0, sizeof *o);
-  o->struct_size = sizeof *o;
-  o->rng_mode = DXT_RNG_SYSTEM;
+void dxt_context_options_init_sized(dxt_context_options* o, size_t struct_size) {
+  dxt_context_options d = zeroed<dxt_context_options>();
+  d.rng_mode = DXT_RNG_SYSTEM;
+  init_sized(o, struct_size, d);
 }
 
 dxt_status dxt_context_create(dxt_model* model, const dxt_context_options* options, dxt_context** out) {
@@ -236,26 +231,21 @@ dxt_status dxt_context_create(dxt_model* model, const dxt_context_options* optio
 
 void dxt_context_destroy(dxt_context* context) { delete context; }
 
-void dxt_privatize_options_init(dxt_privatize_options* o) {
-  if (o == nullptr) return;
-  std::memset(o, 0, sizeof *o);
-  o->struct_size = sizeof *o;
-  o->mechanism = DXT_MECHANISM_LAPLACE;
-  for (auto& p : o->policy) p = DXT_POLICY_PRIVATIZE;
+void dxt_privatize_options_init_sized(dxt_privatize_options* o, size_t struct_size) {
+  dxt_privatize_options d = zeroed<dxt_privatize_options>();
+  d.mechanism = DXT_MECHANISM_LAPLACE;
+  for (auto& p : d.policy) p = DXT_POLICY_PRIVATIZE;
   const dxt::MechanismParams defaults;
-  o->tem_gamma = defaults.tem_gamma;
-  o->tem_beta = defaults.tem_beta;
-  o->vickrey_t = defaults.vickrey_t;
-  o->mahalanobis_lambda = defaults.mahalanobis_lambda;
-  o->syntf_s = defaults.syntf_s;
-  o->exponential_sampler = DXT_SAMPLER_GUMBEL;
+  d.tem_gamma = defaults.tem_gamma;
+  d.tem_beta = defaults.tem_beta;
+  d.vickrey_t = defaults.vickrey_t;
+  d.mahalanobis_lambda = defaults.mahalanobis_lambda;
+  d.syntf_s = defaults.syntf_s;
+  d.exponential_sampler = DXT_SAMPLER_GUMBEL;
+  init_sized(o, struct_size, d);
 }
 
-void dxt_report_init(dxt_report* r) {
-  if (r == nullptr) return;
-  std::memset(r, 0, sizeof *r);
-  r->struct_size = sizeof *r;
-}
+void dxt_report_init_sized(dxt_report* r, size_t struct_size) { init_sized(r, struct_size, zeroed<dxt_report>()); }
 
 dxt_status dxt_report_to_json(const dxt_report* report, char* buffer, size_t capacity, size_t* required) {
   return guarded([&] {

@@ -38,8 +38,28 @@ int main(void) {
 
   dxt_privatize_options_init(&popts);
   EXPECT(popts.mechanism == DXT_MECHANISM_LAPLACE);
+  EXPECT(popts.struct_size == sizeof popts);
   dxt_report_init(&report);
   EXPECT(report.struct_size == sizeof report);
+
+  /* A caller built against an older, 16-byte dxt_privatize_options: the
+     library fills those 16 bytes and writes nothing after them. */
+  {
+    union {
+      dxt_privatize_options options;
+      unsigned char bytes[sizeof(dxt_privatize_options) + 16];
+    } old;
+    size_t i;
+    memset(&old, 0xA5, sizeof old);
+    dxt_privatize_options_init_sized(&old.options, 16);
+    EXPECT(old.options.struct_size == 16);
+    EXPECT(old.options.mechanism == DXT_MECHANISM_LAPLACE);
+    for (i = 16; i < sizeof old.bytes; ++i) EXPECT(old.bytes[i] == 0xA5);
+    /* ... and a newer, larger one gets its unknown tail zeroed. */
+    dxt_privatize_options_init_sized(&old.options, sizeof old.bytes);
+    EXPECT(old.options.struct_size == sizeof old.bytes);
+    for (i = sizeof(dxt_privatize_options); i < sizeof old.bytes; ++i) EXPECT(old.bytes[i] == 0);
+  }
 
   dxt_model_close(NULL);
   dxt_context_destroy(NULL);

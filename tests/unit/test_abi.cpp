@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -392,6 +393,76 @@ TEST_CASE("abi: struct_size checks") {
     bo.extra[3] = 9;
     CHECK_STATUS(dxt_model_open_memory(toy.bytes.data(), toy.bytes.size, &bo.o, &m), DXT_E_UNSUPPORTED);
     CHECK(m == nullptr);
+  }
+}
+
+// dxt_T_init_sized(p, size) for every size from 0 to sizeof(T) + 24 on a
+// buffer of canary bytes: nothing at or after byte `size` may change; a
+// caller bigger than the library's struct gets its extra bytes zeroed.
+template <typename T>
+void check_init_sized(void (*init_sized)(T*, size_t), const char* name) {
+  T reference;
+  init_sized(&reference, sizeof reference);
+  REQUIRE(reference.struct_size == sizeof reference);
+  constexpr size_t kExtra = 24;
+  for (size_t size = 0; size <= sizeof(T) + kExtra; ++size) {
+    CAPTURE(name);
+    CAPTURE(size);
+    // Over-aligned storage bigger than any tested size, all canaries.
+    alignas(16) unsigned char buffer[sizeof(T) + kExtra + 32];
+    std::memset(buffer, 0xA5, sizeof buffer);
+    init_sized(reinterpret_cast<T*>(buffer), size);
+    for (size_t i = size; i < sizeof buffer; ++i) REQUIRE_MESSAGE(buffer[i] == 0xA5, "byte " << i << " written");
+    if (size < sizeof(uint32_t)) {
+      for (size_t i = 0; i < size; ++i) CHECK(buffer[i] == 0xA5);  // too small even for struct_size
+      continue;
+    }
+    uint32_t struct_size = 0;
+    std::memcpy(&struct_size, buffer, sizeof struct_size);
+    CHECK(struct_size == size);
+    const size_t known = size < sizeof(T) ? size : sizeof(T);
+    CHECK(std::memcmp(buffer + 4, reinterpret_cast<const unsigned char*>(&reference) + 4, known - 4) == 0);
+    for (size_t i = sizeof(T); i < size; ++i) CHECK(buffer[i] == 0);
+  }
+  init_sized(nullptr, sizeof(T));  // a no-op
+}
+
+TEST_CASE("abi: _init_sized never writes past an older caller's struct") {
+  check_init_sized(dxt_model_open_options_init_sized, "model_open_options");
+  check_init_sized(dxt_model_info_init_sized, "model_info");
+  check_init_sized(dxt_context_options_init_sized, "context_options");
+  check_init_sized(dxt_privatize_options_init_sized, "privatize_options");
+  check_init_sized(dxt_report_init_sized, "report");
+  check_init_sized(dxt_calibration_init_sized, "calibration");
+
+  // The header's inline _init passes the caller's own sizeof.
+  dxt_privatize_options o;
+  std::memset(&o, 0, sizeof o);
+  dxt_privatize_options_init(&o);
+  CHECK(o.struct_size == sizeof o);
+  CHECK(o.mechanism == DXT_MECHANISM_LAPLACE);
+  CHECK(o.vickrey_t == 0.75);
+  dxt_context_options co;
+  dxt_context_options_init(&co);
+  CHECK(co.rng_mode == DXT_RNG_SYSTEM);
+
+  // An "old" caller whose options end before exponential_sampler: the
+  // fields it has are filled, the library's struct check then names the size.
+  constexpr size_t kOld = offsetof(dxt_privatize_options, exponential_sampler);
+  alignas(dxt_privatize_options) unsigned char old[sizeof(dxt_privatize_options)];
+  std::memset(old, 0x5A, sizeof old);
+  auto* po = reinterpret_cast<dxt_privatize_options*>(old);
+  dxt_privatize_options_init_sized(po, kOld);
+  CHECK(po->struct_size == kOld);
+  CHECK(po->syntf_s == doctest::Approx(0.3));
+  for (size_t i = kOld; i < sizeof old; ++i) CHECK(old[i] == 0x5A);
+
+  // A size beyond UINT32_MAX cannot be stored: struct_size becomes 0.
+  if (sizeof(size_t) > sizeof(uint32_t)) {
+    dxt_report r;
+    dxt_report_init(&r);
+    dxt_report_init_sized(&r, static_cast<size_t>(UINT32_MAX) + 1);
+    CHECK(r.struct_size == 0);
   }
 }
 

@@ -27,22 +27,88 @@ def test_version_and_path() -> None:
 @pytest.mark.parametrize(
     "struct, init",
     [
-        (native.ModelOpenOptions, "dxt_model_open_options_init"),
-        (native.ModelInfoStruct, "dxt_model_info_init"),
-        (native.ContextOptions, "dxt_context_options_init"),
-        (native.PrivatizeOptions, "dxt_privatize_options_init"),
-        (native.ReportStruct, "dxt_report_init"),
-        (native.CalibrationStruct, "dxt_calibration_init"),
+        (native.ModelOpenOptions, "dxt_model_open_options_init_sized"),
+        (native.ModelInfoStruct, "dxt_model_info_init_sized"),
+        (native.ContextOptions, "dxt_context_options_init_sized"),
+        (native.PrivatizeOptions, "dxt_privatize_options_init_sized"),
+        (native.ReportStruct, "dxt_report_init_sized"),
+        (native.CalibrationStruct, "dxt_calibration_init_sized"),
     ],
 )
-def test_struct_sizes_match_the_library(struct: type, init: str) -> None:
-    scratch = ctypes.create_string_buffer(4096)
-    getattr(native.lib(), init)(scratch)
-    assert ctypes.c_uint32.from_buffer(scratch).value == ctypes.sizeof(struct)
+def test_init_sized_writes_only_the_declared_size(struct: type, init: str) -> None:
+    size = ctypes.sizeof(struct)
+    scratch = ctypes.create_string_buffer(b"\xa5" * (size + 64), size + 64)
+    getattr(native.lib(), init)(scratch, size)
+    assert ctypes.c_uint32.from_buffer(scratch).value == size
+    assert scratch.raw[size:] == b"\xa5" * 64
+    value = native.initialised(struct, init)
+    assert value.struct_size == size
+
+
+def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
+    """The library accepts each struct at the size declared here and rejects
+    it one byte shorter: its minimum, its own sizeof, equals ours."""
+    library = native.lib()
+    handle = model._handle
+    assert handle is not None
+    ptr = handle.ptr
+
+    def accepted(struct: type, init: str, call) -> bool:  # type: ignore[no-untyped-def]
+        value = native.initialised(struct, init)
+        status = call(value)
+        value.struct_size -= 1
+        short_status = call(value)
+        return status != 1 and short_status == 1  # 1 = DXT_E_INVALID_ARGUMENT
+
+    out = ctypes.c_void_p()
+    assert accepted(
+        native.ModelOpenOptions,
+        "dxt_model_open_options_init_sized",
+        lambda o: library.dxt_model_open_file(b"/nonexistent/model.dxe", ctypes.byref(o), ctypes.byref(out)),
+    )
+    assert accepted(
+        native.ModelInfoStruct,
+        "dxt_model_info_init_sized",
+        lambda o: library.dxt_model_get_info(ptr, ctypes.byref(o)),
+    )
+    buffer = ctypes.create_string_buffer(4096)
+    assert accepted(
+        native.ReportStruct,
+        "dxt_report_init_sized",
+        lambda o: library.dxt_report_to_json(ctypes.byref(o), buffer, 4096, None),
+    )
+    contexts = []
+
+    def create(o: native.ContextOptions) -> int:
+        ctx = ctypes.c_void_p()
+        status = library.dxt_context_create(ptr, ctypes.byref(o), ctypes.byref(ctx))
+        contexts.append(ctx.value)
+        return int(status)
+
+    assert accepted(native.ContextOptions, "dxt_context_options_init_sized", create)
+    context = contexts[0]
+    try:
+        index = ctypes.c_uint32()
+
+        def privatize(o: native.PrivatizeOptions) -> int:
+            o.epsilon = 1.0
+            return int(library.dxt_privatize_index(context, ctypes.byref(o), 0, ctypes.byref(index), None))
+
+        assert accepted(native.PrivatizeOptions, "dxt_privatize_options_init_sized", privatize)
+        options = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init_sized")
+        options.epsilon = 1.0
+        assert accepted(
+            native.CalibrationStruct,
+            "dxt_calibration_init_sized",
+            lambda c: library.dxt_calibrate(context, ctypes.byref(options), 1, 1, ctypes.byref(c)),
+        )
+    finally:
+        for c in contexts:
+            library.dxt_context_destroy(c)
 
 
 def test_privatize_options_defaults() -> None:
-    o = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init")
+    o = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init_sized")
     assert o.mechanism == dxtext.Mechanism.LAPLACE
     assert list(o.policy) == [dxtext.Policy.PRIVATIZE] * 4
     assert 0.0 < o.vickrey_t <= 1.0 and 0.0 <= o.mahalanobis_lambda <= 1.0

@@ -111,22 +111,22 @@ _SIGNATURES = {
     "dxt_format_version": (c_u32, []),
     "dxt_status_string": (ctypes.c_char_p, [c_status]),
     "dxt_last_error_message": (ctypes.c_char_p, []),
-    "dxt_model_open_options_init": (None, [c_ptr]),
+    "dxt_model_open_options_init_sized": (None, [c_ptr, c_size]),
     "dxt_model_open_file": (c_status, [ctypes.c_char_p, _P(ModelOpenOptions), _P(c_ptr)]),
     "dxt_model_open_memory": (c_status, [c_ptr, c_size, _P(ModelOpenOptions), _P(c_ptr)]),
     "dxt_model_close": (None, [c_ptr]),
     "dxt_default_model_path": (c_status, [c_u32, ctypes.c_char_p, c_size, _P(c_size)]),
-    "dxt_model_info_init": (None, [c_ptr]),
+    "dxt_model_info_init_sized": (None, [c_ptr, c_size]),
     "dxt_model_get_info": (c_status, [c_ptr, _P(ModelInfoStruct)]),
     "dxt_model_fingerprint": (c_status, [c_ptr, _P(ctypes.c_uint8)]),
     "dxt_model_lookup": (c_status, [c_ptr, ctypes.c_char_p, c_size, _P(c_u32)]),
     "dxt_model_word": (c_status, [c_ptr, c_u32, _P(c_ptr), _P(c_size)]),
     "dxt_model_nearest": (c_status, [c_ptr, _P(ctypes.c_float), c_size, _P(c_u32)]),
-    "dxt_context_options_init": (None, [c_ptr]),
+    "dxt_context_options_init_sized": (None, [c_ptr, c_size]),
     "dxt_context_create": (c_status, [c_ptr, _P(ContextOptions), _P(c_ptr)]),
     "dxt_context_destroy": (None, [c_ptr]),
-    "dxt_privatize_options_init": (None, [c_ptr]),
-    "dxt_report_init": (None, [c_ptr]),
+    "dxt_privatize_options_init_sized": (None, [c_ptr, c_size]),
+    "dxt_report_init_sized": (None, [c_ptr, c_size]),
     "dxt_report_to_json": (c_status, [_P(ReportStruct), ctypes.c_char_p, c_size, _P(c_size)]),
     "dxt_privatize_index": (c_status, [c_ptr, _P(PrivatizeOptions), c_u32, _P(c_u32), _P(ReportStruct)]),
     "dxt_privatize_word": (
@@ -147,7 +147,7 @@ _SIGNATURES = {
         c_status,
         [c_ptr, _P(PrivatizeOptions), _P(BagEntry), c_size, c_u32, _P(_P(BagStruct)), _P(ReportStruct)],
     ),
-    "dxt_calibration_init": (None, [c_ptr]),
+    "dxt_calibration_init_sized": (None, [c_ptr, c_size]),
     "dxt_calibrate": (c_status, [c_ptr, _P(PrivatizeOptions), c_u32, c_u32, _P(CalibrationStruct)]),
 }
 
@@ -254,21 +254,10 @@ S = TypeVar("S", bound=ctypes.Structure)
 
 
 def initialised(struct_type: Type[S], init_name: str) -> S:
-    """A `struct_type` filled by the library's _init function.
-
-    The _init function writes the library's own sizeof, which is larger when
-    the loaded library is newer than these declarations; it therefore writes
-    into a generous scratch buffer, and struct_size is then set to the size
-    declared here (the library accepts structs of older callers).
+    """A `struct_type` filled by the library's `init_name` (a dxt_*_init_sized
+    function) with the size declared here: a newer library fills only those
+    bytes, and sets struct_size to that size.
     """
-    size = ctypes.sizeof(struct_type)
-    scratch = ctypes.create_string_buffer(max(4 * size, 1024))
-    getattr(lib(), init_name)(scratch)
-    value = struct_type.from_buffer_copy(scratch.raw[:size])
-    if value.struct_size < size:
-        raise LibraryNotFoundError(
-            f"{init_name} reports struct_size {value.struct_size}, smaller than the {size} bytes "
-            "this package declares: the loaded libdxtext is older than the package"
-        )
-    value.struct_size = size
+    value = struct_type()
+    getattr(lib(), init_name)(ctypes.byref(value), ctypes.sizeof(struct_type))
     return value

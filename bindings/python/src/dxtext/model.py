@@ -60,7 +60,7 @@ class _Context:
         self.destroy_function = library.dxt_context_destroy
         options = None
         if seed is not None:
-            options = native.initialised(native.ContextOptions, "dxt_context_options_init")
+            options = native.initialised(native.ContextOptions, "dxt_context_options_init_sized")
             options.rng_mode = 2  # DXT_RNG_DETERMINISTIC
             ctypes.memmove(options.seed, seed, 32)
         out = ctypes.c_void_p()
@@ -103,7 +103,7 @@ class Model:
 
     @staticmethod
     def _open_options(verify_digests: bool) -> native.ModelOpenOptions:
-        options = native.initialised(native.ModelOpenOptions, "dxt_model_open_options_init")
+        options = native.initialised(native.ModelOpenOptions, "dxt_model_open_options_init_sized")
         options.flags = 1 if verify_digests else 0  # DXT_OPEN_VERIFY_DIGESTS
         return options
 
@@ -216,7 +216,7 @@ class Model:
         """Format version, dimension, vocabulary size, geometry, quantisation."""
         if self._info is None:
             handle = self._require()
-            raw = native.initialised(native.ModelInfoStruct, "dxt_model_info_init")
+            raw = native.initialised(native.ModelInfoStruct, "dxt_model_info_init_sized")
             native.check(native.lib().dxt_model_get_info(handle.ptr, ctypes.byref(raw)))
             self._info = ModelInfo(
                 format_major=raw.format_major,
@@ -483,7 +483,7 @@ class Model:
         entries, keep = _bag_entries(bag)
         options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
         context = self._context(seed)
-        report = native.initialised(native.ReportStruct, "dxt_report_init")
+        report = native.initialised(native.ReportStruct, "dxt_report_init_sized")
         out = ctypes.POINTER(native.BagStruct)()
         status = native.lib().dxt_privatize_bag(
             context.ptr, ctypes.byref(options), entries, len(entries), ctypes.byref(out), ctypes.byref(report)
@@ -550,7 +550,7 @@ class Model:
         entries, keep = _bag_entries(bag)
         options = make_options(epsilon, Mechanism.SYNTF, in_vocabulary, oov, numbers, stopwords, None, params)
         context = self._context(seed)
-        report = native.initialised(native.ReportStruct, "dxt_report_init")
+        report = native.initialised(native.ReportStruct, "dxt_report_init_sized")
         out = ctypes.POINTER(native.BagStruct)()
         status = native.lib().dxt_syntf(
             context.ptr, ctypes.byref(options), entries, len(entries), n_out, ctypes.byref(out), ctypes.byref(report)
@@ -574,7 +574,7 @@ class Model:
         times; N_w (how often the word survives) and S_w (distinct outputs)."""
         options = make_options(epsilon, mechanism, None, None, None, None, None, params)
         context = self._context(seed)
-        raw = native.initialised(native.CalibrationStruct, "dxt_calibration_init")
+        raw = native.initialised(native.CalibrationStruct, "dxt_calibration_init_sized")
         native.check(native.lib().dxt_calibrate(context.ptr, ctypes.byref(options), words, trials, ctypes.byref(raw)))
         return Calibration(
             words=raw.words,
@@ -596,7 +596,7 @@ def error_not_found(index: int) -> Exception:
 
 def _call_text(function, context: _Context, options: native.PrivatizeOptions, data: bytes) -> Tuple[str, Report]:  # type: ignore[no-untyped-def]
     """One dxt_privatize_text / dxt_privatize_word call."""
-    report = native.initialised(native.ReportStruct, "dxt_report_init")
+    report = native.initialised(native.ReportStruct, "dxt_report_init_sized")
     out = ctypes.c_void_p()
     length = ctypes.c_size_t()
     status = function(

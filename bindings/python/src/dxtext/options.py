@@ -38,7 +38,7 @@ def make_options(
     params: Mapping[str, object],
 ) -> native.PrivatizeOptions:
     """The C options for one call. Unknown keyword parameters raise TypeError."""
-    o = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init")
+    o = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init_sized")
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)):
         raise TypeError(f"epsilon must be a number, not {type(epsilon).__name__}")
     o.epsilon = float(epsilon)

@@ -114,7 +114,7 @@ class Report:
 
 
 def _to_struct(report: Report) -> native.ReportStruct:
-    r = native.initialised(native.ReportStruct, "dxt_report_init")
+    r = native.initialised(native.ReportStruct, "dxt_report_init_sized")
     r.mechanism = int(report.mechanism)
     r.epsilon = report.epsilon
     r.metric = int(report.metric)

@@ -1,0 +1,554 @@
+/*
+ * dxtext for the JVM and Android: the JNI side of org.dxtext.DxNative, over
+ * the public C header only. Strings cross as UTF-8 byte arrays (JNI's own
+ * "modified UTF-8" is not UTF-8 for NUL and characters beyond U+FFFF).
+ * Failures throw org.dxtext.DxException with the status and the message.
+ *
+ * A model handle is a box shared by the Java DxModel and every context made
+ * from it; the box (and the aligned copy of a model opened from bytes) is
+ * freed when the last of them lets go. The count is atomic: Java threads
+ * may close a model and a privatizer at the same time.
+ */
+#include <jni.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dxtext/dxtext.h"
+#ifdef DXT_JNI_GENERATED_HEADER
+#include "org_dxtext_DxNative.h" /* javac -h: the compiler checks these signatures */
+#endif
+
+typedef struct model_box {
+  dxt_model *model;
+  void *buffer;
+  int refs;
+} model_box;
+
+typedef struct context_box {
+  dxt_context *context;
+  model_box *model;
+} context_box;
+
+static void model_release(model_box *m) {
+  if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
+  free(m->buffer);
+  free(m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Errors and arrays                                                         */
+/* ------------------------------------------------------------------------ */
+
+static jbyteArray new_bytes(JNIEnv *env, const char *data, size_t length) {
+  jbyteArray a;
+  if (length > INT32_MAX) return NULL;
+  a = (*env)->NewByteArray(env, (jsize)length);
+  if (a != NULL && length > 0) (*env)->SetByteArrayRegion(env, a, 0, (jsize)length, (const jbyte *)data);
+  return a;
+}
+
+/* Throws DxException(status, "<status name>: <detail>"). */
+static void throw_dx(JNIEnv *env, dxt_status status, const char *detail) {
+  char message[1024];
+  jclass cls;
+  jmethodID factory;
+  jbyteArray bytes;
+  jobject error;
+  if ((*env)->ExceptionCheck(env)) return;
+  if (detail != NULL && detail[0] != '\0')
+    snprintf(message, sizeof message, "%s: %s", dxt_status_string(status), detail);
+  else
+    snprintf(message, sizeof message, "%s", dxt_status_string(status));
+  cls = (*env)->FindClass(env, "org/dxtext/DxException");
+  if (cls == NULL) return;
+  factory = (*env)->GetStaticMethodID(env, cls, "fromNative", "(I[B)Lorg/dxtext/DxException;");
+  if (factory == NULL) return;
+  bytes = new_bytes(env, message, strlen(message));
+  if (bytes == NULL) return;
+  error = (*env)->CallStaticObjectMethod(env, cls, factory, (jint)status, bytes);
+  if (error != NULL) (*env)->Throw(env, (jthrowable)error);
+}
+
+/* Throws for a failed call on this thread; returns 1 if it threw. */
+static int check(JNIEnv *env, dxt_status status) {
+  if (status == DXT_OK) return 0;
+  throw_dx(env, status, dxt_last_error_message());
+  return 1;
+}
+
+/* A malloc'd NUL-terminated copy of a byte array (NULL after throwing). */
+static char *copy_bytes(JNIEnv *env, jbyteArray array, size_t *length, const char *what) {
+  jsize n;
+  char *s;
+  if (array == NULL) {
+    char message[128];
+    snprintf(message, sizeof message, "%s is null", what);
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, message);
+    return NULL;
+  }
+  n = (*env)->GetArrayLength(env, array);
+  s = (char *)malloc((size_t)n + 1);
+  if (s == NULL) {
+    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+    return NULL;
+  }
+  (*env)->GetByteArrayRegion(env, array, 0, n, (jbyte *)s);
+  s[n] = '\0';
+  if (length != NULL) *length = (size_t)n;
+  return s;
+}
+
+static model_box *model_of(JNIEnv *env, jlong handle) {
+  model_box *m = (model_box *)(intptr_t)handle;
+  if (m == NULL || m->model == NULL) throw_dx(env, DXT_E_INVALID_ARGUMENT, "the model is closed");
+  return m == NULL || m->model == NULL ? NULL : m;
+}
+
+static dxt_context *context_of(JNIEnv *env, jlong handle) {
+  context_box *c = (context_box *)(intptr_t)handle;
+  if (c == NULL) throw_dx(env, DXT_E_INVALID_ARGUMENT, "the privatizer is closed");
+  return c == NULL ? NULL : c->context;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options and reports                                                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct options_copy {
+  dxt_privatize_options options;
+  char *placeholder;
+} options_copy;
+
+/* doubles: epsilon, tem_gamma, tem_beta, vickrey_t, mahalanobis_lambda,
+   syntf_s (NaN = default, except epsilon); ints: mechanism, sampler,
+   policy[4] (-1 = default). See DxOptions. */
+static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteArray placeholder, options_copy *o) {
+  jdouble d[6];
+  jint i[6];
+  double *fields[5];
+  int k;
+  memset(o, 0, sizeof *o);
+  dxt_privatize_options_init(&o->options);
+  if (doubles == NULL || ints == NULL || (*env)->GetArrayLength(env, doubles) != 6 ||
+      (*env)->GetArrayLength(env, ints) != 6) {
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed options");
+    return 0;
+  }
+  (*env)->GetDoubleArrayRegion(env, doubles, 0, 6, d);
+  (*env)->GetIntArrayRegion(env, ints, 0, 6, i);
+  o->options.epsilon = d[0];
+  fields[0] = &o->options.tem_gamma;
+  fields[1] = &o->options.tem_beta;
+  fields[2] = &o->options.vickrey_t;
+  fields[3] = &o->options.mahalanobis_lambda;
+  fields[4] = &o->options.syntf_s;
+  for (k = 0; k < 5; ++k)
+    if (d[k + 1] == d[k + 1]) *fields[k] = d[k + 1]; /* NaN keeps the default */
+  if (i[0] >= 0) o->options.mechanism = (uint32_t)i[0];
+  if (i[1] >= 0) o->options.exponential_sampler = (uint32_t)i[1];
+  for (k = 0; k < DXT_TOKEN_CLASS_COUNT; ++k)
+    if (i[2 + k] >= 0) o->options.policy[k] = (uint32_t)i[2 + k];
+  if (placeholder != NULL) {
+    o->placeholder = copy_bytes(env, placeholder, NULL, "placeholder");
+    if (o->placeholder == NULL) return 0;
+    o->options.placeholder = o->placeholder;
+  }
+  return 1;
+}
+
+/* Layout of DxReport's array. */
+static void put_report(JNIEnv *env, const dxt_report *r, jdoubleArray values, jbyteArray fingerprint,
+                       jobjectArray json) {
+  jdouble v[26];
+  int c, a;
+  char text[4096];
+  size_t required = 0;
+  if (values == NULL) return;
+  v[0] = r->mechanism;
+  v[1] = r->epsilon;
+  v[2] = r->metric;
+  v[3] = r->rng_mode;
+  v[4] = r->is_private ? 1 : 0;
+  v[5] = r->fingerprint_valid ? 1 : 0;
+  for (c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c)
+    for (a = 0; a < DXT_TOKEN_ACTION_COUNT; ++a) v[6 + 4 * c + a] = (jdouble)r->counts[c][a];
+  v[22] = (jdouble)r->words_privatized;
+  v[23] = (jdouble)r->words_leaked;
+  v[24] = r->epsilon_per_unit_distance;
+  v[25] = r->epsilon_document;
+  (*env)->SetDoubleArrayRegion(env, values, 0, 26, v);
+  if (fingerprint != NULL) (*env)->SetByteArrayRegion(env, fingerprint, 0, 32, (const jbyte *)r->model_fingerprint);
+  if (json != NULL && dxt_report_to_json(r, text, sizeof text, &required) == DXT_OK)
+    (*env)->SetObjectArrayElement(env, json, 0, new_bytes(env, text, required - 1));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Models                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static jlong box_model(JNIEnv *env, dxt_model *model, void *buffer) {
+  model_box *m = (model_box *)calloc(1, sizeof *m);
+  if (m == NULL) {
+    dxt_model_close(model);
+    free(buffer);
+    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+    return 0;
+  }
+  m->model = model;
+  m->buffer = buffer;
+  m->refs = 1;
+  return (jlong)(intptr_t)m;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_versionString(JNIEnv *env, jclass cls) {
+  (void)cls;
+  return new_bytes(env, dxt_version_string(), strlen(dxt_version_string()));
+}
+
+JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelOpen(JNIEnv *env, jclass cls, jbyteArray path, jboolean verify) {
+  dxt_model_open_options options;
+  dxt_model *model = NULL;
+  dxt_status s;
+  char *p = copy_bytes(env, path, NULL, "path");
+  (void)cls;
+  if (p == NULL) return 0;
+  if (memchr(p, 0, (size_t)(*env)->GetArrayLength(env, path)) != NULL) {
+    free(p);
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "the path contains a NUL character");
+    return 0;
+  }
+  dxt_model_open_options_init(&options);
+  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
+  s = dxt_model_open_file(p, &options, &model);
+  free(p);
+  if (check(env, s)) return 0;
+  return box_model(env, model, NULL);
+}
+
+JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelFromBytes(JNIEnv *env, jclass cls, jbyteArray data,
+                                                                jboolean verify) {
+  dxt_model_open_options options;
+  dxt_model *model = NULL;
+  size_t length = 0;
+  /* malloc's alignment (at least 8) is what dxt_model_open_memory needs. */
+  char *copy = copy_bytes(env, data, &length, "data");
+  (void)cls;
+  if (copy == NULL) return 0;
+  dxt_model_open_options_init(&options);
+  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
+  if (check(env, dxt_model_open_memory(copy, length, &options, &model))) {
+    free(copy);
+    return 0;
+  }
+  return box_model(env, model, copy);
+}
+
+JNIEXPORT void JNICALL Java_org_dxtext_DxNative_modelClose(JNIEnv *env, jclass cls, jlong handle) {
+  model_box *m = (model_box *)(intptr_t)handle;
+  (void)env, (void)cls;
+  if (m == NULL) return;
+  dxt_model_close(m->model); /* contexts keep their own reference */
+  m->model = NULL;
+  model_release(m);
+}
+
+JNIEXPORT jintArray JNICALL Java_org_dxtext_DxNative_modelInfo(JNIEnv *env, jclass cls, jlong handle) {
+  model_box *m = model_of(env, handle);
+  dxt_model_info info;
+  jint v[8];
+  jintArray out;
+  (void)cls;
+  if (m == NULL) return NULL;
+  dxt_model_info_init(&info);
+  if (check(env, dxt_model_get_info(m->model, &info))) return NULL;
+  v[0] = (jint)info.format_major;
+  v[1] = (jint)info.format_minor;
+  v[2] = (jint)info.dimension;
+  v[3] = (jint)info.vocabulary_size;
+  v[4] = (jint)info.geometry;
+  v[5] = (jint)info.quantization;
+  v[6] = info.lowercase ? 1 : 0;
+  v[7] = info.has_frequencies ? 1 : 0;
+  out = (*env)->NewIntArray(env, 8);
+  if (out != NULL) (*env)->SetIntArrayRegion(env, out, 0, 8, v);
+  return out;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_modelFingerprint(JNIEnv *env, jclass cls, jlong handle) {
+  model_box *m = model_of(env, handle);
+  uint8_t digest[32];
+  (void)cls;
+  if (m == NULL || check(env, dxt_model_fingerprint(m->model, digest))) return NULL;
+  return new_bytes(env, (const char *)digest, 32);
+}
+
+JNIEXPORT jint JNICALL Java_org_dxtext_DxNative_modelLookup(JNIEnv *env, jclass cls, jlong handle, jbyteArray word) {
+  model_box *m = model_of(env, handle);
+  size_t length = 0;
+  uint32_t index = 0;
+  dxt_status s;
+  char *w;
+  (void)cls;
+  if (m == NULL || (w = copy_bytes(env, word, &length, "word")) == NULL) return -1;
+  s = dxt_model_lookup(m->model, w, length, &index);
+  free(w);
+  if (check(env, s)) return -1;
+  return (jint)index;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_modelWord(JNIEnv *env, jclass cls, jlong handle, jint index) {
+  model_box *m = model_of(env, handle);
+  const char *word = NULL;
+  size_t length = 0;
+  (void)cls;
+  if (m == NULL) return NULL;
+  if (index < 0) {
+    throw_dx(env, DXT_E_NOT_FOUND, "negative index");
+    return NULL;
+  }
+  if (check(env, dxt_model_word(m->model, (uint32_t)index, &word, &length))) return NULL;
+  return new_bytes(env, word, length);
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_defaultModelPath(JNIEnv *env, jclass cls, jint geometry) {
+  size_t required = 0;
+  char probe[1];
+  char *buffer;
+  jbyteArray out = NULL;
+  dxt_status s = dxt_default_model_path((uint32_t)geometry, probe, 0, &required);
+  (void)cls;
+  if (s != DXT_E_INPUT_TOO_LARGE) {
+    check(env, s);
+    return NULL;
+  }
+  buffer = (char *)malloc(required);
+  if (buffer == NULL) {
+    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+    return NULL;
+  }
+  if (!check(env, dxt_default_model_path((uint32_t)geometry, buffer, required, &required)))
+    out = new_bytes(env, buffer, required - 1);
+  free(buffer);
+  return out;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Contexts                                                                  */
+/* ------------------------------------------------------------------------ */
+
+JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_contextCreate(JNIEnv *env, jclass cls, jlong model_handle,
+                                                               jbyteArray seed) {
+  model_box *m = model_of(env, model_handle);
+  dxt_context_options options;
+  dxt_context *context = NULL;
+  context_box *c;
+  dxt_status s;
+  (void)cls;
+  if (m == NULL) return 0;
+  dxt_context_options_init(&options);
+  if (seed != NULL) {
+    if ((*env)->GetArrayLength(env, seed) != 32) {
+      throw_dx(env, DXT_E_INVALID_ARGUMENT, "the seed must be 32 bytes");
+      return 0;
+    }
+    options.rng_mode = DXT_RNG_DETERMINISTIC;
+    (*env)->GetByteArrayRegion(env, seed, 0, 32, (jbyte *)options.seed);
+  }
+  s = dxt_context_create(m->model, &options, &context);
+  memset(options.seed, 0, sizeof options.seed);
+  if (check(env, s)) return 0;
+  c = (context_box *)calloc(1, sizeof *c);
+  if (c == NULL) {
+    dxt_context_destroy(context);
+    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+    return 0;
+  }
+  c->context = context;
+  c->model = m;
+  __atomic_add_fetch(&m->refs, 1, __ATOMIC_ACQ_REL);
+  return (jlong)(intptr_t)c;
+}
+
+JNIEXPORT void JNICALL Java_org_dxtext_DxNative_contextDestroy(JNIEnv *env, jclass cls, jlong handle) {
+  context_box *c = (context_box *)(intptr_t)handle;
+  (void)env, (void)cls;
+  if (c == NULL) return;
+  dxt_context_destroy(c->context);
+  model_release(c->model);
+  free(c);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Privatisation                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef dxt_status (*text_function)(dxt_context *, const dxt_privatize_options *, const char *, size_t, char **,
+                                    size_t *, dxt_report *);
+
+static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, jdoubleArray doubles, jintArray ints,
+                            jbyteArray placeholder, jbyteArray input, jdoubleArray report_values,
+                            jbyteArray fingerprint, jobjectArray json) {
+  dxt_context *context = context_of(env, handle);
+  options_copy o;
+  dxt_report report;
+  size_t length = 0, out_length = 0;
+  char *text, *out = NULL;
+  dxt_status s;
+  jbyteArray result = NULL;
+  if (context == NULL) return NULL;
+  if (!get_options(env, doubles, ints, placeholder, &o)) return NULL;
+  if ((text = copy_bytes(env, input, &length, "text")) == NULL) {
+    free(o.placeholder);
+    return NULL;
+  }
+  dxt_report_init(&report);
+  s = function(context, &o.options, text, length, &out, &out_length, &report);
+  free(text);
+  free(o.placeholder);
+  if (!check(env, s)) {
+    put_report(env, &report, report_values, fingerprint, json);
+    result = new_bytes(env, out, out_length);
+  }
+  dxt_text_free(out);
+  return result;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeText(JNIEnv *env, jclass cls, jlong handle,
+                                                                    jdoubleArray doubles, jintArray ints,
+                                                                    jbyteArray placeholder, jbyteArray text,
+                                                                    jdoubleArray report, jbyteArray fingerprint,
+                                                                    jobjectArray json) {
+  (void)cls;
+  return text_call(env, dxt_privatize_text, handle, doubles, ints, placeholder, text, report, fingerprint, json);
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeWord(JNIEnv *env, jclass cls, jlong handle,
+                                                                    jdoubleArray doubles, jintArray ints,
+                                                                    jbyteArray placeholder, jbyteArray word,
+                                                                    jdoubleArray report, jbyteArray fingerprint,
+                                                                    jobjectArray json) {
+  (void)cls;
+  return text_call(env, dxt_privatize_word, handle, doubles, ints, placeholder, word, report, fingerprint, json);
+}
+
+JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(JNIEnv *env, jclass cls, jlong handle,
+                                                                     jdoubleArray doubles, jintArray ints,
+                                                                     jbyteArray placeholder, jobjectArray words,
+                                                                     jlongArray counts, jint n_out,
+                                                                     jdoubleArray report_values, jbyteArray fingerprint,
+                                                                     jobjectArray json) {
+  dxt_context *context = context_of(env, handle);
+  options_copy o;
+  dxt_report report;
+  dxt_bag_entry *entries = NULL;
+  char **copies = NULL;
+  jlong *count_values = NULL;
+  dxt_bag *bag = NULL;
+  jobjectArray result = NULL;
+  jsize n = 0, i;
+  dxt_status s;
+  (void)cls;
+  if (context == NULL) return NULL;
+  if (words == NULL || counts == NULL || (*env)->GetArrayLength(env, words) != (*env)->GetArrayLength(env, counts)) {
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed bag");
+    return NULL;
+  }
+  if (!get_options(env, doubles, ints, placeholder, &o)) return NULL;
+  n = (*env)->GetArrayLength(env, words);
+  entries = (dxt_bag_entry *)calloc((size_t)n + 1, sizeof *entries);
+  copies = (char **)calloc((size_t)n + 1, sizeof *copies);
+  count_values = (jlong *)calloc((size_t)n + 1, sizeof *count_values);
+  if (entries == NULL || copies == NULL || count_values == NULL) {
+    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  (*env)->GetLongArrayRegion(env, counts, 0, n, count_values);
+  for (i = 0; i < n; ++i) {
+    jbyteArray w = (jbyteArray)(*env)->GetObjectArrayElement(env, words, i);
+    size_t length = 0;
+    if (count_values[i] < 0) {
+      throw_dx(env, DXT_E_INVALID_ARGUMENT, "bag counts must not be negative");
+      goto done;
+    }
+    copies[i] = copy_bytes(env, w, &length, "a bag word");
+    (*env)->DeleteLocalRef(env, w);
+    if (copies[i] == NULL) goto done;
+    entries[i].word = copies[i];
+    entries[i].length = length;
+    entries[i].count = (uint64_t)count_values[i];
+  }
+  dxt_report_init(&report);
+  if (n_out < 0)
+    s = dxt_privatize_bag(context, &o.options, entries, (size_t)n, &bag, &report);
+  else
+    s = dxt_syntf(context, &o.options, entries, (size_t)n, (uint32_t)n_out, &bag, &report);
+  if (check(env, s)) goto done;
+  {
+    jclass byte_array = (*env)->FindClass(env, "[B");
+    jclass object = (*env)->FindClass(env, "java/lang/Object");
+    jobjectArray out_words;
+    jlongArray out_counts;
+    size_t k;
+    if (byte_array == NULL || object == NULL || bag->size > INT32_MAX) goto done;
+    out_words = (*env)->NewObjectArray(env, (jsize)bag->size, byte_array, NULL);
+    out_counts = (*env)->NewLongArray(env, (jsize)bag->size);
+    if (out_words == NULL || out_counts == NULL) goto done;
+    for (k = 0; k < bag->size; ++k) {
+      jbyteArray w = new_bytes(env, bag->entries[k].word, bag->entries[k].length);
+      jlong c = (jlong)bag->entries[k].count;
+      if (w == NULL) goto done;
+      (*env)->SetObjectArrayElement(env, out_words, (jsize)k, w);
+      (*env)->DeleteLocalRef(env, w);
+      (*env)->SetLongArrayRegion(env, out_counts, (jsize)k, 1, &c);
+    }
+    result = (*env)->NewObjectArray(env, 2, object, NULL);
+    if (result == NULL) goto done;
+    (*env)->SetObjectArrayElement(env, result, 0, out_words);
+    (*env)->SetObjectArrayElement(env, result, 1, out_counts);
+    put_report(env, &report, report_values, fingerprint, json);
+  }
+done:
+  dxt_bag_free(bag);
+  if (copies != NULL)
+    for (i = 0; i < n; ++i) free(copies[i]);
+  free(copies);
+  free(entries);
+  free(count_values);
+  free(o.placeholder);
+  return result;
+}
+
+JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_calibrate(JNIEnv *env, jclass cls, jlong handle,
+                                                                  jdoubleArray doubles, jintArray ints,
+                                                                  jbyteArray placeholder, jint words, jint trials) {
+  dxt_context *context = context_of(env, handle);
+  options_copy o;
+  dxt_calibration c;
+  dxt_status s;
+  jdouble v[8];
+  jdoubleArray out;
+  (void)cls;
+  if (context == NULL) return NULL;
+  if (words < 0 || trials < 0) {
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "words and trials must not be negative");
+    return NULL;
+  }
+  if (!get_options(env, doubles, ints, placeholder, &o)) return NULL;
+  dxt_calibration_init(&c);
+  s = dxt_calibrate(context, &o.options, (uint32_t)words, (uint32_t)trials, &c);
+  free(o.placeholder);
+  if (check(env, s)) return NULL;
+  v[0] = c.words;
+  v[1] = c.trials;
+  v[2] = c.keep_mean;
+  v[3] = c.keep_median;
+  v[4] = c.keep_max;
+  v[5] = c.distinct_mean;
+  v[6] = c.distinct_median;
+  v[7] = c.distinct_max;
+  out = (*env)->NewDoubleArray(env, 8);
+  if (out != NULL) (*env)->SetDoubleArrayRegion(env, out, 0, 8, v);
+  return out;
+}

@@ -1,0 +1,34 @@
+package org.dxtext;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A failed dxtext call. {@link #getStatus()} says what went wrong; the message
+ * is "&lt;status name&gt;: &lt;details&gt;".
+ */
+public class DxException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final DxStatus status;
+  private final int code;
+
+  public DxException(int code, String message) {
+    super(message);
+    this.code = code;
+    this.status = DxStatus.of(code);
+  }
+
+  /** Called by the native library: the message crosses as UTF-8 bytes. */
+  static DxException fromNative(int code, byte[] message) {
+    return new DxException(code, new String(message, StandardCharsets.UTF_8));
+  }
+
+  public DxStatus getStatus() {
+    return status;
+  }
+
+  /** The numeric status, also for codes newer than this binding. */
+  public int getCode() {
+    return code;
+  }
+}

@@ -1,0 +1,27 @@
+'use strict';
+// Privatise a sentence with the default model and print the guarantee.
+//   node examples/privatize.js "The president spoke to the nation."
+const dxtext = require('..');
+
+async function main() {
+  const text = process.argv[2] || 'The president spoke to the nation about the war.';
+  const model = dxtext.Model.openDefault(); // share it
+  const privatizer = new dxtext.Privatizer(model); // random state; calls on it queue
+  const { text: privateText, report } = await privatizer.privatizeText(text, { epsilon: 20 });
+  console.log(privateText);
+  console.log(report.json);
+  console.log(privatizer.privatizeWord('house', { epsilon: 20 })); // synchronous
+  try {
+    await privatizer.privatizeText(text, { epsilon: -1 });
+  } catch (error) {
+    if (!(error instanceof dxtext.InvalidEpsilonError)) throw error;
+    console.error(`as expected: ${error.message} (${error.code})`);
+  }
+  await privatizer.close();
+  model.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,928 @@
+/*
+ * dxtext for Node.js: a plain C N-API addon over the public C header only.
+ * lib/index.js is the JavaScript interface; this file gives it handles
+ * (externals), synchronous calls for single words, and promise-returning
+ * calls run on the libuv thread pool (napi_async_work) for texts, bags,
+ * SynTF and calibration.
+ *
+ * Lifetimes: a model box is shared by its JavaScript handle and every
+ * context made from it, and freed (with the aligned copy of a model opened
+ * from a buffer) when the last of them lets go. A context box is used by one
+ * call at a time: an asynchronous call marks it busy until it completes,
+ * and holds a reference to its JavaScript handle so it is not collected.
+ * All reference counting happens on the JavaScript thread.
+ */
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dxtext/dxtext.h"
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static const char *status_code(dxt_status s) {
+  switch (s) {
+    case DXT_E_INVALID_ARGUMENT: return "DXT_E_INVALID_ARGUMENT";
+    case DXT_E_INVALID_EPSILON: return "DXT_E_INVALID_EPSILON";
+    case DXT_E_IO: return "DXT_E_IO";
+    case DXT_E_NOT_A_MODEL: return "DXT_E_NOT_A_MODEL";
+    case DXT_E_UNSUPPORTED_VERSION: return "DXT_E_UNSUPPORTED_VERSION";
+    case DXT_E_CORRUPT_MODEL: return "DXT_E_CORRUPT_MODEL";
+    case DXT_E_TRUNCATED_MODEL: return "DXT_E_TRUNCATED_MODEL";
+    case DXT_E_DIGEST_MISMATCH: return "DXT_E_DIGEST_MISMATCH";
+    case DXT_E_OUT_OF_MEMORY: return "DXT_E_OUT_OF_MEMORY";
+    case DXT_E_RNG_FAILURE: return "DXT_E_RNG_FAILURE";
+    case DXT_E_INVALID_UTF8: return "DXT_E_INVALID_UTF8";
+    case DXT_E_NOT_FOUND: return "DXT_E_NOT_FOUND";
+    case DXT_E_UNSUPPORTED: return "DXT_E_UNSUPPORTED";
+    case DXT_E_INPUT_TOO_LARGE: return "DXT_E_INPUT_TOO_LARGE";
+    case DXT_E_PARSE: return "DXT_E_PARSE";
+    case DXT_E_INTERNAL: return "DXT_E_INTERNAL";
+    default: return "DXT_E_UNKNOWN";
+  }
+}
+
+/* An Error with .status (number) and .code (string); message is
+   "<status name>: <details>". */
+static napi_value make_error(napi_env env, dxt_status status, const char *detail) {
+  char message[1024];
+  napi_value code, msg, error, status_value;
+  if (detail != NULL && detail[0] != '\0')
+    snprintf(message, sizeof message, "%s: %s", dxt_status_string(status), detail);
+  else
+    snprintf(message, sizeof message, "%s", dxt_status_string(status));
+  napi_create_string_utf8(env, status_code(status), NAPI_AUTO_LENGTH, &code);
+  napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &msg);
+  napi_create_error(env, code, msg, &error);
+  napi_create_int32(env, status, &status_value);
+  napi_set_named_property(env, error, "status", status_value);
+  return error;
+}
+
+/* Throws for a failed dxtext call on this thread; returns 1 if it threw. */
+static int throw_status(napi_env env, dxt_status status) {
+  if (status == DXT_OK) return 0;
+  napi_throw(env, make_error(env, status, dxt_last_error_message()));
+  return 1;
+}
+
+static void throw_argument(napi_env env, const char *message) {
+  napi_throw(env, make_error(env, DXT_E_INVALID_ARGUMENT, message));
+}
+
+/* Returns NULL from the calling function when an N-API call fails (an
+   exception is then pending). */
+#define NAPI_CALL(env, call)                                         \
+  do {                                                               \
+    if ((call) != napi_ok) {                                         \
+      bool pending_ = false;                                         \
+      napi_is_exception_pending((env), &pending_);                   \
+      if (!pending_) throw_argument((env), "invalid argument type"); \
+      return NULL;                                                   \
+    }                                                                \
+  } while (0)
+
+/* ------------------------------------------------------------------------ */
+/* Handles                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct model_box {
+  dxt_model *model; /* NULL once closed */
+  void *buffer;     /* aligned copy for models opened from memory */
+  int refs;         /* the JavaScript handle + one per context */
+} model_box;
+
+typedef struct context_box {
+  dxt_context *context; /* NULL once destroyed */
+  model_box *model;
+  int busy; /* an asynchronous call is running */
+} context_box;
+
+static void model_release(model_box *m) {
+  if (--m->refs > 0) return;
+  dxt_model_close(m->model);
+  free(m->buffer);
+  free(m);
+}
+
+static void model_finalize(napi_env env, void *data, void *hint) {
+  model_box *m = (model_box *)data;
+  (void)env, (void)hint;
+  /* The handle's reference: close the caller's model reference now. */
+  dxt_model_close(m->model);
+  m->model = NULL;
+  model_release(m);
+}
+
+static void context_destroy_box(context_box *c) {
+  if (c->context == NULL) return;
+  dxt_context_destroy(c->context);
+  c->context = NULL;
+  model_release(c->model);
+}
+
+static void context_finalize(napi_env env, void *data, void *hint) {
+  context_box *c = (context_box *)data;
+  (void)env, (void)hint;
+  context_destroy_box(c);
+  free(c);
+}
+
+static napi_value wrap_model(napi_env env, dxt_model *model, void *buffer) {
+  napi_value out;
+  model_box *m = (model_box *)calloc(1, sizeof *m);
+  if (m == NULL) {
+    dxt_model_close(model);
+    free(buffer);
+    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+    return NULL;
+  }
+  m->model = model;
+  m->buffer = buffer;
+  m->refs = 1;
+  if (napi_create_external(env, m, model_finalize, NULL, &out) != napi_ok) {
+    model_finalize(env, m, NULL);
+    return NULL;
+  }
+  return out;
+}
+
+static model_box *get_model(napi_env env, napi_value v) {
+  void *data = NULL;
+  napi_valuetype t;
+  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external || napi_get_value_external(env, v, &data) != napi_ok) {
+    throw_argument(env, "not a model handle");
+    return NULL;
+  }
+  if (((model_box *)data)->model == NULL) {
+    throw_argument(env, "the model is closed");
+    return NULL;
+  }
+  return (model_box *)data;
+}
+
+static context_box *get_context(napi_env env, napi_value v) {
+  void *data = NULL;
+  napi_valuetype t;
+  context_box *c;
+  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external || napi_get_value_external(env, v, &data) != napi_ok) {
+    throw_argument(env, "not a privatizer handle");
+    return NULL;
+  }
+  c = (context_box *)data;
+  if (c->context == NULL) {
+    throw_argument(env, "the privatizer is closed");
+    return NULL;
+  }
+  if (c->busy) {
+    throw_argument(env, "the privatizer is running an asynchronous call; use one privatizer per concurrent call");
+    return NULL;
+  }
+  return c;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Arguments                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* A malloc'd UTF-8 copy of a JavaScript string, with its length. */
+static char *get_string(napi_env env, napi_value v, size_t *length, const char *what) {
+  size_t n = 0;
+  char *s;
+  napi_valuetype t;
+  if (napi_typeof(env, v, &t) != napi_ok || t != napi_string) {
+    char message[128];
+    snprintf(message, sizeof message, "%s must be a string", what);
+    throw_argument(env, message);
+    return NULL;
+  }
+  napi_get_value_string_utf8(env, v, NULL, 0, &n);
+  s = (char *)malloc(n + 1);
+  if (s == NULL) {
+    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+    return NULL;
+  }
+  napi_get_value_string_utf8(env, v, s, n + 1, &n);
+  if (length != NULL) *length = n;
+  return s;
+}
+
+static int get_property(napi_env env, napi_value object, const char *name, napi_value *out) {
+  bool has = false;
+  napi_valuetype t;
+  if (napi_has_named_property(env, object, name, &has) != napi_ok || !has) return 0;
+  if (napi_get_named_property(env, object, name, out) != napi_ok) return 0;
+  if (napi_typeof(env, *out, &t) != napi_ok || t == napi_undefined || t == napi_null) return 0;
+  return 1;
+}
+
+static int get_double_property(napi_env env, napi_value object, const char *name, double *out) {
+  napi_value v;
+  if (!get_property(env, object, name, &v)) return 1;
+  if (napi_get_value_double(env, v, out) != napi_ok) {
+    char message[128];
+    snprintf(message, sizeof message, "options.%s must be a number", name);
+    throw_argument(env, message);
+    return 0;
+  }
+  return 1;
+}
+
+static int get_u32_property(napi_env env, napi_value object, const char *name, uint32_t *out) {
+  napi_value v;
+  double d = 0;
+  if (!get_property(env, object, name, &v)) return 1;
+  if (napi_get_value_double(env, v, &d) != napi_ok || !(d >= 0 && d <= 4294967295.0) || d != (double)(uint32_t)d) {
+    char message[128];
+    snprintf(message, sizeof message, "options.%s must be a non-negative integer", name);
+    throw_argument(env, message);
+    return 0;
+  }
+  *out = (uint32_t)d;
+  return 1;
+}
+
+/* Options and the placeholder string they point to (owned). */
+typedef struct options_copy {
+  dxt_privatize_options options;
+  char *placeholder;
+} options_copy;
+
+/* Reads {epsilon, mechanism, policy: [4], placeholder, temGamma, temBeta,
+   vickreyT, mahalanobisLambda, syntfS, sampler} (numbers as in the C
+   header; lib/index.js maps names to numbers). */
+static int get_options(napi_env env, napi_value object, options_copy *out) {
+  napi_valuetype t;
+  napi_value v;
+  memset(out, 0, sizeof *out);
+  dxt_privatize_options_init(&out->options);
+  if (napi_typeof(env, object, &t) != napi_ok || t != napi_object) {
+    throw_argument(env, "options must be an object");
+    return 0;
+  }
+  if (!get_property(env, object, "epsilon", &v)) {
+    napi_throw(env, make_error(env, DXT_E_INVALID_EPSILON, "options.epsilon is required"));
+    return 0;
+  }
+  if (!get_double_property(env, object, "epsilon", &out->options.epsilon) ||
+      !get_u32_property(env, object, "mechanism", &out->options.mechanism) ||
+      !get_double_property(env, object, "temGamma", &out->options.tem_gamma) ||
+      !get_double_property(env, object, "temBeta", &out->options.tem_beta) ||
+      !get_double_property(env, object, "vickreyT", &out->options.vickrey_t) ||
+      !get_double_property(env, object, "mahalanobisLambda", &out->options.mahalanobis_lambda) ||
+      !get_double_property(env, object, "syntfS", &out->options.syntf_s) ||
+      !get_u32_property(env, object, "sampler", &out->options.exponential_sampler))
+    return 0;
+  if (get_property(env, object, "policy", &v)) {
+    uint32_t i;
+    for (i = 0; i < DXT_TOKEN_CLASS_COUNT; ++i) {
+      napi_value p;
+      if (napi_get_element(env, v, i, &p) != napi_ok) return 0;
+      if (napi_typeof(env, p, &t) == napi_ok && t == napi_number) {
+        napi_get_value_uint32(env, p, &out->options.policy[i]);
+      }
+    }
+  }
+  if (get_property(env, object, "placeholder", &v)) {
+    out->placeholder = get_string(env, v, NULL, "options.placeholder");
+    if (out->placeholder == NULL) return 0;
+    out->options.placeholder = out->placeholder;
+  }
+  return 1;
+}
+
+/* Bag entries from [[word, count], ...]: words copied into one block. */
+typedef struct bag_copy {
+  dxt_bag_entry *entries;
+  size_t count;
+  char **words;
+} bag_copy;
+
+static void bag_copy_free(bag_copy *b) {
+  size_t i;
+  if (b->words != NULL)
+    for (i = 0; i < b->count; ++i) free(b->words[i]);
+  free(b->words);
+  free(b->entries);
+  memset(b, 0, sizeof *b);
+}
+
+static int get_bag(napi_env env, napi_value array, bag_copy *out) {
+  bool is_array = false;
+  uint32_t n = 0, i;
+  memset(out, 0, sizeof *out);
+  if (napi_is_array(env, array, &is_array) != napi_ok || !is_array) {
+    throw_argument(env, "the bag must be an array of [word, count] pairs");
+    return 0;
+  }
+  napi_get_array_length(env, array, &n);
+  out->entries = (dxt_bag_entry *)calloc(n == 0 ? 1 : n, sizeof *out->entries);
+  out->words = (char **)calloc(n == 0 ? 1 : n, sizeof *out->words);
+  if (out->entries == NULL || out->words == NULL) {
+    bag_copy_free(out);
+    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+    return 0;
+  }
+  out->count = n;
+  for (i = 0; i < n; ++i) {
+    napi_value pair, word, count;
+    double c = 0;
+    bool pair_is_array = false;
+    size_t length = 0;
+    if (napi_get_element(env, array, i, &pair) != napi_ok || napi_is_array(env, pair, &pair_is_array) != napi_ok ||
+        !pair_is_array || napi_get_element(env, pair, 0, &word) != napi_ok ||
+        napi_get_element(env, pair, 1, &count) != napi_ok || napi_get_value_double(env, count, &c) != napi_ok) {
+      bag_copy_free(out);
+      throw_argument(env, "each bag entry must be a [word, count] pair");
+      return 0;
+    }
+    if (!(c >= 0 && c <= 9007199254740991.0) || c != (double)(uint64_t)c) {
+      bag_copy_free(out);
+      throw_argument(env, "bag counts must be non-negative integers");
+      return 0;
+    }
+    out->words[i] = get_string(env, word, &length, "a bag word");
+    if (out->words[i] == NULL) {
+      bag_copy_free(out);
+      return 0;
+    }
+    out->entries[i].word = out->words[i];
+    out->entries[i].length = length;
+    out->entries[i].count = (uint64_t)c;
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void set_number(napi_env env, napi_value object, const char *name, double value) {
+  napi_value v;
+  napi_create_double(env, value, &v);
+  napi_set_named_property(env, object, name, v);
+}
+
+static napi_value report_object(napi_env env, const dxt_report *r) {
+  napi_value o, v, counts;
+  uint32_t i, j;
+  char json[4096];
+  size_t required = 0;
+  napi_create_object(env, &o);
+  set_number(env, o, "mechanism", r->mechanism);
+  set_number(env, o, "epsilon", r->epsilon);
+  set_number(env, o, "metric", r->metric);
+  set_number(env, o, "rngMode", r->rng_mode);
+  napi_get_boolean(env, r->is_private, &v);
+  napi_set_named_property(env, o, "isPrivate", v);
+  if (r->fingerprint_valid) {
+    char hex[65];
+    for (i = 0; i < 32; ++i) snprintf(hex + 2 * i, 3, "%02x", r->model_fingerprint[i]);
+    napi_create_string_utf8(env, hex, 64, &v);
+  } else {
+    napi_get_null(env, &v);
+  }
+  napi_set_named_property(env, o, "modelFingerprint", v);
+  napi_create_array_with_length(env, DXT_TOKEN_CLASS_COUNT, &counts);
+  for (i = 0; i < DXT_TOKEN_CLASS_COUNT; ++i) {
+    napi_value row;
+    napi_create_array_with_length(env, DXT_TOKEN_ACTION_COUNT, &row);
+    for (j = 0; j < DXT_TOKEN_ACTION_COUNT; ++j) {
+      napi_create_double(env, (double)r->counts[i][j], &v);
+      napi_set_element(env, row, j, v);
+    }
+    napi_set_element(env, counts, i, row);
+  }
+  napi_set_named_property(env, o, "counts", counts);
+  set_number(env, o, "wordsPrivatized", (double)r->words_privatized);
+  set_number(env, o, "wordsLeaked", (double)r->words_leaked);
+  set_number(env, o, "epsilonPerUnitDistance", r->epsilon_per_unit_distance);
+  set_number(env, o, "epsilonDocument", r->epsilon_document);
+  if (dxt_report_to_json(r, json, sizeof json, &required) == DXT_OK) {
+    napi_create_string_utf8(env, json, required - 1, &v);
+    napi_set_named_property(env, o, "json", v);
+  }
+  return o;
+}
+
+static napi_value bag_array(napi_env env, const dxt_bag *bag) {
+  napi_value array;
+  size_t i;
+  napi_create_array_with_length(env, bag->size, &array);
+  for (i = 0; i < bag->size; ++i) {
+    napi_value pair, word, count;
+    napi_create_array_with_length(env, 2, &pair);
+    napi_create_string_utf8(env, bag->entries[i].word, bag->entries[i].length, &word);
+    napi_create_double(env, (double)bag->entries[i].count, &count);
+    napi_set_element(env, pair, 0, word);
+    napi_set_element(env, pair, 1, count);
+    napi_set_element(env, array, (uint32_t)i, pair);
+  }
+  return array;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Models                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static napi_value model_open(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  char *path;
+  bool verify = false;
+  dxt_model_open_options options;
+  dxt_model *model = NULL;
+  dxt_status s;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  path = get_string(env, argv[0], NULL, "path");
+  if (path == NULL) return NULL;
+  if (argc > 1) napi_get_value_bool(env, argv[1], &verify);
+  dxt_model_open_options_init(&options);
+  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
+  s = dxt_model_open_file(path, &options, &model);
+  free(path);
+  if (throw_status(env, s)) return NULL;
+  return wrap_model(env, model, NULL);
+}
+
+static napi_value model_from_buffer(napi_env env, napi_callback_info info) {
+  size_t argc = 2, length = 0;
+  napi_value argv[2];
+  void *data = NULL, *copy;
+  bool is_buffer = false, verify = false;
+  dxt_model_open_options options;
+  dxt_model *model = NULL;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  napi_is_typedarray(env, argv[0], &is_buffer);
+  if (is_buffer) {
+    napi_typedarray_type type;
+    size_t count = 0, offset = 0;
+    napi_value arraybuffer;
+    NAPI_CALL(env, napi_get_typedarray_info(env, argv[0], &type, &count, &data, &arraybuffer, &offset));
+    if (type != napi_uint8_array) {
+      throw_argument(env, "the model must be a Uint8Array, Buffer or ArrayBuffer");
+      return NULL;
+    }
+    length = count;
+  } else {
+    napi_is_arraybuffer(env, argv[0], &is_buffer);
+    if (!is_buffer) {
+      throw_argument(env, "the model must be a Uint8Array, Buffer or ArrayBuffer");
+      return NULL;
+    }
+    NAPI_CALL(env, napi_get_arraybuffer_info(env, argv[0], &data, &length));
+  }
+  if (argc > 1) napi_get_value_bool(env, argv[1], &verify);
+  /* An 8-byte aligned copy that the model keeps (malloc aligns to 16). */
+  copy = malloc(length == 0 ? 1 : length);
+  if (copy == NULL) {
+    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+    return NULL;
+  }
+  if (length > 0) memcpy(copy, data, length);
+  dxt_model_open_options_init(&options);
+  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
+  if (throw_status(env, dxt_model_open_memory(copy, length, &options, &model))) {
+    free(copy);
+    return NULL;
+  }
+  return wrap_model(env, model, copy);
+}
+
+/* Closes the handle's model reference now instead of at garbage collection.
+   Contexts made from it keep working. */
+static napi_value model_close(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  void *data = NULL;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  NAPI_CALL(env, napi_get_value_external(env, argv[0], &data));
+  {
+    model_box *m = (model_box *)data;
+    dxt_model_close(m->model);
+    m->model = NULL; /* the finalizer's dxt_model_close(NULL) is a no-op */
+  }
+  return NULL;
+}
+
+static napi_value model_info(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1], o, v;
+  model_box *m;
+  dxt_model_info i;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((m = get_model(env, argv[0])) == NULL) return NULL;
+  dxt_model_info_init(&i);
+  if (throw_status(env, dxt_model_get_info(m->model, &i))) return NULL;
+  napi_create_object(env, &o);
+  set_number(env, o, "formatMajor", i.format_major);
+  set_number(env, o, "formatMinor", i.format_minor);
+  set_number(env, o, "dimension", i.dimension);
+  set_number(env, o, "vocabularySize", i.vocabulary_size);
+  set_number(env, o, "geometry", i.geometry);
+  set_number(env, o, "quantization", i.quantization);
+  napi_get_boolean(env, i.lowercase, &v);
+  napi_set_named_property(env, o, "lowercase", v);
+  napi_get_boolean(env, i.has_frequencies, &v);
+  napi_set_named_property(env, o, "hasFrequencies", v);
+  return o;
+}
+
+static napi_value model_fingerprint(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1], out;
+  model_box *m;
+  uint8_t digest[32];
+  char hex[65];
+  int i;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((m = get_model(env, argv[0])) == NULL) return NULL;
+  if (throw_status(env, dxt_model_fingerprint(m->model, digest))) return NULL;
+  for (i = 0; i < 32; ++i) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+  napi_create_string_utf8(env, hex, 64, &out);
+  return out;
+}
+
+static napi_value model_lookup(napi_env env, napi_callback_info info) {
+  size_t argc = 2, length = 0;
+  napi_value argv[2], out;
+  model_box *m;
+  char *word;
+  uint32_t index = 0;
+  dxt_status s;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((m = get_model(env, argv[0])) == NULL) return NULL;
+  if ((word = get_string(env, argv[1], &length, "word")) == NULL) return NULL;
+  s = dxt_model_lookup(m->model, word, length, &index);
+  free(word);
+  if (throw_status(env, s)) return NULL;
+  napi_create_uint32(env, index, &out);
+  return out;
+}
+
+static napi_value model_word(napi_env env, napi_callback_info info) {
+  size_t argc = 2, length = 0;
+  napi_value argv[2], out;
+  model_box *m;
+  uint32_t index = 0;
+  const char *word = NULL;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((m = get_model(env, argv[0])) == NULL) return NULL;
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[1], &index));
+  if (throw_status(env, dxt_model_word(m->model, index, &word, &length))) return NULL;
+  napi_create_string_utf8(env, word, length, &out);
+  return out;
+}
+
+static napi_value default_model_path(napi_env env, napi_callback_info info) {
+  size_t argc = 1, required = 0;
+  napi_value argv[1], out = NULL;
+  uint32_t geometry = 0;
+  char small[1];
+  char *buffer;
+  dxt_status s;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &geometry));
+  s = dxt_default_model_path(geometry, small, 0, &required);
+  if (s != DXT_E_INPUT_TOO_LARGE && throw_status(env, s)) return NULL;
+  buffer = (char *)malloc(required);
+  if (buffer == NULL) return NULL;
+  s = dxt_default_model_path(geometry, buffer, required, &required);
+  if (!throw_status(env, s)) napi_create_string_utf8(env, buffer, required - 1, &out);
+  free(buffer);
+  return s == DXT_OK ? out : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Contexts and synchronous calls                                            */
+/* ------------------------------------------------------------------------ */
+
+static napi_value context_create(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2], out;
+  model_box *m;
+  context_box *c;
+  dxt_context_options options;
+  const dxt_context_options *options_ptr = NULL;
+  dxt_context *context = NULL;
+  dxt_status s;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((m = get_model(env, argv[0])) == NULL) return NULL;
+  dxt_context_options_init(&options);
+  if (argc > 1) {
+    napi_valuetype t;
+    napi_typeof(env, argv[1], &t);
+    if (t != napi_undefined && t != napi_null) {
+      void *seed = NULL;
+      size_t length = 0;
+      bool is_buffer = false;
+      napi_is_buffer(env, argv[1], &is_buffer);
+      if (!is_buffer || napi_get_buffer_info(env, argv[1], &seed, &length) != napi_ok || length != 32) {
+        throw_argument(env, "seed must be a Buffer of 32 bytes");
+        return NULL;
+      }
+      options.rng_mode = DXT_RNG_DETERMINISTIC;
+      memcpy(options.seed, seed, 32);
+      options_ptr = &options;
+    }
+  }
+  s = dxt_context_create(m->model, options_ptr, &context);
+  memset(options.seed, 0, sizeof options.seed);
+  if (throw_status(env, s)) return NULL;
+  c = (context_box *)calloc(1, sizeof *c);
+  if (c == NULL) {
+    dxt_context_destroy(context);
+    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+    return NULL;
+  }
+  c->context = context;
+  c->model = m;
+  m->refs++;
+  if (napi_create_external(env, c, context_finalize, NULL, &out) != napi_ok) {
+    context_finalize(env, c, NULL);
+    return NULL;
+  }
+  return out;
+}
+
+static napi_value context_close(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  context_box *c;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((c = get_context(env, argv[0])) == NULL) return NULL;
+  context_destroy_box(c);
+  return NULL;
+}
+
+/* privatizeWord(context, word, options) -> {text, report} */
+static napi_value privatize_word(napi_env env, napi_callback_info info) {
+  size_t argc = 3, length = 0, out_length = 0;
+  napi_value argv[3], result, v;
+  context_box *c;
+  options_copy o;
+  dxt_report report;
+  char *word, *out = NULL;
+  dxt_status s;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((c = get_context(env, argv[0])) == NULL) return NULL;
+  if ((word = get_string(env, argv[1], &length, "word")) == NULL) return NULL;
+  if (!get_options(env, argv[2], &o)) {
+    free(word);
+    free(o.placeholder);
+    return NULL;
+  }
+  dxt_report_init(&report);
+  s = dxt_privatize_word(c->context, &o.options, word, length, &out, &out_length, &report);
+  free(word);
+  free(o.placeholder);
+  if (throw_status(env, s)) return NULL;
+  napi_create_object(env, &result);
+  napi_create_string_utf8(env, out, out_length, &v);
+  dxt_text_free(out);
+  napi_set_named_property(env, result, "text", v);
+  napi_set_named_property(env, result, "report", report_object(env, &report));
+  return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Asynchronous calls                                                        */
+/* ------------------------------------------------------------------------ */
+
+enum job_kind { JOB_TEXT, JOB_BAG, JOB_SYNTF, JOB_CALIBRATE };
+
+typedef struct job {
+  enum job_kind kind;
+  napi_async_work work;
+  napi_deferred deferred;
+  napi_ref context_ref; /* keeps the context handle alive */
+  context_box *context;
+  options_copy options;
+  /* inputs */
+  char *text;
+  size_t text_length;
+  bag_copy bag;
+  uint32_t n_out, words, trials;
+  /* outputs */
+  dxt_status status;
+  char error[1024];
+  char *out_text;
+  size_t out_length;
+  dxt_bag *out_bag;
+  dxt_report report;
+  dxt_calibration calibration;
+} job;
+
+static void job_free(napi_env env, job *j) {
+  if (j->work != NULL) napi_delete_async_work(env, j->work);
+  if (j->context_ref != NULL) napi_delete_reference(env, j->context_ref);
+  free(j->options.placeholder);
+  free(j->text);
+  bag_copy_free(&j->bag);
+  dxt_text_free(j->out_text);
+  dxt_bag_free(j->out_bag);
+  free(j);
+}
+
+/* On a thread-pool thread: only dxtext calls, no N-API. */
+static void job_execute(napi_env env, void *data) {
+  job *j = (job *)data;
+  dxt_context *ctx = j->context->context;
+  (void)env;
+  switch (j->kind) {
+    case JOB_TEXT:
+      j->status = dxt_privatize_text(ctx, &j->options.options, j->text, j->text_length, &j->out_text, &j->out_length,
+                                     &j->report);
+      break;
+    case JOB_BAG:
+      j->status = dxt_privatize_bag(ctx, &j->options.options, j->bag.entries, j->bag.count, &j->out_bag, &j->report);
+      break;
+    case JOB_SYNTF:
+      j->status = dxt_syntf(ctx, &j->options.options, j->bag.entries, j->bag.count, j->n_out, &j->out_bag, &j->report);
+      break;
+    case JOB_CALIBRATE:
+      j->status = dxt_calibrate(ctx, &j->options.options, j->words, j->trials, &j->calibration);
+      break;
+  }
+  /* The message is thread-local: copy it on this thread. */
+  if (j->status != DXT_OK) snprintf(j->error, sizeof j->error, "%s", dxt_last_error_message());
+}
+
+static void job_complete(napi_env env, napi_status napi_result, void *data) {
+  job *j = (job *)data;
+  napi_value result, v;
+  j->context->busy = 0;
+  if (napi_result != napi_ok || j->status != DXT_OK) {
+    dxt_status s = napi_result != napi_ok ? DXT_E_INTERNAL : j->status;
+    napi_reject_deferred(env, j->deferred,
+                         make_error(env, s, napi_result != napi_ok ? "the asynchronous call was cancelled" : j->error));
+    job_free(env, j);
+    return;
+  }
+  napi_create_object(env, &result);
+  switch (j->kind) {
+    case JOB_TEXT:
+      napi_create_string_utf8(env, j->out_text, j->out_length, &v);
+      napi_set_named_property(env, result, "text", v);
+      break;
+    case JOB_BAG:
+    case JOB_SYNTF: napi_set_named_property(env, result, "bag", bag_array(env, j->out_bag)); break;
+    case JOB_CALIBRATE:
+      set_number(env, result, "words", j->calibration.words);
+      set_number(env, result, "trials", j->calibration.trials);
+      set_number(env, result, "keepMean", j->calibration.keep_mean);
+      set_number(env, result, "keepMedian", j->calibration.keep_median);
+      set_number(env, result, "keepMax", j->calibration.keep_max);
+      set_number(env, result, "distinctMean", j->calibration.distinct_mean);
+      set_number(env, result, "distinctMedian", j->calibration.distinct_median);
+      set_number(env, result, "distinctMax", j->calibration.distinct_max);
+      break;
+  }
+  if (j->kind != JOB_CALIBRATE) napi_set_named_property(env, result, "report", report_object(env, &j->report));
+  napi_resolve_deferred(env, j->deferred, result);
+  job_free(env, j);
+}
+
+/* Common start of an asynchronous call: argv[0] is the context handle. */
+static job *job_begin(napi_env env, napi_value context_handle, enum job_kind kind) {
+  context_box *c = get_context(env, context_handle);
+  job *j;
+  if (c == NULL) return NULL;
+  j = (job *)calloc(1, sizeof *j);
+  if (j == NULL) {
+    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+    return NULL;
+  }
+  j->kind = kind;
+  j->context = c;
+  dxt_report_init(&j->report);
+  dxt_calibration_init(&j->calibration);
+  if (napi_create_reference(env, context_handle, 1, &j->context_ref) != napi_ok) {
+    job_free(env, j);
+    return NULL;
+  }
+  return j;
+}
+
+static napi_value job_start(napi_env env, job *j) {
+  napi_value promise, name;
+  napi_create_string_utf8(env, "dxtext", NAPI_AUTO_LENGTH, &name);
+  if (napi_create_promise(env, &j->deferred, &promise) != napi_ok ||
+      napi_create_async_work(env, NULL, name, job_execute, job_complete, j, &j->work) != napi_ok ||
+      napi_queue_async_work(env, j->work) != napi_ok) {
+    job_free(env, j);
+    return NULL;
+  }
+  j->context->busy = 1;
+  return promise;
+}
+
+/* privatizeText(context, text, options) -> Promise<{text, report}> */
+static napi_value privatize_text_async(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  job *j;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((j = job_begin(env, argv[0], JOB_TEXT)) == NULL) return NULL;
+  if ((j->text = get_string(env, argv[1], &j->text_length, "text")) == NULL ||
+      !get_options(env, argv[2], &j->options)) {
+    job_free(env, j);
+    return NULL;
+  }
+  return job_start(env, j);
+}
+
+/* privatizeBag(context, [[word, count], ...], options) -> Promise<{bag, report}> */
+static napi_value privatize_bag_async(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  job *j;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((j = job_begin(env, argv[0], JOB_BAG)) == NULL) return NULL;
+  if (!get_bag(env, argv[1], &j->bag) || !get_options(env, argv[2], &j->options)) {
+    job_free(env, j);
+    return NULL;
+  }
+  return job_start(env, j);
+}
+
+/* syntf(context, bag, nOut, options) -> Promise<{bag, report}> */
+static napi_value syntf_async(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  job *j;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((j = job_begin(env, argv[0], JOB_SYNTF)) == NULL) return NULL;
+  if (!get_bag(env, argv[1], &j->bag) || napi_get_value_uint32(env, argv[2], &j->n_out) != napi_ok ||
+      !get_options(env, argv[3], &j->options)) {
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    if (!pending) throw_argument(env, "nOut must be a number");
+    job_free(env, j);
+    return NULL;
+  }
+  return job_start(env, j);
+}
+
+/* calibrate(context, options, words, trials) -> Promise<{...}> */
+static napi_value calibrate_async(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  job *j;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((j = job_begin(env, argv[0], JOB_CALIBRATE)) == NULL) return NULL;
+  if (!get_options(env, argv[1], &j->options) || napi_get_value_uint32(env, argv[2], &j->words) != napi_ok ||
+      napi_get_value_uint32(env, argv[3], &j->trials) != napi_ok) {
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    if (!pending) throw_argument(env, "words and trials must be numbers");
+    job_free(env, j);
+    return NULL;
+  }
+  return job_start(env, j);
+}
+
+static napi_value version_string(napi_env env, napi_callback_info info) {
+  napi_value out;
+  (void)info;
+  napi_create_string_utf8(env, dxt_version_string(), NAPI_AUTO_LENGTH, &out);
+  return out;
+}
+
+NAPI_MODULE_INIT() {
+  static const struct {
+    const char *name;
+    napi_callback function;
+  } functions[] = {
+      {"versionString", version_string},
+      {"modelOpen", model_open},
+      {"modelFromBuffer", model_from_buffer},
+      {"modelClose", model_close},
+      {"modelInfo", model_info},
+      {"modelFingerprint", model_fingerprint},
+      {"modelLookup", model_lookup},
+      {"modelWord", model_word},
+      {"defaultModelPath", default_model_path},
+      {"contextCreate", context_create},
+      {"contextClose", context_close},
+      {"privatizeWord", privatize_word},
+      {"privatizeText", privatize_text_async},
+      {"privatizeBag", privatize_bag_async},
+      {"syntf", syntf_async},
+      {"calibrate", calibrate_async},
+  };
+  size_t i;
+  for (i = 0; i < sizeof functions / sizeof functions[0]; ++i) {
+    napi_value f;
+    if (napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].function, NULL, &f) != napi_ok ||
+        napi_set_named_property(env, exports, functions[i].name, f) != napi_ok)
+      return NULL;
+  }
+  return exports;
+}

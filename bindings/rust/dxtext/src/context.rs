@@ -1,0 +1,252 @@
+//! `Context`: the random-number state of one thread, and the privatisation
+//! calls.
+
+use std::os::raw::c_char;
+use std::sync::Arc;
+
+use dxtext_sys as sys;
+
+use crate::error::{check, Error, Result};
+use crate::model::{Model, ModelHandle};
+use crate::options::Options;
+use crate::report::{Calibration, Report};
+
+/// Random-number state and scratch space for privatisation calls. Each call
+/// takes `&mut self`, so one `Context` serves one thread at a time; it may
+/// be moved to another thread (`Send`). Make one per thread from a shared
+/// `Model`.
+pub struct Context {
+    ptr: *mut sys::dxt_context,
+    _model: Arc<ModelHandle>, // keeps a from_bytes buffer alive
+}
+
+// SAFETY: a dxt_context may be used from any thread, one at a time; &mut self
+// on every call makes that so.
+unsafe impl Send for Context {}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        // SAFETY: ptr came from dxt_context_create and is destroyed once.
+        unsafe { sys::dxt_context_destroy(self.ptr) }
+    }
+}
+
+/// A library-owned string, freed with dxt_text_free.
+struct OwnedText(*mut c_char, usize);
+
+impl OwnedText {
+    fn to_string(&self) -> Result<String> {
+        // SAFETY: the library returned `self.1` bytes at `self.0`.
+        let bytes = unsafe { std::slice::from_raw_parts(self.0 as *const u8, self.1) };
+        String::from_utf8(bytes.to_vec()).map_err(|_| Error::invalid_argument("the result is not UTF-8"))
+    }
+}
+
+impl Drop for OwnedText {
+    fn drop(&mut self) {
+        // SAFETY: NULL or a string from the library, freed once.
+        unsafe { sys::dxt_text_free(self.0) }
+    }
+}
+
+/// A library-owned bag, freed with dxt_bag_free.
+struct OwnedBag(*mut sys::dxt_bag);
+
+impl OwnedBag {
+    fn to_vec(&self) -> Result<Vec<(String, u64)>> {
+        // SAFETY: a bag returned by the library: `size` entries of
+        // `length`-byte words.
+        unsafe {
+            let bag = &*self.0;
+            let entries = std::slice::from_raw_parts(bag.entries, bag.size);
+            entries
+                .iter()
+                .map(|e| {
+                    let bytes = std::slice::from_raw_parts(e.word as *const u8, e.length);
+                    let word = String::from_utf8(bytes.to_vec())
+                        .map_err(|_| Error::invalid_argument("a result word is not UTF-8"))?;
+                    Ok((word, e.count))
+                })
+                .collect()
+        }
+    }
+}
+
+impl Drop for OwnedBag {
+    fn drop(&mut self) {
+        // SAFETY: NULL or a bag from the library, freed once.
+        unsafe { sys::dxt_bag_free(self.0) }
+    }
+}
+
+fn bag_entries(bag: &[(&str, u64)]) -> Vec<sys::dxt_bag_entry> {
+    bag.iter()
+        .map(|(w, c)| sys::dxt_bag_entry { word: w.as_ptr() as *const c_char, length: w.len(), count: *c })
+        .collect()
+}
+
+impl Context {
+    /// A context drawing noise from the operating system's CSPRNG (OpenSSL
+    /// `RAND_priv_bytes`): the private mode.
+    pub fn new(model: &Model) -> Result<Context> {
+        Context::create(model, None)
+    }
+
+    /// A context whose noise is a keyed stream from `seed`: reproducible,
+    /// and NOT private (reports say so). For tests and research only.
+    pub fn seeded(model: &Model, seed: [u8; 32]) -> Result<Context> {
+        Context::create(model, Some(seed))
+    }
+
+    fn create(model: &Model, seed: Option<[u8; 32]>) -> Result<Context> {
+        let mut out: *mut sys::dxt_context = std::ptr::null_mut();
+        let status = match seed {
+            None => {
+                // SAFETY: live model handle; NULL options select the system RNG.
+                unsafe { sys::dxt_context_create(model.handle.ptr, std::ptr::null(), &mut out) }
+            }
+            Some(seed) => {
+                let mut o = std::mem::MaybeUninit::<sys::dxt_context_options>::uninit();
+                // SAFETY: a writable struct of the declared size, filled by the call.
+                let mut o = unsafe {
+                    sys::dxt_context_options_init(o.as_mut_ptr());
+                    o.assume_init()
+                };
+                o.rng_mode = sys::DXT_RNG_DETERMINISTIC;
+                o.seed = seed;
+                // SAFETY: live model handle, initialised options.
+                let status = unsafe { sys::dxt_context_create(model.handle.ptr, &o, &mut out) };
+                // Do not leave the key on the stack (the context has its own copy).
+                // SAFETY: a plain write to a live local.
+                unsafe { std::ptr::write_volatile(&mut o.seed, [0; 32]) };
+                status
+            }
+        };
+        check(status)?;
+        Ok(Context { ptr: out, _model: Arc::clone(&model.handle) })
+    }
+
+    /// Privatise UTF-8 text: words are replaced, spacing and punctuation
+    /// kept, each word's case shape restored.
+    pub fn privatize_text(&mut self, text: &str, options: &Options) -> Result<String> {
+        self.text_call(text, options, None)
+    }
+
+    /// `privatize_text` with the report of the call.
+    pub fn privatize_text_report(&mut self, text: &str, options: &Options) -> Result<(String, Report)> {
+        let mut report = Report::empty();
+        let out = self.text_call(text, options, Some(&mut report))?;
+        Ok((out, report))
+    }
+
+    fn text_call(&mut self, text: &str, options: &Options, report: Option<&mut Report>) -> Result<String> {
+        let raw = options.as_raw();
+        let mut out: *mut c_char = std::ptr::null_mut();
+        let mut length = 0usize;
+        let report_ptr = report.map_or(std::ptr::null_mut(), |r| r.raw_mut());
+        // SAFETY: live context, options valid while `options` is, text
+        // passed with its length, writable outputs.
+        let status = unsafe {
+            sys::dxt_privatize_text(
+                self.ptr,
+                &raw,
+                text.as_ptr() as *const c_char,
+                text.len(),
+                &mut out,
+                &mut length,
+                report_ptr,
+            )
+        };
+        let owned = OwnedText(out, length);
+        check(status)?;
+        owned.to_string()
+    }
+
+    /// Privatise one word (out-of-vocabulary words follow their policy; a
+    /// dropped word gives "").
+    pub fn privatize_word(&mut self, word: &str, options: &Options) -> Result<String> {
+        let raw = options.as_raw();
+        let mut out: *mut c_char = std::ptr::null_mut();
+        let mut length = 0usize;
+        // SAFETY: as in text_call.
+        let status = unsafe {
+            sys::dxt_privatize_word(
+                self.ptr,
+                &raw,
+                word.as_ptr() as *const c_char,
+                word.len(),
+                &mut out,
+                &mut length,
+                std::ptr::null_mut(),
+            )
+        };
+        let owned = OwnedText(out, length);
+        check(status)?;
+        owned.to_string()
+    }
+
+    /// Privatise the vocabulary word at `index`; the released index.
+    pub fn privatize_index(&mut self, index: u32, options: &Options) -> Result<u32> {
+        let raw = options.as_raw();
+        let mut out = 0u32;
+        // SAFETY: live context, valid options, writable output.
+        check(unsafe { sys::dxt_privatize_index(self.ptr, &raw, index, &mut out, std::ptr::null_mut()) })?;
+        Ok(out)
+    }
+
+    /// Privatise a bag of (word, count): each of the N occurrences
+    /// independently. The result is merged and sorted by vocabulary index;
+    /// the report gives eps·N·EMD for the bag.
+    pub fn privatize_bag(&mut self, bag: &[(&str, u64)], options: &Options) -> Result<(Vec<(String, u64)>, Report)> {
+        let raw = options.as_raw();
+        let entries = bag_entries(bag);
+        let mut report = Report::empty();
+        let mut out: *mut sys::dxt_bag = std::ptr::null_mut();
+        // SAFETY: entries point into `bag`, alive for the call.
+        let status = unsafe {
+            sys::dxt_privatize_bag(self.ptr, &raw, entries.as_ptr(), entries.len(), &mut out, report.raw_mut())
+        };
+        let owned = OwnedBag(out);
+        check(status)?;
+        Ok((owned.to_vec()?, report))
+    }
+
+    /// SynTF: a synthetic bag of exactly `n_out` words drawn from `bag`
+    /// (`options.mechanism` is ignored).
+    pub fn syntf(&mut self, bag: &[(&str, u64)], n_out: u32, options: &Options) -> Result<(Vec<(String, u64)>, Report)> {
+        let raw = options.as_raw();
+        let entries = bag_entries(bag);
+        let mut report = Report::empty();
+        let mut out: *mut sys::dxt_bag = std::ptr::null_mut();
+        // SAFETY: as in privatize_bag.
+        let status = unsafe {
+            sys::dxt_syntf(self.ptr, &raw, entries.as_ptr(), entries.len(), n_out, &mut out, report.raw_mut())
+        };
+        let owned = OwnedBag(out);
+        check(status)?;
+        Ok((owned.to_vec()?, report))
+    }
+
+    /// N_w and S_w over `words` random vocabulary words, `trials` each.
+    pub fn calibrate(&mut self, options: &Options, words: u32, trials: u32) -> Result<Calibration> {
+        let raw = options.as_raw();
+        let mut c = std::mem::MaybeUninit::<sys::dxt_calibration>::uninit();
+        // SAFETY: a writable struct of the declared size, filled by the call.
+        let mut c = unsafe {
+            sys::dxt_calibration_init(c.as_mut_ptr());
+            c.assume_init()
+        };
+        // SAFETY: live context, valid options, initialised output.
+        check(unsafe { sys::dxt_calibrate(self.ptr, &raw, words, trials, &mut c) })?;
+        Ok(Calibration {
+            words: c.words,
+            trials: c.trials,
+            keep_mean: c.keep_mean,
+            keep_median: c.keep_median,
+            keep_max: c.keep_max,
+            distinct_mean: c.distinct_mean,
+            distinct_median: c.distinct_median,
+            distinct_max: c.distinct_max,
+        })
+    }
+}

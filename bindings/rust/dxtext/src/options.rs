@@ -1,0 +1,166 @@
+//! `Options`: epsilon, mechanism, token policies and mechanism parameters.
+
+use std::ffi::CString;
+
+use dxtext_sys as sys;
+
+use crate::error::{Error, Result};
+
+/// The mechanisms; `docs/guarantees.md` states and proves each guarantee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Mechanism {
+    /// Multivariate Laplace noise, nearest word: eps·d2(w, w') per word.
+    Laplace,
+    /// The same in the Poincaré ball (needs a Poincaré model, eps > n-1).
+    Hyperbolic,
+    /// Pr[o|w] ∝ exp(-eps·d(w,o)/2) over the vocabulary.
+    Exponential,
+    /// Weggenmann & Kerschbaum's SynTF rating; plain eps-DP per word.
+    Syntf,
+    /// Laplace noise shaped by the embedding covariance (needs one).
+    Mahalanobis,
+    /// Laplace noise, then the 1st or 2nd nearest word.
+    Vickrey,
+    /// Truncated exponential mechanism.
+    Tem,
+}
+
+impl Mechanism {
+    pub(crate) fn to_raw(self) -> u32 {
+        match self {
+            Mechanism::Laplace => sys::DXT_MECHANISM_LAPLACE,
+            Mechanism::Hyperbolic => sys::DXT_MECHANISM_HYPERBOLIC,
+            Mechanism::Exponential => sys::DXT_MECHANISM_EXPONENTIAL,
+            Mechanism::Syntf => sys::DXT_MECHANISM_SYNTF,
+            Mechanism::Mahalanobis => sys::DXT_MECHANISM_MAHALANOBIS,
+            Mechanism::Vickrey => sys::DXT_MECHANISM_VICKREY,
+            Mechanism::Tem => sys::DXT_MECHANISM_TEM,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: u32) -> Option<Mechanism> {
+        Some(match raw {
+            sys::DXT_MECHANISM_LAPLACE => Mechanism::Laplace,
+            sys::DXT_MECHANISM_HYPERBOLIC => Mechanism::Hyperbolic,
+            sys::DXT_MECHANISM_EXPONENTIAL => Mechanism::Exponential,
+            sys::DXT_MECHANISM_SYNTF => Mechanism::Syntf,
+            sys::DXT_MECHANISM_MAHALANOBIS => Mechanism::Mahalanobis,
+            sys::DXT_MECHANISM_VICKREY => Mechanism::Vickrey,
+            sys::DXT_MECHANISM_TEM => Mechanism::Tem,
+            _ => return None,
+        })
+    }
+}
+
+/// Classes of token, each with its own `Policy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenClass {
+    InVocabulary = 0,
+    OutOfVocabulary = 1,
+    Number = 2,
+    Stopword = 3,
+}
+
+/// What to do with one class of token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Replace by the mechanism's output (the default).
+    Privatize = 1,
+    /// Replace by the placeholder string.
+    Placeholder = 2,
+    /// Remove the token.
+    Drop = 3,
+    /// Pass through verbatim: reported as a leak.
+    Keep = 4,
+}
+
+/// Options of a privatisation call, built by chaining:
+/// `Options::new(8.0).mechanism(Mechanism::Vickrey).vickrey_t(0.5)`.
+/// Values are checked by the library when a call uses them.
+#[derive(Clone, Debug)]
+pub struct Options {
+    raw: sys::dxt_privatize_options,
+    placeholder: Option<CString>,
+}
+
+// SAFETY: the only pointer in `raw` is `placeholder`, which points into the
+// CString owned by the same value (or is NULL).
+unsafe impl Send for Options {}
+unsafe impl Sync for Options {}
+
+impl Options {
+    /// The library's defaults (Laplace, privatise everything) with `epsilon`.
+    pub fn new(epsilon: f64) -> Options {
+        let mut raw = std::mem::MaybeUninit::<sys::dxt_privatize_options>::uninit();
+        // SAFETY: the pointer is to a writable struct of the declared size,
+        // which the call fills completely.
+        let mut raw = unsafe {
+            sys::dxt_privatize_options_init(raw.as_mut_ptr());
+            raw.assume_init()
+        };
+        raw.epsilon = epsilon;
+        Options { raw, placeholder: None }
+    }
+
+    pub fn epsilon(mut self, epsilon: f64) -> Options {
+        self.raw.epsilon = epsilon;
+        self
+    }
+
+    pub fn mechanism(mut self, mechanism: Mechanism) -> Options {
+        self.raw.mechanism = mechanism.to_raw();
+        self
+    }
+
+    pub fn policy(mut self, class: TokenClass, policy: Policy) -> Options {
+        self.raw.policy[class as usize] = policy as u32;
+        self
+    }
+
+    /// The replacement of the `Placeholder` policy ("[redacted]" by default).
+    /// Fails on an interior NUL byte.
+    pub fn placeholder(mut self, text: &str) -> Result<Options> {
+        let c = CString::new(text).map_err(|_| Error::invalid_argument("the placeholder contains a NUL byte"))?;
+        self.placeholder = Some(c);
+        Ok(self)
+    }
+
+    pub fn tem_gamma(mut self, gamma: f64) -> Options {
+        self.raw.tem_gamma = gamma;
+        self
+    }
+
+    pub fn tem_beta(mut self, beta: f64) -> Options {
+        self.raw.tem_beta = beta;
+        self
+    }
+
+    pub fn vickrey_t(mut self, t: f64) -> Options {
+        self.raw.vickrey_t = t;
+        self
+    }
+
+    pub fn mahalanobis_lambda(mut self, lambda: f64) -> Options {
+        self.raw.mahalanobis_lambda = lambda;
+        self
+    }
+
+    pub fn syntf_s(mut self, s: f64) -> Options {
+        self.raw.syntf_s = s;
+        self
+    }
+
+    /// Use permute-and-flip instead of Gumbel-max in the exponential mechanism.
+    pub fn permute_and_flip(mut self, on: bool) -> Options {
+        self.raw.exponential_sampler = if on { sys::DXT_SAMPLER_PERMUTE_AND_FLIP } else { sys::DXT_SAMPLER_GUMBEL };
+        self
+    }
+
+    /// The C struct, with the placeholder pointer set; valid while `self` is.
+    pub(crate) fn as_raw(&self) -> sys::dxt_privatize_options {
+        let mut raw = self.raw;
+        raw.placeholder = self.placeholder.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
+        raw
+    }
+}

@@ -1,0 +1,171 @@
+//! The safe interface end to end: the default model, text and bags, reports,
+//! typed errors, and one context per thread over a shared model.
+
+use std::path::PathBuf;
+
+use dxtext::{Context, ErrorKind, Geometry, Mechanism, Metric, Model, Options, Policy, TokenClass};
+
+fn golden_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tests/data/golden_v1.dxe")
+}
+
+fn default_model() -> Model {
+    Model::open_default(Geometry::Euclidean).expect("the default Euclidean model")
+}
+
+#[test]
+fn opens_the_default_model() {
+    let model = default_model();
+    let info = model.info().unwrap();
+    assert_eq!(info.geometry, Geometry::Euclidean);
+    assert!(info.vocabulary_size > 1000, "{:?}", info);
+    assert!(info.dimension > 0);
+    let index = model.lookup("house").unwrap();
+    assert_eq!(model.word(index).unwrap(), "house");
+    assert!(dxtext::default_model_path(Geometry::Euclidean).unwrap().is_file());
+}
+
+#[test]
+fn privatizes_a_text_with_a_report() {
+    let model = default_model();
+    let mut context = Context::new(&model).unwrap();
+    let text = "The president spoke to the nation about the war.";
+    let (out, report) = context.privatize_text_report(text, &Options::new(20.0)).unwrap();
+    assert!(!out.is_empty());
+    assert!(out.ends_with('.'), "punctuation is kept: {:?}", out);
+    assert_eq!(report.mechanism(), Some(Mechanism::Laplace));
+    assert_eq!(report.metric(), Metric::Euclidean);
+    assert_eq!(report.epsilon(), 20.0);
+    assert!(report.is_private());
+    assert_eq!(report.words_privatized(), 9);
+    let privatized =
+        report.count(TokenClass::InVocabulary, Policy::Privatize) + report.count(TokenClass::Stopword, Policy::Privatize);
+    assert_eq!(privatized, 9);
+    assert_eq!(report.epsilon_document(), 20.0 * 9.0);
+    assert_eq!(report.model_fingerprint(), Some(model.fingerprint().unwrap()));
+    let json = report.to_json().unwrap();
+    assert!(json.starts_with('{') && json.contains("\"mechanism\":\"laplace\""), "{}", json);
+}
+
+#[test]
+fn seeded_contexts_repeat_and_say_they_are_not_private() {
+    let model = default_model();
+    let options = Options::new(5.0);
+    let text = "quiet rivers run deep";
+    let mut a = Context::seeded(&model, [7; 32]).unwrap();
+    let mut b = Context::seeded(&model, [7; 32]).unwrap();
+    let (out_a, report) = a.privatize_text_report(text, &options).unwrap();
+    assert_eq!(out_a, b.privatize_text(text, &options).unwrap());
+    assert!(!report.is_private());
+}
+
+#[test]
+fn privatizes_a_bag() {
+    let model = default_model();
+    let mut context = Context::new(&model).unwrap();
+    let bag = [("war", 3u64), ("peace", 2), ("zzqxv-not-a-word", 1)];
+    let (out, report) = context.privatize_bag(&bag, &Options::new(10.0)).unwrap();
+    assert_eq!(out.iter().map(|(_, c)| c).sum::<u64>(), 6);
+    assert_eq!(report.words_privatized(), 6);
+    assert_eq!(report.count(TokenClass::OutOfVocabulary, Policy::Privatize), 1);
+    assert_eq!(report.epsilon_document(), 60.0);
+
+    let (dropped, report) =
+        context.privatize_bag(&bag, &Options::new(10.0).policy(TokenClass::OutOfVocabulary, Policy::Drop)).unwrap();
+    assert_eq!(dropped.iter().map(|(_, c)| c).sum::<u64>(), 5);
+    assert_eq!(report.count(TokenClass::OutOfVocabulary, Policy::Drop), 1);
+}
+
+#[test]
+fn words_syntf_and_calibration() {
+    let model = default_model();
+    let mut context = Context::new(&model).unwrap();
+    let options = Options::new(1000.0);
+    // At a huge epsilon the noise is far below the distance to any other word.
+    assert_eq!(context.privatize_word("house", &options).unwrap(), "house");
+    let placeholder = Options::new(5.0).policy(TokenClass::OutOfVocabulary, Policy::Placeholder).placeholder("[x]");
+    assert_eq!(context.privatize_word("zzqxv", &placeholder.unwrap()).unwrap(), "[x]");
+    let (bag, report) = context.syntf(&[("war", 2), ("peace", 1)], 5, &Options::new(2.0)).unwrap();
+    assert_eq!(bag.iter().map(|(_, c)| c).sum::<u64>(), 5);
+    assert_eq!(report.epsilon_document(), 10.0);
+    let c = context.calibrate(&Options::new(20.0), 20, 10).unwrap();
+    assert_eq!((c.words, c.trials), (20, 10));
+    assert!(c.keep_mean >= 0.0 && c.keep_mean <= 1.0 && c.distinct_max <= 10.0);
+}
+
+#[test]
+fn bad_epsilon_is_a_typed_error() {
+    let model = default_model();
+    let mut context = Context::new(&model).unwrap();
+    for epsilon in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let error = context.privatize_text("hello world", &Options::new(epsilon)).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidEpsilon, "{}", error);
+        assert_eq!(error.status(), 2);
+        assert!(error.to_string().contains("epsilon"), "{}", error);
+    }
+    let error = context.privatize_word("war", &Options::new(3.0).mechanism(Mechanism::Hyperbolic)).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Unsupported, "hyperbolic on a Euclidean model: {}", error);
+}
+
+#[test]
+fn missing_file_is_an_io_error() {
+    let error = Model::open("/nonexistent/dxtext/model.dxe").unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Io);
+    assert!(error.message().contains("model.dxe"), "{}", error);
+    assert_eq!(Model::open("a\0b").unwrap_err().kind(), ErrorKind::InvalidArgument);
+}
+
+#[test]
+fn corrupt_models_are_typed_errors() {
+    let bytes = std::fs::read(golden_path()).unwrap();
+    assert!(Model::from_bytes(&bytes).is_ok());
+
+    let truncated = Model::from_bytes(&bytes[..bytes.len() / 2]).unwrap_err();
+    assert_eq!(truncated.kind(), ErrorKind::TruncatedModel, "{}", truncated);
+    assert!(truncated.kind().is_model_error());
+
+    let garbage = Model::from_bytes(&[0x42u8; 256]).unwrap_err();
+    assert_eq!(garbage.kind(), ErrorKind::NotAModel);
+
+    let dir = std::env::temp_dir().join(format!("dxtext-rust-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A damaged header byte: the header digest no longer matches.
+    let path = dir.join("reserved.dxe");
+    let mut corrupt = bytes.clone();
+    corrupt[60] = 1;
+    std::fs::write(&path, &corrupt).unwrap();
+    let error = Model::open(&path).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::DigestMismatch, "{}", error);
+    assert!(error.kind().is_model_error());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn one_context_per_thread_over_a_shared_model() {
+    let model = default_model();
+    let handles: Vec<_> = (0..4)
+        .map(|i| {
+            let model = model.clone();
+            std::thread::spawn(move || {
+                let mut context = Context::new(&model).unwrap();
+                let options = Options::new(15.0);
+                (0..20)
+                    .map(|_| context.privatize_text(&format!("the war of {} nations", i), &options).unwrap())
+                    .count()
+            })
+        })
+        .collect();
+    let total: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    assert_eq!(total, 80);
+}
+
+#[test]
+fn a_context_outlives_the_model_value_it_came_from() {
+    let bytes = std::fs::read(golden_path()).unwrap();
+    let model = Model::from_bytes(&bytes).unwrap();
+    let word = model.word(0).unwrap().to_string();
+    let mut context = Context::new(&model).unwrap();
+    drop(model);
+    let out = context.privatize_word(&word, &Options::new(1.0)).unwrap();
+    assert!(!out.is_empty());
+}

@@ -33,3 +33,5 @@ else
   echo "build/bin/dxtext not found: the comparison with the native build is skipped" >&2
 fi
 node --test bindings/wasm/test/dxtext.test.js
+# The example of docs/bindings/wasm.md.
+node bindings/wasm/examples/privatize.js build-ci/wasm/package models/dxtext-en-euclid-100d-50k.dxe

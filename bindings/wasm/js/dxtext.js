@@ -105,6 +105,22 @@ function isNode() {
   return typeof process === 'object' && !!process.versions && typeof process.versions.node === 'string';
 }
 
+// Every struct field the wrapper touches. Their offsets are all asked for
+// once, when the module is loaded, so that no later lookup allocates (an
+// allocation may grow the memory and invalidate views held by the caller).
+const LAYOUT_FIELDS = {
+  dxt_model_open_options: ['flags'],
+  dxt_model_info: ['format_major', 'format_minor', 'dimension', 'vocabulary_size', 'geometry', 'quantization',
+    'lowercase', 'has_frequencies'],
+  dxt_context_options: ['rng_mode', 'seed'],
+  dxt_privatize_options: ['mechanism', 'epsilon', 'policy', 'placeholder', 'exponential_sampler',
+    ...Object.values(NUMERIC_PARAMETERS)],
+  dxt_report: ['mechanism', 'epsilon', 'metric', 'rng_mode', 'is_private', 'fingerprint_valid', 'model_fingerprint',
+    'counts', 'words_privatized', 'words_leaked', 'epsilon_per_unit_distance', 'epsilon_document'],
+  dxt_bag_entry: ['word', 'length', 'count'],
+  dxt_bag: ['entries', 'size'],
+};
+
 /** One instantiated WebAssembly module: its memory and calls into it. */
 class Core {
   constructor(module) {
@@ -143,21 +159,26 @@ class Core {
     throw new DxtextError(status, detail || this.cString(this.call('dxt_status_string', status)));
   }
 
-  // Offset of a field, or with field 'sizeof' the size, of a public struct
-  // in this build, asked from the compiled code (src/dxtext_wasm_layout.c).
-  layout(type, field) {
-    const key = `${type}.${field}`;
-    let value = this.layouts.get(key);
-    if (value === undefined) {
-      const frame = new Frame(this);
-      try {
-        value = this.call('dxtwasm_layout', frame.string(type)[0], frame.string(field)[0]);
-      } finally {
-        frame.free();
+  // Asks the compiled code (src/dxtext_wasm_layout.c) for the size and the
+  // field offsets of every struct in LAYOUT_FIELDS.
+  loadLayouts() {
+    withFrame(this, (frame) => {
+      for (const [type, fields] of Object.entries(LAYOUT_FIELDS)) {
+        const [typeName] = frame.string(type);
+        for (const field of ['sizeof', ...fields]) {
+          const value = this.call('dxtwasm_layout', typeName, frame.string(field)[0]);
+          if (value < 0) throw new DxtextError(Status.INTERNAL, `no layout for ${type}.${field}`);
+          this.layouts.set(`${type}.${field}`, value);
+        }
       }
-      if (value < 0) throw new DxtextError(Status.INTERNAL, `no layout for ${key}`);
-      this.layouts.set(key, value);
-    }
+    });
+  }
+
+  // Offset of a field, or with field 'sizeof' the size, of a public struct
+  // in this build.
+  layout(type, field) {
+    const value = this.layouts.get(`${type}.${field}`);
+    if (value === undefined) throw new DxtextError(Status.INTERNAL, `no layout for ${type}.${field}`);
     return value;
   }
 }
@@ -230,16 +251,8 @@ function seedBytes(seed) {
 /** The report of a call as a plain object (fields of dxt_report). */
 function readReport(core, ptr) {
   const L = (field) => ptr + core.layout('dxt_report', field);
-  const view = core.view();
-  const heap = core.m.HEAPU8;
-  const counts = {};
-  TOKEN_CLASSES.forEach(([, key], c) => {
-    counts[key] = {};
-    ACTIONS.forEach((action, a) => {
-      counts[key][action] = readU64(view, L('counts') + 8 * (4 * c + a));
-    });
-  });
-  const fingerprint = heap[L('fingerprint_valid')] !== 0 ? hex(heap.subarray(L('model_fingerprint'), L('model_fingerprint') + 32)) : null;
+  // The JSON first: its allocations may grow the memory, which replaces the
+  // buffer under any view taken before.
   const json = withFrame(core, (frame) => {
     const required = frame.alloc(4);
     const status = core.call('dxt_report_to_json', ptr, 0, 0, required);
@@ -249,6 +262,17 @@ function readReport(core, ptr) {
     core.check(core.call('dxt_report_to_json', ptr, buffer, size, 0));
     return core.cString(buffer);
   });
+  const view = core.view();
+  const heap = core.m.HEAPU8;
+  const counts = {};
+  TOKEN_CLASSES.forEach(([, key], c) => {
+    counts[key] = {};
+    ACTIONS.forEach((action, a) => {
+      counts[key][action] = readU64(view, L('counts') + 8 * (4 * c + a));
+    });
+  });
+  const fingerprintAt = L('model_fingerprint');
+  const fingerprint = heap[L('fingerprint_valid')] !== 0 ? hex(heap.subarray(fingerprintAt, fingerprintAt + 32)) : null;
   return {
     mechanism: MECHANISMS[view.getUint32(L('mechanism'), true)] || 'unknown',
     epsilon: view.getFloat64(L('epsilon'), true),
@@ -631,8 +655,9 @@ async function load(moduleOptions = {}) {
     const wasmPath = require('path').join(__dirname, 'dxtext_core.wasm');
     options = { ...options, wasmBinary: await require('fs').promises.readFile(wasmPath) };
   }
-  const module = await createDxtextCore(options);
-  return new Dxtext(new Core(module));
+  const core = new Core(await createDxtextCore(options));
+  core.loadLayouts();
+  return new Dxtext(core);
 }
 
 let shared = null;

@@ -216,6 +216,17 @@ test('corrupt models are refused with the status of what is wrong', async () => 
   assert.throws(() => dx.loadModel('model.dxe'), TypeError);
 });
 
+test('memory growth in the middle of a call (a 32 MB placeholder) leaves results intact', async () => {
+  await ready;
+  const before = dx._core.m.HEAPU8.length;
+  const placeholder = 'x'.repeat(32 << 20);
+  const { text, report } = model.privatizeWord('qzxqzxqzx', { epsilon: 5, oov: 'placeholder', placeholder, withReport: true });
+  assert.ok(dx._core.m.HEAPU8.length > before, 'the memory grew');
+  assert.equal(text.length, placeholder.length);
+  assert.equal(report.counts.outOfVocabulary.placeholder, 1);
+  assert.equal(report.modelFingerprint, expectedSha256[path.basename(euclidPath)]);
+});
+
 test('a closed model refuses calls; memory is returned', async () => {
   await ready;
   const m = dx.loadModel(readArrayBuffer(euclidPath));

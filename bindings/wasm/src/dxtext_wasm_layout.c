@@ -10,8 +10,10 @@
 
 #include "dxtext/dxtext.h"
 
-#define DXTW_STRUCT(type) {#type, "sizeof", sizeof(type)}
-#define DXTW_FIELD(type, field) {#type, #field, offsetof(type, field)}
+#define DXTW_STRUCT(type) \
+  { #type, "sizeof", sizeof(type) }
+#define DXTW_FIELD(type, field) \
+  { #type, #field, offsetof(type, field) }
 
 static const struct {
   const char *type;

@@ -75,6 +75,19 @@ export declare class Model {
   privatizeBag(bag: BagInput, options: PrivatizeOptions): Map<string, number>;
   syntf(bag: BagInput, nOut: number, options: PrivatizeOptions & { withReport: true }): { bag: Map<string, number>; report: Report };
   syntf(bag: BagInput, nOut: number, options: PrivatizeOptions): Map<string, number>;
+  calibrate(words: number, trials: number, options: PrivatizeOptions): Calibration;
+}
+
+/** N_w (keep*) and S_w (distinct*) over `words` sampled words, `trials` each. */
+export interface Calibration {
+  words: number;
+  trials: number;
+  keepMean: number;
+  keepMedian: number;
+  keepMax: number;
+  distinctMean: number;
+  distinctMedian: number;
+  distinctMax: number;
 }
 
 export interface LoadModelOptions {

@@ -119,6 +119,8 @@ const LAYOUT_FIELDS = {
     'counts', 'words_privatized', 'words_leaked', 'epsilon_per_unit_distance', 'epsilon_document'],
   dxt_bag_entry: ['word', 'length', 'count'],
   dxt_bag: ['entries', 'size'],
+  dxt_calibration: ['words', 'trials', 'keep_mean', 'keep_median', 'keep_max', 'distinct_mean', 'distinct_median',
+    'distinct_max'],
 };
 
 /** One instantiated WebAssembly module: its memory and calls into it. */
@@ -511,6 +513,39 @@ class Model {
       throw invalidArgument(`nOut must be an integer from 1 to ${MAX_BAG_WORDS}`);
     }
     return this._bag('syntf', bag, nOut, options);
+  }
+
+  /**
+   * Plausible-deniability statistics at options.epsilon (Feyisetan et al.
+   * 2020): `words` vocabulary words drawn at random, each privatised `trials`
+   * times. Returns { words, trials, keepMean, keepMedian, keepMax,
+   * distinctMean, distinctMedian, distinctMax }: N_w, the share of trials
+   * that returned the word itself, and S_w, the number of distinct outputs.
+   */
+  calibrate(words, trials, options) {
+    for (const [name, value] of [['words', words], ['trials', trials]]) {
+      if (!Number.isInteger(value) || value < 1 || value > 2 ** 32 - 1) {
+        throw invalidArgument(`${name} must be a positive integer`);
+      }
+    }
+    const core = this._core;
+    const { result } = this._run({ ...options, withReport: false }, (frame, context, optionsPtr) => {
+      const out = frame.struct('dxt_calibration');
+      core.check(core.call('dxt_calibrate', context, optionsPtr, words, trials, out));
+      const view = core.view();
+      const f64 = (field) => view.getFloat64(out + core.layout('dxt_calibration', field), true);
+      return {
+        words: view.getUint32(out + core.layout('dxt_calibration', 'words'), true),
+        trials: view.getUint32(out + core.layout('dxt_calibration', 'trials'), true),
+        keepMean: f64('keep_mean'),
+        keepMedian: f64('keep_median'),
+        keepMax: f64('keep_max'),
+        distinctMean: f64('distinct_mean'),
+        distinctMedian: f64('distinct_median'),
+        distinctMax: f64('distinct_max'),
+      };
+    });
+    return result;
   }
 
   _bag(kind, bag, nOut, options) {

@@ -164,6 +164,19 @@ test('SynTF draws a synthetic bag of nOut words', async () => {
   assert.equal(report.epsilonDocument, 10);
 });
 
+test('calibrate: N_w near 1 at a huge epsilon, below 1 at a small one', async () => {
+  await ready;
+  const high = model.calibrate(5, 4, { epsilon: 1e6, seed: SEED });
+  assert.equal(high.words, 5);
+  assert.equal(high.trials, 4);
+  assert.equal(high.keepMedian, 1);
+  assert.equal(high.distinctMax, 1);
+  const low = model.calibrate(5, 4, { epsilon: 1, seed: SEED });
+  assert.ok(low.keepMean < 1);
+  assert.ok(low.distinctMean > 1);
+  rejectsWith(() => model.calibrate(0, 4, { epsilon: 1 }), Status.INVALID_ARGUMENT, /words/);
+});
+
 test('a bad epsilon is a DxtextError INVALID_EPSILON with the library message', async () => {
   await ready;
   for (const epsilon of [0, -1, NaN, Infinity]) {

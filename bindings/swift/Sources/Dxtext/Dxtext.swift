@@ -123,7 +123,7 @@ public struct Report {
         let status = dxt_report_to_json(&copy, nil, 0, &required)
         if status != 14 { try check(status) }  // DXT_E_INPUT_TOO_LARGE answers the size query
         var buffer = [CChar](repeating: 0, count: required)
-        try check(dxt_report_to_json(&copy, &buffer, buffer.count, nil))
+        try check(dxt_report_to_json(&copy, &buffer, required, nil))  // not buffer.count: exclusive access
         json = String(cString: buffer)
     }
 }
@@ -172,7 +172,7 @@ public final class DxModel: @unchecked Sendable {
         let status = dxt_default_model_path(1, nil, 0, &required)  // DXT_GEOMETRY_EUCLIDEAN
         if status != 14 { try check(status) }
         var path = [CChar](repeating: 0, count: required)
-        try check(dxt_default_model_path(1, &path, path.count, nil))
+        try check(dxt_default_model_path(1, &path, required, nil))  // not path.count: exclusive access
         return String(cString: path)
     }
 

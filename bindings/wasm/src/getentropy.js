@@ -2,7 +2,7 @@
 // (which calls the platform generator once per byte, far too slow for the
 // exponential mechanism's Gumbel noise over a whole vocabulary). Each call
 // fills the requested bytes with one call to the platform's cryptographic
-// generator: Web Crypto's crypto.getRandomValues (browsers, workers, Node 19+)
+// generator: Web Crypto's crypto.getRandomValues (browsers, workers, Node 18+)
 // or Node's crypto.randomFillSync. POSIX semantics: at most 256 bytes, and
 // -1 with errno set on failure; with no cryptographic generator it fails
 // (ENOSYS) and dxtext reports DXT_E_RNG_FAILURE: there is no fallback.

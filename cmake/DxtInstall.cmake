@@ -44,6 +44,13 @@ else()
 endif()
 list(TRANSFORM DXT_CXX_RUNTIME_LIBS PREPEND " -l" OUTPUT_VARIABLE DXT_PC_CXX_LIBS)
 string(REPLACE ";" "" DXT_PC_CXX_LIBS "${DXT_PC_CXX_LIBS}")
+set(DXT_PC_CRYPTO_LIBS "")  # what the DXT_CRYPTO backend needs for a static link
+if(DXT_CRYPTO STREQUAL "openssl")
+  set(DXT_PC_CRYPTO_LIBS "-lcrypto ")
+endif()
+if(APPLE)
+  string(APPEND DXT_PC_CRYPTO_LIBS "-framework Security ")
+endif()
 configure_file(cmake/dxtext.pc.in ${CMAKE_BINARY_DIR}/dxtext.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/dxtext.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

@@ -1,4 +1,5 @@
-// SHA-256 through OpenSSL's EVP interface.
+// SHA-256: OpenSSL's EVP interface (sha256.cpp) or, with DXT_CRYPTO=portable,
+// the plain C++ PortableSha256 (sha256_portable_backend.cpp).
 #pragma once
 
 #include <array>
@@ -20,7 +21,7 @@ class Sha256 {
   Digest finish();
 
  private:
-  void* ctx_;  // EVP_MD_CTX*, kept opaque so OpenSSL headers stay private
+  void* ctx_;  // EVP_MD_CTX* or PortableSha256*, opaque so OpenSSL headers stay private
 };
 
 Digest sha256(const void* data, size_t size);

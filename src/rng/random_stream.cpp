@@ -1,16 +1,16 @@
 #include "rng/random_stream.hpp"
 
-#include <openssl/crypto.h>
-
 #include <cmath>
 #include <cstring>
+
+#include "rng/secure_wipe.hpp"
 
 namespace dxt {
 
 RandomStream::RandomStream(std::unique_ptr<ByteSource> source)
     : source_(std::move(source)), fork_generation_(fork_generation()) {}
 
-RandomStream::~RandomStream() { OPENSSL_cleanse(buffer_.data(), buffer_.size()); }
+RandomStream::~RandomStream() { secure_wipe(buffer_.data(), buffer_.size()); }
 
 void RandomStream::refill() {
   // On failure the buffer stays empty, so the next call asks the source again
@@ -23,14 +23,14 @@ void RandomStream::refill() {
 uint64_t RandomStream::next_u64() {
   const uint64_t generation = fork_generation();
   if (generation != fork_generation_) {  // we are a forked child
-    OPENSSL_cleanse(buffer_.data(), buffer_.size());
+    secure_wipe(buffer_.data(), buffer_.size());
     position_ = buffer_.size();
     fork_generation_ = generation;
   }
   if (buffer_.size() - position_ < sizeof(uint64_t)) refill();
   uint64_t v;
   std::memcpy(&v, buffer_.data() + position_, sizeof v);
-  OPENSSL_cleanse(buffer_.data() + position_, sizeof v);
+  secure_wipe(buffer_.data() + position_, sizeof v);
   position_ += sizeof v;
   return v;
 }

@@ -60,17 +60,47 @@ std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word,
   }
 }
 
+namespace {
+// Texts are tokenized in pieces of about this many bytes, so that the memory
+// a call needs beyond its input and output stays bounded however long the
+// text is (docs/limitations.md).
+constexpr size_t kPieceBytes = size_t{1} << 16;
+
+// A byte after which a piece may end without changing the tokens: an ASCII
+// character that is neither part of a word nor a joiner (' . ,), so no
+// word or number spans it and it is not the middle of a UTF-8 sequence.
+bool ends_piece(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x80) return false;
+  const bool alnum = (u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z');
+  return !alnum && u != '\'' && u != '.' && u != ',';
+}
+
+size_t piece_end(std::string_view text, size_t begin) {
+  if (text.size() - begin <= kPieceBytes) return text.size();
+  size_t end = begin + kPieceBytes;
+  while (end < text.size() && !ends_piece(text[end - 1])) ++end;
+  return end;
+}
+}  // namespace
+
 std::string TextPrivatizer::privatize_text(std::string_view text) {
-  const std::vector<Token> tokens = tokenize(text);
+  const size_t bad = utf8::first_invalid(text.data(), text.size());
+  if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));
   std::string out;
   out.reserve(text.size() + text.size() / 4);
-  for (const Token& t : tokens) {
-    const std::string_view piece = text.substr(t.begin, t.end - t.begin);
-    if (t.kind == TokenKind::kSpan) {
-      out += piece;
-      continue;
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t end = piece_end(text, begin);
+    const std::string_view piece_text = text.substr(begin, end - begin);
+    for (const Token& t : tokenize(piece_text)) {
+      const std::string_view piece = piece_text.substr(t.begin, t.end - t.begin);
+      if (t.kind == TokenKind::kSpan) {
+        out += piece;
+        continue;
+      }
+      if (auto replaced = privatize_word(piece, t.kind == TokenKind::kNumber)) out += *replaced;
     }
-    if (auto replaced = privatize_word(piece, t.kind == TokenKind::kNumber)) out += *replaced;
+    begin = end;
   }
   return out;
 }

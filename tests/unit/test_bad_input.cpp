@@ -4,6 +4,7 @@
 // NULL, set a message, and neither crash nor leak (the ASan job runs this).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "dxtext/dxtext.h"
 #include "support/toy_models.hpp"
+#include "text/tokenizer.hpp"
 #include "unicode/utf8.hpp"
 
 namespace {
@@ -706,4 +708,55 @@ TEST_CASE("bad input: a 16 MiB text in one call") {
   std::string out;
   REQUIRE(text(f.ctx, &o, big.data(), big.size(), &out) == DXT_OK);
   CHECK(out.size() > big.size() / 2);
+}
+
+// Long texts are tokenized in pieces of 64 KiB (bounded memory): the pieces
+// must end only where no token is cut, so a long text gives exactly the
+// tokens of one whole tokenization.
+TEST_CASE("bad input: a long text is tokenized in pieces without cutting a token") {
+  Fixture f;
+  dxt_privatize_options o = f.with_epsilon(1e9);  // in-vocabulary words come back as they are
+  o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_KEEP;
+  o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_KEEP;
+  const char* pieces[] = {"cat",
+                          "The",
+                          "SAT",
+                          "don't",
+                          "l\xE2\x80\x99\xC3\xA9t\xC3\xA9",
+                          "3.14",
+                          "1,000",
+                          "mat.",
+                          "dog,",
+                          "x'y",
+                          "\xE2\x80\x94",
+                          "...",
+                          "'",
+                          ",",
+                          ".",
+                          "!",
+                          "\n",
+                          " ",
+                          "  ",
+                          "tree-house"};
+  std::string text;
+  uint64_t state = 12345;
+  while (text.size() < 600000) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    text += pieces[(state >> 33) % (sizeof pieces / sizeof pieces[0])];
+    if ((state >> 20) % 3 == 0) text += ' ';
+  }
+  size_t words = 0;
+  for (const dxt::Token& t : dxt::tokenize(text)) words += t.kind != dxt::TokenKind::kSpan ? 1 : 0;
+  dxt_report r;
+  dxt_report_init(&r);
+  char* out = nullptr;
+  size_t len = 0;
+  REQUIRE(dxt_privatize_text(f.ctx, &o, text.data(), text.size(), &out, &len, &r) == DXT_OK);
+  const std::string result(out, len);
+  dxt_text_free(out);
+  uint64_t counted = 0;
+  for (const auto& row : r.counts)
+    for (uint64_t c : row) counted += c;
+  CHECK(counted == words);
+  CHECK(result == text);
 }

@@ -11,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The API asks for an 8-byte aligned buffer; give it exactly `size` bytes
   // so that reads past the end are caught by AddressSanitizer.
   std::vector<uint64_t> storage(size / 8 + 1);
-  std::memcpy(storage.data(), data, size);
+  if (size > 0) std::memcpy(storage.data(), data, size);
   const void* bytes = size == 0 ? nullptr : storage.data();
 
   for (uint32_t flags : {0u, static_cast<uint32_t>(DXT_OPEN_VERIFY_DIGESTS)}) {

@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   while (!in.empty() && entries.size() < 64) {
     const std::string_view w = in.bytes(in.u8() % 24u);
     words.emplace_back(new char[w.size() + 1]);
-    std::memcpy(words.back().get(), w.data(), w.size());
+    if (!w.empty()) std::memcpy(words.back().get(), w.data(), w.size());
     entries.push_back({words.back().get(), w.size(), pick_count(in)});
   }
   // Totals above DXT_MAX_BAG_WORDS must be refused before any draw; a

@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t out_len = 12345;
     // A heap copy of exactly the text's bytes, so over-reads are caught.
     std::unique_ptr<char[]> copy(new char[text.size() + 1]);
-    std::memcpy(copy.get(), text.data(), text.size());
+    if (!text.empty()) std::memcpy(copy.get(), text.data(), text.size());
     const dxt_status s = call == 0 ? dxt_privatize_text(ctx, &options, copy.get(), text.size(), &out, &out_len,
                                                         with_report ? &report : nullptr)
                                    : dxt_privatize_word(ctx, &options, copy.get(), text.size(), &out, &out_len,

@@ -75,7 +75,7 @@ struct Fixture {
   }
 };
 
-// Each call helper checks the output contract: on failure the output is
+// Each call wrapper checks the output contract: on failure the output is
 // NULL (never partial), on success it is NUL-terminated valid UTF-8 of the
 // reported length.
 dxt_status text(dxt_context* c, const dxt_privatize_options* o, const char* p, size_t n,

@@ -1,6 +1,7 @@
 // The C ABI: models, contexts, and privatisation of words, texts and bags.
 // Every entry point runs its body through abi::guarded, the one place where
 // exceptions become status codes.
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -181,6 +182,11 @@ dxt_status dxt_model_nearest(const dxt_model* model, const float* vector, size_t
     if (dimension != m.dimension())
       dxt::fail(DXT_E_INVALID_ARGUMENT,
                 "vector has dimension " + std::to_string(dimension) + ", the model " + std::to_string(m.dimension()));
+    // NaN compares false with everything: the scan would return index 0 as if
+    // it were the nearest word.
+    for (size_t i = 0; i < dimension; ++i)
+      if (!std::isfinite(vector[i]))
+        dxt::fail(DXT_E_INVALID_ARGUMENT, "vector[" + std::to_string(i) + "] is not finite");
     if (m.geometry() == DXT_GEOMETRY_EUCLIDEAN) {
       *index = dxt::nearest_euclidean(m, vector);
       return;
@@ -282,9 +288,9 @@ dxt_status dxt_privatize_index(dxt_context* ctx, const dxt_privatize_options* o,
 dxt_status dxt_privatize_word(dxt_context* ctx, const dxt_privatize_options* o, const char* word, size_t length,
                               char** out, size_t* out_length, dxt_report* report) {
   return guarded([&] {
+    if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
     check_common(ctx, o, report);
     require(out != nullptr, "out is NULL");
-    *out = nullptr;
     require(word != nullptr || length == 0, "word is NULL");
     dxt::Mechanism& m = mechanism_for(ctx, *o);
     const dxt::TokenPolicies policies = resolve_policies(*o);
@@ -299,9 +305,9 @@ dxt_status dxt_privatize_word(dxt_context* ctx, const dxt_privatize_options* o, 
 dxt_status dxt_privatize_text(dxt_context* ctx, const dxt_privatize_options* o, const char* text, size_t length,
                               char** out, size_t* out_length, dxt_report* report) {
   return guarded([&] {
+    if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
     check_common(ctx, o, report);
     require(out != nullptr, "out is NULL");
-    *out = nullptr;
     require(text != nullptr || length == 0, "text is NULL");
     dxt::Mechanism& m = mechanism_for(ctx, *o);
     const dxt::TokenPolicies policies = resolve_policies(*o);
@@ -318,9 +324,9 @@ void dxt_text_free(char* text) { std::free(text); }
 dxt_status dxt_privatize_bag(dxt_context* ctx, const dxt_privatize_options* o, const dxt_bag_entry* entries,
                              size_t entry_count, dxt_bag** out, dxt_report* report) {
   return guarded([&] {
+    if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
     check_common(ctx, o, report);
     require(out != nullptr, "out is NULL");
-    *out = nullptr;
     require(entries != nullptr || entry_count == 0, "entries is NULL");
     std::vector<std::pair<std::string_view, uint64_t>> bag;
     bag.reserve(entry_count);

@@ -45,9 +45,9 @@ extern "C" {
 dxt_status dxt_syntf(dxt_context* ctx, const dxt_privatize_options* o, const dxt_bag_entry* entries, size_t entry_count,
                      uint32_t n_out, dxt_bag** out, dxt_report* report) {
   return guarded([&] {
+    if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
     check_common(ctx, o, report);
     require(out != nullptr, "out is NULL");
-    *out = nullptr;
     require(entries != nullptr || entry_count == 0, "entries is NULL");
     if (n_out == 0) dxt::fail(DXT_E_INVALID_ARGUMENT, "n_out must be at least 1");
     if (n_out > DXT_MAX_BAG_WORDS)

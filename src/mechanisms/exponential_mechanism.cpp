@@ -50,16 +50,22 @@ uint32_t ExponentialMechanism::privatize(RandomStream& rng, std::optional<uint32
   }
 
   // Permute-and-flip: a fresh uniformly random order (Fisher-Yates), then
-  // accept each candidate with probability exp(-eps (d - d_min) / 2). The
-  // word at d_min is accepted with probability 1, so the loop ends.
-  // The permutation is drawn lazily, one position at a time.
+  // accept each candidate with probability exp(-eps (d - d_min) / 2); the
+  // first accepted word is released. The word at d_min is accepted with
+  // probability 1, so there always is one. The permutation is drawn lazily,
+  // one position at a time, and the loop always runs to the end (draws after
+  // the first acceptance are discarded): stopping early would make the time
+  // of the call depend on the input word (docs/limitations.md, Timing).
   const double d_min = *std::min_element(distances_.begin(), distances_.end());
   std::iota(order_.begin(), order_.end(), 0u);
+  uint32_t released = V;
   for (uint32_t i = 0; i < V; ++i) {
     std::swap(order_[i], order_[i + uniform_index(rng, V - i)]);
     const uint32_t o = order_[i];
-    if (rng.uniform() <= std::exp(-half_eps * (distances_[o] - d_min))) return o;
+    const bool accept = rng.uniform() <= std::exp(-half_eps * (distances_[o] - d_min));
+    if (accept && released == V) released = o;
   }
+  if (released != V) return released;
   return order_[V - 1];  // unreachable: the d_min word accepts with probability 1
 }
 

@@ -21,8 +21,15 @@ std::vector<double> MahalanobisMechanism::regularised_sqrt(const double* sigma, 
     fail(DXT_E_UNSUPPORTED, "the model's covariance has trace " + std::to_string(trace) +
                                 "; the mahalanobis mechanism needs a positive one");
   const Matrix regularised = lambda * (s * (static_cast<double>(n) / trace)) + (1 - lambda) * Matrix::Identity(D, D);
+  // A true covariance has |s_ij| <= sqrt(s_ii s_jj) <= trace, so the scaled
+  // matrix is finite and the symmetric eigensolver converges; a damaged or
+  // hostile section may break either.
+  if (!regularised.allFinite())
+    fail(DXT_E_CORRUPT_MODEL,
+         "corrupt model: the covariance section is not a covariance (its scaled entries overflow)");
   const Eigen::SelfAdjointEigenSolver<Matrix> eigen(regularised);
-  if (eigen.info() != Eigen::Success) fail(DXT_E_INTERNAL, "the eigendecomposition of Sigma_lambda failed");
+  if (eigen.info() != Eigen::Success)
+    fail(DXT_E_CORRUPT_MODEL, "corrupt model: the covariance section is not a covariance (no eigendecomposition)");
   const Eigen::VectorXd values = eigen.eigenvalues();
   // Positive definite, with a margin for rounding: otherwise the noise lives
   // in a subspace and the guarantee is infinite across it.

@@ -36,26 +36,36 @@ uint32_t TemMechanism::privatize(RandomStream& rng, std::optional<uint32_t> inde
   const uint32_t V = model_.vocabulary_size();
   word_distances(model_, index, row_, point_, distances_);
 
-  // Scores multiplied by eps/2 so the Gumbel noise has scale 1.
+  // Scores multiplied by eps/2 so the Gumbel noise has scale 1. Every word
+  // gets a Gumbel draw and the outside word is always chosen, whether or
+  // not the bottom candidate wins: the work (and the random bytes used) does
+  // not depend on how many words lie within gamma of the input, which would
+  // otherwise show in the time of the call (docs/limitations.md, Timing).
+  // Draws for words outside gamma are discarded, so the law is unchanged.
   const double half_eps = epsilon() / 2;
   uint32_t outside = 0;
   uint32_t best = 0;
   double best_score = -std::numeric_limits<double>::infinity();
   for (uint32_t o = 0; o < V; ++o) {
-    if (distances_[o] > gamma_) {
-      ++outside;
-      continue;
-    }
-    const double score = -half_eps * distances_[o] + sample_gumbel(rng);
+    const double gumbel = sample_gumbel(rng);
+    const bool is_outside = distances_[o] > gamma_;
+    outside += is_outside ? 1 : 0;
+    const double score = is_outside ? -std::numeric_limits<double>::infinity() : -half_eps * distances_[o] + gumbel;
     if (score > best_score) best_score = score, best = o;
   }
+  // The bottom candidate: log(outside) + the score at gamma (absent when no
+  // word lies outside), and the uniform outside word it would release.
+  const double bottom_gumbel = sample_gumbel(rng);
+  const uint32_t k = uniform_index(rng, outside > 0 ? outside : 1);
+  uint32_t chosen_outside = 0;
+  for (uint32_t o = 0, seen = 0; o < V; ++o) {
+    const bool is_outside = distances_[o] > gamma_;
+    if (is_outside && seen == k) chosen_outside = o;
+    seen += is_outside ? 1 : 0;
+  }
   if (outside > 0) {
-    const double bottom = -half_eps * gamma_ + std::log(static_cast<double>(outside)) + sample_gumbel(rng);
-    if (bottom > best_score) {
-      uint32_t k = uniform_index(rng, outside);
-      for (uint32_t o = 0; o < V; ++o)
-        if (distances_[o] > gamma_ && k-- == 0) return o;
-    }
+    const double bottom = -half_eps * gamma_ + std::log(static_cast<double>(outside)) + bottom_gumbel;
+    if (bottom > best_score) return chosen_outside;
   }
   return best;
 }

@@ -63,7 +63,31 @@ std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word,
   return render(d, word, released);
 }
 
-std::string TextPrivatizer::privatize_text(std::string_view text) {
+namespace {
+// Texts are tokenized in pieces of about this many bytes, so that the memory
+// a call needs beyond its input and output stays bounded however long the
+// text is (docs/limitations.md).
+constexpr size_t kPieceBytes = size_t{1} << 16;
+
+// A byte after which a piece may end without changing the tokens: an ASCII
+// character that is neither part of a word nor a joiner (' . ,), so no
+// word or number spans it and it is not the middle of a UTF-8 sequence.
+bool ends_piece(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x80) return false;
+  const bool alnum = (u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z');
+  return !alnum && u != '\'' && u != '.' && u != ',';
+}
+
+size_t piece_end(std::string_view text, size_t begin) {
+  if (text.size() - begin <= kPieceBytes) return text.size();
+  size_t end = begin + kPieceBytes;
+  while (end < text.size() && !ends_piece(text[end - 1])) ++end;
+  return end;
+}
+}  // namespace
+
+void TextPrivatizer::privatize_piece(std::string_view text, std::string& out) {
   const std::vector<Token> tokens = tokenize(text);
   // First classify every word and collect those to privatise, so that the
   // mechanism draws their noise in order and decodes them together.
@@ -72,17 +96,13 @@ std::string TextPrivatizer::privatize_text(std::string_view text) {
   decisions.reserve(tokens.size());
   for (const Token& t : tokens) {
     if (t.kind == TokenKind::kSpan) continue;
-    const std::string_view piece = text.substr(t.begin, t.end - t.begin);
-    if (!utf8::valid(piece.data(), piece.size())) fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
-    decisions.push_back(decide(piece, t.kind == TokenKind::kNumber));
+    decisions.push_back(decide(text.substr(t.begin, t.end - t.begin), t.kind == TokenKind::kNumber));
     tally_.add(decisions.back().cls, decisions.back().action);
     if (decisions.back().action == DXT_POLICY_PRIVATIZE) inputs.push_back(decisions.back().index);
   }
   std::vector<uint32_t> released(inputs.size());
   mechanism_.privatize_batch(rng_, inputs.data(), inputs.size(), released.data());
 
-  std::string out;
-  out.reserve(text.size() + text.size() / 4);
   size_t next_decision = 0, next_released = 0;
   for (const Token& t : tokens) {
     const std::string_view piece = text.substr(t.begin, t.end - t.begin);
@@ -93,6 +113,18 @@ std::string TextPrivatizer::privatize_text(std::string_view text) {
     const Decision& d = decisions[next_decision++];
     const uint32_t r = d.action == DXT_POLICY_PRIVATIZE ? released[next_released++] : 0;
     if (auto replaced = render(d, piece, r)) out += *replaced;
+  }
+}
+
+std::string TextPrivatizer::privatize_text(std::string_view text) {
+  const size_t bad = utf8::first_invalid(text.data(), text.size());
+  if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t end = piece_end(text, begin);
+    privatize_piece(text.substr(begin, end - begin), out);
+    begin = end;
   }
   return out;
 }

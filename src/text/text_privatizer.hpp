@@ -54,6 +54,8 @@ class TextPrivatizer {
   // What the text shows for `word` under decision d; `released` is the
   // mechanism's output when d privatises.
   std::optional<std::string> render(const Decision& d, std::string_view word, uint32_t released) const;
+  // Appends the privatised piece of a text (valid UTF-8, cut between tokens).
+  void privatize_piece(std::string_view text, std::string& out);
 
   const Model& model_;
   Mechanism& mechanism_;

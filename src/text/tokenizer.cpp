@@ -38,50 +38,53 @@ std::vector<Token> tokenize(std::string_view text) {
   const size_t bad = utf8::first_invalid(text.data(), text.size());
   if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));
 
-  // Decode once into (code point, byte offset) pairs.
-  std::vector<uint32_t> cps;
-  std::vector<size_t> at;
-  cps.reserve(text.size());
-  at.reserve(text.size() + 1);
-  for (size_t i = 0; i < text.size();) {
-    at.push_back(i);
-    cps.push_back(utf8::decode(text.data(), text.size(), i));
-  }
-  at.push_back(text.size());
-
+  // Code points are decoded as they are needed (with one of look-ahead), so
+  // the memory used is that of the tokens alone, whatever the text.
+  const char* p = text.data();
+  const size_t n = text.size();
+  auto decode_at = [&](size_t at, size_t& next) {
+    next = at;
+    return utf8::decode(p, n, next);
+  };
   std::vector<Token> tokens;
-  const size_t n = cps.size();
-  size_t i = 0;
+  size_t i = 0, next = 0;
   while (i < n) {
     const size_t start = i;
-    if (!is_word_char(cps[i])) {
-      while (i < n && !is_word_char(cps[i])) ++i;
-      tokens.push_back({at[start], at[i], TokenKind::kSpan});
+    if (!is_word_char(decode_at(i, next))) {
+      while (i < n && !is_word_char(decode_at(i, next))) i = next;
+      tokens.push_back({start, i, TokenKind::kSpan});
       continue;
     }
     bool has_letter = false;
+    uint32_t previous = 0;
     while (i < n) {
-      const uint32_t c = cps[i];
+      const uint32_t c = decode_at(i, next);
       if (is_word_char(c)) {
         has_letter |= !is_digit(c);
-        ++i;
+        previous = c;
+        i = next;
         continue;
       }
       // A joiner continues the token only between two word characters:
       // apostrophes between letters, '.' or ',' between digits.
-      const bool next_is_word = i + 1 < n && is_word_char(cps[i + 1]);
-      if (next_is_word && is_apostrophe(c) && !is_digit(cps[i - 1]) && !is_digit(cps[i + 1])) {
-        i += 2;
-        has_letter = true;
-        continue;
-      }
-      if (next_is_word && (c == '.' || c == ',') && is_digit(cps[i - 1]) && is_digit(cps[i + 1])) {
-        i += 2;
-        continue;
+      if (next < n) {
+        size_t after = next;
+        const uint32_t d = decode_at(next, after);
+        if (is_word_char(d) && is_apostrophe(c) && !is_digit(previous) && !is_digit(d)) {
+          i = after;
+          has_letter = true;
+          previous = d;
+          continue;
+        }
+        if (is_word_char(d) && (c == '.' || c == ',') && is_digit(previous) && is_digit(d)) {
+          i = after;
+          previous = d;
+          continue;
+        }
       }
       break;
     }
-    tokens.push_back({at[start], at[i], has_letter ? TokenKind::kWord : TokenKind::kNumber});
+    tokens.push_back({start, i, has_letter ? TokenKind::kWord : TokenKind::kNumber});
   }
   return tokens;
 }

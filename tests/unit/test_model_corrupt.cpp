@@ -1,6 +1,6 @@
-// Hand-made corrupt model files, each with the status it must produce
-// (DESIGN.md §3, §10). Header fields are changed and the header digest then
-// recomputed, so each case reaches the validation it is meant to exercise.
+// Hand-made corrupt model files (tests/support/corrupt_models.hpp), each with
+// the status it must produce (DESIGN.md §3, §10); every truncation and every
+// single-byte flip.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -11,50 +11,13 @@
 #include "dxtext/dxtext.h"
 #include "model/format.hpp"
 #include "model/sha256.hpp"
+#include "support/corrupt_models.hpp"
 #include "support/toy_models.hpp"
 
 using namespace dxt;
-namespace fmt = dxt::format;
+using namespace dxt::test::corrupt;
 
 namespace {
-
-std::string valid_model() {
-  test::ToyModelSpec s = test::grid_2d_spec();
-  s.quantization = DXT_QUANT_INT8;
-  s.with_frequencies = true;
-  return test::build_model_bytes(s);
-}
-
-uint8_t* u8(std::string& b, size_t at) { return reinterpret_cast<uint8_t*>(&b[at]); }
-uint32_t section_count(std::string& b) { return fmt::load_u32(u8(b, fmt::header::kSectionCount)); }
-size_t entry_at(uint32_t s) { return fmt::kHeaderFixedSize + s * fmt::kSectionEntrySize; }
-
-// Index of the section table entry of `kind`.
-uint32_t find_section(std::string& b, fmt::SectionKind kind) {
-  for (uint32_t s = 0; s < section_count(b); ++s)
-    if (fmt::load_u32(u8(b, entry_at(s) + fmt::entry::kKind)) == static_cast<uint32_t>(kind)) return s;
-  FAIL("section not found");
-  return 0;
-}
-uint64_t section_offset(std::string& b, fmt::SectionKind kind) {
-  return fmt::load_u64(u8(b, entry_at(find_section(b, kind)) + fmt::entry::kOffset));
-}
-
-void fix_header_digest(std::string& b) {
-  const size_t n = fmt::kHeaderFixedSize + section_count(b) * fmt::kSectionEntrySize;
-  std::memset(u8(b, fmt::header::kHeaderDigest), 0, 32);
-  const Digest d = sha256(b.data(), n);
-  std::memcpy(u8(b, fmt::header::kHeaderDigest), d.data(), 32);
-}
-
-void fix_section_digest(std::string& b, fmt::SectionKind kind) {
-  const size_t e = entry_at(find_section(b, kind));
-  const uint64_t off = fmt::load_u64(u8(b, e + fmt::entry::kOffset));
-  const uint64_t size = fmt::load_u64(u8(b, e + fmt::entry::kSize));
-  const Digest d = sha256(b.data() + off, size);
-  std::memcpy(u8(b, e + fmt::entry::kDigest), d.data(), 32);
-  fix_header_digest(b);
-}
 
 dxt_status open_status(const std::string& bytes, uint32_t flags = 0) {
   test::AlignedBytes buf(bytes);
@@ -71,26 +34,6 @@ dxt_status open_status(const std::string& bytes, uint32_t flags = 0) {
   return s;
 }
 
-struct Corruption {
-  const char* name;
-  std::function<void(std::string&)> apply;
-  dxt_status expected;
-};
-
-void set_u32(std::string& b, size_t at, uint32_t v) { fmt::store_u32(u8(b, at), v); }
-void set_u64(std::string& b, size_t at, uint64_t v) { fmt::store_u64(u8(b, at), v); }
-// Changes a header field and re-signs the header.
-std::function<void(std::string&)> header_u32(size_t at, uint32_t v) {
-  return [=](std::string& b) { set_u32(b, at, v), fix_header_digest(b); };
-}
-std::function<void(std::string&)> entry_field(fmt::SectionKind kind, size_t field, uint64_t v, bool is_u64 = true) {
-  return [=](std::string& b) {
-    const size_t at = entry_at(find_section(b, kind)) + field;
-    is_u64 ? set_u64(b, at, v) : set_u32(b, at, static_cast<uint32_t>(v));
-    fix_header_digest(b);
-  };
-}
-
 }  // namespace
 
 TEST_CASE("the valid toy model opens, with and without digest verification") {
@@ -100,74 +43,7 @@ TEST_CASE("the valid toy model opens, with and without digest verification") {
 }
 
 TEST_CASE("table of corrupt models") {
-  using K = fmt::SectionKind;
-  namespace h = fmt::header;
-  const std::vector<Corruption> table = {
-      {"empty file", [](std::string& b) { b.clear(); }, DXT_E_NOT_A_MODEL},
-      {"four bytes", [](std::string& b) { b.resize(4); }, DXT_E_NOT_A_MODEL},
-      {"bad magic", [](std::string& b) { b[1] = 'Q'; }, DXT_E_NOT_A_MODEL},
-      {"text-mode mangled line ending", [](std::string& b) { b.erase(4, 1); }, DXT_E_NOT_A_MODEL},
-      {"truncated inside the header", [](std::string& b) { b.resize(100); }, DXT_E_TRUNCATED_MODEL},
-      {"truncated inside the section table", [](std::string& b) { b.resize(200); }, DXT_E_TRUNCATED_MODEL},
-      {"last byte missing", [](std::string& b) { b.pop_back(); }, DXT_E_TRUNCATED_MODEL},
-      {"extra trailing byte", [](std::string& b) { b.push_back('\0'); }, DXT_E_CORRUPT_MODEL},
-      {"major version 2", header_u32(h::kVersionMajor, 2), DXT_E_UNSUPPORTED_VERSION},
-      {"byte-swapped endianness tag", header_u32(h::kEndianTag, 0x0D0C0B0A), DXT_E_CORRUPT_MODEL},
-      {"header byte flipped, digest stale", [](std::string& b) { b[h::kDimension] ^= 1; }, DXT_E_DIGEST_MISMATCH},
-      {"section entry flipped, digest stale", [](std::string& b) { b[entry_at(0) + 9] ^= 1; }, DXT_E_DIGEST_MISMATCH},
-      {"reserved flag bit", header_u32(h::kFlags, 0x80), DXT_E_CORRUPT_MODEL},
-      {"reserved header byte", header_u32(h::kReserved + 8, 1), DXT_E_CORRUPT_MODEL},
-      {"zero sections", header_u32(h::kSectionCount, 0), DXT_E_CORRUPT_MODEL},
-      {"65 sections", header_u32(h::kSectionCount, 65), DXT_E_CORRUPT_MODEL},
-      {"header size disagrees", header_u32(h::kHeaderSize, 1024), DXT_E_CORRUPT_MODEL},
-      {"declared file size too large",
-       [](std::string& b) { set_u64(b, h::kFileSize, b.size() + 64), fix_header_digest(b); }, DXT_E_TRUNCATED_MODEL},
-      {"empty vocabulary", header_u32(h::kVocabularySize, 0), DXT_E_CORRUPT_MODEL},
-      {"vocabulary size disagrees with sections", header_u32(h::kVocabularySize, 21), DXT_E_CORRUPT_MODEL},
-      {"huge vocabulary size", header_u32(h::kVocabularySize, 0xFFFFFFF0u), DXT_E_CORRUPT_MODEL},
-      {"dimension 0", header_u32(h::kDimension, 0), DXT_E_CORRUPT_MODEL},
-      {"dimension 70000", header_u32(h::kDimension, 70000), DXT_E_CORRUPT_MODEL},
-      {"dimension disagrees with the matrix", header_u32(h::kDimension, 3), DXT_E_CORRUPT_MODEL},
-      {"unknown geometry", header_u32(h::kGeometry, 7), DXT_E_CORRUPT_MODEL},
-      {"unknown quantisation", header_u32(h::kQuantization, 9), DXT_E_CORRUPT_MODEL},
-      {"int8 model claims f32", header_u32(h::kQuantization, DXT_QUANT_F32), DXT_E_CORRUPT_MODEL},
-      {"unaligned section", entry_field(K::kMatrix, fmt::entry::kOffset, 64 * 7 + 8), DXT_E_CORRUPT_MODEL},
-      {"section past the end", entry_field(K::kMetadata, fmt::entry::kOffset, 1u << 20), DXT_E_TRUNCATED_MODEL},
-      {"section size overflows", entry_field(K::kMetadata, fmt::entry::kSize, ~0ull - 8), DXT_E_CORRUPT_MODEL},
-      {"section over the header", entry_field(K::kMatrix, fmt::entry::kOffset, 0), DXT_E_CORRUPT_MODEL},
-      {"sections overlap",
-       [](std::string& b) {
-         const uint64_t m = section_offset(b, K::kMatrix);
-         set_u64(b, entry_at(find_section(b, K::kRowNorms)) + fmt::entry::kOffset, m);
-         fix_header_digest(b);
-       },
-       DXT_E_CORRUPT_MODEL},
-      {"duplicate section kind", entry_field(K::kFrequencies, fmt::entry::kKind, 7, false), DXT_E_CORRUPT_MODEL},
-      {"missing matrix (kind renamed)", entry_field(K::kMatrix, fmt::entry::kKind, 99, false), DXT_E_CORRUPT_MODEL},
-      {"section kind 0", entry_field(K::kFrequencies, fmt::entry::kKind, 0, false), DXT_E_CORRUPT_MODEL},
-      {"section flags set", entry_field(K::kMatrix, fmt::entry::kFlags, 1, false), DXT_E_CORRUPT_MODEL},
-      {"matrix size wrong", entry_field(K::kMatrix, fmt::entry::kSize, 39), DXT_E_CORRUPT_MODEL},
-      {"hash capacity not a power of two", entry_field(K::kVocabHash, fmt::entry::kSize, 4 * 63), DXT_E_CORRUPT_MODEL},
-      {"hash capacity not above the vocabulary", entry_field(K::kVocabHash, fmt::entry::kSize, 4 * 16),
-       DXT_E_CORRUPT_MODEL},
-      {"metadata byte flipped", [](std::string& b) { b[section_offset(b, K::kMetadata) + 6] ^= 0x40; },
-       DXT_E_DIGEST_MISMATCH},
-      {"metadata count too large (re-signed)",
-       [](std::string& b) {
-         set_u32(b, section_offset(b, K::kMetadata), 1000000);
-         fix_section_digest(b, K::kMetadata);
-       },
-       DXT_E_CORRUPT_MODEL},
-      {"metadata string length past its section (re-signed)",
-       [](std::string& b) {
-         set_u32(b, section_offset(b, K::kMetadata) + 4, 0x7FFFFFFF);
-         fix_section_digest(b, K::kMetadata);
-       },
-       DXT_E_CORRUPT_MODEL},
-      {"vocabulary offsets do not span the strings",
-       [](std::string& b) { set_u32(b, section_offset(b, K::kVocabOffsets), 1); }, DXT_E_CORRUPT_MODEL},
-  };
-  for (const Corruption& c : table) {
+  for (const Corruption& c : table()) {
     std::string b = valid_model();
     c.apply(b);
     const dxt_status s = open_status(b);
@@ -207,25 +83,7 @@ dxt_status touch_every_word(const std::string& bytes, uint32_t flags = 0) {
 }  // namespace
 
 TEST_CASE("per-word corruption is caught where it is used, or at open with verification") {
-  using K = fmt::SectionKind;
-  struct Lazy {
-    const char* name;
-    std::function<void(std::string&)> apply;
-  };
-  const std::vector<Lazy> table = {
-      {"offset of word 3 points backwards",
-       [](std::string& b) { set_u32(b, section_offset(b, K::kVocabOffsets) + 12, 0); }},
-      {"offset of word 3 past the strings",
-       [](std::string& b) { set_u32(b, section_offset(b, K::kVocabOffsets) + 16, 100000); }},
-      {"word terminator overwritten", [](std::string& b) { b[section_offset(b, K::kVocabStrings) + 2] = 'x'; }},
-      {"word bytes not UTF-8", [](std::string& b) { b[section_offset(b, K::kVocabStrings)] = '\xC0'; }},
-      {"hash slots out of range",
-       [](std::string& b) {
-         const uint64_t off = section_offset(b, K::kVocabHash);
-         for (int i = 0; i < 64; ++i) set_u32(b, off + 4 * i, 0xFFFFFFFFu);
-       }},
-  };
-  for (const Lazy& c : table) {
+  for (const LazyCorruption& c : lazy_table()) {
     const std::string name = c.name;
     CAPTURE(name);
     std::string b = valid_model();

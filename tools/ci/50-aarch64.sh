@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Cross-builds dxtext for 64-bit ARM (aarch64) with Debian's cross toolchain
+# and runs the unit tests, the NEON decoding kernels included, under
+# qemu-user. The statistical suites are left to the native job (they take
+# minutes natively and many times that emulated).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  $sudo dpkg --add-architecture arm64
+fi
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends \
+  crossbuild-essential-arm64 qemu-user libssl-dev:arm64 libeigen3-dev doctest-dev cmake ninja-build >/dev/null
+
+build=build-ci/aarch64
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchains/aarch64-linux-gnu.cmake" \
+  -DDXT_BUILD_BENCH=OFF -DDXT_BUILD_BINDINGS=OFF
+cmake --build "$build" -j"$(nproc)"
+
+# The kernel set the emulated CPU gets must be NEON.
+QEMU_LD_PREFIX=/usr/aarch64-linux-gnu qemu-aarch64 "$build/bin/test_kernels" --success=false |
+  tail -n 3
+# Unit tests whose command is a built executable run through the emulator
+# (CMAKE_CROSSCOMPILING_EMULATOR). Skipped: scripts that call host tools, and
+# the two tests that spend minutes natively-fast loops on the emulator
+# (test_rng draws ~10^8 uniforms, the Poincare trainer trains); neither has
+# architecture-specific code paths.
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -L unit --timeout 600 \
+  -E '^(test_cli|test_default_models|test_package_consumer|test_python_binding|test_format_python_reader.*|test_exported_symbols|test_rng|test_poincare_trainer)$'

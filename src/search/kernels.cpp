@@ -101,7 +101,7 @@ uint64_t peak_madd(uint64_t iterations, float* sink) {
   return iterations * 12;
 }
 
-bool cpu_has_avx2() {
+[[maybe_unused]] bool cpu_has_avx2() {
 #if defined(DXT_KERNELS_AVX2) && (defined(__x86_64__) || defined(__i386__))
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
@@ -110,9 +110,9 @@ bool cpu_has_avx2() {
 #endif
 }
 
-bool cpu_has_avx512();
+[[maybe_unused]] bool cpu_has_avx512();
 
-bool cpu_has_avx512vnni() {
+[[maybe_unused]] bool cpu_has_avx512vnni() {
 #if defined(DXT_KERNELS_AVX512) && (defined(__x86_64__) || defined(__i386__))
   return cpu_has_avx512() && __builtin_cpu_supports("avx512vnni");
 #else
@@ -120,7 +120,7 @@ bool cpu_has_avx512vnni() {
 #endif
 }
 
-bool cpu_has_avx512() {
+[[maybe_unused]] bool cpu_has_avx512() {
 #if defined(DXT_KERNELS_AVX512) && (defined(__x86_64__) || defined(__i386__))
   __builtin_cpu_init();
   return cpu_has_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&

@@ -9,7 +9,7 @@ sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
-  g++ cmake ninja-build pkg-config binutils libssl-dev libeigen3-dev doctest-dev \
+  g++ cmake ninja-build pkg-config binutils libssl-dev libeigen3-dev doctest-dev libbenchmark-dev \
   python3 python3-pytest python3-venv python3-pip python3-setuptools python3-wheel >/dev/null
 
 # Debian's python3 (with python3-pytest) runs the Python binding's tests.

@@ -324,5 +324,23 @@ check "account syntf reports a loss no larger than epsilon" \
 "$BIN" calibrate --model "$tmp/m.dxe" --epsilon 1e4 --words 5 --trials 20 --seed "$SEED_M" >"$tmp/cal.json" 2>/dev/null || true
 check "calibrate at a huge epsilon keeps every word" grep -q '"keep":{"mean":1,' "$tmp/cal.json"
 
+# synth and bench (no timing is checked: only that every figure is there).
+"$BIN" synth --vocab 300 --dim 8 --quant int8 --seed 3 "$tmp/synth.dxe" 2>"$tmp/synth.err" || true
+check "synth wrote 300 words x 8 dimensions" grep -q "300 words x 8 dimensions (int8)" "$tmp/synth.err"
+"$BIN" synth --vocab 300 --dim 8 --quant int8 --seed 3 "$tmp/synth2.dxe" 2>/dev/null || true
+check "synth is reproducible from its seed" cmp -s "$tmp/synth.dxe" "$tmp/synth2.dxe"
+"$BIN" bench --model "$tmp/synth.dxe" --seconds 0.02 --batch 16 --threads 2 --no-baselines >"$tmp/bench.json" 2>/dev/null || true
+check "bench prints every section as JSON" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("model", "open_us", "single", "batch", "rss_kib", "scan", "threads", "machine", "baselines", "ratios"):
+    assert k in d, k
+assert d["single"]["words_per_s"] > 0 and d["batch"]["size"] == 16 and d["machine"]["peak_gmac_per_s"] > 0
+' "$tmp/bench.json"
+expect_fail "synth without --dim" "dim" "$BIN" synth --vocab 10 "$tmp/x.dxe"
+expect_fail "synth with --clusters above --vocab" "clusters" "$BIN" synth --vocab 10 --dim 2 --clusters 11 "$tmp/x.dxe"
+expect_fail "bench with --batch 0" "batch" "$BIN" bench --model "$tmp/synth.dxe" --batch 0
+expect_fail "bench on a missing model" "" "$BIN" bench --model "$tmp/missing.dxe"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,7 +4,7 @@ performance table (docs/performance.md) and prints the tables as markdown.
 
     bench/sweep.py [--dxtext build/bin/dxtext] [--cache DIR] [--seconds S]
                    [--vocab 10000,100000,1000000] [--dim 100,300]
-                   [--quant f32,int8] [--json OUT.jsonl]
+                   [--quant f32,int8] [--json OUT.jsonl] [--from SAVED.jsonl]
 
 Models are made once with `dxtext synth` into --cache (default
 build/bench-models) and reused. Every figure comes from one `dxtext bench`
@@ -40,11 +40,16 @@ def main():
     p.add_argument("--batch", default="64")
     p.add_argument("--threads", default="2")
     p.add_argument("--json", help="also write each bench result as a JSON line here")
+    p.add_argument("--from", dest="source", help="print the tables of results saved with --json, running nothing")
     args = p.parse_args()
-    os.makedirs(args.cache, exist_ok=True)
 
     results = []
-    for v in [int(x) for x in args.vocab.split(",")]:
+    if args.source:
+        with open(args.source) as f:
+            results = [json.loads(line) for line in f if line.strip()]
+    else:
+        os.makedirs(args.cache, exist_ok=True)
+    for v in [] if args.source else [int(x) for x in args.vocab.split(",")]:
         for d in [int(x) for x in args.dim.split(",")]:
             for q in args.quant.split(","):
                 model = os.path.join(args.cache, f"synth-{v}x{d}-{q}.dxe")
@@ -66,7 +71,7 @@ def main():
     print("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
         m, s, b, sc, ra = r["model"], r["single"], r["batch"], r.get("scan", {}), r["ratios"]
-        print(f"| {m['vocabulary_size']:,} | {m['dimension']} | {m['quantization']} | {r['kernel']} | "
+        print(f"| {int(m['vocabulary_size']):,} | {int(m['dimension'])} | {m['quantization']} | {r['kernel']} | "
               f"{fmt(s['words_per_s'])} | {fmt(s['latency_ms_p50'])} | {fmt(s['latency_ms_p99'])} | "
               f"{fmt(b['words_per_s'])} | {fmt(ra['batch_speedup_per_word'])} | {fmt(sc.get('single_gb_per_s'))} | "
               f"{fmt(ra['scan_single_over_stream_time'])} | {fmt(sc.get('batch_gmac_per_s'))} | "
@@ -79,7 +84,7 @@ def main():
     for r in results:
         m, mc, bl, ra = r["model"], r["machine"], r["baselines"], r["ratios"]
         numpy = bl.get("numpy") or {}
-        print(f"| {m['vocabulary_size']:,} | {m['dimension']} | {m['quantization']} | "
+        print(f"| {int(m['vocabulary_size']):,} | {int(m['dimension'])} | {m['quantization']} | "
               f"{fmt(mc['memory_read_gb_per_s'])} | {fmt(mc['peak_gmac_per_s'])} | "
               f"{fmt(bl.get('naive_cpp_words_per_s'))} | {fmt(numpy.get('words_per_s'))} | "
               f"{fmt(numpy.get('batch_words_per_s'))} | {fmt(ra['single_over_naive_cpp'])} | "

@@ -1,6 +1,10 @@
 // Portable scalar kernels and the run-time choice between instruction sets.
 #include "search/kernels.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -104,7 +108,11 @@ uint64_t peak_madd(uint64_t iterations, float* sink) {
 [[maybe_unused]] bool cpu_has_avx2() {
 #if defined(DXT_KERNELS_AVX2) && (defined(__x86_64__) || defined(__i386__))
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  // F16C is CPUID leaf 1, ECX bit 29 (not every compiler's
+  // __builtin_cpu_supports knows its name).
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & (1u << 29)) != 0;
+  return f16c && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else
   return false;
 #endif

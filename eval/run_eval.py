@@ -122,7 +122,8 @@ def main(argv=None):
     # The conditions: baselines, then the grid.
     runs = [("original", "", None, 0, None)]
     for model in sorted({m["model"] for m in config["mechanisms"]}):
-        runs.append(("vectorised", model, None, 0, None))
+        # The first mechanism on the model gives the geometry the CLI expects.
+        runs.append(("vectorised", model, None, 0, next(m for m in config["mechanisms"] if m["model"] == model)))
     for m in config["mechanisms"]:
         for eps in m["epsilons"]:
             for rep in range(int(m.get("seeds", config.get("seeds", 1)))):
@@ -138,7 +139,7 @@ def main(argv=None):
             if mech == "original":
                 texts, secs = u_text, 0.0
             elif mech == "vectorised":
-                texts, secs = privatizer.privatize(dxtext, u_text, models[model])
+                texts, secs = privatizer.privatize(dxtext, u_text, models[model], m["name"], vectorised_only=True)
             else:
                 seed = privatizer.seed_hex(args.seed, name, mech, model, eps, rep)
                 texts, secs = privatizer.privatize(dxtext, u_text, models[model], mech, eps, seed,

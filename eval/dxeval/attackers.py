@@ -3,7 +3,7 @@
 - KoppelImpostors: Koppel, Schler & Argamon, "Authorship attribution in the
   wild" (2011): character 4-grams within words, tf-idf; each of `rounds`
   rounds keeps a random `feature_share` of the features and votes for the
-  candidate whose known text is most cosine-similar to the snippet; the
+  candidate whose known texts (their centroid) are most cosine-similar to the snippet; the
   candidate with most votes is the answer (closed set: always answers).
 - CharSVM: a linear SVM on tf-idf character 1-4-grams (WritePrints-style
   character features), trained on the known snippets.
@@ -22,11 +22,15 @@ class KoppelImpostors:
         self.seed = seed
 
     def fit(self, texts, authors):
+        # idf from the known texts (not from one profile per author: with a
+        # handful of candidates that idf is nearly flat), and each author's
+        # profile the centroid of their known texts.
         self.authors = sorted(set(authors))
-        joined = [" ".join(t for t, a in zip(texts, authors) if a == author) for author in self.authors]
         self.vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(4, 4), sublinear_tf=True, lowercase=True,
-                                   min_df=1)
-        self.profiles = self.vec.fit_transform(joined).toarray()  # authors x features
+                                   min_df=2)
+        x = self.vec.fit_transform(texts)
+        who = np.array(authors)
+        self.profiles = np.vstack([np.asarray(x[who == a].mean(axis=0)) for a in self.authors])
         return self
 
     def predict(self, texts):

@@ -16,16 +16,16 @@ def seed_hex(*parts):
     return hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()
 
 
-def privatize(dxtext, texts, model, mechanism=None, epsilon=None, seed=None, extra=()):
+def privatize(dxtext, texts, model, mechanism, epsilon=None, seed=None, extra=(), vectorised_only=False):
     """The texts privatised in one `dxtext privatize --jsonl` run; returns
-    (texts, seconds). mechanism None means the vectorised-only baseline:
-    vocabulary words kept, unknown words replaced by a placeholder, no noise."""
-    args = [dxtext, "privatize", "--jsonl", "--on-error", "stop", "--model", model]
-    if mechanism is None:
-        args += ["--epsilon", "1", "--in-vocabulary", "keep", "--stopwords", "keep", "--numbers", "keep",
+    (texts, seconds). vectorised_only is the no-noise baseline: vocabulary
+    words kept, unknown words replaced by a placeholder."""
+    args = [dxtext, "privatize", "--jsonl", "--on-error", "stop", "--model", model, "--mechanism", mechanism]
+    if vectorised_only:
+        args += ["--epsilon", "10", "--in-vocabulary", "keep", "--stopwords", "keep", "--numbers", "keep",
                  "--oov", "placeholder", "--placeholder", "UNK"]
     else:
-        args += ["--mechanism", mechanism, "--epsilon", repr(float(epsilon))]
+        args += ["--epsilon", repr(float(epsilon))]
     if seed is not None:
         args += ["--seed", seed]
     args += list(extra)

@@ -65,6 +65,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0, help="split, subsample and noise seeds derive from it")
     ap.add_argument("--dxtext", help="the dxtext binary (default build/bin/dxtext or $DXTEXT_BIN)")
     ap.add_argument("--fasttext", default="fasttext")
+    ap.add_argument("--model", action="append", default=[], metavar="NAME=PATH",
+                    help="use PATH for the config's model NAME (repeatable)")
     args = ap.parse_args(argv)
 
     config = json.load(open(args.config, encoding="utf-8"))
@@ -72,6 +74,11 @@ def main(argv=None):
     name = args.name or os.path.splitext(os.path.basename(args.corpus))[0]
     os.makedirs(args.out, exist_ok=True)
     models = {k: resolve(v) for k, v in config["models"].items()}
+    for override in args.model:
+        k, sep, path = override.partition("=")
+        if not sep or k not in models:
+            sys.exit(f"run_eval.py: --model {override}: expected NAME=PATH with NAME in {sorted(models)}")
+        models[k] = os.path.abspath(path)
     for k, path in models.items():
         if not os.path.isfile(path):
             sys.exit(f"run_eval.py: model {k}: no file {path}")

@@ -342,5 +342,89 @@ expect_fail "synth with --clusters above --vocab" "clusters" "$BIN" synth --voca
 expect_fail "bench with --batch 0" "batch" "$BIN" bench --model "$tmp/synth.dxe" --batch 0
 expect_fail "bench on a missing model" "" "$BIN" bench --model "$tmp/missing.dxe"
 
+# --- privatize --jsonl --------------------------------------------------------------
+# At epsilon 1e6 every in-vocabulary word maps to itself, so the output text
+# equals the input text and the rest of each line must be byte-identical.
+J="$BIN privatize --model $M --epsilon 1e6"
+printf '%s\n' \
+  '{"id":1,"text":"the cat sat","author":"A","n":[1,2.5e3,{"x":null}]}' \
+  '' \
+  '  {"text" : "Paris\nLondon\ttree" , "id":"2", "z":true}  ' \
+  '{"id":3,"text":"caf\u00e9 \ud83d\ude00 \"dog\" \\ river","meta":"\u00e9"}' \
+  '{"id":4,"text":""}' >"$tmp/in.jsonl"
+$J --oov keep --jsonl <"$tmp/in.jsonl" >"$tmp/out.jsonl" 2>"$tmp/jsonl.err" || bad "privatize --jsonl exited $?"
+check "--jsonl: one output line per input line" test "$(wc -l <"$tmp/out.jsonl")" -eq 5
+check "--jsonl: nothing on stderr" test ! -s "$tmp/jsonl.err"
+check "--jsonl: record 1 untouched apart from the text" \
+  test "$(sed -n 1p "$tmp/out.jsonl")" = '{"id":1,"text":"the cat sat","author":"A","n":[1,2.5e3,{"x":null}]}'
+check "--jsonl: empty line kept in place" test -z "$(sed -n 2p "$tmp/out.jsonl")"
+check "--jsonl: whitespace and other fields kept, escapes re-encoded" \
+  test "$(sed -n 3p "$tmp/out.jsonl")" = '  {"text" : "Paris\nLondon\ttree" , "id":"2", "z":true}  '
+# \u00e9 and the surrogate pair come back as raw UTF-8 (the meta field is untouched).
+check "--jsonl: \\u escapes and surrogate pairs decoded to UTF-8" \
+  test "$(sed -n 4p "$tmp/out.jsonl")" = "$(printf '{"id":3,"text":"caf\xc3\xa9 \xf0\x9f\x98\x80 \\"dog\\" \\\\ river","meta":"\\u00e9"}')"
+check "--jsonl: empty text" test "$(sed -n 5p "$tmp/out.jsonl")" = '{"id":4,"text":""}'
+if command -v python3 >/dev/null 2>&1; then
+  check "--jsonl: output parses, texts equal the decoded inputs" python3 -c '
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8") if l.strip()]
+b = [json.loads(l) for l in open(sys.argv[2], encoding="utf-8") if l.strip()]
+sys.exit(0 if a == b else 1)' "$tmp/in.jsonl" "$tmp/out.jsonl"
+fi
+
+# Order: 300 records at a small epsilon (the texts change) keep their ids in order.
+awk 'BEGIN { for (i = 0; i < 300; i++) printf "{\"id\":%d,\"text\":\"the cat sat on the mat %d\",\"k\":\"v%d\"}\n", i, i, i }' >"$tmp/many.jsonl"
+"$BIN" privatize --model "$M" --epsilon 0.5 --jsonl <"$tmp/many.jsonl" >"$tmp/many.out" || bad "privatize --jsonl exited $?"
+check "--jsonl: 300 records out, ids in order" \
+  test "$(grep -o '"id":[0-9]*' "$tmp/many.out" | cut -d: -f2 | tr '\n' ' ')" = "$(seq 0 299 | tr '\n' ' ')"
+check "--jsonl: other fields of every record untouched" \
+  test "$(grep -o '"k":"v[0-9]*"}$' "$tmp/many.out" | wc -l)" -eq 300
+check "--jsonl: the texts were privatised at epsilon 0.5" bash -c '! cmp -s "$1" "$2"' _ "$tmp/many.jsonl" "$tmp/many.out"
+"$BIN" privatize --model "$M" --epsilon 0.5 --seed "$SEED_A" --jsonl <"$tmp/many.jsonl" >"$tmp/many1.out" 2>/dev/null || true
+"$BIN" privatize --model "$M" --epsilon 0.5 --seed "$SEED_A" --jsonl <"$tmp/many.jsonl" >"$tmp/many2.out" 2>/dev/null || true
+check "--jsonl --seed: reproducible" cmp -s "$tmp/many1.out" "$tmp/many2.out"
+
+# --field: another member is privatised, "text" left alone.
+out=$(echo '{"text":"zebra","body":"the zebra"}' | $J --jsonl --field body --oov placeholder) || out="<exit $?>"
+check "--jsonl --field body" test "$out" = '{"text":"zebra","body":"the [redacted]"}'
+
+# Bad records: each stops the run with its line number (after the good
+# records before it were written), or is skipped with --on-error skip.
+jsonl_bad() {  # NAME PATTERN LINE
+  printf '%s\n' '{"id":1,"text":"cat"}' "$3" '{"id":3,"text":"dog"}' >"$tmp/bad.jsonl"
+  STDIN_FILE="$tmp/bad.jsonl" expect_fail "--jsonl stop: $1" "line 2.*$2" $J --jsonl
+  check "--jsonl stop: $1: the record before was written" test "$(cat "$tmp/fail.out")" = '{"id":1,"text":"cat"}'
+  local rc=0
+  $J --jsonl --on-error skip <"$tmp/bad.jsonl" >"$tmp/skip.out" 2>"$tmp/skip.err" || rc=$?
+  check "--jsonl skip: $1: exit 0, the two good records in order" \
+    test "$rc" -eq 0 -a "$(tr '\n' '|' <"$tmp/skip.out")" = '{"id":1,"text":"cat"}|{"id":3,"text":"dog"}|'
+  check "--jsonl skip: $1: warning names line 2" grep -q "^dxtext: warning: line 2 skipped" "$tmp/skip.err"
+  check "--jsonl skip: $1: summary" grep -q "1 of 3 records skipped" "$tmp/skip.err"
+}
+jsonl_bad "not JSON" "column" 'hello'
+jsonl_bad "truncated object" "column" '{"id":2,"text":"cat'
+jsonl_bad "no text member" "text" '{"id":2}'
+jsonl_bad "text not a string" "string" '{"id":2,"text":42}'
+jsonl_bad "duplicate text" "duplicate" '{"text":"a","text":"b"}'
+jsonl_bad "an array, not an object" "object" '["text","cat"]'
+jsonl_bad "trailing characters" "after" '{"text":"cat"} x'
+jsonl_bad "trailing comma" "" '{"text":"cat",}'
+jsonl_bad "lone high surrogate" "surrogate" '{"text":"a\ud83d b"}'
+jsonl_bad "lone low surrogate" "surrogate" '{"text":"a\ude00"}'
+jsonl_bad "bad escape" "escape" '{"text":"a\q"}'
+jsonl_bad "bad \\u escape" "escape" '{"text":"\u12G4"}'
+jsonl_bad "raw control character" "control" "$(printf '{"text":"a\tb"}')"
+jsonl_bad "invalid UTF-8" "UTF-8" "$(printf '{"text":"caf\xc3"}')"
+jsonl_bad "invalid UTF-8 in another field" "UTF-8" "$(printf '{"text":"cat","x":"\xff"}')"
+jsonl_bad "leading zero" "" '{"text":"cat","n":01}'
+jsonl_bad "bare word" "" '{"text":"cat","n":nul}'
+deep=$(printf '[%.0s' $(seq 600))
+jsonl_bad "nesting too deep" "deep" "{\"text\":\"cat\",\"x\":$deep}"
+expect_fail "--jsonl: bad --on-error" "on-error" $J --jsonl --on-error maybe
+expect_fail "--jsonl: with TEXT arguments" "jsonl" $J --jsonl "the cat"
+expect_fail "--jsonl: with --report" "report" $J --jsonl --report
+printf '{"text":"cat"}' | $J --jsonl >"$tmp/nonl.out" 2>/dev/null || bad "--jsonl without a final newline exited $?"
+check "--jsonl: a last line without newline is a record" test "$(cat "$tmp/nonl.out")" = '{"text":"cat"}'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "dxtext/dxtext.h"
 #include "errors/error.hpp"
+#include "privatize_jsonl.hpp"
 
 namespace dxt::cli {
 
@@ -136,18 +137,19 @@ std::vector<std::string> with_mechanism_options(std::vector<std::string> more) {
   return more;
 }
 
-const std::vector<std::string> kPrivatizeOptions =
-    with_mechanism_options({"in-vocabulary", "oov", "numbers", "stopwords", "placeholder"});
+const std::vector<std::string> kPrivatizeOptions = with_mechanism_options(
+    {"in-vocabulary", "oov", "numbers", "stopwords", "placeholder", kJsonlOptions[0], kJsonlOptions[1]});
 
 }  // namespace
 
 int run_privatize(int argc, char** argv) {
-  Args args(argc, argv, 2, kPrivatizeOptions, {"report", "verify"});
+  Args args(argc, argv, 2, kPrivatizeOptions, {"report", "verify", "jsonl"});
   dxt_privatize_options o = privatize_options(args);
   const std::string placeholder = args.get("placeholder").value_or("");
   if (args.get("placeholder")) o.placeholder = placeholder.c_str();
   ModelPtr model = open_model(args);
   ContextPtr ctx = make_context(model.get(), args);
+  if (args.flag("jsonl")) return privatize_jsonl(ctx.get(), o, args);
 
   std::string text;
   if (!args.positional().empty()) {

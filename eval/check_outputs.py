@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Checks the outputs of a run_eval.py run: every condition of the config has
+its rows, the numbers are accuracies, the unmodified text is attributed better
+than chance, noise changes words, and the plots and the report exist.
+
+  python3 eval/check_outputs.py OUT_DIR NAME CONFIG.json
+"""
+import csv
+import json
+import os
+import sys
+
+
+def main(out, name, config_path):
+    config = json.load(open(config_path, encoding="utf-8"))
+    problems = []
+    rows = list(csv.DictReader(open(os.path.join(out, "results.csv"), encoding="utf-8")))
+    models = {m["model"] for m in config["mechanisms"]}
+    expected = 1 + len(models) + sum(len(m["epsilons"]) * int(m.get("seeds", config.get("seeds", 1)))
+                                     for m in config["mechanisms"])
+    if len(rows) != expected:
+        problems.append(f"results.csv has {len(rows)} rows, expected {expected}")
+    metrics = ["attack_koppel", "attack_char_svm", "utility_nb", "utility_svm", "utility_fasttext"]
+    for r in rows:
+        for k in metrics + ["words_changed", "chance_attack", "chance_utility"]:
+            v = float(r[k])
+            if not 0 <= v <= 1:
+                problems.append(f"{r['mechanism']} {r['epsilon']}: {k} = {v} is not in [0, 1]")
+    original = [r for r in rows if r["mechanism"] == "original"]
+    if len(original) != 1:
+        problems.append("no single 'original' row")
+    else:
+        o = original[0]
+        if float(o["words_changed"]) != 0:
+            problems.append("the unmodified text has changed words")
+        if max(float(o["attack_koppel"]), float(o["attack_char_svm"])) <= float(o["chance_attack"]):
+            problems.append("on the unmodified text no attacker beats chance: the pipeline is broken")
+    noisy = [r for r in rows if r["mechanism"] not in ("original", "vectorised")]
+    if noisy and max(float(r["words_changed"]) for r in noisy) < 0.1:
+        problems.append("no privatised run changed even 10% of the words")
+    for f in [f"{name}-accuracy.png"] + ([f"{name}-calibration.png"] if config.get("calibration") else []):
+        path = os.path.join(out, f)
+        if not os.path.isfile(path) or os.path.getsize(path) < 5000:
+            problems.append(f"{f} missing or too small")
+        elif open(path, "rb").read(8) != b"\x89PNG\r\n\x1a\n":
+            problems.append(f"{f} is not a PNG")
+    report = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+    for needle in [f"]({name}-accuracy.png)", "## Where utility stays within 10%", "## All numbers"]:
+        if needle not in report:
+            problems.append(f"report.md lacks {needle!r}")
+    for m in config["mechanisms"]:
+        if f"**{m['name']}**" not in report:
+            problems.append(f"report.md has no conclusion for {m['name']}")
+    for p in problems:
+        print(f"check_outputs.py: {p}", file=sys.stderr)
+    print(f"check_outputs.py: {len(rows)} rows, {len(problems)} problems", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    sys.exit(main(*sys.argv[1:]))

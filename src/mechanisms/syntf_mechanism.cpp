@@ -8,6 +8,7 @@
 
 #include "errors/error.hpp"
 #include "sampling/samplers.hpp"
+#include "search/exact_scan.hpp"
 #include "unicode/utf8.hpp"
 
 namespace dxt {
@@ -84,7 +85,7 @@ void VocabularyBigrams::intersections(const std::vector<uint64_t>& query, std::v
 }
 
 SyntfMechanism::SyntfMechanism(const Model& model, const MechanismParams& params)
-    : Mechanism(params), model_(model), row_(model.dimension()), input_row_(model.dimension()) {
+    : Mechanism(params), model_(model), row_(model.dimension()), input_(model.dimension()) {
   if (!std::isfinite(params.syntf_s) || params.syntf_s < 0)
     fail(DXT_E_INVALID_ARGUMENT,
          "syntf needs a finite weight s >= 0 for the bigram term (got " + std::to_string(params.syntf_s) + ")");
@@ -108,13 +109,14 @@ void SyntfMechanism::prepare() {
 const std::vector<double>& SyntfMechanism::scores(std::optional<uint32_t> index, std::string_view oov_word) {
   prepare();
   const uint32_t V = model_.vocabulary_size();
-  const uint32_t D = model_.dimension();
   std::vector<uint64_t> query;
   double input_inverse_norm = 0;  // 0: cosine 0 with every word
   if (index) {
-    model_.row(*index, input_row_.data());
+    model_.row(*index, row_.data());
+    std::copy(row_.begin(), row_.end(), input_.begin());
     input_inverse_norm = inverse_norms_[*index];
     bigrams_->bigrams_of(*index, query);
+    dots_from(model_, input_.data(), scores_.data());  // the dot products, made scores below
   } else {
     query = letter_bigrams(oov_word);
   }
@@ -123,12 +125,8 @@ const std::vector<double>& SyntfMechanism::scores(std::optional<uint32_t> index,
   const double q = static_cast<double>(query.size());
   for (uint32_t w = 0; w < V; ++w) {
     double cosine = 0;
-    if (input_inverse_norm > 0 && inverse_norms_[w] > 0) {
-      model_.row(w, row_.data());
-      double dot = 0;
-      for (uint32_t i = 0; i < D; ++i) dot += double{input_row_[i]} * row_[i];
-      cosine = std::clamp(dot * input_inverse_norm * inverse_norms_[w], -1.0, 1.0);
-    }
+    if (input_inverse_norm > 0 && inverse_norms_[w] > 0)
+      cosine = std::clamp(scores_[w] * input_inverse_norm * inverse_norms_[w], -1.0, 1.0);
     const double sizes = q + bigrams_->size_of(w);
     const double b = intersections_[w] == 0 ? 0 : 2.0 * intersections_[w] / sizes;
     scores_[w] = scale * (cosine - s() * b);

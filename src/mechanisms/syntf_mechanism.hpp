@@ -100,7 +100,8 @@ class SyntfMechanism final : public Mechanism {
   const Model& model_;
   std::unique_ptr<VocabularyBigrams> bigrams_;  // built on first use
   std::vector<double> inverse_norms_;           // 1/||phi(w)||, 0 for a zero row
-  std::vector<float> row_, input_row_;
+  std::vector<float> row_;
+  std::vector<double> input_;  // the input word's row
   std::vector<uint32_t> intersections_;
   std::vector<double> scores_;
 };

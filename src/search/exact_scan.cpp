@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "errors/error.hpp"
 #include "model/f16.hpp"
@@ -322,19 +323,62 @@ uint32_t nearest_hyperbolic(const Model& model, double y0, const double* ys) {
   return best;
 }
 
-void distances_from(const Model& model, const double* x, double* out) {
+namespace {
+
+// Calls visit(v0, n, diff, norm) for consecutive blocks of rows, where for
+// r < n, diff[r] = ||phi(v0 + r) - x||^2 and norm[r] = ||phi(v0 + r)||^2 in
+// double (the sqdist_f64 kernel).
+template <typename Visit>
+void visit_row_sums(const Model& model, const double* x, Visit visit) {
+  const uint32_t V = model.vocabulary_size();
   const uint32_t D = model.dimension();
+  const ScanKernels& k = scan_kernels();
+  const uint8_t* m = model.matrix_data();
+  const float* scales = model.row_scales();
+  // Rows in blocks small enough to stay in L1 once widened to f32 (the
+  // kernel scales int8 rows in f32, as Model::row does).
+  constexpr uint32_t kRows = 16;
+  std::vector<float> widened(model.quantization() == DXT_QUANT_F32 ? 0 : size_t{kRows} * D);
+  double diff[kRows], norm[kRows];
+  for (uint32_t v0 = 0; v0 < V; v0 += kRows) {
+    const uint32_t n = std::min(kRows, V - v0);
+    const uint64_t first = uint64_t{v0} * D;
+    const float* rows = widened.data();
+    switch (model.quantization()) {
+      case DXT_QUANT_F32: rows = reinterpret_cast<const float*>(m) + first; break;
+      case DXT_QUANT_F16: k.widen_f16(reinterpret_cast<const uint16_t*>(m) + first, n, D, widened.data()); break;
+      case DXT_QUANT_INT8: k.widen_i8(reinterpret_cast<const int8_t*>(m) + first, n, D, widened.data()); break;
+      default: fail(DXT_E_INTERNAL, "unknown quantisation");
+    }
+    k.sqdist_f64(rows, n, D, scales != nullptr ? scales + v0 : nullptr, x, diff, norm);
+    visit(v0, n, diff, norm);
+  }
+}
+
+double squared_norm(const double* x, uint32_t D) {
   double xx = 0;
   for (uint32_t i = 0; i < D; ++i) xx += x[i] * x[i];
+  return xx;
+}
+
+}  // namespace
+
+void distances_from(const Model& model, const double* x, double* out) {
+  const double xx = squared_norm(x, model.dimension());
   const bool hyperbolic = model.geometry() == DXT_GEOMETRY_POINCARE;
-  scan_double(model, [&](uint32_t v, auto load) {
-    double diff = 0, pp = 0;
-    for (uint32_t i = 0; i < D; ++i) {
-      const double p = load(i);
-      diff += (p - x[i]) * (p - x[i]);
-      pp += p * p;
-    }
-    out[v] = hyperbolic ? std::acosh(1 + 2 * diff / ((1 - pp) * (1 - xx))) : std::sqrt(diff);
+  visit_row_sums(model, x, [&](uint32_t v0, uint32_t n, const double* diff, const double* norm) {
+    for (uint32_t r = 0; r < n; ++r)
+      out[v0 + r] = hyperbolic ? std::acosh(1 + 2 * diff[r] / ((1 - norm[r]) * (1 - xx))) : std::sqrt(diff[r]);
+  });
+}
+
+void dots_from(const Model& model, const double* x, double* out) {
+  const double xx = squared_norm(x, model.dimension());
+  // <p, x> = (||p||^2 + ||x||^2 - ||p - x||^2) / 2: the cancellation costs
+  // about 1e-16 (||p||^2 + ||x||^2) in absolute terms, far below anything a
+  // rating or a probability can show.
+  visit_row_sums(model, x, [&](uint32_t v0, uint32_t n, const double* diff, const double* norm) {
+    for (uint32_t r = 0; r < n; ++r) out[v0 + r] = (norm[r] + xx - diff[r]) / 2;
   });
 }
 

@@ -58,4 +58,7 @@ uint32_t nearest_hyperbolic(const Model& model, double y0, const double* y_spati
 // geometry (Euclidean, or Poincare-ball distance).
 void distances_from(const Model& model, const double* x, double* out);
 
+// out[v] = <phi(v), x> for every word v, in double.
+void dots_from(const Model& model, const double* x, double* out);
+
 }  // namespace dxt

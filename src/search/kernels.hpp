@@ -54,6 +54,13 @@ struct ScanKernels {
   // the benchmark. Writes a value that depends on every chain to *sink and
   // returns the number of multiply-adds done.
   uint64_t (*peak_madd)(uint64_t iterations, float* sink);
+
+  // In double, for the mechanisms that need every distance rather than the
+  // nearest word: with p = row i element k times scales[i] (rounded to f32;
+  // scales may be null), diff[i] = sum_k (p - x[k])^2 and norm[i] = sum_k
+  // p^2, for n f32 rows of D elements (kernels_sqdist.inc).
+  void (*sqdist_f64)(const float* rows, size_t n, uint32_t D, const float* scales, const double* x, double* diff,
+                     double* norm);
 };
 
 // Queries are processed in blocks whose size is a multiple of this.

@@ -142,9 +142,11 @@ uint64_t peak_madd(uint64_t iterations, float* sink) {
   return iterations * 12 * 8;
 }
 
+#include "search/kernels_sqdist.inc"  // NOLINT(bugprone-suspicious-include)
+
 }  // namespace
 
-const ScanKernels kAvx2Kernels = {"avx2",    dot<F32>, dot<F16>, dot<I8>,  widen<F16>,
-                                  widen<I8>, gemm_f32, nullptr,  peak_madd};
+const ScanKernels kAvx2Kernels = {"avx2",    dot<F32>, dot<F16>, dot<I8>,   widen<F16>,
+                                  widen<I8>, gemm_f32, nullptr,  peak_madd, sqdist_f64};
 
 }  // namespace dxt

@@ -140,9 +140,11 @@ uint64_t peak_madd(uint64_t iterations, float* sink) {
   return iterations * 12 * 16;
 }
 
+#include "search/kernels_sqdist.inc"  // NOLINT(bugprone-suspicious-include)
+
 }  // namespace
 
-const ScanKernels kAvx512Kernels = {"avx512",  dot<F32>, dot<F16>, dot<I8>,  widen<F16>,
-                                    widen<I8>, gemm_f32, nullptr,  peak_madd};
+const ScanKernels kAvx512Kernels = {"avx512",  dot<F32>, dot<F16>, dot<I8>,   widen<F16>,
+                                    widen<I8>, gemm_f32, nullptr,  peak_madd, sqdist_f64};
 
 }  // namespace dxt

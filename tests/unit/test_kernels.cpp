@@ -82,6 +82,79 @@ TEST_CASE("every kernel set computes row dot products to float accuracy, for eve
   }
 }
 
+TEST_CASE("every kernel set computes squared distances and norms in double") {
+  std::mt19937_64 gen(11);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (const ScanKernels* k : all_kernels()) {
+    CAPTURE(k->name);
+    for (uint32_t D : {1u, 2u, 7u, 8u, 9u, 15u, 16u, 17u, 23u, 24u, 25u, 100u, 300u}) {
+      for (bool scaled : {false, true}) {
+        CAPTURE(D);
+        CAPTURE(scaled);
+        const size_t n = 5;
+        const Data d = random_data(gen, n, D);
+        std::vector<float> scales(n);
+        for (float& s : scales) s = static_cast<float>(std::fabs(normal(gen)) + 0.01);
+        std::vector<double> x(D);
+        for (double& c : x) c = normal(gen);
+        std::vector<double> diff(n + 1, -1.0), norm(n + 1, -1.0);  // one guard element each
+        k->sqdist_f64(d.f32.data(), n, D, scaled ? scales.data() : nullptr, x.data(), diff.data(), norm.data());
+        for (size_t i = 0; i < n; ++i) {
+          double want_diff = 0, want_norm = 0;
+          for (uint32_t j = 0; j < D; ++j) {
+            // The element as the model reads it: scaled and rounded in float.
+            const double p = scaled ? double{d.f32[i * D + j] * scales[i]} : double{d.f32[i * D + j]};
+            want_diff += (p - x[j]) * (p - x[j]);
+            want_norm += p * p;
+          }
+          CHECK(std::fabs(diff[i] - want_diff) <= 1e-14 * D * want_diff);
+          CHECK(std::fabs(norm[i] - want_norm) <= 1e-14 * D * want_norm);
+        }
+        CHECK(diff[n] == -1.0);
+        CHECK(norm[n] == -1.0);
+      }
+    }
+  }
+}
+
+TEST_CASE("distances and dot products from a point match the rows the model returns") {
+  std::mt19937_64 gen(5);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (dxt_quantization quant : {DXT_QUANT_F32, DXT_QUANT_F16, DXT_QUANT_INT8}) {
+    for (uint32_t D : {3u, 37u}) {
+      CAPTURE(quant);
+      CAPTURE(D);
+      test::ToyModelSpec spec;
+      spec.quantization = quant;
+      for (int v = 0; v < 53; ++v) {  // not a multiple of any block size
+        spec.words.push_back("w" + std::to_string(v));
+        std::vector<float> x(D);
+        for (float& c : x) c = normal(gen);
+        spec.vectors.push_back(x);
+      }
+      const test::AlignedBytes bytes(test::build_model_bytes(spec));
+      const auto model = Model::open_memory(bytes.data(), bytes.size, {});
+      std::vector<double> x(D);
+      for (double& c : x) c = normal(gen);
+      std::vector<double> dist(53), dots(53);
+      distances_from(*model, x.data(), dist.data());
+      dots_from(*model, x.data(), dots.data());
+      std::vector<float> row(D);
+      for (uint32_t v = 0; v < 53; ++v) {
+        model->row(v, row.data());
+        double d2 = 0, dot = 0, scale = 0;
+        for (uint32_t i = 0; i < D; ++i) {
+          d2 += (row[i] - x[i]) * (row[i] - x[i]);
+          dot += row[i] * x[i];
+          scale += std::fabs(row[i] * x[i]) + row[i] * row[i] + x[i] * x[i];
+        }
+        CHECK(std::fabs(dist[v] - std::sqrt(d2)) <= 1e-12 * std::sqrt(d2));
+        CHECK(std::fabs(dots[v] - dot) <= 1e-14 * scale);
+      }
+    }
+  }
+}
+
 TEST_CASE("every kernel set multiplies row blocks with query blocks") {
   std::mt19937_64 gen(11);
   std::normal_distribution<float> normal(0.0f, 1.0f);

@@ -394,6 +394,11 @@ typedef struct dxt_report {
       a SynTF vocabulary, often smaller, is computed offline by
       `dxtext account syntf`.) */
   double epsilon_document;
+  /** SynTF only (dxt_syntf and per-word syntf calls; 0 otherwise): the
+      tighter bound (eps + ln eta(eps, V)) * words_privatized for a
+      vocabulary of V words, plain DP with all documents adjacent
+      (docs/guarantees.md, syntf). Never larger than epsilon_document. */
+  double epsilon_document_vocabulary;
 } dxt_report;
 
 /** Fill the first @p struct_size bytes of @p report with defaults (see

@@ -213,6 +213,8 @@ class Report {
   uint64_t words_leaked() const noexcept { return r_.words_leaked; }
   double epsilon_per_unit_distance() const noexcept { return r_.epsilon_per_unit_distance; }
   double epsilon_document() const noexcept { return r_.epsilon_document; }
+  /** SynTF only (0 otherwise): (eps + ln eta(eps, V)) * N, from the vocabulary size V. */
+  double epsilon_document_vocabulary() const noexcept { return r_.epsilon_document_vocabulary; }
 
   /** The report as one line of JSON (dxt_report_to_json). */
   std::string to_json() const {

@@ -1,9 +1,12 @@
 #include "accounting/privacy_report.hpp"
 
+#include "accounting/syntf_loss.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 
+#include "accounting/syntf_loss.hpp"
 #include "model/sha256.hpp"
 
 namespace dxt {
@@ -72,6 +75,9 @@ void fill_report(dxt_report& report, const Mechanism& mechanism, const Model& mo
   r.words_leaked = tally.leaked;
   r.epsilon_per_unit_distance = mechanism.epsilon();
   r.epsilon_document = mechanism.epsilon() * static_cast<double>(tally.privatized);
+  if (mechanism.id() == DXT_MECHANISM_SYNTF)
+    r.epsilon_document_vocabulary =
+        syntf_vocabulary_bound(mechanism.epsilon(), model.vocabulary_size()) * static_cast<double>(tally.privatized);
   // Copy no more than the caller's struct holds (older callers have less).
   std::memcpy(&report, &r, report.struct_size < sizeof r ? report.struct_size : sizeof r);
 }
@@ -122,6 +128,9 @@ std::string report_to_json(const dxt_report& r) {
     // size is n_out whatever the input, for per-word calls it is the input's.
     s += ",\"document\":\"" + num(r.epsilon_document) + "-DP between any two documents with " +
          std::to_string(r.words_privatized) + " words drawn\"";
+    if (r.mechanism == DXT_MECHANISM_SYNTF)
+      s += ",\"document_vocabulary\":\"" + num(r.epsilon_document_vocabulary) +
+           "-DP, the same, by the vocabulary-size bound (epsilon + ln eta) per word drawn\"";
   } else {
     s += ",\"document\":\"" + num(r.epsilon_document) + " * EMD(b, b') for bags of " +
          std::to_string(r.words_privatized) + " words\"";

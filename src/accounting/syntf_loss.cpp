@@ -41,6 +41,20 @@ struct ColumnExtremes {
 
 }  // namespace
 
+double syntf_vocabulary_bound(double epsilon, uint64_t vocabulary_size) {
+  check_epsilon(epsilon);
+  if (vocabulary_size <= 1) return 0;  // one possible output: nothing is revealed
+  // ln(e^a + e^b) without overflow.
+  const auto log_add = [](double a, double b) {
+    const double hi = std::max(a, b), lo = std::min(a, b);
+    return hi + std::log1p(std::exp(lo - hi));
+  };
+  const double h = epsilon / 2;                                         // ln q
+  const double m = std::log(static_cast<double>(vocabulary_size - 1));  // ln (L - 1)
+  const double ln_eta = log_add(0, m + h) - h - log_add(h, m);
+  return std::clamp(epsilon + ln_eta, 0.0, epsilon);
+}
+
 SyntfLoss syntf_loss(const Model& model, double epsilon, double s,
                      const std::function<void(uint64_t, uint64_t)>& progress, unsigned threads) {
   check_epsilon(epsilon);

@@ -22,6 +22,18 @@ struct SyntfLoss {
   uint32_t least_likely_input = 0;  // argmin_v Pr[w|v] for that w
 };
 
+// The vocabulary-size bound on the per-draw loss, epsilon + ln eta(epsilon,
+// L), for L = `vocabulary_size` output words (the form of Weggenmann &
+// Kerschbaum 2018, Cor. 3.5; derivation in docs/guarantees.md, syntf):
+//
+//   eta(epsilon, L) = (1 + (L - 1) q) / (q (q + L - 1)),   q = e^(epsilon/2).
+//
+// It holds for any inputs whose ratings lie in the mechanism's range
+// (out-of-vocabulary ones included), lies in [0, epsilon], is 0 for L = 1
+// and tends to epsilon as L grows. Computed in log space: finite for any
+// finite epsilon. The exact loss l below is never larger.
+double syntf_vocabulary_bound(double epsilon, uint64_t vocabulary_size);
+
 // Computes l exactly (up to rounding) for `model`: all V^2 ratings of
 // SyntfMechanism, in blocks of input words (cosines by a block matrix
 // product, bigram Dice through the inverted index, a log-sum-exp per input

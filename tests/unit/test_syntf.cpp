@@ -3,9 +3,11 @@
 // computation of its definition.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -198,6 +200,9 @@ TEST_CASE("dxt_syntf: exactly n_out words, sorted, with the report of eps * n_ou
     CHECK(r.epsilon == 3.0);
     CHECK(r.epsilon_per_unit_distance == 3.0);
     CHECK(r.epsilon_document == doctest::Approx(3.0 * n_out));
+    CHECK(r.epsilon_document_vocabulary ==
+          doctest::Approx(syntf_vocabulary_bound(3.0, test::syntf_toy_spec().words.size()) * n_out));
+    CHECK(r.epsilon_document_vocabulary < r.epsilon_document);
     CHECK(r.words_privatized == n_out);
     CHECK(r.words_leaked == 0);
     CHECK(r.counts[DXT_CLASS_IN_VOCABULARY][DXT_POLICY_PRIVATIZE - 1] +
@@ -211,6 +216,7 @@ TEST_CASE("dxt_syntf: exactly n_out words, sorted, with the report of eps * n_ou
     CHECK(j.find("\"metric\":\"discrete\"") != std::string::npos);
     CHECK(j.find("-DP between any two documents with " + std::to_string(n_out) + " words drawn") != std::string::npos);
     CHECK(j.find("tight") == std::string::npos);
+    CHECK(j.find("\"document_vocabulary\":\"") != std::string::npos);
     dxt_bag_free(out);
   }
 }
@@ -366,4 +372,101 @@ TEST_CASE("syntf_loss equals the direct computation of max_w [max_v ln p - min_v
   }
   CHECK_THROWS_AS(syntf_loss(*model, 0, 0.3), Error);
   CHECK_THROWS_AS(syntf_loss(*model, 1, -0.3), Error);
+}
+
+namespace {
+
+// The exact loss max_w max_{v,v'} ln Pr[w|v] / Pr[w|v'] of the exponential
+// mechanism Pr[w|v] ~ exp(c * rho[v][w]), computed directly from a rating
+// matrix (inputs x outputs).
+double loss_of_ratings(const std::vector<std::vector<double>>& rho, double c) {
+  std::vector<std::vector<double>> lp;
+  for (const auto& row : rho) {
+    double z = 0;
+    for (double r : row) z += std::exp(c * r);
+    std::vector<double> l;
+    for (double r : row) l.push_back(c * r - std::log(z));
+    lp.push_back(l);
+  }
+  double worst = 0;
+  for (size_t w = 0; w < rho[0].size(); ++w)
+    for (const auto& a : lp)
+      for (const auto& b : lp) worst = std::max(worst, a[w] - b[w]);
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("the vocabulary-size bound: closed forms, limits and no overflow") {
+  CHECK(syntf_vocabulary_bound(3.0, 1) == 0.0);
+  // L = 2: eta = (1 + q) / (q (q + 1)) = 1/q, so the bound is eps / 2.
+  for (double eps : {0.01, 1.0, 7.0, 300.0}) CHECK(syntf_vocabulary_bound(eps, 2) == doctest::Approx(eps / 2));
+  for (double eps : {0.1, 2.0, 20.0}) {
+    double last = 0;
+    for (uint64_t L : {2ull, 3ull, 10ull, 1000ull, 1000000ull, 1000000000000ull}) {
+      const double b = syntf_vocabulary_bound(eps, L);
+      CHECK(b > last);  // grows with the vocabulary
+      CHECK(b <= eps);
+      CHECK(b <= eps / 2 + std::log(static_cast<double>(L)) + 1e-12);
+      last = b;
+    }
+    CHECK(syntf_vocabulary_bound(eps, 1000000000000ull) == doctest::Approx(eps).epsilon(1e-3));
+  }
+  // Direct formula where it does not overflow.
+  for (double eps : {0.5, 4.0, 30.0})
+    for (uint64_t L : {3ull, 50ull, 123ull}) {
+      const double q = std::exp(eps / 2), l = static_cast<double>(L);
+      CHECK(syntf_vocabulary_bound(eps, L) ==
+            doctest::Approx(eps + std::log((1 + (l - 1) * q) / (q * (q + l - 1)))).epsilon(1e-12));
+    }
+  const double huge = syntf_vocabulary_bound(1e6, 50000);
+  CHECK(std::isfinite(huge));
+  CHECK(huge <= 1e6);
+  CHECK_THROWS_AS(syntf_vocabulary_bound(0, 10), Error);
+  CHECK_THROWS_AS(syntf_vocabulary_bound(std::numeric_limits<double>::infinity(), 10), Error);
+}
+
+TEST_CASE("the vocabulary-size bound is attained by the extreme ratings and never exceeded") {
+  std::mt19937_64 gen(17);
+  for (double s : {0.0, 0.3, 1.5}) {
+    const double lo = -1 - s, hi = 1, delta = 2 + s;
+    for (double eps : {0.5, 3.0, 12.0}) {
+      const double c = eps / (2 * delta);
+      for (size_t L : {2u, 3u, 6u}) {
+        CAPTURE(s);
+        CAPTURE(eps);
+        CAPTURE(L);
+        const double bound = syntf_vocabulary_bound(eps, L);
+        // Two inputs: v rates output 0 highest and every other output
+        // lowest; v' the opposite. This is where the proof's inequalities
+        // are equalities.
+        std::vector<std::vector<double>> extreme(2, std::vector<double>(L));
+        for (size_t w = 0; w < L; ++w) {
+          extreme[0][w] = w == 0 ? hi : lo;
+          extreme[1][w] = w == 0 ? lo : hi;
+        }
+        CHECK(loss_of_ratings(extreme, c) == doctest::Approx(bound).epsilon(1e-12));
+        // Random ratings in the range, some at its ends, for several inputs.
+        std::uniform_real_distribution<double> u(lo, hi);
+        for (int trial = 0; trial < 300; ++trial) {
+          std::vector<std::vector<double>> rho(4, std::vector<double>(L));
+          for (auto& row : rho)
+            for (double& r : row) r = gen() % 4 == 0 ? (gen() % 2 ? lo : hi) : u(gen);
+          CHECK(loss_of_ratings(rho, c) <= bound + 1e-12);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("on a vocabulary, the exact loss <= the vocabulary-size bound <= eps") {
+  const auto spec = test::syntf_toy_spec();
+  const test::AlignedBytes bytes(test::build_model_bytes(spec));
+  const auto model = test::open_bytes(bytes);
+  for (const auto& [eps, s] : {std::pair{1.0, 0.3}, std::pair{8.0, 1.5}, std::pair{40.0, 0.3}}) {
+    CAPTURE(eps);
+    const double bound = syntf_vocabulary_bound(eps, model->vocabulary_size());
+    CHECK(syntf_loss(*model, eps, s).loss <= bound);
+    CHECK(bound < eps);
+  }
 }

@@ -102,6 +102,8 @@ int run_account(int argc, char** argv) {
   j += ",\"vocabulary_size\":" + std::to_string(r.vocabulary_size);
   j += ",\"loss\":" + number(r.loss) + ",\"ratio\":" + number(r.loss / r.epsilon);
   j += ",\"document\":\"" + number(r.loss) + " * n_out\"";
+  // The bounds a report gives without this computation, for comparison.
+  j += ",\"vocabulary_bound\":" + number(syntf_vocabulary_bound(r.epsilon, r.vocabulary_size));
   j += ",\"worst_output\":" + json_string(std::string(model->word(r.worst_output)));
   j += ",\"most_likely_from\":" + json_string(std::string(model->word(r.most_likely_input)));
   j += ",\"least_likely_from\":" + json_string(std::string(model->word(r.least_likely_input)));

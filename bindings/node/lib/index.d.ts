@@ -38,6 +38,8 @@ export interface Report {
   wordsLeaked: number;
   epsilonPerUnitDistance: number;
   epsilonDocument: number;
+  /** syntf only (0 otherwise): (eps + ln eta(eps, V)) * N, from the vocabulary size V. */
+  epsilonDocumentVocabulary: number;
   json: string;
 }
 

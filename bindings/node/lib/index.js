@@ -152,6 +152,7 @@ function report(raw) {
     wordsLeaked: raw.wordsLeaked,
     epsilonPerUnitDistance: raw.epsilonPerUnitDistance,
     epsilonDocument: raw.epsilonDocument,
+    epsilonDocumentVocabulary: raw.epsilonDocumentVocabulary,
     json: raw.json,
   };
 }

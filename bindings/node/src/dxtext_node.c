@@ -404,6 +404,7 @@ static napi_value report_object(napi_env env, const dxt_report *r) {
   set_number(env, o, "wordsLeaked", (double)r->words_leaked);
   set_number(env, o, "epsilonPerUnitDistance", r->epsilon_per_unit_distance);
   set_number(env, o, "epsilonDocument", r->epsilon_document);
+  set_number(env, o, "epsilonDocumentVocabulary", r->epsilon_document_vocabulary);
   if (dxt_report_to_json(r, json, sizeof json, &required) == DXT_OK) {
     napi_create_string_utf8(env, json, required - 1, &v);
     napi_set_named_property(env, o, "json", v);

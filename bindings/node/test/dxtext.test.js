@@ -67,6 +67,7 @@ test('single words are synchronous; syntf and calibration are promises', async (
   const synthetic = await privatizer.syntf([['war', 2], ['peace', 1]], 5, 2);
   assert.equal([...synthetic.bag.values()].reduce((a, b) => a + b, 0), 5);
   assert.equal(synthetic.report.epsilonDocument, 10);
+  assert.ok(synthetic.report.epsilonDocumentVocabulary > 0 && synthetic.report.epsilonDocumentVocabulary < 10);
   const c = await privatizer.calibrate(20, { words: 20, trials: 10 });
   assert.equal(c.words, 20);
   assert.equal(c.trials, 10);

@@ -110,6 +110,7 @@ def test_syntf(model: dxtext.Model) -> None:
     assert report.mechanism is dxtext.Mechanism.SYNTF
     assert report.metric is dxtext.Metric.DISCRETE
     assert report.epsilon_document == pytest.approx(10.0)
+    assert 0 < report.epsilon_document_vocabulary < report.epsilon_document
     with pytest.raises(dxtext.InvalidArgumentError):
         model.syntf(bag, 0, epsilon=1.0)
     with pytest.raises(dxtext.UnsupportedError):

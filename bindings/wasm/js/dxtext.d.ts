@@ -45,6 +45,8 @@ export interface Report {
   wordsLeaked: number;
   epsilonPerUnitDistance: number;
   epsilonDocument: number;
+  /** syntf only (0 otherwise): (eps + ln eta(eps, V)) * N, from the vocabulary size V. */
+  epsilonDocumentVocabulary: number;
   /** The report as one line of JSON, as the C library writes it. */
   json: string;
 }

@@ -116,7 +116,8 @@ const LAYOUT_FIELDS = {
   dxt_privatize_options: ['mechanism', 'epsilon', 'policy', 'placeholder', 'exponential_sampler',
     ...Object.values(NUMERIC_PARAMETERS)],
   dxt_report: ['mechanism', 'epsilon', 'metric', 'rng_mode', 'is_private', 'fingerprint_valid', 'model_fingerprint',
-    'counts', 'words_privatized', 'words_leaked', 'epsilon_per_unit_distance', 'epsilon_document'],
+    'counts', 'words_privatized', 'words_leaked', 'epsilon_per_unit_distance', 'epsilon_document',
+    'epsilon_document_vocabulary'],
   dxt_bag_entry: ['word', 'length', 'count'],
   dxt_bag: ['entries', 'size'],
   dxt_calibration: ['words', 'trials', 'keep_mean', 'keep_median', 'keep_max', 'distinct_mean', 'distinct_median',
@@ -287,6 +288,7 @@ function readReport(core, ptr) {
     wordsLeaked: readU64(view, L('words_leaked')),
     epsilonPerUnitDistance: view.getFloat64(L('epsilon_per_unit_distance'), true),
     epsilonDocument: view.getFloat64(L('epsilon_document'), true),
+    epsilonDocumentVocabulary: view.getFloat64(L('epsilon_document_vocabulary'), true),
     json,
   };
 }

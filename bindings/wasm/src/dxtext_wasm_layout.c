@@ -58,6 +58,7 @@ static const struct {
     DXTW_FIELD(dxt_report, words_leaked),
     DXTW_FIELD(dxt_report, epsilon_per_unit_distance),
     DXTW_FIELD(dxt_report, epsilon_document),
+    DXTW_FIELD(dxt_report, epsilon_document_vocabulary),
     DXTW_STRUCT(dxt_bag_entry),
     DXTW_FIELD(dxt_bag_entry, word),
     DXTW_FIELD(dxt_bag_entry, length),

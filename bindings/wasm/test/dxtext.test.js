@@ -162,6 +162,7 @@ test('SynTF draws a synthetic bag of nOut words', async () => {
   assert.equal([...bag.values()].reduce((x, y) => x + y, 0), 5);
   assert.equal(report.mechanism, 'syntf');
   assert.equal(report.epsilonDocument, 10);
+  assert.ok(report.epsilonDocumentVocabulary > 0 && report.epsilonDocumentVocabulary < 10);
 });
 
 test('calibrate: N_w near 1 at a huge epsilon, below 1 at a small one', async () => {

@@ -78,6 +78,7 @@ class ReportStruct(ctypes.Structure):
         ("words_leaked", c_u64),
         ("epsilon_per_unit_distance", c_double),
         ("epsilon_document", c_double),
+        ("epsilon_document_vocabulary", c_double),
     ]
 
 

@@ -34,6 +34,8 @@ class Report:
             most this * d(w, w').
         epsilon_document: for the text or bag as a whole, this * EMD for bags
             of N words (syntf: plain DP between any two documents).
+        epsilon_document_vocabulary: syntf only (0 otherwise): the tighter
+            bound (epsilon + ln eta(epsilon, V)) * N from the vocabulary size V.
     """
 
     mechanism: Mechanism
@@ -47,6 +49,7 @@ class Report:
     words_leaked: int
     epsilon_per_unit_distance: float
     epsilon_document: float
+    epsilon_document_vocabulary: float = 0.0
 
     def count(self, token_class: TokenClass, policy: Policy) -> int:
         """Tokens of `token_class` handled by `policy` (PRIVATIZE .. KEEP)."""
@@ -87,6 +90,7 @@ class Report:
             words_leaked=int(r.words_leaked),
             epsilon_per_unit_distance=r.epsilon_per_unit_distance,
             epsilon_document=r.epsilon_document,
+            epsilon_document_vocabulary=r.epsilon_document_vocabulary,
         )
 
     @classmethod
@@ -110,6 +114,7 @@ class Report:
             words_leaked=sum(r.words_leaked for r in items),
             epsilon_per_unit_distance=max(r.epsilon_per_unit_distance for r in items),
             epsilon_document=sum(r.epsilon_document for r in items),
+            epsilon_document_vocabulary=sum(r.epsilon_document_vocabulary for r in items),
         )
 
 
@@ -130,6 +135,7 @@ def _to_struct(report: Report) -> native.ReportStruct:
     r.words_leaked = report.words_leaked
     r.epsilon_per_unit_distance = report.epsilon_per_unit_distance
     r.epsilon_document = report.epsilon_document
+    r.epsilon_document_vocabulary = report.epsilon_document_vocabulary
     return r
 
 

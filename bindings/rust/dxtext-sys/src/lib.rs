@@ -167,6 +167,7 @@ pub struct dxt_report {
     pub words_leaked: u64,
     pub epsilon_per_unit_distance: f64,
     pub epsilon_document: f64,
+    pub epsilon_document_vocabulary: f64,
 }
 
 #[repr(C)]

@@ -299,7 +299,8 @@ fn rust_layouts() -> Layouts {
     layout!(m, dxt_privatize_options; struct_size, mechanism, epsilon, policy, placeholder, tem_gamma, tem_beta,
         vickrey_t, mahalanobis_lambda, syntf_s, exponential_sampler);
     layout!(m, dxt_report; struct_size, mechanism, epsilon, metric, rng_mode, is_private, fingerprint_valid,
-        model_fingerprint, counts, words_privatized, words_leaked, epsilon_per_unit_distance, epsilon_document);
+        model_fingerprint, counts, words_privatized, words_leaked, epsilon_per_unit_distance, epsilon_document,
+        epsilon_document_vocabulary);
     layout!(m, dxt_bag_entry; word, length, count);
     layout!(m, dxt_bag; entries, size);
     layout!(m, dxt_calibration; struct_size, words, trials, keep_mean, keep_median, keep_max, distinct_mean,

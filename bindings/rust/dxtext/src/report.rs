@@ -98,6 +98,12 @@ impl Report {
         self.raw.epsilon_document
     }
 
+    /// SynTF only (0 otherwise): the tighter bound (eps + ln eta(eps, V)) · n
+    /// from the vocabulary size V.
+    pub fn epsilon_document_vocabulary(&self) -> f64 {
+        self.raw.epsilon_document_vocabulary
+    }
+
     /// The report as one line of JSON.
     pub fn to_json(&self) -> Result<String> {
         let mut buffer: Vec<u8> = vec![0; 1024];

@@ -88,6 +88,7 @@ fn words_syntf_and_calibration() {
     let (bag, report) = context.syntf(&[("war", 2), ("peace", 1)], 5, &Options::new(2.0)).unwrap();
     assert_eq!(bag.iter().map(|(_, c)| c).sum::<u64>(), 5);
     assert_eq!(report.epsilon_document(), 10.0);
+    assert!(report.epsilon_document_vocabulary() > 0.0 && report.epsilon_document_vocabulary() < 10.0);
     let c = context.calibrate(&Options::new(20.0), 20, 10).unwrap();
     assert_eq!((c.words, c.trials), (20, 10));
     assert!(c.keep_mean >= 0.0 && c.keep_mean <= 1.0 && c.distinct_max <= 10.0);

@@ -105,6 +105,8 @@ public struct Report {
     public let epsilonPerUnitDistance: Double
     /// The text or bag as a whole: this * EMD for bags of N words.
     public let epsilonDocument: Double
+    /// SynTF only (0 otherwise): (eps + ln eta(eps, V)) * N, from the vocabulary size V.
+    public let epsilonDocumentVocabulary: Double
     /// The report as one line of JSON, as the C library writes it.
     public let json: String
 
@@ -118,6 +120,7 @@ public struct Report {
         wordsLeaked = r.words_leaked
         epsilonPerUnitDistance = r.epsilon_per_unit_distance
         epsilonDocument = r.epsilon_document
+        epsilonDocumentVocabulary = r.epsilon_document_vocabulary
         var copy = r
         var required = 0
         let status = dxt_report_to_json(&copy, nil, 0, &required)

@@ -161,7 +161,7 @@ static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteA
 /* Layout of DxReport's array. */
 static void put_report(JNIEnv *env, const dxt_report *r, jdoubleArray values, jbyteArray fingerprint,
                        jobjectArray json) {
-  jdouble v[26];
+  jdouble v[27];
   int c, a;
   char text[4096];
   size_t required = 0;
@@ -178,7 +178,8 @@ static void put_report(JNIEnv *env, const dxt_report *r, jdoubleArray values, jb
   v[23] = (jdouble)r->words_leaked;
   v[24] = r->epsilon_per_unit_distance;
   v[25] = r->epsilon_document;
-  (*env)->SetDoubleArrayRegion(env, values, 0, 26, v);
+  v[26] = r->epsilon_document_vocabulary;
+  (*env)->SetDoubleArrayRegion(env, values, 0, 27, v);
   if (fingerprint != NULL) (*env)->SetByteArrayRegion(env, fingerprint, 0, 32, (const jbyte *)r->model_fingerprint);
   if (json != NULL && dxt_report_to_json(r, text, sizeof text, &required) == DXT_OK)
     (*env)->SetObjectArrayElement(env, json, 0, new_bytes(env, text, required - 1));

@@ -7,7 +7,8 @@ public final class DxReport {
   // Layout of the array the native code fills.
   static final int MECHANISM = 0, EPSILON = 1, METRIC = 2, RNG_MODE = 3, IS_PRIVATE = 4;
   static final int FINGERPRINT_VALID = 5, COUNTS = 6, WORDS_PRIVATIZED = 22, WORDS_LEAKED = 23;
-  static final int EPSILON_PER_UNIT_DISTANCE = 24, EPSILON_DOCUMENT = 25, LENGTH = 26;
+  static final int EPSILON_PER_UNIT_DISTANCE = 24, EPSILON_DOCUMENT = 25, EPSILON_DOCUMENT_VOCABULARY = 26,
+      LENGTH = 27;
 
   /** The distance d of a guarantee eps * d. */
   public enum Metric {
@@ -76,6 +77,11 @@ public final class DxReport {
   /** For the text or bag as a whole: this * EMD for bags of equal size N. */
   public double getEpsilonDocument() {
     return values[EPSILON_DOCUMENT];
+  }
+
+  /** SynTF only (0 otherwise): (eps + ln eta(eps, V)) * N, from the vocabulary size V. */
+  public double getEpsilonDocumentVocabulary() {
+    return values[EPSILON_DOCUMENT_VOCABULARY];
   }
 
   /** The report as one line of JSON (dxt_report_to_json). */

@@ -113,6 +113,8 @@ public class DxTextTest {
       DxBag synthetic = p.syntf(bag("war", 2, "peace", 1), 5, DxOptions.epsilon(2));
       assertEquals(5, synthetic.size());
       assertEquals(10.0, synthetic.getReport().getEpsilonDocument(), 0);
+      double vocabularyBound = synthetic.getReport().getEpsilonDocumentVocabulary();
+      assertTrue(vocabularyBound > 0 && vocabularyBound < 10);
       DxCalibration c = p.calibrate(DxOptions.epsilon(20), 20, 10);
       assertEquals(20, c.words);
       assertEquals(10, c.trials);

@@ -3,7 +3,7 @@
 # builds the two corpora (eval/prepare_sotu.py) and runs eval/run_eval.py on
 # each, at low CPU priority.
 #
-#   bash eval/run_sotu.sh OUT_DIR            # the sized-down run of docs/evaluation.md (about 35 min of one core)
+#   bash eval/run_sotu.sh OUT_DIR            # the sized-down run of docs/evaluation.md (about an hour of one core)
 #   bash eval/run_sotu.sh --full OUT_DIR     # every mechanism, finer grids, all snippets (many hours)
 #
 # Needs a built dxtext (build/bin/dxtext, or $DXTEXT_BIN), npm, and Debian's
@@ -35,6 +35,6 @@ else
     --config "$here/configs/sotu.json" --group-field doc --test-per-author 5 --train-per-author 150 \
     --out "$out/sotu-same-era"
   nice -n 19 "$py" "$here/run_eval.py" --corpus "$out/sotu-all-eras.jsonl" --name sotu-all-eras \
-    --config "$here/configs/sotu-all-eras.json" --group-field doc --test-per-author 4 --train-per-author 150 \
+    --config "$here/configs/sotu.json" --group-field doc --test-per-author 4 --train-per-author 150 \
     --out "$out/sotu-all-eras"
 fi

@@ -35,6 +35,6 @@ else
     --config "$here/configs/sotu.json" --group-field doc --test-per-author 5 --train-per-author 150 \
     --out "$out/sotu-same-era"
   nice -n 19 "$py" "$here/run_eval.py" --corpus "$out/sotu-all-eras.jsonl" --name sotu-all-eras \
-    --config "$here/configs/sotu.json" --group-field doc --test-per-author 4 --train-per-author 150 \
+    --config "$here/configs/sotu-all-eras.json" --group-field doc --test-per-author 4 --train-per-author 150 \
     --out "$out/sotu-all-eras"
 fi

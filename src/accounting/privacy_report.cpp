@@ -1,7 +1,5 @@
 #include "accounting/privacy_report.hpp"
 
-#include "accounting/syntf_loss.hpp"
-
 #include <cmath>
 #include <cstdio>
 #include <cstring>

@@ -184,6 +184,10 @@ int run_inspect(int argc, char** argv) {
   s += std::string(",\"lowercase\":") + (model->lowercase() ? "true" : "false");
   s += std::string(",\"has_frequencies\":") + (model->has_frequencies() ? "true" : "false");
   s += std::string(",\"has_covariance\":") + (model->has_covariance() ? "true" : "false");
+  if (const SearchIndexView* index = model->search_index())
+    s += ",\"search_index\":{\"cells\":" + std::to_string(index->cells) +
+         ",\"sample\":" + std::to_string(index->sample) + ",\"iterations\":" + std::to_string(index->iterations) +
+         ",\"seed\":" + std::to_string(index->seed) + "}";
   s += ",\"file_size\":" + std::to_string(model->file_size());
   s += ",\"sha256\":\"" + to_hex(d.data(), d.size()) + "\"";
   s += std::string(",\"digests_verified\":") + (mo.verify_digests ? "true" : "false");

@@ -1,0 +1,60 @@
+// Approximate decoding through the model's search index (an inverted file,
+// docs/format.md §10.2; DESIGN.md §7): rank the K cell centroids by their
+// distance to the noisy point z, then score the rows of the `nprobe` nearest
+// cells exactly as the exact scan scores them.
+//
+// The result is a deterministic function of z and the model alone (centroid
+// ranking and row scores depend on nothing else; ties break to the lowest
+// cell, then the lowest row index), so using it instead of the exact scan is
+// post-processing of z and leaves every privacy guarantee unchanged. It is
+// the exact-scan word whenever that word lies in a probed cell; with
+// nprobe = K it is the exact-scan word, always.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "model/model.hpp"
+#include "search/exact_scan.hpp"
+
+namespace dxt {
+
+struct ScanKernels;
+
+class IvfSearch {
+ public:
+  // Throws DXT_E_UNSUPPORTED when the model has no search index, and
+  // DXT_E_CORRUPT_MODEL when its cells fail the first-use checks. nprobe = 0
+  // selects default_nprobe(K); values above K mean K.
+  IvfSearch(const Model& model, uint32_t nprobe, const ScanKernels* kernels = nullptr);
+
+  // The default number of cells probed for an index of K cells: K / 16,
+  // at least 8 (all of them for K <= 8). docs/performance.md gives its
+  // measured recall.
+  static uint32_t default_nprobe(uint32_t cells);
+
+  uint32_t cells() const { return index_.cells; }
+  uint32_t nprobe() const { return nprobe_; }
+
+  // The nearest word among the probed cells' rows (nearest_euclidean's
+  // score; the lowest index wins a tie). 0 when no row has a finite score,
+  // as the exact scan.
+  uint32_t nearest(const float* z);
+  // The two nearest words among the probed cells' rows, as
+  // two_nearest_euclidean.
+  TwoNearest two_nearest(const float* z);
+
+ private:
+  // The nprobe nearest cells to z, in no particular order, into probe_.
+  void rank_cells(const float* z);
+
+  const Model& model_;
+  const SearchIndexView& index_;
+  const ScanKernels& kernels_;
+  uint32_t nprobe_;
+  std::vector<float> cell_scores_;
+  std::vector<uint32_t> order_;
+};
+
+}  // namespace dxt

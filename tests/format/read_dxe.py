@@ -545,7 +545,7 @@ def check_rejects(data):
         ("matrix byte flipped, not verified", xor(matrix_at), False, OK),
         ("matrix byte flipped, verified", xor(matrix_at), True, DIGEST_MISMATCH),
         ("metadata byte flipped", xor(metadata_at + 8), False, DIGEST_MISMATCH),
-        ("unknown section kind, digest fixed", with_rehash(relabel_frequencies(10)), True, OK),
+        ("unknown section kind, digest fixed", with_rehash(relabel_frequencies(11)), True, OK),
         ("covariance of the wrong size, digest fixed", with_rehash(relabel_frequencies(9)), False, CORRUPT),
     ]
     results = []

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
 #include "errors/error.hpp"
+#include "model/format.hpp"
 #include "search/kernels.hpp"
 
 namespace dxt {
@@ -38,7 +40,9 @@ IvfSearch::IvfSearch(const Model& model, uint32_t nprobe, const ScanKernels* ker
       kernels_(kernels != nullptr ? *kernels : scan_kernels()),
       nprobe_(nprobe == 0 ? default_nprobe(index_.cells) : std::min(nprobe, index_.cells)),
       cell_scores_(index_.cells),
-      order_(index_.cells) {}
+      order_(index_.cells),
+      gathered_(size_t{kGather} * model.dimension() * format::element_size(model.quantization())),
+      dots_(kGather) {}
 
 void IvfSearch::rank_cells(const float* z) {
   const uint32_t K = index_.cells;
@@ -54,18 +58,44 @@ void IvfSearch::rank_cells(const float* z) {
                    [s](uint32_t a, uint32_t b) { return s[a] < s[b] || (s[a] == s[b] && a < b); });
 }
 
+template <typename Visit>
+void IvfSearch::scan_probed(const float* z, Visit visit) {
+  const uint32_t D = model_.dimension();
+  const dxt_quantization q = model_.quantization();
+  const size_t row_bytes = size_t{D} * format::element_size(q);
+  const uint8_t* matrix = model_.matrix_data();
+  const float* scales = model_.row_scales();
+  const float* norms = model_.row_norms();
+  for (uint32_t p = 0; p < nprobe_; ++p) {
+    const uint32_t c = order_[p];
+    for (uint32_t first = index_.offsets[c]; first < index_.offsets[c + 1]; first += kGather) {
+      const uint32_t n = std::min(kGather, index_.offsets[c + 1] - first);
+      const uint32_t* ids = index_.rows + first;
+      // The cell's rows side by side, so that one kernel call scores them
+      // (a kernel's result for a row does not depend on the other rows, so
+      // these are the exact scan's scores).
+      for (uint32_t i = 0; i < n; ++i)
+        std::memcpy(gathered_.data() + i * row_bytes, matrix + uint64_t{ids[i]} * row_bytes, row_bytes);
+      if (q == DXT_QUANT_F32) {
+        kernels_.dot_f32(reinterpret_cast<const float*>(gathered_.data()), n, D, z, dots_.data());
+      } else if (q == DXT_QUANT_F16) {
+        kernels_.dot_f16(reinterpret_cast<const uint16_t*>(gathered_.data()), n, D, z, dots_.data());
+      } else {
+        kernels_.dot_i8(reinterpret_cast<const int8_t*>(gathered_.data()), n, D, z, dots_.data());
+        for (uint32_t i = 0; i < n; ++i) dots_[i] *= scales[ids[i]];
+      }
+      for (uint32_t i = 0; i < n; ++i) visit(ids[i], norms[ids[i]] - 2.0f * dots_[i]);
+    }
+  }
+}
+
 uint32_t IvfSearch::nearest(const float* z) {
   rank_cells(z);
   uint32_t best = 0;
   float best_score = kInf;
-  for (uint32_t p = 0; p < nprobe_; ++p) {
-    const uint32_t c = order_[p];
-    for (uint32_t i = index_.offsets[c]; i < index_.offsets[c + 1]; ++i) {
-      const uint32_t v = index_.rows[i];
-      const float score = euclidean_score(model_, kernels_, v, z);
-      if (better(score, v, best_score, best)) best_score = score, best = v;
-    }
-  }
+  scan_probed(z, [&](uint32_t v, float score) {
+    if (better(score, v, best_score, best)) best_score = score, best = v;
+  });
   return best;
 }
 
@@ -73,19 +103,14 @@ TwoNearest IvfSearch::two_nearest(const float* z) {
   rank_cells(z);
   uint32_t b1 = 0, b2 = 0;
   float s1 = kInf, s2 = kInf;
-  for (uint32_t p = 0; p < nprobe_; ++p) {
-    const uint32_t c = order_[p];
-    for (uint32_t i = index_.offsets[c]; i < index_.offsets[c + 1]; ++i) {
-      const uint32_t v = index_.rows[i];
-      const float score = euclidean_score(model_, kernels_, v, z);
-      if (better(score, v, s1, b1)) {
-        b2 = b1, s2 = s1;
-        b1 = v, s1 = score;
-      } else if (better(score, v, s2, b2)) {
-        b2 = v, s2 = score;
-      }
+  scan_probed(z, [&](uint32_t v, float score) {
+    if (better(score, v, s1, b1)) {
+      b2 = b1, s2 = s1;
+      b1 = v, s1 = score;
+    } else if (better(score, v, s2, b2)) {
+      b2 = v, s2 = score;
     }
-  }
+  });
   if (model_.vocabulary_size() == 1) b2 = b1, s2 = s1;
   double zz = 0;
   for (uint32_t i = 0; i < model_.dimension(); ++i) zz += double{z[i]} * z[i];

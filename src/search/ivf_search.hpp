@@ -46,8 +46,13 @@ class IvfSearch {
   TwoNearest two_nearest(const float* z);
 
  private:
-  // The nprobe nearest cells to z, in no particular order, into probe_.
+  static constexpr uint32_t kGather = 256;  // rows scored per kernel call
+
+  // The nprobe nearest cells to z, in no particular order, first in order_.
   void rank_cells(const float* z);
+  // visit(v, score of row v) for every row of the probed cells.
+  template <typename Visit>
+  void scan_probed(const float* z, Visit visit);
 
   const Model& model_;
   const SearchIndexView& index_;
@@ -55,6 +60,8 @@ class IvfSearch {
   uint32_t nprobe_;
   std::vector<float> cell_scores_;
   std::vector<uint32_t> order_;
+  std::vector<uint8_t> gathered_;  // up to kGather rows, in the storage type
+  std::vector<float> dots_;
 };
 
 }  // namespace dxt

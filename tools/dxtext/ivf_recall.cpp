@@ -19,7 +19,7 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 }  // namespace
 
 RecallReport measure_ivf_recall(const Model& m, double epsilon, size_t n, uint64_t seed,
-                                const std::vector<uint32_t>& nprobes, size_t timed_exact) {
+                                const std::vector<uint32_t>& nprobes, bool stop_when_slower, size_t timed_exact) {
   const uint32_t D = m.dimension();
   std::array<uint8_t, 32> key{};
   for (int i = 0; i < 8; ++i) key[i] = static_cast<uint8_t>(seed >> (8 * i));
@@ -50,6 +50,7 @@ RecallReport measure_ivf_recall(const Model& m, double epsilon, size_t n, uint64
     const double s = seconds_since(t1);
     r.probes.push_back(
         {ivf.nprobe(), static_cast<double>(hits) / static_cast<double>(n), s / static_cast<double>(n) * 1e3});
+    if (stop_when_slower && r.probes.back().ms_per_point >= r.exact_ms_per_point) break;
   }
   (void)sink;
   return r;

@@ -27,9 +27,12 @@ struct RecallReport {
 };
 
 // `points` noisy points at `epsilon`; the exact words by the batched scan;
-// exact single-point time over at most `timed_exact` of them.
+// exact single-point time over at most `timed_exact` of them. The nprobe
+// values are measured in the order given; with `stop_when_slower`, values
+// after the first that is not faster than exact decoding are skipped.
 RecallReport measure_ivf_recall(const Model& model, double epsilon, size_t points, uint64_t seed,
-                                const std::vector<uint32_t>& nprobes, size_t timed_exact = 64);
+                                const std::vector<uint32_t>& nprobes, bool stop_when_slower = false,
+                                size_t timed_exact = 64);
 
 // One JSON object: {"points":..,"epsilon":..,"exact_ms_per_point":..,
 // "ivf":[{"nprobe":..,"recall":..,"ms_per_point":..,"speedup":..},..]}.

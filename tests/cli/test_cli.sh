@@ -386,6 +386,11 @@ printf 'ab 0.1 0.2\ncd -0.3 0.1\n' >"$tmp/ball.txt"
 "$BIN" convert --format glove --geometry poincare "$tmp/ball.txt" "$tmp/poincare.dxe" 2>/dev/null
 expect_fail "index of a Poincare model" "Poincare" "$BIN" index "$tmp/poincare.dxe" "$tmp/x.dxe"
 expect_fail "index without OUT" "OUT" "$BIN" index "$tmp/synth.dxe"
+"$BIN" convert --format glove --index "$tmp/ball.txt" "$tmp/ball-ivf.dxe" 2>/dev/null
+"$BIN" inspect "$tmp/ball-ivf.dxe" >"$tmp/inspect_ball.json"
+check "convert --index adds a search index" grep -q '"search_index":{"cells":' "$tmp/inspect_ball.json"
+expect_fail "convert --index of a Poincare model" "euclidean" \
+  "$BIN" convert --format glove --geometry poincare --index "$tmp/ball.txt" "$tmp/x.dxe"
 
 # --- privatize --jsonl --------------------------------------------------------------
 # At epsilon 1e6 every in-vocabulary word maps to itself, so the output text

@@ -24,7 +24,9 @@ TwoNearest EuclideanDecoder::two_nearest(const float* z) {
 
 void EuclideanDecoder::nearest_batch(const float* z, size_t count, uint32_t* out) {
   const uint32_t D = model_.dimension();
-  if (ivf_ || count < kMinBlocked) {
+  if (ivf_) {
+    ivf_->nearest_batch(z, count, out);
+  } else if (count < kMinBlocked) {
     for (size_t j = 0; j < count; ++j) out[j] = nearest(z + j * D);
   } else {
     nearest_euclidean_batch(model_, z, count, out, scratch_);

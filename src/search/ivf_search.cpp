@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -58,33 +59,41 @@ void IvfSearch::rank_cells(const float* z) {
                    [s](uint32_t a, uint32_t b) { return s[a] < s[b] || (s[a] == s[b] && a < b); });
 }
 
+// The rows ids[0..n) side by side, so that one kernel call scores them (a
+// kernel's result for a row does not depend on the other rows of the call,
+// so these are the exact scan's scores).
+void IvfSearch::gather(const uint32_t* ids, uint32_t n) {
+  const size_t row_bytes = size_t{model_.dimension()} * format::element_size(model_.quantization());
+  const uint8_t* matrix = model_.matrix_data();
+  for (uint32_t i = 0; i < n; ++i)
+    std::memcpy(gathered_.data() + i * row_bytes, matrix + uint64_t{ids[i]} * row_bytes, row_bytes);
+}
+
 template <typename Visit>
-void IvfSearch::scan_probed(const float* z, Visit visit) {
+void IvfSearch::score_gathered(const uint32_t* ids, uint32_t n, const float* z, Visit visit) {
   const uint32_t D = model_.dimension();
   const dxt_quantization q = model_.quantization();
-  const size_t row_bytes = size_t{D} * format::element_size(q);
-  const uint8_t* matrix = model_.matrix_data();
-  const float* scales = model_.row_scales();
+  if (q == DXT_QUANT_F32) {
+    kernels_.dot_f32(reinterpret_cast<const float*>(gathered_.data()), n, D, z, dots_.data());
+  } else if (q == DXT_QUANT_F16) {
+    kernels_.dot_f16(reinterpret_cast<const uint16_t*>(gathered_.data()), n, D, z, dots_.data());
+  } else {
+    kernels_.dot_i8(reinterpret_cast<const int8_t*>(gathered_.data()), n, D, z, dots_.data());
+    const float* scales = model_.row_scales();
+    for (uint32_t i = 0; i < n; ++i) dots_[i] *= scales[ids[i]];
+  }
   const float* norms = model_.row_norms();
+  for (uint32_t i = 0; i < n; ++i) visit(ids[i], norms[ids[i]] - 2.0f * dots_[i]);
+}
+
+template <typename Visit>
+void IvfSearch::scan_probed(const float* z, Visit visit) {
   for (uint32_t p = 0; p < nprobe_; ++p) {
     const uint32_t c = order_[p];
     for (uint32_t first = index_.offsets[c]; first < index_.offsets[c + 1]; first += kGather) {
       const uint32_t n = std::min(kGather, index_.offsets[c + 1] - first);
-      const uint32_t* ids = index_.rows + first;
-      // The cell's rows side by side, so that one kernel call scores them
-      // (a kernel's result for a row does not depend on the other rows, so
-      // these are the exact scan's scores).
-      for (uint32_t i = 0; i < n; ++i)
-        std::memcpy(gathered_.data() + i * row_bytes, matrix + uint64_t{ids[i]} * row_bytes, row_bytes);
-      if (q == DXT_QUANT_F32) {
-        kernels_.dot_f32(reinterpret_cast<const float*>(gathered_.data()), n, D, z, dots_.data());
-      } else if (q == DXT_QUANT_F16) {
-        kernels_.dot_f16(reinterpret_cast<const uint16_t*>(gathered_.data()), n, D, z, dots_.data());
-      } else {
-        kernels_.dot_i8(reinterpret_cast<const int8_t*>(gathered_.data()), n, D, z, dots_.data());
-        for (uint32_t i = 0; i < n; ++i) dots_[i] *= scales[ids[i]];
-      }
-      for (uint32_t i = 0; i < n; ++i) visit(ids[i], norms[ids[i]] - 2.0f * dots_[i]);
+      gather(index_.rows + first, n);
+      score_gathered(index_.rows + first, n, z, visit);
     }
   }
 }
@@ -97,6 +106,46 @@ uint32_t IvfSearch::nearest(const float* z) {
     if (better(score, v, best_score, best)) best_score = score, best = v;
   });
   return best;
+}
+
+// Cell by cell rather than point by point: each probed cell's rows are
+// gathered once and scored against every point of the batch that probes
+// it, so a batch reads each of those rows once. Every point still sees the
+// rows of exactly its own probed cells, scored by the same kernel call, and
+// the (score, index) minimum does not depend on the order of the visits:
+// out[j] is nearest(z + j * D), bit for bit.
+void IvfSearch::nearest_batch(const float* z, size_t count, uint32_t* out) {
+  const uint32_t D = model_.dimension();
+  const uint32_t K = index_.cells;
+  // The probed cells of every point, then the points of every cell.
+  probes_.resize(count * nprobe_);
+  for (size_t j = 0; j < count; ++j) {
+    rank_cells(z + j * D);
+    std::copy(order_.begin(), order_.begin() + nprobe_, probes_.begin() + static_cast<std::ptrdiff_t>(j * nprobe_));
+  }
+  cell_start_.assign(size_t{K} + 1, 0);
+  for (uint32_t c : probes_) ++cell_start_[c + 1];
+  for (uint32_t c = 0; c < K; ++c) cell_start_[c + 1] += cell_start_[c];
+  cell_points_.resize(probes_.size());
+  fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
+  for (size_t j = 0; j < count; ++j)
+    for (uint32_t p = 0; p < nprobe_; ++p) cell_points_[fill_[probes_[j * nprobe_ + p]]++] = static_cast<uint32_t>(j);
+  best_.assign(count, 0);
+  best_score_.assign(count, kInf);
+  for (uint32_t c = 0; c < K; ++c) {
+    if (cell_start_[c] == cell_start_[c + 1]) continue;
+    for (uint32_t first = index_.offsets[c]; first < index_.offsets[c + 1]; first += kGather) {
+      const uint32_t n = std::min(kGather, index_.offsets[c + 1] - first);
+      gather(index_.rows + first, n);
+      for (uint32_t k = cell_start_[c]; k < cell_start_[c + 1]; ++k) {
+        const uint32_t j = cell_points_[k];
+        score_gathered(index_.rows + first, n, z + size_t{j} * D, [&](uint32_t v, float score) {
+          if (better(score, v, best_score_[j], best_[j])) best_score_[j] = score, best_[j] = v;
+        });
+      }
+    }
+  }
+  std::copy(best_.begin(), best_.end(), out);
 }
 
 TwoNearest IvfSearch::two_nearest(const float* z) {

@@ -44,6 +44,9 @@ class IvfSearch {
   // The two nearest words among the probed cells' rows, as
   // two_nearest_euclidean.
   TwoNearest two_nearest(const float* z);
+  // out[j] = nearest(z + j * D) for j < count, each probed cell's rows read
+  // once for all the points that probe it.
+  void nearest_batch(const float* z, size_t count, uint32_t* out);
 
  private:
   static constexpr uint32_t kGather = 256;  // rows scored per kernel call
@@ -53,6 +56,10 @@ class IvfSearch {
   // visit(v, score of row v) for every row of the probed cells.
   template <typename Visit>
   void scan_probed(const float* z, Visit visit);
+  void gather(const uint32_t* ids, uint32_t n);
+  // visit(ids[i], score of row ids[i] for z) for the n gathered rows.
+  template <typename Visit>
+  void score_gathered(const uint32_t* ids, uint32_t n, const float* z, Visit visit);
 
   const Model& model_;
   const SearchIndexView& index_;
@@ -62,6 +69,9 @@ class IvfSearch {
   std::vector<uint32_t> order_;
   std::vector<uint8_t> gathered_;  // up to kGather rows, in the storage type
   std::vector<float> dots_;
+  // nearest_batch: probed cells per point, points per cell, best so far.
+  std::vector<uint32_t> probes_, cell_start_, cell_points_, fill_, best_;
+  std::vector<float> best_score_;
 };
 
 }  // namespace dxt

@@ -191,6 +191,32 @@ TEST_CASE("search index: nprobe = K returns exactly the exact-scan word, on ever
   }
 }
 
+TEST_CASE("search index: a batch decodes each point as the single-point search does") {
+  const ScanKernels* sets[8];
+  const size_t n_sets = available_scan_kernels(sets, 8);
+  for (dxt_quantization q : {DXT_QUANT_F32, DXT_QUANT_INT8}) {
+    CAPTURE(q);
+    IvfBuildOptions o;
+    o.cells = 40;
+    const std::string bytes = with_index(test::build_model_bytes(clustered_spec(2000, 24, 30, q, 4)), o);
+    test::AlignedBytes b(bytes);
+    const auto m = open_model(b);
+    const size_t n = 300;
+    const std::vector<float> z = noisy_points(*m, 5.0, n, 3);
+    for (size_t s = 0; s < n_sets; ++s)
+      for (uint32_t nprobe : {1u, 3u, 0u, 40u}) {
+        CAPTURE(sets[s]->name);
+        CAPTURE(nprobe);
+        IvfSearch single(*m, nprobe, sets[s]), batch(*m, nprobe, sets[s]);
+        std::vector<uint32_t> out(n);
+        batch.nearest_batch(z.data(), n, out.data());
+        for (size_t j = 0; j < n; ++j) REQUIRE(out[j] == single.nearest(z.data() + j * 24));
+        batch.nearest_batch(z.data() + 5 * 24, 7, out.data());  // reused buffers, a smaller batch
+        for (size_t j = 0; j < 7; ++j) REQUIRE(out[j] == single.nearest(z.data() + (5 + j) * 24));
+      }
+  }
+}
+
 TEST_CASE("search index: ties break to the lowest index, as the exact scan") {
   // Duplicated rows (exact ties) spread over several cells, and points
   // exactly between words.

@@ -205,8 +205,9 @@ typedef enum dxt_search {
       index whose centroids are nearest the noisy point (docs/format.md §10.2;
       built by `dxtext index`). The word can differ from the exact one; `dxtext
       index` and `dxtext bench --search ivf` print the measured recall. Models
-      without an index give DXT_E_UNSUPPORTED, and so do the other mechanisms,
-      which do not decode a noisy point. */
+      without an index give DXT_E_UNSUPPORTED, and so do the other mechanisms
+      (hyperbolic decodes exactly in hyperbolic distance; exponential, tem and
+      syntf rate every word). */
   DXT_SEARCH_IVF = 1
 } dxt_search;
 

@@ -87,7 +87,7 @@ extern "C" {
 #define DXT_ABI_VERSION 0
 /** Major version of the .dxe model format this library reads and writes. */
 #define DXT_FORMAT_VERSION_MAJOR 1
-#define DXT_FORMAT_VERSION_MINOR 1
+#define DXT_FORMAT_VERSION_MINOR 2
 
 /** @return DXT_VERSION_NUMBER of the library actually loaded. */
 DXT_API uint32_t dxt_version_number(void);
@@ -96,7 +96,8 @@ DXT_API const char *dxt_version_string(void);
 /** @return DXT_ABI_VERSION of the library actually loaded. */
 DXT_API uint32_t dxt_abi_version(void);
 /** @return major * 100 + minor of the newest model format the library reads
-    and writes (files without a covariance section are written as 1.0). */
+    and writes (files without a covariance or search index section are
+    written as 1.0). */
 DXT_API uint32_t dxt_format_version(void);
 
 /* ------------------------------------------------------------------------ */
@@ -194,6 +195,21 @@ typedef enum dxt_exponential_sampler {
   DXT_SAMPLER_GUMBEL = 1,          /**< argmax of score + Gumbel noise */
   DXT_SAMPLER_PERMUTE_AND_FLIP = 2 /**< McKenna & Sheldon 2020 */
 } dxt_exponential_sampler;
+
+/** How laplace, vickrey and mahalanobis decode a noisy point to a word. Both
+    are deterministic functions of the noisy point alone (post-processing), so
+    the privacy guarantee is the same; only utility can differ. */
+typedef enum dxt_search {
+  DXT_SEARCH_EXACT = 0, /**< the exact nearest word: a scan of the whole vocabulary (default) */
+  /** approximate: the rows of the ivf_nprobe cells of the model's search
+      index whose centroids are nearest the noisy point (docs/format.md §10.2;
+      built by `dxtext index`). The word can differ from the exact one; `dxtext
+      index` and `dxtext bench --search ivf` print the measured recall. Models
+      without an index give DXT_E_UNSUPPORTED, and so do the other mechanisms
+      (hyperbolic decodes exactly in hyperbolic distance; exponential, tem and
+      syntf rate every word). */
+  DXT_SEARCH_IVF = 1
+} dxt_search;
 
 typedef enum dxt_rng_mode {
   DXT_RNG_UNKNOWN = 0,
@@ -363,6 +379,10 @@ typedef struct dxt_privatize_options {
   double mahalanobis_lambda;    /**< mahalanobis: lambda in [0, 1] (0.75) */
   double syntf_s;               /**< syntf: weight s >= 0 of the bigram term (0.3) */
   uint32_t exponential_sampler; /**< dxt_exponential_sampler (Gumbel) */
+  /* Appended with the search index: read only when struct_size covers both
+     fields, so a caller compiled against the older struct decodes exactly. */
+  uint32_t search;     /**< dxt_search; default DXT_SEARCH_EXACT */
+  uint32_t ivf_nprobe; /**< DXT_SEARCH_IVF: cells probed; 0 = the default (docs/performance.md); above K means K */
 } dxt_privatize_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see

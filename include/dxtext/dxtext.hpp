@@ -145,6 +145,9 @@ enum class Sampler : uint32_t {
   permute_and_flip = DXT_SAMPLER_PERMUTE_AND_FLIP
 };
 
+/** How laplace, vickrey and mahalanobis decode (dxt_search). */
+enum class Search : uint32_t { exact = DXT_SEARCH_EXACT, ivf = DXT_SEARCH_IVF };
+
 enum class RngMode : uint32_t {
   unknown = DXT_RNG_UNKNOWN,
   system = DXT_RNG_SYSTEM,
@@ -302,6 +305,13 @@ class Options {
     o_.exponential_sampler = static_cast<uint32_t>(value);
     return *this;
   }
+  /** Search::ivf decodes through the model's search index, scanning
+      `nprobe` cells (0 = the library's default); Search::exact resets nprobe. */
+  Options& search(Search value, uint32_t nprobe = 0) noexcept {
+    o_.search = static_cast<uint32_t>(value);
+    o_.ivf_nprobe = value == Search::ivf ? nprobe : 0;
+    return *this;
+  }
 
   double epsilon() const noexcept { return o_.epsilon; }
   Mechanism mechanism() const noexcept { return static_cast<Mechanism>(o_.mechanism); }
@@ -315,6 +325,8 @@ class Options {
   double mahalanobis_lambda() const noexcept { return o_.mahalanobis_lambda; }
   double syntf_s() const noexcept { return o_.syntf_s; }
   Sampler exponential_sampler() const noexcept { return static_cast<Sampler>(o_.exponential_sampler); }
+  Search search() const noexcept { return static_cast<Search>(o_.search); }
+  uint32_t ivf_nprobe() const noexcept { return o_.ivf_nprobe; }
 
   /** The C struct; its placeholder points into this object. */
   dxt_privatize_options c_options() const noexcept {

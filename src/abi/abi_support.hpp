@@ -142,6 +142,11 @@ inline dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
   p.syntf_s = o.syntf_s;
   p.sampler = static_cast<dxt_exponential_sampler>(
       o.exponential_sampler == DXT_SAMPLER_DEFAULT ? static_cast<uint32_t>(DXT_SAMPLER_GUMBEL) : o.exponential_sampler);
+  if (o.search > DXT_SEARCH_IVF) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown search " + std::to_string(o.search));
+  p.search = static_cast<dxt_search>(o.search);
+  if (p.search == DXT_SEARCH_EXACT && o.ivf_nprobe != 0)
+    dxt::fail(DXT_E_INVALID_ARGUMENT, "ivf_nprobe is set but search is DXT_SEARCH_EXACT");
+  p.ivf_nprobe = o.ivf_nprobe;
   return p;
 }
 
@@ -171,17 +176,37 @@ inline char* copy_out(const std::string& s) {
 inline constexpr size_t kOpenOptionsV1 = sizeof(dxt_model_open_options);
 inline constexpr size_t kInfoV1 = sizeof(dxt_model_info);
 inline constexpr size_t kContextOptionsV1 = sizeof(dxt_context_options);
-inline constexpr size_t kPrivatizeOptionsV1 = sizeof(dxt_privatize_options);
+// The first dxt_privatize_options ended with exponential_sampler; `search`
+// and `ivf_nprobe` were appended (the first of them in what was its tail
+// padding), so they are read only when struct_size covers both.
+inline constexpr size_t kPrivatizeOptionsV1 =
+    (offsetof(dxt_privatize_options, search) + alignof(dxt_privatize_options) - 1) / alignof(dxt_privatize_options) *
+    alignof(dxt_privatize_options);
+inline constexpr size_t kPrivatizeOptionsWithSearch = offsetof(dxt_privatize_options, ivf_nprobe) + sizeof(uint32_t);
 inline constexpr size_t kReportV1 = sizeof(dxt_report);
 
 inline void check_report(dxt_report* report) {
   if (report != nullptr) check_struct(report, kReportV1, "report");
 }
 
-inline void check_common(dxt_context* ctx, const dxt_privatize_options* o, dxt_report* report) {
+// Checks the arguments every privatise call has and returns the caller's
+// options as a whole struct: fields beyond its struct_size take their
+// defaults (never read from the caller's memory).
+inline dxt_privatize_options check_common(dxt_context* ctx, const dxt_privatize_options* o, dxt_report* report) {
   require(ctx != nullptr, "context is NULL");
   check_struct(o, kPrivatizeOptionsV1, "options");
   check_report(report);
+  dxt_privatize_options full;
+  dxt_privatize_options_init(&full);
+  if (o->struct_size < kPrivatizeOptionsWithSearch) {
+    std::memcpy(&full, o, kPrivatizeOptionsV1);
+    full.search = DXT_SEARCH_EXACT;  // the caller's bytes here were padding
+    full.ivf_nprobe = 0;
+  } else {
+    std::memcpy(&full, o, o->struct_size < sizeof full ? o->struct_size : sizeof full);
+  }
+  full.struct_size = static_cast<uint32_t>(sizeof full);
+  return full;
 }
 
 // A library-owned dxt_bag in one allocation: the struct, its entries, then

@@ -13,12 +13,12 @@ void dxt_calibration_init_sized(dxt_calibration* c, size_t struct_size) {
 dxt_status dxt_calibrate(dxt_context* ctx, const dxt_privatize_options* o, uint32_t words, uint32_t trials,
                          dxt_calibration* out) {
   return guarded([&] {
-    check_common(ctx, o, nullptr);
+    const dxt_privatize_options opt = check_common(ctx, o, nullptr);
     check_struct(out, sizeof(dxt_calibration), "calibration");
     if (words == 0 || trials == 0) dxt::fail(DXT_E_INVALID_ARGUMENT, "words and trials must be at least 1");
     if (uint64_t{words} * trials > (uint64_t{1} << 32))
       dxt::fail(DXT_E_INPUT_TOO_LARGE, "words * trials exceeds 2^32 privatisations");
-    dxt::Mechanism& m = mechanism_for(ctx, *o);
+    dxt::Mechanism& m = mechanism_for(ctx, opt);
     const auto sample = dxt::sample_words(*ctx->rng, ctx->model->vocabulary_size(), words);
     const dxt::CalibrationStats s = dxt::calibrate(m, *ctx->rng, sample, trials);
     dxt_calibration r;

@@ -273,11 +273,11 @@ dxt_status dxt_report_to_json(const dxt_report* report, char* buffer, size_t cap
 dxt_status dxt_privatize_index(dxt_context* ctx, const dxt_privatize_options* o, uint32_t index, uint32_t* out_index,
                                dxt_report* report) {
   return guarded([&] {
-    check_common(ctx, o, report);
+    const dxt_privatize_options opt = check_common(ctx, o, report);
     require(out_index != nullptr, "out_index is NULL");
     if (index >= ctx->model->vocabulary_size())
       dxt::fail(DXT_E_NOT_FOUND, "index " + std::to_string(index) + " is outside the vocabulary");
-    dxt::Mechanism& m = mechanism_for(ctx, *o);
+    dxt::Mechanism& m = mechanism_for(ctx, opt);
     *out_index = m.privatize(*ctx->rng, index);
     dxt::TokenTally tally;
     tally.add(DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE);
@@ -289,11 +289,11 @@ dxt_status dxt_privatize_word(dxt_context* ctx, const dxt_privatize_options* o, 
                               char** out, size_t* out_length, dxt_report* report) {
   return guarded([&] {
     if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
-    check_common(ctx, o, report);
+    const dxt_privatize_options opt = check_common(ctx, o, report);
     require(out != nullptr, "out is NULL");
     require(word != nullptr || length == 0, "word is NULL");
-    dxt::Mechanism& m = mechanism_for(ctx, *o);
-    const dxt::TokenPolicies policies = resolve_policies(*o);
+    dxt::Mechanism& m = mechanism_for(ctx, opt);
+    const dxt::TokenPolicies policies = resolve_policies(opt);
     dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
     const std::string result = p.privatize_word(std::string_view(word == nullptr ? "" : word, length)).value_or("");
     finish_report(report, ctx, m, p.tally());
@@ -306,11 +306,11 @@ dxt_status dxt_privatize_text(dxt_context* ctx, const dxt_privatize_options* o, 
                               char** out, size_t* out_length, dxt_report* report) {
   return guarded([&] {
     if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
-    check_common(ctx, o, report);
+    const dxt_privatize_options opt = check_common(ctx, o, report);
     require(out != nullptr, "out is NULL");
     require(text != nullptr || length == 0, "text is NULL");
-    dxt::Mechanism& m = mechanism_for(ctx, *o);
-    const dxt::TokenPolicies policies = resolve_policies(*o);
+    dxt::Mechanism& m = mechanism_for(ctx, opt);
+    const dxt::TokenPolicies policies = resolve_policies(opt);
     dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
     const std::string result = p.privatize_text(std::string_view(text == nullptr ? "" : text, length));
     finish_report(report, ctx, m, p.tally());
@@ -325,7 +325,7 @@ dxt_status dxt_privatize_bag(dxt_context* ctx, const dxt_privatize_options* o, c
                              size_t entry_count, dxt_bag** out, dxt_report* report) {
   return guarded([&] {
     if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
-    check_common(ctx, o, report);
+    const dxt_privatize_options opt = check_common(ctx, o, report);
     require(out != nullptr, "out is NULL");
     require(entries != nullptr || entry_count == 0, "entries is NULL");
     std::vector<std::pair<std::string_view, uint64_t>> bag;
@@ -335,8 +335,8 @@ dxt_status dxt_privatize_bag(dxt_context* ctx, const dxt_privatize_options* o, c
       bag.emplace_back(std::string_view(entries[i].word == nullptr ? "" : entries[i].word, entries[i].length),
                        entries[i].count);
     }
-    dxt::Mechanism& m = mechanism_for(ctx, *o);
-    const dxt::TokenPolicies policies = resolve_policies(*o);
+    dxt::Mechanism& m = mechanism_for(ctx, opt);
+    const dxt::TokenPolicies policies = resolve_policies(opt);
     dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
     const auto result = p.privatize_bag(bag);
     finish_report(report, ctx, m, p.tally());

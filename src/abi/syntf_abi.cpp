@@ -46,14 +46,14 @@ dxt_status dxt_syntf(dxt_context* ctx, const dxt_privatize_options* o, const dxt
                      uint32_t n_out, dxt_bag** out, dxt_report* report) {
   return guarded([&] {
     if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
-    check_common(ctx, o, report);
+    const dxt_privatize_options opt = check_common(ctx, o, report);
     require(out != nullptr, "out is NULL");
     require(entries != nullptr || entry_count == 0, "entries is NULL");
     if (n_out == 0) dxt::fail(DXT_E_INVALID_ARGUMENT, "n_out must be at least 1");
     if (n_out > DXT_MAX_BAG_WORDS)
       dxt::fail(DXT_E_INPUT_TOO_LARGE, "n_out is above DXT_MAX_BAG_WORDS (" + std::to_string(DXT_MAX_BAG_WORDS) + ")");
 
-    dxt_privatize_options forced = *o;  // options->mechanism is ignored
+    dxt_privatize_options forced = opt;  // options->mechanism is ignored
     forced.mechanism = DXT_MECHANISM_SYNTF;
     auto& m = static_cast<dxt::SyntfMechanism&>(mechanism_for(ctx, forced));
     const dxt::TokenPolicies policies = resolve_policies(forced);

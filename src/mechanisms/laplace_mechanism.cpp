@@ -13,6 +13,7 @@ namespace dxt {
 LaplaceMechanism::LaplaceMechanism(const Model& model, const MechanismParams& params)
     : Mechanism(params), model_(model), point_(model.dimension()), direction_(model.dimension()) {
   require_geometry(model, DXT_GEOMETRY_EUCLIDEAN, "laplace");
+  decoder_.emplace(model, params.search, params.ivf_nprobe);
 }
 
 void LaplaceMechanism::noisy_point(const Model& model, double epsilon, RandomStream& rng, std::optional<uint32_t> index,
@@ -30,12 +31,12 @@ void LaplaceMechanism::noisy_point(const Model& model, double epsilon, RandomStr
 
 uint32_t LaplaceMechanism::privatize(RandomStream& rng, std::optional<uint32_t> index) {
   noisy_point(model_, epsilon(), rng, index, point_.data(), direction_.data());
-  return nearest_euclidean(model_, point_.data());
+  return decoder_->nearest(point_.data());
 }
 
 void LaplaceMechanism::privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
                                        uint32_t* out) {
-  batch_.run(model_, count, out, [&](size_t j, float* point) {
+  batch_.run(*decoder_, count, out, [&](size_t j, float* point) {
     noisy_point(model_, epsilon(), rng, indices[j], point, direction_.data());
   });
 }

@@ -33,6 +33,7 @@ class LaplaceMechanism final : public Mechanism {
   const Model& model_;
   std::vector<float> point_;
   std::vector<double> direction_;
+  std::optional<EuclideanDecoder> decoder_;
   BatchDecoder batch_;
 };
 

@@ -49,6 +49,7 @@ MahalanobisMechanism::MahalanobisMechanism(const Model& model, const MechanismPa
   const double lambda = params.mahalanobis_lambda;
   if (!(lambda >= 0 && lambda <= 1))
     fail(DXT_E_INVALID_ARGUMENT, "mahalanobis needs lambda in [0, 1] (got " + std::to_string(lambda) + ")");
+  decoder_.emplace(model, params.search, params.ivf_nprobe);
   if (lambda == 0) return;  // Sigma_0 = I: exactly the laplace mechanism, no covariance needed
   if (!model.has_covariance())
     fail(DXT_E_UNSUPPORTED,
@@ -81,12 +82,12 @@ void MahalanobisMechanism::noisy_point(RandomStream& rng, std::optional<uint32_t
 
 uint32_t MahalanobisMechanism::privatize(RandomStream& rng, std::optional<uint32_t> index) {
   noisy_point(rng, index, point_.data());
-  return nearest_euclidean(model_, point_.data());
+  return decoder_->nearest(point_.data());
 }
 
 void MahalanobisMechanism::privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
                                            uint32_t* out) {
-  batch_.run(model_, count, out, [&](size_t j, float* point) { noisy_point(rng, indices[j], point); });
+  batch_.run(*decoder_, count, out, [&](size_t j, float* point) { noisy_point(rng, indices[j], point); });
 }
 
 }  // namespace dxt

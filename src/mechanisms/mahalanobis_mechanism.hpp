@@ -58,6 +58,7 @@ class MahalanobisMechanism final : public Mechanism {
   std::vector<double> sqrt_sigma_;
   std::vector<float> point_;
   std::vector<double> direction_;
+  std::optional<EuclideanDecoder> decoder_;
   BatchDecoder batch_;
 };
 

@@ -52,6 +52,15 @@ void require_geometry(const Model& model, dxt_geometry geometry, const char* mec
 
 std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismParams& p) {
   check_epsilon(p.epsilon);
+  // The search option chooses how a noisy point is decoded; the other
+  // mechanisms draw from the whole vocabulary or decode hyperbolically, and
+  // silently ignoring the option would hide an unmet request.
+  const bool decodes_euclidean =
+      p.id == DXT_MECHANISM_LAPLACE || p.id == DXT_MECHANISM_VICKREY || p.id == DXT_MECHANISM_MAHALANOBIS;
+  if (p.search != DXT_SEARCH_EXACT && !decodes_euclidean)
+    fail(DXT_E_UNSUPPORTED, std::string("the ") + mechanism_name(p.id) +
+                                " mechanism always searches exactly; DXT_SEARCH_IVF applies to laplace, vickrey and "
+                                "mahalanobis");
   switch (p.id) {
     case DXT_MECHANISM_LAPLACE: return std::make_unique<LaplaceMechanism>(model, p);
     case DXT_MECHANISM_HYPERBOLIC: return std::make_unique<HyperbolicMechanism>(model, p);

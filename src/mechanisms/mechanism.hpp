@@ -14,6 +14,7 @@
 #include "dxtext/dxtext.h"
 #include "model/model.hpp"
 #include "rng/random_stream.hpp"
+#include "search/euclidean_decoder.hpp"
 #include "search/exact_scan.hpp"
 
 namespace dxt {
@@ -27,11 +28,14 @@ struct MechanismParams {
   double mahalanobis_lambda = 0.75;
   double syntf_s = 0.3;
   dxt_exponential_sampler sampler = DXT_SAMPLER_GUMBEL;
+  // How laplace, vickrey and mahalanobis decode (search/euclidean_decoder.hpp).
+  dxt_search search = DXT_SEARCH_EXACT;
+  uint32_t ivf_nprobe = 0;  // 0 = the default
 
   bool operator==(const MechanismParams& o) const {
     return id == o.id && epsilon == o.epsilon && tem_gamma == o.tem_gamma && tem_beta == o.tem_beta &&
            vickrey_t == o.vickrey_t && mahalanobis_lambda == o.mahalanobis_lambda && syntf_s == o.syntf_s &&
-           sampler == o.sampler;
+           sampler == o.sampler && search == o.search && ivf_nprobe == o.ivf_nprobe;
   }
 };
 
@@ -62,33 +66,27 @@ class Mechanism {
   MechanismParams params_;
 };
 
-// Decodes batches of noisy points to their nearest words (Euclidean), 256
-// points per pass over the matrix; batches too small to gain from the blocked
-// product use the single-point scan. Keeps its buffers between calls.
+// Decodes batches of noisy points to their nearest words (Euclidean, exactly
+// or through the model's search index, as the decoder says), 256 points at a
+// time. Keeps its buffers between calls.
 class BatchDecoder {
  public:
   static constexpr size_t kChunk = 256;
-  static constexpr size_t kMinBlocked = 4;
 
   // fill(j, point) writes the j-th noisy point (the model's dimension).
   template <typename Fill>
-  void run(const Model& model, size_t count, uint32_t* out, Fill fill) {
-    const uint32_t D = model.dimension();
+  void run(EuclideanDecoder& decoder, size_t count, uint32_t* out, Fill fill) {
+    const uint32_t D = decoder.model().dimension();
     for (size_t done = 0; done < count; done += kChunk) {
       const size_t n = std::min(kChunk, count - done);
       points_.resize(n * D);
       for (size_t j = 0; j < n; ++j) fill(done + j, points_.data() + j * D);
-      if (n < kMinBlocked) {
-        for (size_t j = 0; j < n; ++j) out[done + j] = nearest_euclidean(model, points_.data() + j * D);
-      } else {
-        nearest_euclidean_batch(model, points_.data(), n, out + done, scratch_);
-      }
+      decoder.nearest_batch(points_.data(), n, out + done);
     }
   }
 
  private:
   std::vector<float> points_;
-  BatchScratch scratch_;
 };
 
 // Validates the parameters against the model and builds the mechanism.

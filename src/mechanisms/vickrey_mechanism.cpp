@@ -14,6 +14,7 @@ VickreyMechanism::VickreyMechanism(const Model& model, const MechanismParams& pa
   require_geometry(model, DXT_GEOMETRY_EUCLIDEAN, "vickrey");
   if (!(params.vickrey_t >= 0 && params.vickrey_t <= 1))
     fail(DXT_E_INVALID_ARGUMENT, "vickrey t must be in [0, 1] (got " + std::to_string(params.vickrey_t) + ")");
+  decoder_.emplace(model, params.search, params.ivf_nprobe);
 }
 
 double VickreyMechanism::first_probability(double t, double d1, double d2) {
@@ -26,7 +27,7 @@ double VickreyMechanism::first_probability(double t, double d1, double d2) {
 
 uint32_t VickreyMechanism::privatize(RandomStream& rng, std::optional<uint32_t> index) {
   LaplaceMechanism::noisy_point(model_, epsilon(), rng, index, point_.data(), direction_.data());
-  const TwoNearest n = two_nearest_euclidean(model_, point_.data());
+  const TwoNearest n = decoder_->two_nearest(point_.data());
   const double p = first_probability(params().vickrey_t, n.first_distance, n.second_distance);
   return rng.uniform() < p ? n.first : n.second;
 }

@@ -30,6 +30,7 @@ class VickreyMechanism final : public Mechanism {
   const Model& model_;
   std::vector<float> point_;
   std::vector<double> direction_;
+  std::optional<EuclideanDecoder> decoder_;
 };
 
 }  // namespace dxt

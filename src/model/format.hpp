@@ -1,4 +1,4 @@
-// Constants of the .dxe model format, version 1.1. docs/format.md is the
+// Constants of the .dxe model format, version 1.2. docs/format.md is the
 // normative description; this file must agree with it field for field.
 #pragma once
 
@@ -15,10 +15,12 @@ namespace dxt::format {
 inline constexpr uint8_t kMagic[8] = {0x89, 'D', 'X', 'E', '\r', '\n', 0x1A, '\n'};
 inline constexpr uint16_t kVersionMajor = 1;
 // The newest minor version this library reads and writes. 1.1 adds the
-// covariance section (kind 9). The writer stamps the oldest minor version
-// whose sections the file uses, so a file without a covariance is a 1.0 file
-// byte for byte.
-inline constexpr uint16_t kVersionMinor = 1;
+// covariance section (kind 9), 1.2 the search index (kind 10). The writer
+// stamps the oldest minor version whose sections the file uses, so a file
+// without either is a 1.0 file byte for byte.
+inline constexpr uint16_t kVersionMinor = 2;
+inline constexpr uint16_t kMinorCovariance = 1;
+inline constexpr uint16_t kMinorSearchIndex = 2;
 inline constexpr uint32_t kEndianTag = 0x0A0B0C0Du;
 
 inline constexpr size_t kHeaderFixedSize = 128;
@@ -69,9 +71,26 @@ enum class SectionKind : uint32_t {
   kRowScales = 6,
   kRowNorms = 7,
   kFrequencies = 8,
-  kCovariance = 9,  // since 1.1
+  kCovariance = 9,    // since 1.1
+  kSearchIndex = 10,  // since 1.2
 };
-inline constexpr uint32_t kHighestKnownKind = 9;
+inline constexpr uint32_t kHighestKnownKind = 10;
+
+// The search index section (kind 10, docs/format.md §10.2): a 64-byte
+// header, then the centroids, their squared norms, the cell offsets and the
+// row ids of each cell.
+namespace search_index {
+inline constexpr size_t kHeaderSize = 64;
+inline constexpr size_t kMethod = 0;  // u32, 1 = IVF with Euclidean cells
+inline constexpr size_t kCells = 4;   // u32 K
+inline constexpr size_t kDimension = 8;
+inline constexpr size_t kVocabularySize = 12;
+inline constexpr size_t kIterations = 16;  // u32, build parameter (informative)
+inline constexpr size_t kSample = 20;      // u32, build parameter (informative)
+inline constexpr size_t kSeed = 24;        // u64, build parameter (informative)
+inline constexpr size_t kReserved = 32;    // 32 bytes, must be zero
+inline constexpr uint32_t kMethodIvf = 1;
+}  // namespace search_index
 
 inline uint16_t load_u16(const uint8_t* p) {
   uint16_t v;

@@ -52,6 +52,7 @@ const char* kind_name(uint32_t kind) {
     case SectionKind::kRowNorms: return "row norms";
     case SectionKind::kFrequencies: return "frequencies";
     case SectionKind::kCovariance: return "covariance";
+    case SectionKind::kSearchIndex: return "search index";
   }
   return "unknown";
 }
@@ -174,9 +175,9 @@ void Model::validate(const ModelOpenOptions& options) {
     uint32_t kind;
   };
   std::vector<Range> ranges;
-  SectionView* slot_for[format::kHighestKnownKind + 1] = {nullptr,       &metadata_section_, &offsets_, &strings_,
-                                                          &hash_,        &matrix_,           &scales_,  &norms_,
-                                                          &frequencies_, &covariance_};
+  SectionView* slot_for[format::kHighestKnownKind + 1] = {
+      nullptr,      &metadata_section_,    &offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_,
+      &covariance_, &search_index_section_};
   for (uint32_t s = 0; s < section_count; ++s) {
     const uint8_t* e = h + format::kHeaderFixedSize + uint64_t{s} * format::kSectionEntrySize;
     const uint32_t kind = load_u32(e + format::entry::kKind);
@@ -236,6 +237,7 @@ void Model::validate(const ModelOpenOptions& options) {
   if (covariance_.data != nullptr && covariance_.size != *product(*product(D, D, "covariance"), 8, "covariance"))
     corrupt("section 'covariance' has " + std::to_string(covariance_.size) +
             " bytes, expected D*D*8 = " + std::to_string(D * D * 8));
+  if (search_index_section_.data != nullptr) parse_search_index();
   if (strings_.size > UINT32_MAX) corrupt("vocabulary strings exceed 4 GiB");
   const uint32_t* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
   if (offsets[0] != 0 || offsets[V] != strings_.size) corrupt("vocabulary offsets do not span the string section");
@@ -249,7 +251,8 @@ void Model::validate(const ModelOpenOptions& options) {
   parse_metadata();
 
   if (options.verify_digests) {
-    for (SectionView* v : {&offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_, &covariance_}) {
+    for (SectionView* v : {&offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_, &covariance_,
+                           &search_index_section_}) {
       if (v->data == nullptr) continue;
       if (sha256(v->data, v->size) != v->digest) {
         const auto kind =
@@ -258,6 +261,44 @@ void Model::validate(const ModelOpenOptions& options) {
       }
     }
   }
+}
+
+// Check 17 for the search index (docs/format.md §10.2): the header fields
+// and the exact size, in constant time. The cells are checked on first use.
+void Model::parse_search_index() {
+  namespace si = format::search_index;
+  const SectionView& s = search_index_section_;
+  if (s.size < si::kHeaderSize)
+    corrupt("section 'search index' has " + std::to_string(s.size) + " bytes, less than its 64-byte header");
+  const uint8_t* h = s.data;
+  if (load_u32(h + si::kMethod) != si::kMethodIvf)
+    corrupt("search index method " + std::to_string(load_u32(h + si::kMethod)) + " is unknown");
+  if (geometry_ != DXT_GEOMETRY_EUCLIDEAN) corrupt("a search index is defined for Euclidean models only");
+  const uint32_t K = load_u32(h + si::kCells);
+  if (load_u32(h + si::kDimension) != dimension_) corrupt("search index dimension differs from the model's");
+  if (load_u32(h + si::kVocabularySize) != vocabulary_size_)
+    corrupt("search index vocabulary size differs from the model's");
+  if (K == 0 || K > vocabulary_size_)
+    corrupt("search index has " + std::to_string(K) + " cells; it needs 1 to " + std::to_string(vocabulary_size_));
+  if (!all_zero(h + si::kReserved, si::kHeaderSize - si::kReserved)) corrupt("search index reserved bytes are set");
+  // 64 + 4 K D + 4 K + 4 (K + 1) + 4 V, overflow-checked.
+  const uint64_t V = vocabulary_size_;
+  const auto centroids = *product(*product(K, dimension_, "search index"), 4, "search index");
+  std::optional<uint64_t> expected = checked_add(si::kHeaderSize, centroids);
+  for (uint64_t part : {uint64_t{4} * K, uint64_t{4} * (uint64_t{K} + 1), 4 * V})
+    if (expected) expected = checked_add(*expected, part);
+  if (!expected) corrupt("size of search index overflows");
+  if (s.size != *expected)
+    corrupt("section 'search index' has " + std::to_string(s.size) + " bytes, expected " + std::to_string(*expected) +
+            " for " + std::to_string(K) + " cells");
+  search_index_.cells = K;
+  search_index_.iterations = load_u32(h + si::kIterations);
+  search_index_.sample = load_u32(h + si::kSample);
+  search_index_.seed = load_u64(h + si::kSeed);
+  search_index_.centroids = reinterpret_cast<const float*>(h + si::kHeaderSize);
+  search_index_.centroid_norms = search_index_.centroids + uint64_t{K} * dimension_;
+  search_index_.offsets = reinterpret_cast<const uint32_t*>(search_index_.centroid_norms + K);
+  search_index_.rows = search_index_.offsets + (uint64_t{K} + 1);
 }
 
 void Model::parse_metadata() {
@@ -373,6 +414,43 @@ const double* Model::covariance() const {
   });
   if (!covariance_error_.empty()) corrupt(covariance_error_);
   return reinterpret_cast<const double*>(covariance_.data);
+}
+
+const SearchIndexView* Model::search_index() const {
+  if (search_index_section_.data == nullptr) return nullptr;
+  std::call_once(search_index_once_, [this] {
+    const SearchIndexView& x = search_index_;
+    const uint32_t K = x.cells;
+    const uint32_t V = vocabulary_size_;
+    if (x.offsets[0] != 0) {
+      search_index_error_ = "search index cell offsets do not start at 0";
+      return;
+    }
+    for (uint32_t c = 0; c < K; ++c)
+      if (x.offsets[c + 1] < x.offsets[c] || x.offsets[c + 1] > V) {
+        search_index_error_ = "search index offset of cell " + std::to_string(c + 1) + " is out of order or past V";
+        return;
+      }
+    if (x.offsets[K] != V) {
+      search_index_error_ = "search index cells hold " + std::to_string(x.offsets[K]) + " rows, not V";
+      return;
+    }
+    std::vector<bool> seen(V, false);
+    for (uint32_t i = 0; i < V; ++i) {
+      const uint32_t r = x.rows[i];
+      if (r >= V) {
+        search_index_error_ = "search index row id " + std::to_string(r) + " is out of range";
+        return;
+      }
+      if (seen[r]) {
+        search_index_error_ = "search index lists row " + std::to_string(r) + " twice";
+        return;
+      }
+      seen[r] = true;
+    }
+  });
+  if (!search_index_error_.empty()) corrupt(search_index_error_);
+  return &search_index_;
 }
 
 const Digest& Model::fingerprint() const {

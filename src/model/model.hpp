@@ -32,6 +32,18 @@ struct SectionView {
   Digest digest{};
 };
 
+// The search index section (kind 10, docs/format.md §10.2) in place: an
+// inverted file of K cells over the rows, for approximate decoding.
+struct SearchIndexView {
+  uint32_t cells = 0;  // K
+  uint32_t iterations = 0, sample = 0;
+  uint64_t seed = 0;                      // build parameters, informative
+  const float* centroids = nullptr;       // K x D, row-major
+  const float* centroid_norms = nullptr;  // K squared norms
+  const uint32_t* offsets = nullptr;      // K + 1: cell c holds rows[offsets[c] .. offsets[c+1])
+  const uint32_t* rows = nullptr;         // V row ids, each exactly once
+};
+
 class Model {
  public:
   static std::shared_ptr<const Model> open_file(const std::string& path, const ModelOpenOptions& options);
@@ -50,6 +62,7 @@ class Model {
   uint16_t format_minor() const { return format_minor_; }
   bool has_frequencies() const { return frequencies_.data != nullptr; }
   bool has_covariance() const { return covariance_.data != nullptr; }
+  bool has_search_index() const { return search_index_section_.data != nullptr; }
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
 
   // The word at index i (validated: in bounds, NUL-terminated, UTF-8).
@@ -73,6 +86,15 @@ class Model {
   // constant work; a failed check throws DXT_E_CORRUPT_MODEL on every call.
   const double* covariance() const;
 
+  // The search index, or nullptr without one. Its sizes are checked at open;
+  // the cell offsets and row ids (every row exactly once) are checked on the
+  // first call, O(V), and a failed check throws DXT_E_CORRUPT_MODEL on every
+  // call. After a successful return every offset and row id is in range.
+  const SearchIndexView* search_index() const;
+
+  // The whole file as stored (for tools that copy its sections).
+  const uint8_t* file_data() const { return base_; }
+
   // SHA-256 of the whole file, computed on first use and cached.
   const Digest& fingerprint() const;
   uint64_t file_size() const { return size_; }
@@ -94,12 +116,18 @@ class Model {
   dxt_quantization quantization_ = DXT_QUANT_UNKNOWN;
   bool lowercase_ = false;
 
-  SectionView metadata_section_, offsets_, strings_, hash_, matrix_, scales_, norms_, frequencies_, covariance_;
+  void parse_search_index();
+
+  SectionView metadata_section_, offsets_, strings_, hash_, matrix_, scales_, norms_, frequencies_, covariance_,
+      search_index_section_;
+  SearchIndexView search_index_;
   uint64_t hash_capacity_ = 0;
   std::map<std::string, std::string> metadata_;
 
   mutable std::once_flag covariance_once_;
   mutable std::string covariance_error_;  // empty when the values are valid
+  mutable std::once_flag search_index_once_;
+  mutable std::string search_index_error_;  // empty when the cells are valid
   mutable std::once_flag fingerprint_once_;
   mutable Digest fingerprint_{};
 };

@@ -256,7 +256,7 @@ void ModelWriter::finish() {
   std::memcpy(h, format::kMagic, sizeof format::kMagic);
   format::store_u16(h + format::header::kVersionMajor, format::kVersionMajor);
   // The oldest minor version that has every section written (docs/format.md §11).
-  format::store_u16(h + format::header::kVersionMinor, options_.with_covariance ? format::kVersionMinor : 0);
+  format::store_u16(h + format::header::kVersionMinor, options_.with_covariance ? format::kMinorCovariance : 0);
   format::store_u32(h + format::header::kEndianTag, format::kEndianTag);
   format::store_u32(h + format::header::kHeaderSize, static_cast<uint32_t>(header.size()));
   format::store_u32(h + format::header::kSectionCount, section_count_);

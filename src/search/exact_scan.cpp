@@ -79,12 +79,9 @@ TwoNearest two_nearest_euclidean(const Model& model, const float* z) {
   return {b1, b2, std::sqrt(std::max(0.0, double{s1} + zz)), std::sqrt(std::max(0.0, double{s2} + zz))};
 }
 
-namespace {
-
-// The score nearest_euclidean gives row v for z, by the same kernel and the
-// same float operations (a kernel's result for a row does not depend on the
-// other rows of the call).
-float single_score(const Model& model, const ScanKernels& k, uint32_t v, const float* z) {
+// A kernel's result for a row does not depend on the other rows of the call,
+// so this is the very score the scan computes.
+float euclidean_score(const Model& model, const ScanKernels& k, uint32_t v, const float* z) {
   const uint32_t D = model.dimension();
   const uint64_t first = uint64_t{v} * D;
   const uint8_t* m = model.matrix_data();
@@ -99,8 +96,6 @@ float single_score(const Model& model, const ScanKernels& k, uint32_t v, const f
   }
   return model.row_norms()[v] - 2.0f * d;
 }
-
-}  // namespace
 
 // Exact by bounding, not by luck: the blocked product gives each score a_vq
 // with |a_vq - s_vq| <= t_vq, where s_vq is the score nearest_euclidean
@@ -254,7 +249,7 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
       float best_score = std::numeric_limits<float>::infinity();
       for (const BatchScratch::Candidate& c : s.candidates[j]) {
         if (!(c.lower <= s.upper[j])) continue;
-        const float score = single_score(model, k, c.row, zj);
+        const float score = euclidean_score(model, k, c.row, zj);
         if (score < best_score) {  // strict, in index order: the lowest index wins a tie
           best_score = score;
           best = c.row;

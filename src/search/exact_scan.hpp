@@ -43,6 +43,10 @@ struct BatchScratch {
 void nearest_euclidean_batch(const Model& model, const float* z, size_t count, uint32_t* out, BatchScratch& scratch,
                              const ScanKernels* kernels = nullptr);
 
+// The score nearest_euclidean gives row v for z, ||phi(v)||^2 - 2 <phi(v), z>,
+// by the same kernel and the same float operations.
+float euclidean_score(const Model& model, const ScanKernels& kernels, uint32_t v, const float* z);
+
 struct TwoNearest {
   uint32_t first, second;  // second == first when the vocabulary has one word
   double first_distance, second_distance;

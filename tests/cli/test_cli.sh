@@ -342,6 +342,56 @@ expect_fail "synth with --clusters above --vocab" "clusters" "$BIN" synth --voca
 expect_fail "bench with --batch 0" "batch" "$BIN" bench --model "$tmp/synth.dxe" --batch 0
 expect_fail "bench on a missing model" "" "$BIN" bench --model "$tmp/missing.dxe"
 
+# index: a copy with a search index, its recall, and --search ivf.
+"$BIN" index --cells 12 --queries 50 "$tmp/synth.dxe" "$tmp/synth-ivf.dxe" >"$tmp/index.json" 2>"$tmp/index.err" ||
+  bad "index exited $?"
+check "index wrote the copy" grep -q "wrote .*synth-ivf.dxe: 12 cells" "$tmp/index.err"
+check "index left no partial file" test ! -e "$tmp/synth-ivf.dxe.partial"
+check "index left its input unchanged" cmp -s "$tmp/synth.dxe" "$tmp/synth2.dxe"
+check "index prints recall against exact decoding" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["points"] == 50 and d["ivf"], d
+assert all(0 <= p["recall"] <= 1 and p["nprobe"] >= 1 for p in d["ivf"])
+' "$tmp/index.json"
+"$BIN" inspect "$tmp/synth-ivf.dxe" >"$tmp/inspect_ivf.json"
+check "inspect: format 1.2 with the index" grep -q '"format_version":"1.2".*"search_index":{"cells":12' "$tmp/inspect_ivf.json"
+"$BIN" index --cells 12 --queries 0 "$tmp/synth.dxe" "$tmp/synth-ivf2.dxe" 2>/dev/null
+check "index is reproducible from its seed" cmp -s "$tmp/synth-ivf.dxe" "$tmp/synth-ivf2.dxe"
+cp "$tmp/synth.dxe" "$tmp/inplace.dxe"
+"$BIN" index --cells 12 --queries 0 "$tmp/inplace.dxe" "$tmp/inplace.dxe" 2>/dev/null
+check "index with OUT = IN replaces the file whole" cmp -s "$tmp/inplace.dxe" "$tmp/synth-ivf.dxe"
+S="$BIN sample --model $tmp/synth-ivf.dxe --epsilon 5 --word ba --trials 200 --seed $(printf '7%.0s' $(seq 64))"
+$S >"$tmp/exact.json" 2>/dev/null
+$S --search ivf --nprobe 12 >"$tmp/ivf-all.json" 2>/dev/null
+check "sample --search ivf --nprobe K equals exact search" cmp -s "$tmp/exact.json" "$tmp/ivf-all.json"
+check "privatize --search ivf" "$BIN" privatize --model "$tmp/synth-ivf.dxe" --epsilon 5 --search ivf ba be bi
+"$BIN" bench --model "$tmp/synth-ivf.dxe" --seconds 0.02 --batch 16 --threads 1 --no-baselines --search ivf \
+  --recall-points 50 >"$tmp/bench-ivf.json" 2>/dev/null || true
+check "bench --search ivf reports recall and the exact figures" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["search"]
+assert d["method"] == "ivf" and d["cells"] == 12 and 0 <= d["recall"] <= 1, d
+assert d["exact_single_words_per_s"] > 0 and d["exact_batch_words_per_s"] > 0, d
+' "$tmp/bench-ivf.json"
+expect_fail "--search ivf on a model without an index" "no search index" \
+  "$BIN" privatize --model "$tmp/synth.dxe" --epsilon 5 --search ivf ba
+expect_fail "--search ivf with the exponential mechanism" "searches exactly" \
+  "$BIN" privatize --model "$tmp/synth-ivf.dxe" --epsilon 5 --mechanism exponential --search ivf ba
+expect_fail "--search with an unknown method" "exact or ivf" \
+  "$BIN" privatize --model "$tmp/synth-ivf.dxe" --epsilon 5 --search hnsw ba
+expect_fail "--nprobe without --search ivf" "nprobe" "$BIN" privatize --model "$tmp/synth-ivf.dxe" --epsilon 5 --nprobe 3 ba
+expect_fail "index with more cells than words" "cells" "$BIN" index --cells 301 "$tmp/synth.dxe" "$tmp/x.dxe"
+printf 'ab 0.1 0.2\ncd -0.3 0.1\n' >"$tmp/ball.txt"
+"$BIN" convert --format glove --geometry poincare "$tmp/ball.txt" "$tmp/poincare.dxe" 2>/dev/null
+expect_fail "index of a Poincare model" "Poincare" "$BIN" index "$tmp/poincare.dxe" "$tmp/x.dxe"
+expect_fail "index without OUT" "OUT" "$BIN" index "$tmp/synth.dxe"
+"$BIN" convert --format glove --index "$tmp/ball.txt" "$tmp/ball-ivf.dxe" 2>/dev/null
+"$BIN" inspect "$tmp/ball-ivf.dxe" >"$tmp/inspect_ball.json"
+check "convert --index adds a search index" grep -q '"search_index":{"cells":' "$tmp/inspect_ball.json"
+expect_fail "convert --index of a Poincare model" "euclidean" \
+  "$BIN" convert --format glove --geometry poincare --index "$tmp/ball.txt" "$tmp/x.dxe"
+
 # --- privatize --jsonl --------------------------------------------------------------
 # At epsilon 1e6 every in-vocabulary word maps to itself, so the output text
 # equals the input text and the rest of each line must be byte-identical.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent reader and checker of .dxe 1.x model files (1.0 and 1.1).
+"""An independent reader and checker of .dxe 1.x model files (1.0 to 1.2).
 
 It is written from docs/format.md alone, with the Python standard library
 only, and shares no code with the C++ reader. Run on the golden file it
@@ -57,6 +57,7 @@ KIND_NAMES = {
     7: "row norms",
     8: "frequencies",
     9: "covariance",
+    10: "search index",
 }
 GEOMETRIES = {1: "euclidean", 2: "poincare"}
 QUANTIZATIONS = {1: ("f32", 4), 2: ("f16", 2), 3: ("int8", 1)}
@@ -255,6 +256,17 @@ class Model:
             c(self.sections[8][1] == 8 * V, CORRUPT, "section 'frequencies' has the wrong size")
         if 9 in self.sections:
             c(self.sections[9][1] == 8 * D * D, CORRUPT, "section 'covariance' has the wrong size")
+        if 10 in self.sections:  # search index (format 1.2), section 10.2
+            at, size, _ = self.sections[10]
+            c(size >= 64, CORRUPT, "search index shorter than its header")
+            method, K, iD, iV = struct.unpack_from("<IIII", b, at)
+            c(method == 1, CORRUPT, "search index method %d" % method)
+            c(self.geometry == 1, CORRUPT, "search index in a model that is not Euclidean")
+            c(iD == D and iV == V, CORRUPT, "search index dimension or vocabulary size differs")
+            c(1 <= K <= V, CORRUPT, "search index has %d cells" % K)
+            c(b[at + 32:at + 64] == bytes(32), CORRUPT, "search index reserved bytes are set")
+            c(size == 64 + 4 * (K * D + 2 * K + 1 + V), CORRUPT, "search index has the wrong size")
+            self.index_cells = K
 
         strings_size = self.sections[3][1]
         c(strings_size <= U32_MAX, CORRUPT, "vocabulary strings exceed 4 GiB")
@@ -277,7 +289,7 @@ class Model:
         self.metadata = self._parse_metadata(meta)
 
         if verify_digests:
-            for kind in (2, 3, 4, 5, 6, 7, 8, 9):
+            for kind in (2, 3, 4, 5, 6, 7, 8, 9, 10):
                 if kind in self.sections:
                     off, size, digest = self.sections[kind]
                     c(sha256(b[off:off + size]) == digest, DIGEST_MISMATCH,
@@ -433,6 +445,24 @@ class Model:
                     c(math.isfinite(cov[i * D + j]), CORRUPT, "covariance (%d, %d) is not finite" % (i, j))
                     c(cov[i * D + j] == cov[j * D + i], CORRUPT, "covariance is not symmetric at (%d, %d)" % (i, j))
 
+        # Search index (format 1.2): the cells partition the rows (checked
+        # by dxtext on first use), centroids and norms finite, each norm the
+        # binary64 sum of squares rounded once.
+        if 10 in self.sections:
+            D, V, K = self.D, self.V, self.index_cells
+            at = self.sections[10][0] + 64
+            centroids = struct.unpack_from("<%df" % (K * D), self.data, at)
+            norms = struct.unpack_from("<%df" % K, self.data, at + 4 * K * D)
+            offsets = struct.unpack_from("<%dI" % (K + 1), self.data, at + 4 * K * D + 4 * K)
+            rows = struct.unpack_from("<%dI" % V, self.data, at + 4 * K * D + 8 * K + 4)
+            c(offsets[0] == 0 and offsets[K] == V, CORRUPT, "search index offsets do not span the rows")
+            c(all(offsets[k] <= offsets[k + 1] for k in range(K)), CORRUPT, "search index offsets decrease")
+            c(sorted(rows) == list(range(V)), CORRUPT, "search index cells do not hold each row exactly once")
+            for k in range(K):
+                x = centroids[k * D:(k + 1) * D]
+                c(all(math.isfinite(v) for v in x), CORRUPT, "centroid %d is not finite" % k)
+                c(norms[k] == to_f32(sum(v * v for v in x)), CORRUPT, "norm of centroid %d is not its sum of squares" % k)
+
         # Padding: every byte outside the header and the sections is zero.
         covered = sorted((off, off + size) for _, off, size, _ in self.entries)
         at = self.header_size
@@ -545,7 +575,7 @@ def check_rejects(data):
         ("matrix byte flipped, not verified", xor(matrix_at), False, OK),
         ("matrix byte flipped, verified", xor(matrix_at), True, DIGEST_MISMATCH),
         ("metadata byte flipped", xor(metadata_at + 8), False, DIGEST_MISMATCH),
-        ("unknown section kind, digest fixed", with_rehash(relabel_frequencies(10)), True, OK),
+        ("unknown section kind, digest fixed", with_rehash(relabel_frequencies(11)), True, OK),
         ("covariance of the wrong size, digest fixed", with_rehash(relabel_frequencies(9)), False, CORRUPT),
     ]
     results = []
@@ -587,6 +617,7 @@ def main(argv):
             "lowercase": model.lowercase,
             "has_frequencies": 8 in model.sections,
             "has_covariance": 9 in model.sections,
+            "search_index_cells": getattr(model, "index_cells", None),
             "hash_capacity": model.capacity,
             "sections": [{"kind": k, "name": KIND_NAMES.get(k, "unknown"), "offset": o, "size": s}
                          for k, o, s, _ in model.entries],

@@ -73,6 +73,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const dxt_status ps = dxt_privatize_index(ctx, &po, 0, &out, nullptr);
         if (ps != DXT_OK) check_failure(ps);
         if (ps == DXT_OK) DXT_FUZZ_CHECK(out < info.vocabulary_size);
+        // Through the search index, where the model has one: its cells are
+        // checked on first use.
+        po.search = DXT_SEARCH_IVF;
+        const dxt_status is = dxt_privatize_index(ctx, &po, 0, &out, nullptr);
+        if (is != DXT_OK) check_failure(is);
+        if (is == DXT_OK) DXT_FUZZ_CHECK(out < info.vocabulary_size);
       }
       dxt_context_destroy(ctx);
     }

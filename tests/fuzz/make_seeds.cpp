@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "model/search_index_writer.hpp"
+#include "search/ivf_build.hpp"
 #include "support/corrupt_models.hpp"
 
 namespace fs = std::filesystem;
@@ -57,6 +59,40 @@ void model_open_seeds(const fs::path& dir) {
     write(dir, "lazy-" + slug(c.name), b);
   }
   for (size_t n = 64; n < good.size(); n += 256) write(dir, "truncated-" + std::to_string(n), good.substr(0, n));
+
+  // With a search index (format 1.2): valid, then damaged in the fields
+  // checked at open and in the cells checked on first use (re-signed, so
+  // that each reaches its check).
+  std::string indexed;
+  {
+    dxt::test::AlignedBytes b(good);
+    const auto model = dxt::Model::open_memory(b.data(), b.size, dxt::ModelOpenOptions{});
+    dxt::IvfBuildOptions o;
+    o.cells = 4;
+    std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
+    dxt::write_model_with_search_index(*model, dxt::build_ivf_index(*model, o), out);
+    indexed = out.str();
+  }
+  write(dir, "valid-indexed", indexed);
+  using K = dxt::format::SectionKind;
+  const uint64_t at = section_offset(indexed, K::kSearchIndex);
+  const uint64_t offsets = at + 64 + 4 * (4 * 2 + 4), rows = offsets + 4 * 5;
+  const std::vector<std::pair<std::string, std::pair<uint64_t, uint32_t>>> damage = {
+      {"index-cells-0", {at + 4, 0}},         {"index-cells-above-v", {at + 4, 21}},
+      {"index-dimension", {at + 8, 3}},       {"index-reserved", {at + 40, 1}},
+      {"index-first-offset", {offsets, 1}},   {"index-offset-past-v", {offsets + 8, 99}},
+      {"index-row-out-of-range", {rows, 20}}, {"index-row-huge", {rows + 4, 0xFFFFFFFFu}},
+  };
+  for (const auto& [name, change] : damage) {
+    std::string b = indexed;
+    set_u32(b, change.first, change.second);
+    fix_section_digest(b, K::kSearchIndex);
+    write(dir, "corrupt-" + name, b);
+  }
+  std::string twice = indexed;
+  set_u32(twice, rows + 4, dxt::format::load_u32(reinterpret_cast<const uint8_t*>(&twice[rows])));
+  fix_section_digest(twice, K::kSearchIndex);
+  write(dir, "corrupt-index-row-twice", twice);
 }
 
 // Header of the privatisation targets (see pick_options): model, mechanism,

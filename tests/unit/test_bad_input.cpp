@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -151,6 +152,11 @@ struct Row {
 
 // A struct of the options type followed by extra bytes, as a newer caller
 // would pass.
+// The size of dxt_privatize_options before `search` and `ivf_nprobe` were
+// appended: the smallest a caller may pass.
+constexpr size_t kOptionsV1 = (offsetof(dxt_privatize_options, search) + alignof(dxt_privatize_options) - 1) /
+                              alignof(dxt_privatize_options) * alignof(dxt_privatize_options);
+
 struct LargerOptions {
   dxt_privatize_options o;
   uint64_t extra;
@@ -438,10 +444,10 @@ const std::vector<Row>& matrix() {
          return text(f.ctx, &o, "cat", 3);
        },
        DXT_E_INVALID_ARGUMENT, "struct_size is 0"},
-      {"options.struct_size one byte short",
+      {"options.struct_size one byte short of the first version",
        [](Fixture& f) {
          dxt_privatize_options o = f.opts;
-         o.struct_size = sizeof o - 1;
+         o.struct_size = kOptionsV1 - 1;
          return text(f.ctx, &o, "cat", 3);
        },
        DXT_E_INVALID_ARGUMENT, "_init"},

@@ -168,6 +168,13 @@ TEST_CASE("options: policies, placeholder and mechanism parameters reach the lib
   // A Euclidean model has no hyperbolic mechanism.
   CHECK(status_of([&] { context.privatize_text("alpha", dxt::Options(5).mechanism(dxt::Mechanism::hyperbolic)); }) ==
         DXT_E_UNSUPPORTED);
+  // IVF search needs a search index, which the golden model has not.
+  const dxt::Options ivf = dxt::Options(3.0).search(dxt::Search::ivf, 2);
+  CHECK(ivf.search() == dxt::Search::ivf);
+  CHECK(ivf.ivf_nprobe() == 2);
+  CHECK(ivf.c_options().search == DXT_SEARCH_IVF);
+  CHECK(status_of([&] { context.privatize_text("alpha", ivf); }) == DXT_E_UNSUPPORTED);
+  CHECK(dxt::Options(3.0).search(dxt::Search::ivf, 2).search(dxt::Search::exact).ivf_nprobe() == 0);
 }
 
 TEST_CASE("syntf and calibrate") {

@@ -20,6 +20,7 @@
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "errors/error.hpp"
+#include "ivf_recall.hpp"
 #include "mechanism_args.hpp"
 #include "mechanisms/laplace_mechanism.hpp"
 #include "mechanisms/mechanism.hpp"
@@ -27,6 +28,7 @@
 #include "rng/byte_source.hpp"
 #include "rng/random_stream.hpp"
 #include "search/exact_scan.hpp"
+#include "search/ivf_search.hpp"
 #include "search/kernels.hpp"
 
 namespace dxt::cli {
@@ -181,7 +183,8 @@ double json_number(const std::string& json, const std::string& key) {
 }  // namespace
 
 int run_bench(int argc, char** argv) {
-  std::vector<std::string> options = {"model", "epsilon", "batch", "threads", "seconds", "numpy-script", "python"};
+  std::vector<std::string> options = {"model",   "epsilon",      "batch",  "threads",
+                                      "seconds", "numpy-script", "python", "recall-points"};
   options.insert(options.end(), std::begin(kMechanismOptions), std::end(kMechanismOptions));
   Args args(argc, argv, 2, options, {"no-baselines"});
   MechanismParams p = parse_mechanism_params(args);
@@ -266,6 +269,44 @@ int run_bench(int argc, char** argv) {
                          .num("anonymous_after_privatize", static_cast<double>(after_privatize.anon_kib))
                          .num("file_after_privatize", static_cast<double>(after_privatize.file_kib))
                          .text());
+
+  // IVF decoding: the same workloads decoded exactly, in the same run, and
+  // the recall against exact decoding on the same noisy points.
+  if (p.search == DXT_SEARCH_IVF) {
+    progress("exact decoding, for comparison with ivf");
+    MechanismParams exact_params = p;
+    exact_params.search = DXT_SEARCH_EXACT;
+    exact_params.ivf_nprobe = 0;
+    std::unique_ptr<Mechanism> exact = make_mechanism(m, exact_params);
+    const std::vector<double> exact_single =
+        time_runs(budget, 10, [&] { exact->privatize(*rng, words[next++ % words.size()]); });
+    const std::vector<double> exact_batched = time_runs(budget, 3, [&] {
+      for (auto& w : batch_words) w = words[next++ % words.size()];
+      exact->privatize_batch(*rng, batch_words.data(), batch, released.data());
+    });
+    double exact_single_total = 0, exact_batched_total = 0;
+    for (double t : exact_single) exact_single_total += t;
+    for (double t : exact_batched) exact_batched_total += t;
+    const double exact_single_wps = static_cast<double>(exact_single.size()) / exact_single_total;
+    const double exact_batch_wps = static_cast<double>(exact_batched.size() * batch) / exact_batched_total;
+    const double ivf_single_wps = static_cast<double>(single.size()) / single_total;
+    const double ivf_batch_wps = static_cast<double>(batched.size() * batch) / batched_total;
+    progress("ivf recall");
+    const IvfSearch probe(m, p.ivf_nprobe);
+    const RecallReport recall =
+        measure_ivf_recall(m, p.epsilon, static_cast<size_t>(args.count("recall-points", 1000)), 1, {probe.nprobe()});
+    out.add("search", Json()
+                          .str("method", "ivf")
+                          .num("cells", probe.cells())
+                          .num("nprobe", probe.nprobe())
+                          .num("recall", recall.probes.at(0).recall)
+                          .num("exact_single_words_per_s", exact_single_wps)
+                          .num("exact_batch_words_per_s", exact_batch_wps)
+                          .num("single_speedup_vs_exact", ivf_single_wps / exact_single_wps)
+                          .num("batch_speedup_vs_exact", ivf_batch_wps / exact_batch_wps)
+                          .add("recall_detail", recall_json(recall))
+                          .text());
+  }
 
   // The decoding scan alone, on laplace noisy points (Euclidean models).
   double scan_single_s = std::nan(""), scan_batch_gmacs = std::nan("");

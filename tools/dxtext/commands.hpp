@@ -16,5 +16,6 @@ int run_syntf(int argc, char** argv);
 int run_calibrate(int argc, char** argv);
 int run_bench(int argc, char** argv);
 int run_synth(int argc, char** argv);
+int run_index(int argc, char** argv);
 
 }  // namespace dxt::cli

@@ -15,6 +15,7 @@ const char kUsage[] =
     "usage: dxtext COMMAND [OPTIONS]\n"
     "\n"
     "  privatize [--model M] --epsilon E [--mechanism NAME] [--seed HEX64] [--report]\n"
+    "            [--search exact|ivf [--nprobe P]]\n"
     "            [--oov|--numbers|--stopwords|--in-vocabulary privatize|placeholder|drop|keep]\n"
     "            [--placeholder S] [--verify] [TEXT...]\n"
     "      sanitise TEXT (or standard input); --report prints the privacy report\n"
@@ -23,6 +24,7 @@ const char kUsage[] =
     "      JSON lines on standard input: privatise the string member NAME (default text)\n"
     "      of each record, copy everything else; a bad record stops the run or is skipped\n"
     "  sample [--model M] --epsilon E --word W --trials N [--mechanism NAME] [--seed HEX64]\n"
+    "         [--search exact|ivf [--nprobe P]]\n"
     "      privatise W N times and print {output word: count} as JSON\n"
     "  calibrate [--model M] [--mechanism NAME] (--epsilon E | --epsilons A,B,C | --target-keep F)\n"
     "            [--words K] [--trials T] [--seed HEX64]\n"
@@ -38,25 +40,34 @@ const char kUsage[] =
     "  convert --format glove|word2vec|word2vec-bin|fasttext [--quant f32|f16|int8]\n"
     "          [--lowercase] [--max-words N] [--geometry euclidean|poincare]\n"
     "          [--frequencies WORD_COUNTS] [--covariance|--no-covariance] [--source TEXT]\n"
-    "          [--license TEXT] IN OUT.dxe\n"
+    "          [--license TEXT] [--index] IN OUT.dxe\n"
     "      --covariance stores the covariance the mahalanobis mechanism needs (default for\n"
-    "      euclidean)\n"
+    "      euclidean); --index adds a search index with default parameters (dxtext index)\n"
     "  tokenize [--lowercase] [--words-only]\n"
     "      split standard input into words and numbers as privatize does, one line per line\n"
     "  inspect [--no-verify] MODEL     print the model's header, digests and metadata as JSON\n"
     "  export [--output FILE] MODEL    write the model as word2vec text\n"
     "  synth --vocab V --dim D [--quant f32|f16|int8] [--clusters K] [--seed N] OUT.dxe\n"
     "      write a synthetic model with clustered vectors, for scale tests\n"
+    "  index [--cells K] [--sample N] [--iterations I] [--seed S] [--threads T]\n"
+    "        [--epsilon E] [--queries Q] IN.dxe OUT.dxe\n"
+    "      copy IN with a search index (k-means cells, default K = 4*sqrt(V)) for\n"
+    "      --search ivf, then print its recall against exact decoding on Q laplace\n"
+    "      noisy points at epsilon E (default 10) for several nprobe values\n"
     "  bench [--model M] [--mechanism NAME] [--epsilon E] [--batch B] [--threads T]\n"
     "        [--seconds S] [--numpy-script PATH] [--python PATH] [--no-baselines]\n"
+    "        [--search exact|ivf [--nprobe P] [--recall-points N]]\n"
     "      measure words/s, latency, open time, memory, scan GB/s and MAC/s next to the\n"
-    "      machine's limits and naive baselines; prints JSON (docs/performance.md)\n"
+    "      machine's limits and naive baselines; prints JSON (docs/performance.md);\n"
+    "      with --search ivf also the recall against exact decoding on the same points\n"
     "  version                         print the library version\n"
     "\n"
     "\n"
     "Mechanisms (--mechanism): laplace (default), hyperbolic (Poincare models, epsilon > n-1),\n"
     "exponential [--sampler gumbel|permute-and-flip], syntf [--s S], mahalanobis [--lambda L],\n"
     "vickrey [--t T], tem [--gamma G | --beta B]. docs/guarantees.md states each guarantee.\n"
+    "--search ivf (laplace, vickrey, mahalanobis) decodes through the model's search index\n"
+    "(dxtext index): faster on large vocabularies, approximate; exact is the default.\n"
     "Without --model, the default model for the mechanism's geometry is used: $DXTEXT_MODEL,\n"
     "then the installed models directory, then the source tree's models/ (see README).\n"
     "--seed makes the noise reproducible and the output NOT private (testing only).\n";
@@ -84,6 +95,7 @@ int main(int argc, char** argv) {
     if (command == "export") return run_export(argc, argv);
     if (command == "bench") return run_bench(argc, argv);
     if (command == "synth") return run_synth(argc, argv);
+    if (command == "index") return run_index(argc, argv);
     if (command == "version" || command == "--version") {
       std::printf("dxtext %s (model format %u.%u)\n", dxt_version_string(), DXT_FORMAT_VERSION_MAJOR,
                   DXT_FORMAT_VERSION_MINOR);

@@ -22,6 +22,17 @@ MechanismParams parse_mechanism_params(const Args& args) {
       throw UsageError("--sampler must be gumbel or permute-and-flip");
     }
   }
+  const std::string search = args.get("search").value_or("exact");
+  if (search == "ivf") {
+    p.search = DXT_SEARCH_IVF;
+    const uint64_t nprobe = args.count("nprobe", 0);
+    if (nprobe > UINT32_MAX) throw UsageError("--nprobe is too large");
+    p.ivf_nprobe = static_cast<uint32_t>(nprobe);
+  } else if (search != "exact") {
+    throw UsageError("--search must be exact or ivf");
+  } else if (args.get("nprobe")) {
+    throw UsageError("--nprobe needs --search ivf");
+  }
   return p;
 }
 

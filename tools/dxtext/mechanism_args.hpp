@@ -10,10 +10,11 @@
 namespace dxt::cli {
 
 // The names of the options parse_mechanism_params reads, for Args.
-inline const char* const kMechanismOptions[] = {"mechanism", "gamma", "beta", "t", "lambda", "s", "sampler"};
+inline const char* const kMechanismOptions[] = {"mechanism", "gamma",   "beta",   "t",     "lambda",
+                                                "s",         "sampler", "search", "nprobe"};
 
 // --mechanism (default laplace), --gamma, --beta, --t, --lambda, --s,
-// --sampler; epsilon is left to the caller.
+// --sampler, --search exact|ivf, --nprobe; epsilon is left to the caller.
 MechanismParams parse_mechanism_params(const Args& args);
 
 // The model to use: --model, or the default model for the mechanism's

@@ -12,7 +12,9 @@
 #include "model/converters.hpp"
 #include "model/model.hpp"
 #include "model/model_writer.hpp"
+#include "model/search_index_writer.hpp"
 #include "progress_bar.hpp"
+#include "search/ivf_build.hpp"
 
 namespace dxt::cli {
 
@@ -34,7 +36,7 @@ std::string base_name(const std::string& path) {
 
 int run_convert(int argc, char** argv) {
   Args args(argc, argv, 2, {"format", "quant", "max-words", "geometry", "source", "license", "frequencies"},
-            {"lowercase", "covariance", "no-covariance"});
+            {"lowercase", "covariance", "no-covariance", "index"});
   if (args.positional().size() != 2) throw UsageError("convert needs IN and OUT.dxe");
   const std::string in_path = args.positional()[0], out_path = args.positional()[1];
   ConvertOptions o;
@@ -56,6 +58,8 @@ int run_convert(int argc, char** argv) {
   if (args.flag("covariance") && args.flag("no-covariance"))
     throw UsageError("--covariance and --no-covariance exclude each other");
   o.with_covariance = args.flag("covariance") || (o.geometry == DXT_GEOMETRY_EUCLIDEAN && !args.flag("no-covariance"));
+  if (args.flag("index") && o.geometry != DXT_GEOMETRY_EUCLIDEAN)
+    throw UsageError("--index is for euclidean models: Poincare models are decoded exactly");
   o.metadata["dxtext.source"] = args.get("source").value_or(base_name(in_path));
   o.metadata["dxtext.source_format"] = args.require("format");
   if (auto lic = args.get("license")) o.metadata["dxtext.license"] = *lic;
@@ -90,6 +94,20 @@ int run_convert(int argc, char** argv) {
   }
   out.commit();
   bar.finish();
+  if (args.flag("index")) {
+    // The search index with its default parameters, built from the file
+    // just written and swapped in whole (dxtext index for other parameters).
+    const auto converted = Model::open_file(out_path, ModelOpenOptions{});
+    ProgressBar indexing("indexing", ProgressBar::Unit::kCount);
+    IvfBuildOptions io;
+    io.progress = [&indexing](const char*, uint64_t done, uint64_t total) { indexing.update(done, total); };
+    const SearchIndexData index = build_ivf_index(*converted, io);
+    AtomicFile indexed(out_path);
+    write_model_with_search_index(*converted, index, indexed.stream());
+    indexed.commit();
+    indexing.finish();
+    std::fprintf(stderr, "search index: %u cells\n", index.cells);
+  }
   std::fprintf(stderr, "wrote %s: %llu words x %u dimensions (%s)", out_path.c_str(),
                static_cast<unsigned long long>(stats.words), stats.dimension, quantization_name(o.quantization));
   if (stats.case_duplicates_skipped > 0)
@@ -184,6 +202,10 @@ int run_inspect(int argc, char** argv) {
   s += std::string(",\"lowercase\":") + (model->lowercase() ? "true" : "false");
   s += std::string(",\"has_frequencies\":") + (model->has_frequencies() ? "true" : "false");
   s += std::string(",\"has_covariance\":") + (model->has_covariance() ? "true" : "false");
+  if (const SearchIndexView* index = model->search_index())
+    s += ",\"search_index\":{\"cells\":" + std::to_string(index->cells) +
+         ",\"sample\":" + std::to_string(index->sample) + ",\"iterations\":" + std::to_string(index->iterations) +
+         ",\"seed\":" + std::to_string(index->seed) + "}";
   s += ",\"file_size\":" + std::to_string(model->file_size());
   s += ",\"sha256\":\"" + to_hex(d.data(), d.size()) + "\"";
   s += std::string(",\"digests_verified\":") + (mo.verify_digests ? "true" : "false");

@@ -115,6 +115,17 @@ dxt_privatize_options privatize_options(const Args& args) {
   o.mahalanobis_lambda = args.number("lambda", o.mahalanobis_lambda);
   o.syntf_s = args.number("s", o.syntf_s);
   o.exponential_sampler = parse_sampler(args);
+  const std::string search = args.get("search").value_or("exact");
+  if (search == "ivf") {
+    o.search = DXT_SEARCH_IVF;
+    const uint64_t nprobe = args.count("nprobe", 0);
+    if (nprobe > UINT32_MAX) throw UsageError("--nprobe is too large");
+    o.ivf_nprobe = static_cast<uint32_t>(nprobe);
+  } else if (search != "exact") {
+    throw UsageError("--search must be exact or ivf");
+  } else if (args.get("nprobe")) {
+    throw UsageError("--nprobe needs --search ivf");
+  }
   return o;
 }
 
@@ -129,8 +140,8 @@ std::string report_json(const dxt_report& r) {
 }
 
 // Mechanism parameters, accepted wherever a mechanism is chosen.
-const std::vector<std::string> kMechanismOptions = {"model", "epsilon", "mechanism", "seed", "gamma",
-                                                    "beta",  "t",       "lambda",    "s",    "sampler"};
+const std::vector<std::string> kMechanismOptions = {"model", "epsilon", "mechanism", "seed",    "gamma",  "beta",
+                                                    "t",     "lambda",  "s",         "sampler", "search", "nprobe"};
 
 std::vector<std::string> with_mechanism_options(std::vector<std::string> more) {
   more.insert(more.end(), kMechanismOptions.begin(), kMechanismOptions.end());

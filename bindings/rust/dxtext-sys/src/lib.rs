@@ -19,7 +19,7 @@ pub const DXT_VERSION_PATCH: u32 = 0;
 pub const DXT_VERSION_NUMBER: u32 = DXT_VERSION_MAJOR * 10000 + DXT_VERSION_MINOR * 100 + DXT_VERSION_PATCH;
 pub const DXT_ABI_VERSION: u32 = 0;
 pub const DXT_FORMAT_VERSION_MAJOR: u32 = 1;
-pub const DXT_FORMAT_VERSION_MINOR: u32 = 1;
+pub const DXT_FORMAT_VERSION_MINOR: u32 = 2;
 
 // Status codes -------------------------------------------------------------
 
@@ -71,6 +71,9 @@ pub const DXT_METRIC_DISCRETE: u32 = 4;
 pub const DXT_SAMPLER_DEFAULT: u32 = 0;
 pub const DXT_SAMPLER_GUMBEL: u32 = 1;
 pub const DXT_SAMPLER_PERMUTE_AND_FLIP: u32 = 2;
+
+pub const DXT_SEARCH_EXACT: u32 = 0;
+pub const DXT_SEARCH_IVF: u32 = 1;
 
 pub const DXT_RNG_UNKNOWN: u32 = 0;
 pub const DXT_RNG_SYSTEM: u32 = 1;
@@ -149,6 +152,8 @@ pub struct dxt_privatize_options {
     pub mahalanobis_lambda: f64,
     pub syntf_s: f64,
     pub exponential_sampler: u32,
+    pub search: u32,
+    pub ivf_nprobe: u32,
 }
 
 #[repr(C)]

@@ -234,7 +234,7 @@ fn constants_match_the_header() {
         DXT_MECHANISM_SYNTF, DXT_MECHANISM_MAHALANOBIS, DXT_MECHANISM_VICKREY, DXT_MECHANISM_TEM,
         DXT_METRIC_UNKNOWN, DXT_METRIC_EUCLIDEAN, DXT_METRIC_HYPERBOLIC, DXT_METRIC_MAHALANOBIS,
         DXT_METRIC_DISCRETE, DXT_SAMPLER_DEFAULT, DXT_SAMPLER_GUMBEL, DXT_SAMPLER_PERMUTE_AND_FLIP,
-        DXT_RNG_UNKNOWN, DXT_RNG_SYSTEM, DXT_RNG_DETERMINISTIC, DXT_POLICY_DEFAULT, DXT_POLICY_PRIVATIZE,
+        DXT_SEARCH_EXACT, DXT_SEARCH_IVF, DXT_RNG_UNKNOWN, DXT_RNG_SYSTEM, DXT_RNG_DETERMINISTIC, DXT_POLICY_DEFAULT, DXT_POLICY_PRIVATIZE,
         DXT_POLICY_PLACEHOLDER, DXT_POLICY_DROP, DXT_POLICY_KEEP, DXT_CLASS_IN_VOCABULARY,
         DXT_CLASS_OUT_OF_VOCABULARY, DXT_CLASS_NUMBER, DXT_CLASS_STOPWORD, DXT_TOKEN_CLASS_COUNT,
         DXT_TOKEN_ACTION_COUNT, DXT_OPEN_VERIFY_DIGESTS, DXT_MAX_BAG_WORDS,
@@ -297,7 +297,7 @@ fn rust_layouts() -> Layouts {
         quantization, lowercase, has_frequencies);
     layout!(m, dxt_context_options; struct_size, rng_mode, seed);
     layout!(m, dxt_privatize_options; struct_size, mechanism, epsilon, policy, placeholder, tem_gamma, tem_beta,
-        vickrey_t, mahalanobis_lambda, syntf_s, exponential_sampler);
+        vickrey_t, mahalanobis_lambda, syntf_s, exponential_sampler, search, ivf_nprobe);
     layout!(m, dxt_report; struct_size, mechanism, epsilon, metric, rng_mode, is_private, fingerprint_valid,
         model_fingerprint, counts, words_privatized, words_leaked, epsilon_per_unit_distance, epsilon_document,
         epsilon_document_vocabulary);

@@ -157,6 +157,24 @@ impl Options {
         self
     }
 
+    /// Decode through the model's search index (`DXT_SEARCH_IVF`, laplace,
+    /// vickrey and mahalanobis): approximate, faster on large vocabularies;
+    /// `nprobe` cells are scanned (0 = the library's default). The model
+    /// needs an index (`dxtext index`). Privacy is unchanged; see
+    /// docs/guarantees.md.
+    pub fn ivf_search(mut self, nprobe: u32) -> Options {
+        self.raw.search = sys::DXT_SEARCH_IVF;
+        self.raw.ivf_nprobe = nprobe;
+        self
+    }
+
+    /// Decode exactly (the default).
+    pub fn exact_search(mut self) -> Options {
+        self.raw.search = sys::DXT_SEARCH_EXACT;
+        self.raw.ivf_nprobe = 0;
+        self
+    }
+
     /// The C struct, with the placeholder pointer set; valid while `self` is.
     pub(crate) fn as_raw(&self) -> sys::dxt_privatize_options {
         let mut raw = self.raw;

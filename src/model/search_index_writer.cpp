@@ -1,0 +1,118 @@
+#include "model/search_index_writer.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "errors/error.hpp"
+#include "model/format.hpp"
+#include "model/sha256.hpp"
+
+namespace dxt {
+
+namespace {
+uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+}  // namespace
+
+std::vector<uint8_t> encode_search_index(const Model& model, const SearchIndexData& x) {
+  namespace si = format::search_index;
+  const uint64_t K = x.cells, D = model.dimension(), V = model.vocabulary_size();
+  if (K == 0 || K > V || x.centroids.size() != K * D || x.centroid_norms.size() != K || x.offsets.size() != K + 1 ||
+      x.rows.size() != V)
+    fail(DXT_E_INTERNAL, "search index sizes do not match the model");
+  std::vector<uint8_t> out(si::kHeaderSize + 4 * (K * D + K + K + 1 + V), 0);
+  uint8_t* h = out.data();
+  format::store_u32(h + si::kMethod, si::kMethodIvf);
+  format::store_u32(h + si::kCells, x.cells);
+  format::store_u32(h + si::kDimension, model.dimension());
+  format::store_u32(h + si::kVocabularySize, model.vocabulary_size());
+  format::store_u32(h + si::kIterations, x.iterations);
+  format::store_u32(h + si::kSample, x.sample);
+  format::store_u64(h + si::kSeed, x.seed);
+  uint8_t* p = h + si::kHeaderSize;
+  auto put = [&p](const void* data, size_t bytes) {
+    std::memcpy(p, data, bytes);
+    p += bytes;
+  };
+  put(x.centroids.data(), x.centroids.size() * 4);
+  put(x.centroid_norms.data(), x.centroid_norms.size() * 4);
+  put(x.offsets.data(), x.offsets.size() * 4);
+  put(x.rows.data(), x.rows.size() * 4);
+  return out;
+}
+
+void write_model_with_search_index(const Model& model, const SearchIndexData& index, std::ostream& out) {
+  const std::vector<uint8_t> section = encode_search_index(model, index);
+  const uint8_t* base = model.file_data();
+  const uint32_t old_count = format::load_u32(base + format::header::kSectionCount);
+  struct Entry {
+    uint32_t kind;
+    const uint8_t* data;
+    uint64_t size;
+    uint8_t digest[format::kDigestSize];
+    uint64_t offset = 0;
+  };
+  std::vector<Entry> entries;
+  for (uint32_t s = 0; s < old_count; ++s) {
+    const uint8_t* e = base + format::kHeaderFixedSize + uint64_t{s} * format::kSectionEntrySize;
+    Entry x{format::load_u32(e + format::entry::kKind),
+            base + format::load_u64(e + format::entry::kOffset),
+            format::load_u64(e + format::entry::kSize),
+            {}};
+    if (x.kind == static_cast<uint32_t>(format::SectionKind::kSearchIndex)) continue;  // replaced
+    std::memcpy(x.digest, e + format::entry::kDigest, format::kDigestSize);
+    entries.push_back(x);
+  }
+  Entry added{static_cast<uint32_t>(format::SectionKind::kSearchIndex), section.data(), section.size(), {}};
+  const Digest d = sha256(section.data(), section.size());
+  std::memcpy(added.digest, d.data(), d.size());
+  entries.push_back(added);
+  if (entries.size() > format::kMaxSections) fail(DXT_E_UNSUPPORTED, "the model has too many sections to add one");
+
+  const uint64_t header_size = format::kHeaderFixedSize + entries.size() * format::kSectionEntrySize;
+  uint64_t position = round_up(header_size, format::kSectionAlignment);
+  for (Entry& e : entries) {
+    e.offset = position;
+    position = round_up(position + e.size, format::kSectionAlignment);
+  }
+  const uint64_t file_size = position;
+
+  std::vector<uint8_t> header(header_size, 0);
+  uint8_t* h = header.data();
+  std::memcpy(h, base, format::kHeaderFixedSize);  // magic, version, V, D, flags, ...
+  const uint16_t minor = std::max(format::load_u16(base + format::header::kVersionMinor), format::kMinorSearchIndex);
+  format::store_u16(h + format::header::kVersionMinor, minor);
+  format::store_u32(h + format::header::kHeaderSize, static_cast<uint32_t>(header_size));
+  format::store_u32(h + format::header::kSectionCount, static_cast<uint32_t>(entries.size()));
+  format::store_u64(h + format::header::kFileSize, file_size);
+  std::memset(h + format::header::kHeaderDigest, 0, format::kDigestSize);
+  for (size_t s = 0; s < entries.size(); ++s) {
+    uint8_t* e = h + format::kHeaderFixedSize + s * format::kSectionEntrySize;
+    format::store_u32(e + format::entry::kKind, entries[s].kind);
+    format::store_u64(e + format::entry::kOffset, entries[s].offset);
+    format::store_u64(e + format::entry::kSize, entries[s].size);
+    std::memcpy(e + format::entry::kDigest, entries[s].digest, format::kDigestSize);
+  }
+  const Digest hd = sha256(header.data(), header.size());
+  std::memcpy(h + format::header::kHeaderDigest, hd.data(), hd.size());
+
+  static const char kZeros[format::kSectionAlignment] = {};
+  out.write(reinterpret_cast<const char*>(header.data()), static_cast<std::streamsize>(header.size()));
+  uint64_t written = header.size();
+  for (const Entry& e : entries) {
+    out.write(kZeros, static_cast<std::streamsize>(e.offset - written));
+    // Large sections (the matrix) in pieces, so a stream error shows early.
+    for (uint64_t done = 0; done < e.size;) {
+      const uint64_t n = std::min<uint64_t>(e.size - done, uint64_t{1} << 26);
+      out.write(reinterpret_cast<const char*>(e.data + done), static_cast<std::streamsize>(n));
+      done += n;
+    }
+    written = e.offset + e.size;
+    if (!out) fail(DXT_E_IO, "writing the model failed");
+  }
+  out.write(kZeros, static_cast<std::streamsize>(file_size - written));
+  out.flush();
+  if (!out) fail(DXT_E_IO, "writing the model failed");
+}
+
+}  // namespace dxt

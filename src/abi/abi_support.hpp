@@ -183,7 +183,10 @@ inline constexpr size_t kPrivatizeOptionsV1 =
     (offsetof(dxt_privatize_options, search) + alignof(dxt_privatize_options) - 1) / alignof(dxt_privatize_options) *
     alignof(dxt_privatize_options);
 inline constexpr size_t kPrivatizeOptionsWithSearch = offsetof(dxt_privatize_options, ivf_nprobe) + sizeof(uint32_t);
-inline constexpr size_t kReportV1 = sizeof(dxt_report);
+// The first dxt_report ended with epsilon_document (a double, so no tail
+// padding); epsilon_document_vocabulary was appended. Older callers' reports
+// get the fields they have.
+inline constexpr size_t kReportV1 = offsetof(dxt_report, epsilon_document_vocabulary);
 
 inline void check_report(dxt_report* report) {
   if (report != nullptr) check_struct(report, kReportV1, "report");

@@ -1,6 +1,7 @@
 #include "accounting/privacy_report.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 
@@ -126,7 +127,10 @@ std::string report_to_json(const dxt_report& r) {
     // size is n_out whatever the input, for per-word calls it is the input's.
     s += ",\"document\":\"" + num(r.epsilon_document) + "-DP between any two documents with " +
          std::to_string(r.words_privatized) + " words drawn\"";
-    if (r.mechanism == DXT_MECHANISM_SYNTF)
+    // Only when the caller's report has the field (older callers' do not).
+    const bool has_vocabulary_bound =
+        r.struct_size >= offsetof(dxt_report, epsilon_document_vocabulary) + sizeof r.epsilon_document_vocabulary;
+    if (r.mechanism == DXT_MECHANISM_SYNTF && has_vocabulary_bound)
       s += ",\"document_vocabulary\":\"" + num(r.epsilon_document_vocabulary) +
            "-DP, the same, by the vocabulary-size bound (epsilon + ln eta) per word drawn\"";
   } else {

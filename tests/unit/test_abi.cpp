@@ -300,9 +300,11 @@ TEST_CASE("abi: struct_size checks") {
     }
     o = popts(1.0);
 
+    // The smallest accepted report is the one before
+    // epsilon_document_vocabulary was appended.
     dxt_report r;
     dxt_report_init(&r);
-    r.struct_size = sizeof r - 8;
+    r.struct_size = offsetof(dxt_report, epsilon_document_vocabulary) - 8;
     CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, &r), DXT_E_INVALID_ARGUMENT);
     char buf[4096];
     CHECK_STATUS(dxt_report_to_json(&r, buf, sizeof buf, nullptr), DXT_E_INVALID_ARGUMENT);
@@ -325,6 +327,26 @@ TEST_CASE("abi: struct_size checks") {
     dxt_model* m = nullptr;
     CHECK_STATUS(dxt_model_open_memory(toy.bytes.data(), toy.bytes.size, &mo, &m), DXT_E_INVALID_ARGUMENT);
     CHECK(m == nullptr);
+  }
+
+  SUBCASE("a report of the size before epsilon_document_vocabulary gets every field it has") {
+    dxt_privatize_options o = popts(2.0);
+    o.mechanism = DXT_MECHANISM_SYNTF;
+    struct OldReport {
+      dxt_report r;  // only the first offsetof(epsilon_document_vocabulary) bytes are the caller's
+    } old;
+    std::memset(&old, 0xA5, sizeof old);
+    dxt_report_init_sized(&old.r, offsetof(dxt_report, epsilon_document_vocabulary));
+    uint32_t idx = 0;
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, &old.r), DXT_OK);
+    CHECK(old.r.epsilon_document == 2.0);
+    CHECK(old.r.words_privatized == 1);
+    const auto* tail = reinterpret_cast<const unsigned char*>(&old.r.epsilon_document_vocabulary);
+    for (size_t i = 0; i < sizeof old.r.epsilon_document_vocabulary; ++i) CHECK(tail[i] == 0xA5);
+    char buf[4096];
+    CHECK_STATUS(dxt_report_to_json(&old.r, buf, sizeof buf, nullptr), DXT_OK);
+    CHECK(std::string(buf).find("\"document\":\"2-DP") != std::string::npos);
+    CHECK(std::string(buf).find("document_vocabulary") == std::string::npos);  // not in an old report
   }
 
   SUBCASE("larger with non-zero extra bytes is DXT_E_UNSUPPORTED, with zero extra bytes OK") {

@@ -60,6 +60,8 @@ class PrivatizeOptions(ctypes.Structure):
         ("mahalanobis_lambda", c_double),
         ("syntf_s", c_double),
         ("exponential_sampler", c_u32),
+        ("search", c_u32),
+        ("ivf_nprobe", c_u32),
     ]
 
 

@@ -124,7 +124,8 @@ def plot_calibration(path, cal_rows):
     axes[0].set_title("N_w: share of outputs equal to the word (median solid, mean dashed)", fontsize=9)
     axes[1].set_title(f"S_w: distinct outputs in {trials} trials (mean)", fontsize=9)
     for ax in axes:
-        ax.set_xlabel("ε", fontsize=8)
+        ax.set_xscale("log")  # the mechanisms' useful epsilons span from about 1 to about 1000
+        ax.set_xlabel("ε (log scale)", fontsize=8)
         ax.tick_params(labelsize=7)
     axes[0].legend(fontsize=6)
     fig.tight_layout()

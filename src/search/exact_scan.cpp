@@ -134,7 +134,9 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
   for (size_t done = 0; done < count; done += kMaxQueries) {
     const size_t nq = std::min(kMaxQueries, count - done);
     const uint32_t Q = static_cast<uint32_t>((nq + kQueryBlock - 1) / kQueryBlock * kQueryBlock);
-    s.err.resize(nq);
+    // Padded to Q: the padding queries have no error and an upper bound of
+    // -inf, so they never keep a row.
+    s.err.assign(Q, 0.0f);
     s.query_scale.assign(nq, 1.0f);
     if (integer) {
       // zu = zq + 128 (unsigned), panels of 16 queries x groups of 4 elements.
@@ -173,8 +175,9 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
       s.block.resize(size_t{kRowBlock} * D);
     }
     s.scores.resize(size_t{kRowBlock} * Q);
-    s.upper.assign(nq, std::numeric_limits<float>::infinity());
-    s.lower.resize(nq);
+    s.upper.assign(Q, -std::numeric_limits<float>::infinity());
+    std::fill(s.upper.begin(), s.upper.begin() + static_cast<ptrdiff_t>(nq), std::numeric_limits<float>::infinity());
+    s.lower.resize(Q);
     s.candidates.resize(std::max(s.candidates.size(), nq));
     for (size_t j = 0; j < nq; ++j) s.candidates[j].clear();
 
@@ -220,16 +223,9 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
         const float nv = norms[v];
         const float rn = std::sqrt(std::max(nv, 0.0f));
         const float base = static_cast<float>(delta) * std::fabs(nv);
-        const float* dots = s.scores.data() + size_t{i} * Q;
-        bool any = false;
-        for (size_t j = 0; j < nq; ++j) {
-          const float a = nv - 2.0f * dots[j];
-          const float t = 2.0f * rn * s.err[j] + base;
-          s.upper[j] = std::min(s.upper[j], a + t);
-          s.lower[j] = a - t;
-          any |= s.lower[j] <= s.upper[j];
-        }
-        if (!any) continue;
+        if (!k.bound_row(s.scores.data() + size_t{i} * Q, Q, nv, rn, base, s.err.data(), s.upper.data(),
+                         s.lower.data()))
+          continue;
         for (size_t j = 0; j < nq; ++j) {
           if (!(s.lower[j] <= s.upper[j])) continue;
           auto& c = s.candidates[j];

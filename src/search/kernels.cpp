@@ -170,12 +170,13 @@ const ScanKernels* choose() {
   return &kScalarKernels;
 }
 
+#include "search/kernels_bound.inc"   // NOLINT(bugprone-suspicious-include)
 #include "search/kernels_sqdist.inc"  // NOLINT(bugprone-suspicious-include)
 
 }  // namespace
 
-const ScanKernels kScalarKernels = {"scalar", dot_f32,  dot_f16, dot_i8,    widen_f16,
-                                    widen_i8, gemm_f32, nullptr, peak_madd, sqdist_f64};
+const ScanKernels kScalarKernels = {"scalar", dot_f32, dot_f16,   dot_i8,     widen_f16, widen_i8,
+                                    gemm_f32, nullptr, peak_madd, sqdist_f64, bound_row};
 
 const ScanKernels& scan_kernels() {
   static const ScanKernels* const chosen = choose();  // thread-safe initialisation

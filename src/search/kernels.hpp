@@ -61,6 +61,12 @@ struct ScanKernels {
   // p^2, for n f32 rows of D elements (kernels_sqdist.inc).
   void (*sqdist_f64)(const float* rows, size_t n, uint32_t D, const float* scales, const double* x, double* diff,
                      double* norm);
+
+  // The bound step of the batched scan for one row and Q queries (Q a
+  // multiple of kQueryBlock; kernels_bound.inc): updates upper, writes lower,
+  // returns whether some query keeps the row as a candidate.
+  bool (*bound_row)(const float* dots, uint32_t Q, float nv, float rn, float base, const float* err, float* upper,
+                    float* lower);
 };
 
 // Queries are processed in blocks whose size is a multiple of this.

@@ -142,11 +142,12 @@ uint64_t peak_madd(uint64_t iterations, float* sink) {
   return iterations * 12 * 8;
 }
 
+#include "search/kernels_bound.inc"   // NOLINT(bugprone-suspicious-include)
 #include "search/kernels_sqdist.inc"  // NOLINT(bugprone-suspicious-include)
 
 }  // namespace
 
-const ScanKernels kAvx2Kernels = {"avx2",    dot<F32>, dot<F16>, dot<I8>,   widen<F16>,
-                                  widen<I8>, gemm_f32, nullptr,  peak_madd, sqdist_f64};
+const ScanKernels kAvx2Kernels = {"avx2",   dot<F32>, dot<F16>,  dot<I8>,    widen<F16>, widen<I8>,
+                                  gemm_f32, nullptr,  peak_madd, sqdist_f64, bound_row};
 
 }  // namespace dxt

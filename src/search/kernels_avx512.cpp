@@ -140,11 +140,12 @@ uint64_t peak_madd(uint64_t iterations, float* sink) {
   return iterations * 12 * 16;
 }
 
+#include "search/kernels_bound.inc"   // NOLINT(bugprone-suspicious-include)
 #include "search/kernels_sqdist.inc"  // NOLINT(bugprone-suspicious-include)
 
 }  // namespace
 
-const ScanKernels kAvx512Kernels = {"avx512",  dot<F32>, dot<F16>, dot<I8>,   widen<F16>,
-                                    widen<I8>, gemm_f32, nullptr,  peak_madd, sqdist_f64};
+const ScanKernels kAvx512Kernels = {"avx512", dot<F32>, dot<F16>,  dot<I8>,    widen<F16>, widen<I8>,
+                                    gemm_f32, nullptr,  peak_madd, sqdist_f64, bound_row};
 
 }  // namespace dxt

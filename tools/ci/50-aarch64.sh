@@ -29,8 +29,9 @@ QEMU_LD_PREFIX=/usr/aarch64-linux-gnu qemu-aarch64 "$build/bin/test_kernels" --s
 # the tests whose loops take seconds natively and many minutes emulated
 # (test_rng draws ~10^8 uniforms, the Poincare trainer trains, test_bad_input
 # streams 100 MB of text, the concurrency stress test runs eight threads,
-# test_rng_failure runs every mechanism with a failing source);
-# none has architecture-specific code paths, and the native, ASan and TSan
-# jobs run them.
+# test_rng_failure runs every mechanism with a failing source,
+# test_search_index builds k-means indexes and measures their recall);
+# none has architecture-specific code paths (the kernels they call are
+# test_kernels', which runs here), and the native, ASan and TSan jobs run them.
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -L unit --timeout 600 \
-  -E '^(test_cli|test_default_models|test_package_consumer|test_python_binding|test_format_python_reader.*|test_exported_symbols|test_rng|test_poincare_trainer|test_bad_input|test_concurrency_stress|test_rng_failure)$'
+  -E '^(test_cli|test_default_models|test_package_consumer|test_python_binding|test_format_python_reader.*|test_exported_symbols|test_rng|test_poincare_trainer|test_bad_input|test_concurrency_stress|test_rng_failure|test_search_index)$'

@@ -98,6 +98,19 @@ def test_mechanisms_and_parameters(model: dxtext.Model, sentence: str) -> None:
         model.privatize(sentence, epsilon=4, mechanism="no-such-mechanism")
     with pytest.raises(TypeError):
         model.privatize(sentence, epsilon=4, vickrey=0.5)
+
+
+def test_search_option_reaches_the_library(model: dxtext.Model, sentence: str) -> None:
+    assert model.privatize(sentence, epsilon=4, search="exact") != ""
+    # The test model has no search index: the library itself refuses IVF.
+    with pytest.raises(dxtext.UnsupportedError):
+        model.privatize(sentence, epsilon=4, search=dxtext.Search.IVF, ivf_nprobe=4)
+    with pytest.raises(dxtext.InvalidArgumentError):
+        model.privatize(sentence, epsilon=4, ivf_nprobe=4)  # nprobe without IVF
+    with pytest.raises(dxtext.InvalidArgumentError):
+        model.privatize(sentence, epsilon=4, search="nearest")
+    with pytest.raises(TypeError):
+        model.privatize(sentence, epsilon=4, search="ivf", ivf_nprobe=2.5)
     with pytest.raises(dxtext.UnsupportedError):
         model.privatize(sentence, epsilon=40, mechanism="hyperbolic")
 

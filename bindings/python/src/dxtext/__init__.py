@@ -21,7 +21,7 @@ for you).
 from __future__ import annotations
 
 from . import _library
-from .enums import Geometry, Mechanism, Metric, Policy, Quantization, RngMode, Sampler, TokenClass
+from .enums import Geometry, Mechanism, Metric, Policy, Quantization, RngMode, Sampler, Search, TokenClass
 from .errors import (
     CorruptModelError,
     DigestMismatchError,
@@ -93,6 +93,7 @@ __all__ = [
     "RngFailureError",
     "RngMode",
     "Sampler",
+    "Search",
     "TokenClass",
     "TruncatedModelError",
     "UnsupportedError",

@@ -51,6 +51,14 @@ class Sampler(enum.IntEnum):
     PERMUTE_AND_FLIP = 2
 
 
+class Search(enum.IntEnum):
+    """How laplace, vickrey and mahalanobis decode a noisy point: exactly
+    (default), or through the model's search index (`dxtext index`)."""
+
+    EXACT = 0
+    IVF = 1
+
+
 class RngMode(enum.IntEnum):
     UNKNOWN = 0
     SYSTEM = 1

@@ -351,7 +351,8 @@ class Model:
                 NotPrivateWarning and the report says is_private=False).
             with_report: also return the privacy Report.
             **params: mechanism parameters: tem_gamma, tem_beta, vickrey_t,
-                mahalanobis_lambda, syntf_s, exponential_sampler.
+                mahalanobis_lambda, syntf_s, exponential_sampler; search
+                ("exact" or "ivf") and ivf_nprobe.
 
         Returns:
             the text, or (text, report) with with_report=True.

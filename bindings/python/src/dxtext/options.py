@@ -8,7 +8,7 @@ import warnings
 from typing import Mapping, Optional, Union
 
 from . import _library as native
-from .enums import Mechanism, Policy, Sampler, TokenClass, coerce
+from .enums import Mechanism, Policy, Sampler, Search, TokenClass, coerce
 from .errors import error_for
 
 MechanismLike = Union[Mechanism, str, int]
@@ -16,7 +16,16 @@ PolicyLike = Union[Policy, str, int]
 SeedLike = Union[bytes, bytearray, int, str]
 
 # Mechanism parameters accepted as keyword arguments (the C field names).
-PARAMETERS = ("tem_gamma", "tem_beta", "vickrey_t", "mahalanobis_lambda", "syntf_s", "exponential_sampler")
+PARAMETERS = (
+    "tem_gamma",
+    "tem_beta",
+    "vickrey_t",
+    "mahalanobis_lambda",
+    "syntf_s",
+    "exponential_sampler",
+    "search",
+    "ivf_nprobe",
+)
 
 
 class NotPrivateWarning(UserWarning):
@@ -61,6 +70,12 @@ def make_options(
             raise TypeError(f"unknown option {name!r}; mechanism parameters are {', '.join(PARAMETERS)}")
         if name == "exponential_sampler":
             o.exponential_sampler = int(coerce(Sampler, value, "sampler"))  # type: ignore[arg-type]
+        elif name == "search":
+            o.search = int(coerce(Search, value, "search"))  # type: ignore[arg-type]
+        elif name == "ivf_nprobe":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
+                raise TypeError(f"ivf_nprobe must be an int in [0, 2**32), not {value!r}")
+            o.ivf_nprobe = value
         else:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"{name} must be a number, not {type(value).__name__}")

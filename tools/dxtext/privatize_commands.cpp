@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "dxtext/dxtext.h"
 #include "errors/error.hpp"
+#include "mechanism_args.hpp"
 #include "privatize_jsonl.hpp"
 
 namespace dxt::cli {
@@ -74,22 +75,6 @@ ContextPtr make_context(dxt_model* model, const Args& args) {
   return ContextPtr(c);
 }
 
-uint32_t parse_mechanism(const Args& args) {
-  const std::string m = args.get("mechanism").value_or("laplace");
-  const dxt_mechanism id = mechanism_from_name(m);
-  if (id == DXT_MECHANISM_UNKNOWN)
-    throw UsageError("unknown mechanism '" + m +
-                     "' (laplace, hyperbolic, exponential, syntf, mahalanobis, vickrey, tem)");
-  return id;
-}
-
-uint32_t parse_sampler(const Args& args) {
-  const std::string s = args.get("sampler").value_or("gumbel");
-  if (s == "gumbel") return DXT_SAMPLER_GUMBEL;
-  if (s == "permute-and-flip") return DXT_SAMPLER_PERMUTE_AND_FLIP;
-  throw UsageError("--sampler must be gumbel or permute-and-flip");
-}
-
 uint32_t parse_policy(const Args& args, const std::string& name) {
   const auto v = args.get(name);
   if (!v) return DXT_POLICY_DEFAULT;
@@ -103,29 +88,22 @@ uint32_t parse_policy(const Args& args, const std::string& name) {
 dxt_privatize_options privatize_options(const Args& args) {
   dxt_privatize_options o;
   dxt_privatize_options_init(&o);
-  o.mechanism = parse_mechanism(args);
+  // The mechanism and its parameters as calibrate and bench read them.
+  const MechanismParams p = parse_mechanism_params(args);
+  o.mechanism = p.id;
   o.epsilon = args.number("epsilon");
   o.policy[DXT_CLASS_IN_VOCABULARY] = parse_policy(args, "in-vocabulary");
   o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = parse_policy(args, "oov");
   o.policy[DXT_CLASS_NUMBER] = parse_policy(args, "numbers");
   o.policy[DXT_CLASS_STOPWORD] = parse_policy(args, "stopwords");
-  o.tem_gamma = args.number("gamma", o.tem_gamma);
-  o.tem_beta = args.number("beta", o.tem_beta);
-  o.vickrey_t = args.number("t", o.vickrey_t);
-  o.mahalanobis_lambda = args.number("lambda", o.mahalanobis_lambda);
-  o.syntf_s = args.number("s", o.syntf_s);
-  o.exponential_sampler = parse_sampler(args);
-  const std::string search = args.get("search").value_or("exact");
-  if (search == "ivf") {
-    o.search = DXT_SEARCH_IVF;
-    const uint64_t nprobe = args.count("nprobe", 0);
-    if (nprobe > UINT32_MAX) throw UsageError("--nprobe is too large");
-    o.ivf_nprobe = static_cast<uint32_t>(nprobe);
-  } else if (search != "exact") {
-    throw UsageError("--search must be exact or ivf");
-  } else if (args.get("nprobe")) {
-    throw UsageError("--nprobe needs --search ivf");
-  }
+  o.tem_gamma = p.tem_gamma;
+  o.tem_beta = p.tem_beta;
+  o.vickrey_t = p.vickrey_t;
+  o.mahalanobis_lambda = p.mahalanobis_lambda;
+  o.syntf_s = p.syntf_s;
+  o.exponential_sampler = p.sampler;
+  o.search = p.search;
+  o.ivf_nprobe = p.ivf_nprobe;
   return o;
 }
 

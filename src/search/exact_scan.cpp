@@ -329,7 +329,10 @@ void visit_row_sums(const Model& model, const double* x, Visit visit) {
   // Rows in blocks small enough to stay in L1 once widened to f32 (the
   // kernel scales int8 rows in f32, as Model::row does).
   constexpr uint32_t kRows = 16;
-  std::vector<float> widened(model.quantization() == DXT_QUANT_F32 ? 0 : size_t{kRows} * D);
+  // Per thread and kept between calls: exponential and tem call this once
+  // per word, and the hot path allocates nothing once it has grown.
+  thread_local std::vector<float> widened;
+  if (model.quantization() != DXT_QUANT_F32 && widened.size() < size_t{kRows} * D) widened.resize(size_t{kRows} * D);
   double diff[kRows], norm[kRows];
   for (uint32_t v0 = 0; v0 < V; v0 += kRows) {
     const uint32_t n = std::min(kRows, V - v0);

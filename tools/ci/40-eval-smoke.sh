@@ -6,13 +6,10 @@
 # that the outputs exist and are sane. The full run is eval/run_sotu.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tools/ci/lib/dxtext_library.sh
 
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo=sudo
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends \
-  g++ cmake ninja-build pkg-config libssl-dev libeigen3-dev doctest-dev \
-  python3 python3-sklearn python3-numpy python3-matplotlib fasttext >/dev/null
+dxt_install_packages g++ cmake ninja-build pkg-config libssl-dev libeigen3-dev doctest-dev \
+  python3 python3-sklearn python3-numpy python3-matplotlib fasttext
 
 build=build-ci/eval-smoke
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDXT_BUILD_TESTS=OFF -DDXT_BUILD_BENCH=OFF >/dev/null

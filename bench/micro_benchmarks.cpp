@@ -68,17 +68,19 @@ void gemm_f32(benchmark::State& state, const ScanKernels* k) {
 }
 
 void gemm_i8(benchmark::State& state, const ScanKernels* k) {
-  const auto Dp = static_cast<uint32_t>(state.range(0));
+  const auto D = static_cast<uint32_t>(state.range(0));
   const auto Q = static_cast<uint32_t>(state.range(1));
   const size_t n = 48;
-  const auto rows = random_values<int8_t>(n * Dp, -127, 127);
-  const auto zu = random_values<uint8_t>(size_t{Dp} * Q, 0, 255);
-  std::vector<int32_t> out(n * Q);
+  const auto rows = random_values<int8_t>(n * D, -127, 127);
+  const auto zu = random_values<uint8_t>(size_t{(D + 3) / 4 * 4} * Q, 0, 255);
+  const auto row_scales = random_values<float>(n, 1, 4);
+  const auto query_scales = random_values<float>(Q, 1, 4);
+  std::vector<float> out(n * Q);
   for (auto _ : state) {
-    k->gemm_i8(rows.data(), n, Dp, zu.data(), Q, out.data());
+    k->gemm_i8(rows.data(), n, D, zu.data(), Q, row_scales.data(), query_scales.data(), out.data());
     benchmark::DoNotOptimize(out.data());
   }
-  state.counters["MAC/s"] = benchmark::Counter(double(n) * Dp * Q, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["MAC/s"] = benchmark::Counter(double(n) * D * Q, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void gamma(benchmark::State& state) {

@@ -123,7 +123,7 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
   // int8 rows times int8 queries in exact integer arithmetic, when the CPU
   // has a fast kernel for it; otherwise rows widened to f32.
   const bool integer = quant == DXT_QUANT_INT8 && k.gemm_i8 != nullptr;
-  const uint32_t Dp = integer ? (D + 3) / 4 * 4 : D;  // int8 rows padded to groups of 4
+  const uint32_t Dp = (D + 3) / 4 * 4;  // queries padded to groups of 4 elements
   const double delta = (2.0 * D + 64) * 0x1p-24;
   // Rows per block: converted once, then multiplied with every query. A
   // multiple of the kernels' row tile (6).
@@ -137,10 +137,11 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
     // Padded to Q: the padding queries have no error and an upper bound of
     // -inf, so they never keep a row.
     s.err.assign(Q, 0.0f);
-    s.query_scale.assign(nq, 1.0f);
     if (integer) {
       // zu = zq + 128 (unsigned), panels of 16 queries x groups of 4 elements.
+      // Padding queries are zq = 0 with scale 0.
       s.zu.assign(size_t{Q} * Dp, 128);
+      s.query_scale.assign(Q, 0.0f);
       for (size_t j = 0; j < nq; ++j) {
         const float* zj = z + (done + j) * D;
         float top = 0;
@@ -158,9 +159,6 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
         s.query_scale[j] = scale;
         s.err[j] = static_cast<float>(std::sqrt(e2) + 2 * delta * std::sqrt(zz));
       }
-      s.packed.resize(size_t{kRowBlock} * Dp);
-      s.row_sum.resize(kRowBlock);
-      s.iscores.resize(size_t{kRowBlock} * Q);
     } else {
       s.zt.assign(size_t{D} * Q, 0.0f);
       for (size_t j = 0; j < nq; ++j) {
@@ -186,23 +184,8 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
       const uint64_t first = uint64_t{v0} * D;
       // Approximate dot products <phi(v), z_j> into scores (n x Q).
       if (integer) {
-        const int8_t* rows = reinterpret_cast<const int8_t*>(m) + first;
-        for (uint32_t i = 0; i < n; ++i) {
-          int8_t* dst = s.packed.data() + size_t{i} * Dp;
-          std::memcpy(dst, rows + size_t{i} * D, D);
-          std::memset(dst + D, 0, Dp - D);
-          int32_t sum = 0;
-          for (uint32_t c = 0; c < D; ++c) sum += dst[c];
-          s.row_sum[i] = sum;
-        }
-        k.gemm_i8(s.packed.data(), n, Dp, s.zu.data(), Q, s.iscores.data());
-        for (uint32_t i = 0; i < n; ++i) {
-          const float scale = scales[v0 + i];
-          const int32_t offset = 128 * s.row_sum[i];
-          const int32_t* in = s.iscores.data() + size_t{i} * Q;
-          float* dots = s.scores.data() + size_t{i} * Q;
-          for (size_t j = 0; j < nq; ++j) dots[j] = scale * s.query_scale[j] * static_cast<float>(in[j] - offset);
-        }
+        k.gemm_i8(reinterpret_cast<const int8_t*>(m) + first, n, D, s.zu.data(), Q, scales + v0, s.query_scale.data(),
+                  s.scores.data());
       } else {
         const float* rows = s.block.data();
         if (quant == DXT_QUANT_F32) {

@@ -31,8 +31,6 @@ struct BatchScratch {
   };
   std::vector<float> zt, block, scores, err, query_scale, upper, lower;
   std::vector<uint8_t> zu;
-  std::vector<int8_t> packed;
-  std::vector<int32_t> row_sum, iscores;
   std::vector<std::vector<Candidate>> candidates;
 };
 

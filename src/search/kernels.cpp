@@ -81,13 +81,15 @@ void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t
 
 }  // namespace
 
-void reference_gemm_i8(const int8_t* rows, size_t n, uint32_t Dp, const uint8_t* zu, uint32_t Q, int32_t* out) {
+void reference_gemm_i8(const int8_t* rows, size_t n, uint32_t D, const uint8_t* zu, uint32_t Q, const float* row_scales,
+                       const float* query_scales, float* out) {
+  const uint32_t groups = (D + 3) / 4;
   for (size_t i = 0; i < n; ++i)
     for (uint32_t q = 0; q < Q; ++q) {
       int32_t sum = 0;
-      for (uint32_t k = 0; k < Dp; ++k)
-        sum += rows[i * Dp + k] * zu[((q / kQueryBlock) * (Dp / 4) + k / 4) * 64 + (q % kQueryBlock) * 4 + k % 4];
-      out[i * Q + q] = sum;
+      for (uint32_t k = 0; k < D; ++k)
+        sum += rows[i * D + k] * (zu[((q / kQueryBlock) * groups + k / 4) * 64 + (q % kQueryBlock) * 4 + k % 4] - 128);
+      out[i * Q + q] = (row_scales[i] * query_scales[q]) * static_cast<float>(sum);
     }
 }
 

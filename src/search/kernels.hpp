@@ -41,13 +41,17 @@ struct ScanKernels {
   // out[i * Q + q] = <row i, query q> for i in [0, n), q in [0, Q).
   void (*gemm_f32)(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out);
 
-  // Integer product of int8 rows (n rows of Dp bytes, Dp a multiple of 4,
-  // zero-padded) with Q unsigned 8-bit queries, packed in panels of
-  // kQueryBlock queries x groups of 4 elements: element k of query q is
-  // zu[((q / 16) * (Dp / 4) + k / 4) * 64 + (q % 16) * 4 + k % 4].
-  // out[i * Q + q] = sum_k rows[i][k] * zu(q, k), exact in int32.
+  // Integer product of n int8 rows (consecutive, D elements each, any D)
+  // with Q int8 queries zq, scaled to float:
+  //   out[i * Q + q] = (row_scales[i] * query_scales[q]) * float(sum_k rows[i][k] * zq(q, k)),
+  // the sum exact in int32. The queries are given as zu = zq + 128
+  // (unsigned), packed in panels of kQueryBlock queries x groups of 4
+  // elements over Dp = D rounded up to a multiple of 4: element k of query q
+  // is zu[((q / 16) * (Dp / 4) + k / 4) * 64 + (q % 16) * 4 + k % 4]
+  // (elements past D are ignored). query_scales has Q entries.
   // nullptr where the instruction set has no fast way to do it.
-  void (*gemm_i8)(const int8_t* rows, size_t n, uint32_t Dp, const uint8_t* zu, uint32_t Q, int32_t* out);
+  void (*gemm_i8)(const int8_t* rows, size_t n, uint32_t D, const uint8_t* zu, uint32_t Q, const float* row_scales,
+                  const float* query_scales, float* out);
 
   // Twelve independent multiply-add chains in registers, `iterations` steps
   // each: the machine's peak multiply-add rate for this instruction set, for
@@ -88,9 +92,11 @@ extern const ScanKernels kScalarKernels;
 extern const ScanKernels kAvx2Kernels;
 extern const ScanKernels kAvx512Kernels;
 extern const ScanKernels kNeonKernels;
-void avx512vnni_gemm_i8(const int8_t* rows, size_t n, uint32_t Dp, const uint8_t* zu, uint32_t Q, int32_t* out);
+void avx512vnni_gemm_i8(const int8_t* rows, size_t n, uint32_t D, const uint8_t* zu, uint32_t Q,
+                        const float* row_scales, const float* query_scales, float* out);
 
 // The plain-C++ definition of gemm_i8, for tests.
-void reference_gemm_i8(const int8_t* rows, size_t n, uint32_t Dp, const uint8_t* zu, uint32_t Q, int32_t* out);
+void reference_gemm_i8(const int8_t* rows, size_t n, uint32_t D, const uint8_t* zu, uint32_t Q, const float* row_scales,
+                       const float* query_scales, float* out);
 
 }  // namespace dxt

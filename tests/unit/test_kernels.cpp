@@ -199,20 +199,30 @@ double distance2(const Model& m, uint32_t v, const float* z) {
 TEST_CASE("every kernel set's int8 product is exact") {
   std::mt19937_64 gen(5);
   std::uniform_int_distribution<int> byte(-128, 127), ubyte(0, 255);
+  std::uniform_real_distribution<float> scale(0.001f, 2.0f);
   std::vector<const ScanKernels*> kernels = all_kernels();
   for (const ScanKernels* k : kernels) {
     if (k->gemm_i8 == nullptr) continue;
     CAPTURE(k->name);
-    for (uint32_t Dp : {4u, 8u, 100u, 300u, 1024u})
+    for (uint32_t D : {1u, 3u, 4u, 8u, 37u, 63u, 64u, 65u, 100u, 300u, 1024u})
       for (size_t n : {size_t{1}, size_t{5}, size_t{6}, size_t{13}})
-        for (uint32_t Q : {16u, 32u, 48u}) {
-          std::vector<int8_t> rows(n * Dp);
+        for (uint32_t Q : {16u, 32u, 48u, 64u, 112u}) {
+          CAPTURE(D);
+          CAPTURE(n);
+          CAPTURE(Q);
+          const uint32_t Dp = (D + 3) / 4 * 4;
+          // One byte past the rows, so that reading past the last row would
+          // change the result.
+          std::vector<int8_t> rows(n * D + 1);
           std::vector<uint8_t> zu(size_t{Q} * Dp);
+          std::vector<float> row_scales(n), query_scales(Q);
           for (auto& x : rows) x = static_cast<int8_t>(byte(gen));
           for (auto& x : zu) x = static_cast<uint8_t>(ubyte(gen));
-          std::vector<int32_t> got(n * Q), want(n * Q);
-          k->gemm_i8(rows.data(), n, Dp, zu.data(), Q, got.data());
-          reference_gemm_i8(rows.data(), n, Dp, zu.data(), Q, want.data());
+          for (auto& x : row_scales) x = scale(gen);
+          for (auto& x : query_scales) x = scale(gen);
+          std::vector<float> got(n * Q), want(n * Q);
+          k->gemm_i8(rows.data(), n, D, zu.data(), Q, row_scales.data(), query_scales.data(), got.data());
+          reference_gemm_i8(rows.data(), n, D, zu.data(), Q, row_scales.data(), query_scales.data(), want.data());
           REQUIRE(got == want);
         }
   }

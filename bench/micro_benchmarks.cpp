@@ -61,7 +61,7 @@ void gemm_f32(benchmark::State& state, const ScanKernels* k) {
   const auto zt = random_values<float>(size_t{D} * Q, -3, 3);
   std::vector<float> out(n * Q);
   for (auto _ : state) {
-    k->gemm_f32(rows.data(), n, D, zt.data(), Q, out.data());
+    k->gemm_f32(rows.data(), n, D, zt.data(), Q, out.data(), nullptr, 0);
     benchmark::DoNotOptimize(out.data());
   }
   state.counters["MAC/s"] = benchmark::Counter(double(n) * D * Q, benchmark::Counter::kIsIterationInvariantRate);
@@ -77,7 +77,7 @@ void gemm_i8(benchmark::State& state, const ScanKernels* k) {
   const auto query_scales = random_values<float>(Q, 1, 4);
   std::vector<float> out(n * Q);
   for (auto _ : state) {
-    k->gemm_i8(rows.data(), n, D, zu.data(), Q, row_scales.data(), query_scales.data(), out.data());
+    k->gemm_i8(rows.data(), n, D, zu.data(), Q, row_scales.data(), query_scales.data(), out.data(), nullptr, 0);
     benchmark::DoNotOptimize(out.data());
   }
   state.counters["MAC/s"] = benchmark::Counter(double(n) * D * Q, benchmark::Counter::kIsIterationInvariantRate);

@@ -182,10 +182,12 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
     for (uint32_t v0 = 0; v0 < V; v0 += kRowBlock) {
       const uint32_t n = std::min(kRowBlock, V - v0);
       const uint64_t first = uint64_t{v0} * D;
+      // The rows after this block, prefetched while it is multiplied.
+      const size_t next_rows = std::min(kRowBlock, V - v0 - n);
       // Approximate dot products <phi(v), z_j> into scores (n x Q).
       if (integer) {
         k.gemm_i8(reinterpret_cast<const int8_t*>(m) + first, n, D, s.zu.data(), Q, scales + v0, s.query_scale.data(),
-                  s.scores.data());
+                  s.scores.data(), m + first + size_t{n} * D, next_rows * D);
       } else {
         const float* rows = s.block.data();
         if (quant == DXT_QUANT_F32) {
@@ -195,7 +197,11 @@ void nearest_euclidean_batch(const Model& model, const float* z, size_t count, u
         } else {
           k.widen_i8(reinterpret_cast<const int8_t*>(m) + first, n, D, s.block.data());
         }
-        k.gemm_f32(rows, n, D, s.zt.data(), Q, s.scores.data());
+        // Widened blocks are read from the matrix before the product, so
+        // only rows used in place are worth prefetching from it.
+        const bool direct = quant == DXT_QUANT_F32;
+        k.gemm_f32(rows, n, D, s.zt.data(), Q, s.scores.data(), direct ? m + (first + size_t{n} * D) * 4 : nullptr,
+                   direct ? next_rows * D * 4 : 0);
         if (quant == DXT_QUANT_INT8)
           for (uint32_t i = 0; i < n; ++i)
             for (size_t j = 0; j < nq; ++j) s.scores[size_t{i} * Q + j] *= scales[v0 + i];

@@ -84,7 +84,7 @@ class Assigner {
           for (uint32_t i = 0; i < m; ++i)
             model_.row(rows != nullptr ? rows[first + i] : static_cast<uint32_t>(first + i),
                        block.data() + size_t{i} * D);
-          k_.gemm_f32(block.data(), m, D, zt_.data(), Q_, scores.data());
+          k_.gemm_f32(block.data(), m, D, zt_.data(), Q_, scores.data(), nullptr, 0);
           for (uint32_t i = 0; i < m; ++i) {
             const float* s = scores.data() + size_t{i} * Q_;
             uint32_t best = 0;

@@ -50,7 +50,8 @@ void widen_i8(const int8_t* rows, size_t n, uint32_t D, float* out) {
 // Four rows at a time against one panel of 16 queries: each (row, query)
 // sum runs over k in order, and the loop over q is contiguous, so it
 // vectorises without reassociation.
-void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out) {
+void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out, const void* /*next*/,
+              size_t /*next_bytes*/) {
   constexpr uint32_t P = kQueryBlock;
   for (uint32_t q0 = 0; q0 < Q; q0 += P) {
     const float* panel = zt + size_t{q0} * D;
@@ -82,7 +83,7 @@ void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t
 }  // namespace
 
 void reference_gemm_i8(const int8_t* rows, size_t n, uint32_t D, const uint8_t* zu, uint32_t Q, const float* row_scales,
-                       const float* query_scales, float* out) {
+                       const float* query_scales, float* out, const void* /*next*/, size_t /*next_bytes*/) {
   const uint32_t groups = (D + 3) / 4;
   for (size_t i = 0; i < n; ++i)
     for (uint32_t q = 0; q < Q; ++q) {

@@ -39,7 +39,11 @@ struct ScanKernels {
   // query q is zt[(q / kQueryBlock) * D * kQueryBlock + k * kQueryBlock +
   // q % kQueryBlock], so each panel is read contiguously.
   // out[i * Q + q] = <row i, query q> for i in [0, n), q in [0, Q).
-  void (*gemm_f32)(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out);
+  // [next, next + next_bytes) is what the caller reads after this call (the
+  // following rows): the product prefetches it while it computes (next may
+  // be null; a kernel may ignore it).
+  void (*gemm_f32)(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out, const void* next,
+                   size_t next_bytes);
 
   // Integer product of n int8 rows (consecutive, D elements each, any D)
   // with Q int8 queries zq, scaled to float:
@@ -48,10 +52,11 @@ struct ScanKernels {
   // (unsigned), packed in panels of kQueryBlock queries x groups of 4
   // elements over Dp = D rounded up to a multiple of 4: element k of query q
   // is zu[((q / 16) * (Dp / 4) + k / 4) * 64 + (q % 16) * 4 + k % 4]
-  // (elements past D are ignored). query_scales has Q entries.
+  // (elements past D are ignored). query_scales has Q entries. next and
+  // next_bytes as for gemm_f32.
   // nullptr where the instruction set has no fast way to do it.
   void (*gemm_i8)(const int8_t* rows, size_t n, uint32_t D, const uint8_t* zu, uint32_t Q, const float* row_scales,
-                  const float* query_scales, float* out);
+                  const float* query_scales, float* out, const void* next, size_t next_bytes);
 
   // Twelve independent multiply-add chains in registers, `iterations` steps
   // each: the machine's peak multiply-add rate for this instruction set, for
@@ -93,10 +98,11 @@ extern const ScanKernels kAvx2Kernels;
 extern const ScanKernels kAvx512Kernels;
 extern const ScanKernels kNeonKernels;
 void avx512vnni_gemm_i8(const int8_t* rows, size_t n, uint32_t D, const uint8_t* zu, uint32_t Q,
-                        const float* row_scales, const float* query_scales, float* out);
+                        const float* row_scales, const float* query_scales, float* out, const void* next,
+                        size_t next_bytes);
 
 // The plain-C++ definition of gemm_i8, for tests.
 void reference_gemm_i8(const int8_t* rows, size_t n, uint32_t D, const uint8_t* zu, uint32_t Q, const float* row_scales,
-                       const float* query_scales, float* out);
+                       const float* query_scales, float* out, const void* next, size_t next_bytes);
 
 }  // namespace dxt

@@ -13,6 +13,8 @@ namespace dxt {
 
 namespace {
 
+#include "search/kernels_prefetch.inc"  // NOLINT(bugprone-suspicious-include)
+
 constexpr int kRows = 6;  // rows per tile: 6 x 4 panels = 24 accumulators, 4 query registers, 1 broadcast
 
 inline __mmask64 first_bytes(uint32_t m) { return m >= 64 ? ~__mmask64{0} : (__mmask64{1} << m) - 1; }
@@ -110,12 +112,15 @@ inline void row_tile(size_t left, const int8_t* rows, uint32_t D, const uint8_t*
 }  // namespace
 
 void avx512vnni_gemm_i8(const int8_t* rows, size_t n, uint32_t D, const uint8_t* zu, uint32_t Q,
-                        const float* row_scales, const float* query_scales, float* out) {
+                        const float* row_scales, const float* query_scales, float* out, const void* next,
+                        size_t next_bytes) {
   static_assert(kQueryBlock == 16, "one panel is one register");
+  Prefetch prefetch(next, next_bytes, (n + kRows - 1) / kRows);
   // Row tiles outside, queries inside: a tile's rows stay in L1 for every
   // query, and its row sums are computed once.
   for (size_t i = 0; i < n; i += kRows) {
     const size_t m = n - i < static_cast<size_t>(kRows) ? n - i : static_cast<size_t>(kRows);
+    prefetch.next();
     int32_t sums[kRows];
     for (size_t r = 0; r < m; ++r) sums[r] = row_sum(rows + (i + r) * D, D);
     row_tile<kRows>(m, rows + i * D, D, zu, sums, row_scales + i, query_scales, Q, out + i * Q);

@@ -11,6 +11,8 @@ namespace dxt {
 
 namespace {
 
+#include "search/kernels_prefetch.inc"  // NOLINT(bugprone-suspicious-include)
+
 constexpr uint32_t W = 8;  // elements per step: two float32x4 registers
 
 struct Pair {
@@ -120,11 +122,13 @@ inline void tile_rows(size_t left, const float* rows, uint32_t D, const float* z
   tile<R>(rows, D, zt, Q, out);
 }
 
-void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out) {
+void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out, const void* next,
+              size_t next_bytes) {
   constexpr size_t kRows = 6;  // 24 accumulators + 4 query registers
   static_assert(kQueryBlock == 16, "one panel is four registers");
+  Prefetch prefetch(next, next_bytes, Q / kQueryBlock * ((n + kRows - 1) / kRows));
   for (uint32_t q = 0; q < Q; q += kQueryBlock)
-    for (size_t i = 0; i < n; i += kRows)
+    for (size_t i = 0; i < n; i += kRows, prefetch.next())
       tile_rows<kRows>(n - i, rows + i * D, D, zt + size_t{q} * D, Q, out + i * Q + q);
 }
 

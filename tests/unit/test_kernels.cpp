@@ -169,7 +169,7 @@ TEST_CASE("every kernel set multiplies row blocks with query blocks") {
           std::vector<float> rows(n * D), zt(size_t{D} * Q), out(n * Q + 1, -7.0f);
           for (float& x : rows) x = normal(gen);
           for (float& x : zt) x = normal(gen);
-          k->gemm_f32(rows.data(), n, D, zt.data(), Q, out.data());
+          k->gemm_f32(rows.data(), n, D, zt.data(), Q, out.data(), nullptr, 0);
           for (size_t i = 0; i < n; ++i)
             for (uint32_t q = 0; q < Q; ++q) {
               double exact = 0, magnitude = 0;
@@ -221,8 +221,9 @@ TEST_CASE("every kernel set's int8 product is exact") {
           for (auto& x : row_scales) x = scale(gen);
           for (auto& x : query_scales) x = scale(gen);
           std::vector<float> got(n * Q), want(n * Q);
-          k->gemm_i8(rows.data(), n, D, zu.data(), Q, row_scales.data(), query_scales.data(), got.data());
-          reference_gemm_i8(rows.data(), n, D, zu.data(), Q, row_scales.data(), query_scales.data(), want.data());
+          k->gemm_i8(rows.data(), n, D, zu.data(), Q, row_scales.data(), query_scales.data(), got.data(), nullptr, 0);
+          reference_gemm_i8(rows.data(), n, D, zu.data(), Q, row_scales.data(), query_scales.data(), want.data(),
+                            nullptr, 0);
           REQUIRE(got == want);
         }
   }

@@ -67,8 +67,9 @@ def main():
                         f.write(json.dumps(r) + "\n")
 
     print("| V | D | quant | kernel | single words/s | p50 ms | p99 ms | batch words/s | batch × single | "
-          "scan GB/s | scan ÷ stream time | batch GMAC/s | ÷ peak | 2 threads × | open µs | RSS +open KiB |")
-    print("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "scan GB/s | scan ÷ stream time | batch GMAC/s | ÷ peak | 2 threads × | open µs | RSS +open KiB | "
+          "of it in 4 KiB pages |")
+    print("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
         m, s, b, sc, ra = r["model"], r["single"], r["batch"], r.get("scan", {}), r["ratios"]
         print(f"| {int(m['vocabulary_size']):,} | {int(m['dimension'])} | {m['quantization']} | {r['kernel']} | "
@@ -76,7 +77,8 @@ def main():
               f"{fmt(b['words_per_s'])} | {fmt(ra['batch_speedup_per_word'])} | {fmt(sc.get('single_gb_per_s'))} | "
               f"{fmt(ra['scan_single_over_stream_time'])} | {fmt(sc.get('batch_gmac_per_s'))} | "
               f"{fmt(ra['scan_batch_over_peak_macs'])} | {fmt(ra['threads_speedup'])} | "
-              f"{fmt(r['open_us']['median'])} | {ra['rss_growth_from_open_kib']:.0f} |")
+              f"{fmt(r['open_us']['median'])} | {ra['rss_growth_from_open_kib']:.0f} | "
+              f"{fmt(ra.get('rss_growth_from_open_in_4kib_pages_kib'))} |")
     print()
     print("| V | D | quant | memory GB/s (1 thread) | peak GMAC/s (f32) | naive C++ words/s | numpy words/s | "
           "numpy batched words/s | single ÷ naive | single ÷ numpy | batch ÷ numpy | batch ÷ numpy batched |")

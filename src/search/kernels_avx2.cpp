@@ -93,41 +93,57 @@ void widen(const typename L::T* rows, size_t n, uint32_t D, float* out) {
   }
 }
 
-// R rows x one panel of 16 queries (C = 2 registers): the sums for each
-// (row, query) run over k in order.
+// R rows x one panel of 16 queries (C = 2 registers), over kn elements from
+// the current one; the sums for each (row, query) run over k in order,
+// starting at zero for the first block of elements and from out after that
+// (kernels_avx512.cpp has the reasons for blocking and for the pragmas).
 template <int R, int C>
-inline void tile(const float* rows, uint32_t D, const float* panel, uint32_t Q, float* out) {
+inline void tile(const float* rows, uint32_t D, uint32_t kn, const float* panel, uint32_t Q, float* out, bool first) {
   __m256 acc[R][C];
+#pragma GCC unroll 8
   for (int r = 0; r < R; ++r)
-    for (int c = 0; c < C; ++c) acc[r][c] = _mm256_setzero_ps();
-  for (uint32_t k = 0; k < D; ++k) {
+#pragma GCC unroll 8
+    for (int c = 0; c < C; ++c)
+      acc[r][c] = first ? _mm256_setzero_ps() : _mm256_loadu_ps(out + static_cast<size_t>(r) * Q + c * W);
+  for (uint32_t k = 0; k < kn; ++k) {
     __m256 zk[C];
+#pragma GCC unroll 8
     for (int c = 0; c < C; ++c) zk[c] = _mm256_loadu_ps(panel + size_t{k} * kQueryBlock + c * W);
+#pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const __m256 b = _mm256_broadcast_ss(rows + static_cast<size_t>(r) * D + k);
+#pragma GCC unroll 8
       for (int c = 0; c < C; ++c) acc[r][c] = _mm256_fmadd_ps(b, zk[c], acc[r][c]);
     }
   }
+#pragma GCC unroll 8
   for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
     for (int c = 0; c < C; ++c) _mm256_storeu_ps(out + static_cast<size_t>(r) * Q + c * W, acc[r][c]);
 }
 
 template <int R>
-inline void tile_rows(size_t left, const float* rows, uint32_t D, const float* zt, uint32_t Q, float* out) {
+inline void tile_rows(size_t left, const float* rows, uint32_t D, uint32_t kn, const float* panel, uint32_t Q,
+                      float* out, bool first) {
   if constexpr (R > 1) {
-    if (left < static_cast<size_t>(R)) return tile_rows<R - 1>(left, rows, D, zt, Q, out);
+    if (left < static_cast<size_t>(R)) return tile_rows<R - 1>(left, rows, D, kn, panel, Q, out, first);
   }
-  tile<R, 2>(rows, D, zt, Q, out);
+  tile<R, 2>(rows, D, kn, panel, Q, out, first);
 }
 
 void gemm_f32(const float* rows, size_t n, uint32_t D, const float* zt, uint32_t Q, float* out, const void* next,
               size_t next_bytes) {
-  constexpr size_t kRows = 6;  // 12 accumulators + 2 query registers + 1 broadcast
+  constexpr size_t kRows = 6;       // 12 accumulators + 2 query registers + 1 broadcast
+  constexpr uint32_t kBlock = 128;  // elements per block: one panel's part is 8 KB
   static_assert(kQueryBlock == 2 * W, "one panel is two registers");
-  Prefetch prefetch(next, next_bytes, Q / kQueryBlock * ((n + kRows - 1) / kRows));
-  for (uint32_t q = 0; q < Q; q += kQueryBlock)
-    for (size_t i = 0; i < n; i += kRows, prefetch.next())
-      tile_rows<kRows>(n - i, rows + i * D, D, zt + size_t{q} * D, Q, out + i * Q + q);
+  Prefetch prefetch(next, next_bytes, (D + kBlock - 1) / kBlock * (Q / kQueryBlock) * ((n + kRows - 1) / kRows));
+  for (uint32_t k0 = 0; k0 < D; k0 += kBlock) {
+    const uint32_t kn = D - k0 < kBlock ? D - k0 : kBlock;
+    for (uint32_t q = 0; q < Q; q += kQueryBlock)
+      for (size_t i = 0; i < n; i += kRows, prefetch.next())
+        tile_rows<kRows>(n - i, rows + i * D + k0, D, kn, zt + size_t{q} * D + size_t{k0} * kQueryBlock, Q,
+                         out + i * Q + q, k0 == 0);
+  }
 }
 
 uint64_t peak_madd(uint64_t iterations, float* sink) {

@@ -15,6 +15,10 @@ export interface OptionsObject {
   mahalanobisLambda?: number;
   syntfS?: number;
   sampler?: 'gumbel' | 'permute-and-flip';
+  /** Decoding: 'exact' (the default) or through the model's search index. */
+  search?: 'exact' | 'ivf';
+  /** Index cells scanned with search 'ivf' (0 or absent: the library's default). */
+  ivfNprobe?: number;
 }
 /** A number is the epsilon with every other option at its default. */
 export type Options = number | OptionsObject;

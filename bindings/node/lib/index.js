@@ -97,6 +97,7 @@ const POLICIES = ['default', 'privatize', 'placeholder', 'drop', 'keep'];
 const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
 const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
 const SAMPLERS = { gumbel: 1, 'permute-and-flip': 2 };
+const SEARCHES = { exact: 0, ivf: 1 };
 
 function indexOfName(table, name, what) {
   const i = table.indexOf(name);
@@ -109,7 +110,8 @@ function indexOfName(table, name, what) {
  * { epsilon, mechanism: 'laplace' | 'hyperbolic' | ..., policies: {
  *   inVocabulary, outOfVocabulary, number, stopword: 'privatize' |
  *   'placeholder' | 'drop' | 'keep' }, placeholder, temGamma, temBeta,
- *   vickreyT, mahalanobisLambda, syntfS, sampler: 'gumbel' | 'permute-and-flip' }
+ *   vickreyT, mahalanobisLambda, syntfS, sampler: 'gumbel' | 'permute-and-flip',
+ *   search: 'exact' | 'ivf', ivfNprobe }
  */
 function nativeOptions(options) {
   if (typeof options === 'number') return { epsilon: options };
@@ -120,6 +122,10 @@ function nativeOptions(options) {
   if (options.sampler !== undefined) {
     out.sampler = SAMPLERS[options.sampler];
     if (out.sampler === undefined) throw invalid(`unknown sampler ${JSON.stringify(options.sampler)}`);
+  }
+  if (options.search !== undefined) {
+    out.search = SEARCHES[options.search];
+    if (out.search === undefined) throw invalid(`unknown search ${JSON.stringify(options.search)} (exact or ivf)`);
   }
   if (options.policies !== undefined) {
     out.policy = [0, 0, 0, 0];

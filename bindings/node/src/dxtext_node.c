@@ -255,8 +255,8 @@ typedef struct options_copy {
 } options_copy;
 
 /* Reads {epsilon, mechanism, policy: [4], placeholder, temGamma, temBeta,
-   vickreyT, mahalanobisLambda, syntfS, sampler} (numbers as in the C
-   header; lib/index.js maps names to numbers). */
+   vickreyT, mahalanobisLambda, syntfS, sampler, search, ivfNprobe} (numbers
+   as in the C header; lib/index.js maps names to numbers). */
 static int get_options(napi_env env, napi_value object, options_copy *out) {
   napi_valuetype t;
   napi_value v;
@@ -277,7 +277,9 @@ static int get_options(napi_env env, napi_value object, options_copy *out) {
       !get_double_property(env, object, "vickreyT", &out->options.vickrey_t) ||
       !get_double_property(env, object, "mahalanobisLambda", &out->options.mahalanobis_lambda) ||
       !get_double_property(env, object, "syntfS", &out->options.syntf_s) ||
-      !get_u32_property(env, object, "sampler", &out->options.exponential_sampler))
+      !get_u32_property(env, object, "sampler", &out->options.exponential_sampler) ||
+      !get_u32_property(env, object, "search", &out->options.search) ||
+      !get_u32_property(env, object, "ivfNprobe", &out->options.ivf_nprobe))
     return 0;
   if (get_property(env, object, "policy", &v)) {
     uint32_t i;

@@ -104,6 +104,22 @@ test('a bad epsilon is an InvalidEpsilonError', async () => {
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 3, mechanism: 'hyperbolic' }), dxtext.UnsupportedError);
 });
 
+test('the search option reaches the library', async () => {
+  const privatizer = new dxtext.Privatizer(model);
+  assert.notEqual(await privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'exact' }), '');
+  // The default model has no search index: the library itself refuses IVF.
+  await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 4 }),
+    dxtext.UnsupportedError);
+  await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 4, ivfNprobe: 4 }), (error) => {
+    assert.ok(error instanceof dxtext.InvalidArgumentError, String(error)); // nprobe without IVF
+    return true;
+  });
+  await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'nearest' }),
+    dxtext.InvalidArgumentError);
+  await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 2.5 }),
+    dxtext.InvalidArgumentError);
+});
+
 test('a missing file is a FileError', () => {
   assert.throws(() => dxtext.Model.open('/nonexistent/dxtext/model.dxe'), (error) => {
     assert.ok(error instanceof dxtext.FileError);

@@ -19,6 +19,10 @@ export interface PrivatizeOptions {
   mahalanobisLambda?: number;
   syntfS?: number;
   sampler?: 'gumbel' | 'permute-and-flip';
+  /** Decoding: 'exact' (the default) or through the model's search index. */
+  search?: 'exact' | 'ivf';
+  /** Index cells scanned with search 'ivf' (0 or absent: the library's default). */
+  ivfNprobe?: number;
   /** 64 hex digits or 32 bytes: reproducible noise, NOT private. */
   seed?: string | Uint8Array;
   /** Return { text | bag, report } instead of the bare result. */

@@ -61,6 +61,7 @@ const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete'
 const RNG_MODES = ['unknown', 'system', 'deterministic'];
 const POLICIES = ['default', 'privatize', 'placeholder', 'drop', 'keep'];
 const SAMPLERS = ['default', 'gumbel', 'permute-and-flip'];
+const SEARCHES = ['exact', 'ivf'];
 // Token classes in dxt_token_class order: the option name and the report key.
 const TOKEN_CLASSES = [
   ['inVocabulary', 'inVocabulary'],
@@ -77,7 +78,7 @@ const NUMERIC_PARAMETERS = {
   syntfS: 'syntf_s',
 };
 const PRIVATIZE_KEYS = new Set([
-  'epsilon', 'mechanism', 'placeholder', 'sampler', 'seed', 'withReport',
+  'epsilon', 'mechanism', 'placeholder', 'sampler', 'search', 'ivfNprobe', 'seed', 'withReport',
   ...TOKEN_CLASSES.map(([option]) => option), ...Object.keys(NUMERIC_PARAMETERS),
 ]);
 const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
@@ -113,7 +114,7 @@ const LAYOUT_FIELDS = {
   dxt_model_info: ['format_major', 'format_minor', 'dimension', 'vocabulary_size', 'geometry', 'quantization',
     'lowercase', 'has_frequencies'],
   dxt_context_options: ['rng_mode', 'seed'],
-  dxt_privatize_options: ['mechanism', 'epsilon', 'policy', 'placeholder', 'exponential_sampler',
+  dxt_privatize_options: ['mechanism', 'epsilon', 'policy', 'placeholder', 'exponential_sampler', 'search', 'ivf_nprobe',
     ...Object.values(NUMERIC_PARAMETERS)],
   dxt_report: ['mechanism', 'epsilon', 'metric', 'rng_mode', 'is_private', 'fingerprint_valid', 'model_fingerprint',
     'counts', 'words_privatized', 'words_leaked', 'epsilon_per_unit_distance', 'epsilon_document',
@@ -444,6 +445,18 @@ class Model {
     if (options.sampler !== undefined) {
       core.view().setUint32(at('exponential_sampler'), enumValue(SAMPLERS, options.sampler, 'sampler'), true);
     }
+    if (options.search !== undefined) {
+      // 'exact' is value 0, so it is looked up here rather than by enumValue.
+      const search = typeof options.search === 'string' ? SEARCHES.indexOf(options.search.toLowerCase()) : -1;
+      if (search < 0) throw invalidArgument(`unknown search ${JSON.stringify(options.search)} (exact or ivf)`);
+      core.view().setUint32(at('search'), search, true);
+    }
+    if (options.ivfNprobe !== undefined) {
+      if (!Number.isInteger(options.ivfNprobe) || options.ivfNprobe < 0 || options.ivfNprobe > 0xffffffff) {
+        throw new TypeError('ivfNprobe must be an integer in [0, 2^32)');
+      }
+      core.view().setUint32(at('ivf_nprobe'), options.ivfNprobe, true);
+    }
     return ptr;
   }
 
@@ -482,7 +495,7 @@ class Model {
    * and punctuation are kept; each word's case shape is restored.
    * options: { epsilon (required), mechanism, inVocabulary, oov, numbers,
    * stopwords, placeholder, temGamma, temBeta, vickreyT, mahalanobisLambda,
-   * syntfS, sampler, seed, withReport }. Returns the text, or
+   * syntfS, sampler, search, ivfNprobe, seed, withReport }. Returns the text, or
    * { text, report } with withReport: true.
    */
   privatize(text, options) {

@@ -45,6 +45,8 @@ static const struct {
     DXTW_FIELD(dxt_privatize_options, mahalanobis_lambda),
     DXTW_FIELD(dxt_privatize_options, syntf_s),
     DXTW_FIELD(dxt_privatize_options, exponential_sampler),
+    DXTW_FIELD(dxt_privatize_options, search),
+    DXTW_FIELD(dxt_privatize_options, ivf_nprobe),
     DXTW_STRUCT(dxt_report),
     DXTW_FIELD(dxt_report, mechanism),
     DXTW_FIELD(dxt_report, epsilon),

@@ -113,6 +113,16 @@ test('the other mechanisms and options pass through', async () => {
   assert.equal(model.privatizeWord('President', { epsilon: 1000 }), 'President');
 });
 
+test('the search option reaches the library', async () => {
+  await ready;
+  assert.notEqual(model.privatize(SENTENCE, { epsilon: 4, search: 'exact' }), '');
+  // The default model has no search index: the library itself refuses IVF.
+  rejectsWith(() => model.privatize(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 4 }), Status.UNSUPPORTED);
+  rejectsWith(() => model.privatize(SENTENCE, { epsilon: 4, ivfNprobe: 4 }), Status.INVALID_ARGUMENT); // nprobe without IVF
+  rejectsWith(() => model.privatize(SENTENCE, { epsilon: 4, search: 'nearest' }), Status.INVALID_ARGUMENT, /search/);
+  assert.throws(() => model.privatize(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 2.5 }), TypeError);
+});
+
 test('a seed makes the output reproducible, and the report says it is not private', async () => {
   await ready;
   const a = model.privatize(SENTENCE, { epsilon: 20, seed: SEED, withReport: true });

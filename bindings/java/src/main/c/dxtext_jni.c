@@ -123,21 +123,21 @@ typedef struct options_copy {
 
 /* doubles: epsilon, tem_gamma, tem_beta, vickrey_t, mahalanobis_lambda,
    syntf_s (NaN = default, except epsilon); ints: mechanism, sampler,
-   policy[4] (-1 = default). See DxOptions. */
+   policy[4], search, ivf_nprobe (-1 = default). See DxOptions. */
 static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteArray placeholder, options_copy *o) {
   jdouble d[6];
-  jint i[6];
+  jint i[8];
   double *fields[5];
   int k;
   memset(o, 0, sizeof *o);
   dxt_privatize_options_init(&o->options);
   if (doubles == NULL || ints == NULL || (*env)->GetArrayLength(env, doubles) != 6 ||
-      (*env)->GetArrayLength(env, ints) != 6) {
+      (*env)->GetArrayLength(env, ints) != 8) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed options");
     return 0;
   }
   (*env)->GetDoubleArrayRegion(env, doubles, 0, 6, d);
-  (*env)->GetIntArrayRegion(env, ints, 0, 6, i);
+  (*env)->GetIntArrayRegion(env, ints, 0, 8, i);
   o->options.epsilon = d[0];
   fields[0] = &o->options.tem_gamma;
   fields[1] = &o->options.tem_beta;
@@ -150,6 +150,8 @@ static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteA
   if (i[1] >= 0) o->options.exponential_sampler = (uint32_t)i[1];
   for (k = 0; k < DXT_TOKEN_CLASS_COUNT; ++k)
     if (i[2 + k] >= 0) o->options.policy[k] = (uint32_t)i[2 + k];
+  if (i[6] >= 0) o->options.search = (uint32_t)i[6];
+  if (i[7] >= 0) o->options.ivf_nprobe = (uint32_t)i[7];
   if (placeholder != NULL) {
     o->placeholder = copy_bytes(env, placeholder, NULL, "placeholder");
     if (o->placeholder == NULL) return 0;

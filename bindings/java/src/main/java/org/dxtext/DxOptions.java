@@ -12,7 +12,7 @@ public final class DxOptions {
   // Indexes into doubles / ints, as read by the native code.
   static final int D_EPSILON = 0, D_TEM_GAMMA = 1, D_TEM_BETA = 2, D_VICKREY_T = 3;
   static final int D_MAHALANOBIS_LAMBDA = 4, D_SYNTF_S = 5, D_COUNT = 6;
-  static final int I_MECHANISM = 0, I_SAMPLER = 1, I_POLICY = 2, I_COUNT = 6;
+  static final int I_MECHANISM = 0, I_SAMPLER = 1, I_POLICY = 2, I_SEARCH = 6, I_NPROBE = 7, I_COUNT = 8;
 
   // NaN / -1: not set, the library's default applies.
   final double[] doubles;
@@ -91,5 +91,21 @@ public final class DxOptions {
   /** Permute-and-flip instead of Gumbel-max in the exponential mechanism. */
   public DxOptions permuteAndFlip(boolean on) {
     return withInt(I_SAMPLER, on ? 2 : 1);
+  }
+
+  /**
+   * Decode through the model's search index ({@code dxtext index}) instead of
+   * exactly, scanning {@code nprobe} cells (0: the library's default). The
+   * library refuses it for models without an index and for mechanisms that
+   * do not decode a noisy point.
+   */
+  public DxOptions ivfSearch(int nprobe) {
+    if (nprobe < 0) throw new IllegalArgumentException("nprobe must be >= 0");
+    return withInt(I_SEARCH, 1).withInt(I_NPROBE, nprobe);
+  }
+
+  /** Exact decoding (the default). */
+  public DxOptions exactSearch() {
+    return withInt(I_SEARCH, 0).withInt(I_NPROBE, -1);
   }
 }

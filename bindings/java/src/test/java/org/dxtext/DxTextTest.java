@@ -151,6 +151,18 @@ public class DxTextTest {
   }
 
   @Test
+  public void searchOptionReachesTheLibrary() {
+    try (DxPrivatizer p = new DxPrivatizer(model)) {
+      assertTrue(!p.privatizeText(SENTENCE, DxOptions.epsilon(4).exactSearch()).isEmpty());
+      // The default model has no search index: the library itself refuses IVF.
+      DxException e = assertThrows(DxException.class,
+          () -> p.privatizeText(SENTENCE, DxOptions.epsilon(4).ivfSearch(4)));
+      assertEquals(DxStatus.UNSUPPORTED, e.getStatus());
+      assertThrows(IllegalArgumentException.class, () -> DxOptions.epsilon(4).ivfSearch(-1));
+    }
+  }
+
+  @Test
   public void missingFileIsAnIoError() {
     DxException e = assertThrows(DxException.class, () -> DxModel.open("/nonexistent/dxtext/model.dxe"));
     assertEquals(DxStatus.IO, e.getStatus());

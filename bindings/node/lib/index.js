@@ -99,6 +99,11 @@ const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
 const SAMPLERS = { gumbel: 1, 'permute-and-flip': 2 };
 const SEARCHES = { exact: 0, ivf: 1 };
 
+// table[name] for the table's own names only ('constructor' is not a search).
+function lookup(table, name) {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
+}
+
 function indexOfName(table, name, what) {
   const i = table.indexOf(name);
   if (i <= 0) throw invalid(`unknown ${what} ${JSON.stringify(name)} (one of ${table.slice(1).join(', ')})`);
@@ -120,11 +125,11 @@ function nativeOptions(options) {
   delete out.policies;
   if (options.mechanism !== undefined) out.mechanism = indexOfName(MECHANISMS, options.mechanism, 'mechanism');
   if (options.sampler !== undefined) {
-    out.sampler = SAMPLERS[options.sampler];
+    out.sampler = lookup(SAMPLERS, options.sampler);
     if (out.sampler === undefined) throw invalid(`unknown sampler ${JSON.stringify(options.sampler)}`);
   }
   if (options.search !== undefined) {
-    out.search = SEARCHES[options.search];
+    out.search = lookup(SEARCHES, options.search);
     if (out.search === undefined) throw invalid(`unknown search ${JSON.stringify(options.search)} (exact or ivf)`);
   }
   if (options.policies !== undefined) {

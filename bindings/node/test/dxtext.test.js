@@ -114,8 +114,9 @@ test('the search option reaches the library', async () => {
     assert.ok(error instanceof dxtext.InvalidArgumentError, String(error)); // nprobe without IVF
     return true;
   });
-  await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'nearest' }),
-    dxtext.InvalidArgumentError);
+  for (const search of ['nearest', 'constructor', 1]) {
+    await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 4, search }), dxtext.InvalidArgumentError);
+  }
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 2.5 }),
     dxtext.InvalidArgumentError);
 });

@@ -9,9 +9,12 @@ MechanismParams parse_mechanism_params(const Args& args) {
   MechanismParams p;
   const std::string name = args.get("mechanism").value_or("laplace");
   p.id = mechanism_from_name(name);
-  if (p.id == DXT_MECHANISM_UNKNOWN)
-    throw UsageError("unknown mechanism '" + name +
-                     "' (laplace, hyperbolic, exponential, syntf, mahalanobis, vickrey, tem)");
+  if (p.id == DXT_MECHANISM_UNKNOWN) {
+    std::string known;
+    for (int id = DXT_MECHANISM_LAPLACE; id <= DXT_MECHANISM_TEM; ++id)
+      known += std::string(known.empty() ? "" : ", ") + mechanism_name(static_cast<dxt_mechanism>(id));
+    throw UsageError("unknown mechanism '" + name + "' (" + known + ")");
+  }
   p.tem_gamma = args.number("gamma", p.tem_gamma);
   p.tem_beta = args.number("beta", p.tem_beta);
   p.vickrey_t = args.number("t", p.vickrey_t);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Times model open and per-word privatisation through the public C API.
    Usage: core_timing MODEL.dxe [EPSILON]. Prints one JSON object.
    The end-to-end benchmark with machine limits and baselines is
@@ -40,7 +41,7 @@ int main(int argc, char **argv) {
   t0 = now();
   for (i = 0; i < words; ++i) {
     uint32_t out;
-    if (dxt_privatize_index(ctx, &o, (uint32_t)i % info.vocabulary_size, &out, NULL) != DXT_OK)
+    if (dxt_privatize_index(ctx, &o, (uint32_t)i % info.vocabulary_size, &out, NULL, NULL) != DXT_OK)
       return fprintf(stderr, "privatize: %s\n", dxt_last_error_message()), 1;
   }
   word_s = (now() - t0) / words;

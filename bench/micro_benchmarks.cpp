@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Google Benchmark micro-benchmarks of the decoding kernels (every kernel set
 // this CPU runs) and the samplers. Built when Debian's libbenchmark-dev is
 // installed:  ./build/bin/dxtext_micro_benchmarks [--benchmark_filter=REGEX]

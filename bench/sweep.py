@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs `dxtext bench` over synthetic models of every size in the
 performance table (docs/performance.md) and prints the tables as markdown.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A dudect-style timing test (Reparaz, Balasch & Verbauwhede 2017): does the
    time of a privatise call depend on which input word was given, when the
    output word is the same?
@@ -116,7 +117,7 @@ static int run(dxt_model *model, dxt_context *ctx, const dxt_privatize_options *
     if (k[cls] == calls) cls = 1 - cls;
     ++k[cls];
     t0 = now_ns();
-    if (dxt_privatize_word(ctx, o, words[cls], strlen(words[cls]), &out, &len, NULL) != DXT_OK) {
+    if (dxt_privatize_word(ctx, o, words[cls], strlen(words[cls]), &out, &len, NULL, NULL) != DXT_OK) {
       fprintf(stderr, "privatize_word: %s\n", dxt_last_error_message());
       return 1;
     }

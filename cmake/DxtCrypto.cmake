@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # DXT_CRYPTO: where the library's cryptography comes from.
 #   openssl   (default) OpenSSL libcrypto: RAND_priv_bytes for noise, EVP
 #             AES-256-CTR for the seeded deterministic mode, EVP SHA-256 for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Installation: header, both libraries, the CLI, a CMake package and pkg-config.
 include(CMakePackageConfigHelpers)
 

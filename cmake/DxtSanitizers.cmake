@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # dxt_apply_sanitizers(target): adds -fsanitize=${DXT_SANITIZE} when set.
 function(dxt_apply_sanitizers target)
   if(DXT_SANITIZE)

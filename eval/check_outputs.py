@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks the outputs of a run_eval.py run: every condition of the config has
 its rows, the numbers are accuracies, the unmodified text is attributed better
 than chance, noise changes words, and the plots and the report exist.

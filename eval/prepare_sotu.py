@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turns the State of the Union addresses into JSONL corpora for run_eval.py.
 
 Each address is cut into snippets of about --words words at sentence ends.

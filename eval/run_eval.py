@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Measures dxtext against an authorship attacker and a utility classifier.
 
 Input: a JSONL corpus whose records have `text`, `author` and `label`

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The State of the Union evaluation: fetches the corpus (eval/fetch_sotu.sh),
 # builds the two corpora (eval/prepare_sotu.py) and runs eval/run_eval.py on
 # each, at low CPU priority.

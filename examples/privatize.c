@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Privatise one sentence with dxtext's C API.
    Build: cc privatize.c -ldxtext -o privatize   Run: ./privatize MODEL.dxe */
 #include <dxtext/dxtext.h>
@@ -14,7 +15,7 @@ int main(int argc, char **argv) {
   dxt_model *model = NULL;
   dxt_context *ctx = NULL;
   dxt_privatize_options options;
-  dxt_report report;
+  dxt_release_record record; /* safe to send with the text; diagnostics are not */
   char *out = NULL, json[1024];
   size_t out_len = 0;
   dxt_status s;
@@ -27,11 +28,11 @@ int main(int argc, char **argv) {
 
   dxt_privatize_options_init(&options);
   options.epsilon = 5.0; /* per word: eps * Euclidean distance */
-  dxt_report_init(&report);
-  s = dxt_privatize_text(ctx, &options, text, strlen(text), &out, &out_len, &report);
+  dxt_release_record_init(&record);
+  s = dxt_privatize_text(ctx, &options, text, strlen(text), &out, &out_len, &record, NULL);
   if (s == DXT_OK) {
     printf("%s\n", out);
-    if (dxt_report_to_json(&report, json, sizeof json, NULL) == DXT_OK) fprintf(stderr, "%s\n", json);
+    if (dxt_release_record_to_json(&record, json, sizeof json, NULL) == DXT_OK) fprintf(stderr, "%s\n", json);
   }
   dxt_text_free(out);
   dxt_context_destroy(ctx);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the default hyperbolic model, models/dxtext-wordnet-poincare-<DIM>d.dxe:
 # Poincaré embeddings (Nickel & Kiela 2017) of the transitive closure of the
 # WordNet 3.0 noun hierarchy, trained by tools/poincare (dxtext-poincare-train),

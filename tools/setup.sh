@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Sets dxtext up on a fresh Debian 12 machine: installs the build
 # dependencies, builds the library, the CLI, the tests and the demo model,
 # then privatises a sentence with it.
@@ -10,7 +11,7 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config binutils libssl-dev libeigen3-dev doctest-dev libbenchmark-dev \
-  python3 python3-pytest python3-venv python3-pip python3-setuptools python3-wheel >/dev/null
+  python3 python3-pytest python3-venv python3-pip python3-setuptools python3-wheel unicode-data >/dev/null
 
 # Debian's python3 (with python3-pytest) runs the Python binding's tests.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=/usr/bin/python3
@@ -19,4 +20,4 @@ cmake --build build -j"$(nproc)"
 # The default Euclidean model (models/dxtext-en-euclid-*.dxe) is found
 # without --model; see README.md, "Models".
 echo "The president spoke to the nation about the war and the economy." |
-  ./build/bin/dxtext privatize --epsilon 20 --report
+  ./build/bin/dxtext privatize --epsilon 12 --report

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every test of dxtext: the ctest suite of build/ (made by
 # tools/setup.sh), then each extra job in tools/ci/*.sh in name order
 # (sanitizer builds, cross-builds, language bindings, ...). Each job installs

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A straightforward numpy implementation of the laplace mechanism with
 brute-force exact decoding, written the way published research code does it:
 the whole matrix dequantised to float32 in memory, noise from numpy's

@@ -1,4 +1,5 @@
 // swift-tools-version:5.7
+// SPDX-License-Identifier: Apache-2.0
 // dxtext for Swift: a thin wrapper over the C ABI of include/dxtext/dxtext.h.
 // The C library comes from CDxtext.xcframework when build-xcframework.sh has
 // made it (iOS), else from an installed dxtext found by pkg-config (macOS,

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds bindings/swift/CDxtext.xcframework: the static libdxtext for iOS
 # devices (arm64) and the iOS simulator (arm64, x86_64), with
 # DXT_CRYPTO=portable (noise from SecRandomCopyBytes, no OpenSSL), and the
 # public header with a module map. Package.swift uses it when it exists.
 # Needs macOS with Xcode, CMake and Eigen (brew install cmake eigen).
 # Not run by dxtext's CI, which has no Apple toolchain.
+# The core's sources: core/ beside this script in the packed Swift package
+# (tools/package.sh swift), else the dxtext source tree it sits in.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+package=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$package/core/CMakeLists.txt" ]; then cd "$package/core"; else cd "$package/../.."; fi
 out=build-ios
 eigen_dir="${EIGEN3_DIR:-$(brew --prefix eigen)/share/eigen3/cmake}"
 
@@ -20,11 +24,11 @@ build() {  # build <sdk> <architectures>
 build iphoneos arm64
 build iphonesimulator "arm64;x86_64"
 
-rm -rf "$out/headers" bindings/swift/CDxtext.xcframework
+rm -rf "$out/headers" "$package/CDxtext.xcframework"
 mkdir -p "$out/headers"
 cp -R include/dxtext "$out/headers/"
-cp bindings/swift/xcframework/module.modulemap "$out/headers/"
+cp "$package/xcframework/module.modulemap" "$out/headers/"
 xcodebuild -create-xcframework \
   -library "$out/iphoneos/lib/libdxtext.a" -headers "$out/headers" \
   -library "$out/iphonesimulator/lib/libdxtext.a" -headers "$out/headers" \
-  -output bindings/swift/CDxtext.xcframework
+  -output "$package/CDxtext.xcframework"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Cross-compiling dxtext for 64-bit ARM Linux with Debian's cross toolchain
 # (crossbuild-essential-arm64) and arm64 multiarch libraries
 # (libssl-dev:arm64). Tests run under qemu-user (tools/ci/50-aarch64.sh).

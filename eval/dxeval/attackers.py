@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Authorship attackers, trained on an author's known (unprivatised) texts.
 
 - KoppelImpostors: Koppel, Schler & Argamon, "Authorship attribution in the

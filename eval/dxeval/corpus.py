@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reading a labelled JSONL corpus and splitting it into known and unknown texts."""
 import json
 import random

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Privatising texts through the dxtext command line (`privatize --jsonl`)."""
 import hashlib
 import json
@@ -47,10 +48,16 @@ def privatize(dxtext, texts, model, mechanism, epsilon=None, seed=None, extra=()
 
 def calibrate(dxtext, model, mechanism, epsilons, words, trials, seed, extra=()):
     """N_w and S_w statistics per epsilon from `dxtext calibrate`."""
+    # N_w and S_w are about single words: a text's release shape does not
+    # change them, and calibrate does not take it.
+    extra = list(extra)
+    if "--release-shape" in extra:
+        i = extra.index("--release-shape")
+        del extra[i:i + 2]
     rows = []
     for eps in epsilons:
         args = [dxtext, "calibrate", "--model", model, "--mechanism", mechanism, "--epsilon", repr(float(eps)),
-                "--words", str(words), "--trials", str(trials), "--seed", seed] + list(extra)
+                "--words", str(words), "--trials", str(trials), "--seed", seed] + extra
         p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if p.returncode != 0:
             raise PrivatizeError(f"{' '.join(args)}: exit {p.returncode}: {p.stderr.decode(errors='replace').strip()}")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tables, plots and the markdown report of one evaluation run."""
 import os
 from collections import defaultdict

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Utility classifiers for the `label` field, trained on the known
 (unprivatised) texts: tf-idf + multinomial naive Bayes, tf-idf + linear SVM,
 and fastText supervised (Debian's `fasttext` command)."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dxtext — on-device text sanitisation under metric differential privacy.
  *
@@ -10,8 +11,18 @@
  *                dxt_model_close() releases the caller's reference and the
  *                memory stays valid until every context made from it is
  *                destroyed too.
+ *   dxt_ledger   a privacy ledger on a file the app owns (see "Privacy
+ *                ledger"). One handle per thread; any number of handles, in
+ *                any number of processes, may share one file: each call
+ *                locks the file for its duration.
  *   dxt_context  random-number state and scratch space. One per thread; a
  *                context must not be used by two threads at the same time.
+ *                A call that finds another thread inside a call on the
+ *                same context returns DXT_E_CONTEXT_BUSY at once and does
+ *                nothing (the other call is unaffected); destroying a
+ *                context while another thread uses it is not detected. A
+ *                context that another thread was using when the process
+ *                forked stays busy in the child: make a new one there.
  *
  * Errors
  *   Every fallible call returns a dxt_status (0 = DXT_OK). dxt_status_string()
@@ -26,7 +37,7 @@
  *   Every close/destroy/free function accepts NULL.
  *
  * Options structs
- *   Each options or report struct starts with `uint32_t struct_size`. Fill it
+ *   Each options, record or diagnostics struct starts with `uint32_t struct_size`. Fill it
  *   with the matching _init() function, then change fields. This lets later
  *   versions append fields without breaking compiled callers.
  *
@@ -108,7 +119,7 @@ typedef int32_t dxt_status;
 enum {
   DXT_OK = 0,
   DXT_E_INVALID_ARGUMENT = 1,    /**< NULL pointer, bad option, bad struct_size */
-  DXT_E_INVALID_EPSILON = 2,     /**< epsilon not finite, <= 0 or below a bound */
+  DXT_E_INVALID_EPSILON = 2,     /**< epsilon outside [DXT_EPSILON_MIN, DXT_EPSILON_MAX] or a mechanism's bound */
   DXT_E_IO = 3,                  /**< a file could not be opened, read or written */
   DXT_E_NOT_A_MODEL = 4,         /**< bad magic: not a .dxe file */
   DXT_E_UNSUPPORTED_VERSION = 5, /**< unknown major format version */
@@ -122,7 +133,16 @@ enum {
   DXT_E_UNSUPPORTED = 13,     /**< mechanism/geometry/option not supported */
   DXT_E_INPUT_TOO_LARGE = 14, /**< a count or size exceeds a documented limit */
   DXT_E_PARSE = 15,           /**< malformed input to a converter */
-  DXT_E_INTERNAL = 16         /**< a bug in dxtext; please report it */
+  DXT_E_INTERNAL = 16,        /**< a bug in dxtext; please report it */
+  /** another thread is inside a call on the same context; nothing was done.
+      A context is for one thread at a time: give each thread its own. */
+  DXT_E_CONTEXT_BUSY = 17,
+  /** a ledger refused the release: it would pass the ledger's cap. Nothing
+      was drawn, released or spent (see "Privacy ledger"). */
+  DXT_E_BUDGET_EXCEEDED = 18,
+  /** a ledger file fails its MAC or its format checks (corrupted, truncated,
+      edited, or opened with the wrong key); it is refused, never reset. */
+  DXT_E_LEDGER_CORRUPT = 19
 };
 
 /** @return a static, never-NULL English description of @p status. */
@@ -159,10 +179,13 @@ typedef enum dxt_mechanism {
   DXT_MECHANISM_LAPLACE = 1,
   /** Poincare models: noise of density ∝ exp(-eps*dH) w.r.t. hyperbolic
       volume, sampled exactly; nearest word in dH. eps*dH(w,w'); needs
-      eps > n-1 (Feyisetan, Diethe, Drake 2019). */
+      eps > n-1 (Feyisetan, Diethe, Drake 2019). Below that, use
+      DXT_MECHANISM_EXPONENTIAL or DXT_MECHANISM_TEM on the same model:
+      eps*dH(w,w') for any eps. */
   DXT_MECHANISM_HYPERBOLIC = 2,
   /** Pr[o|w] ∝ exp(-eps*d(w,o)/2) over the vocabulary, in the model's
-      geometry. eps*d(w,w') (SanText, Yue et al. 2021). */
+      geometry (Euclidean or dH). eps*d(w,w') for any eps (SanText, Yue et
+      al. 2021). */
   DXT_MECHANISM_EXPONENTIAL = 3,
   /** Exponential mechanism with rating cos(v,w) - s*Dice(bigrams(v),
       bigrams(w)) of range 2+s: eps-DP per word with all words adjacent
@@ -180,7 +203,7 @@ typedef enum dxt_mechanism {
   DXT_MECHANISM_TEM = 7
 } dxt_mechanism;
 
-/** The metric d of a report's guarantee eps*d. */
+/** The metric d of a release record's bound. */
 typedef enum dxt_metric {
   DXT_METRIC_UNKNOWN = 0,
   DXT_METRIC_EUCLIDEAN = 1,   /**< ||phi(w) - phi(w')|| */
@@ -224,10 +247,30 @@ typedef enum dxt_token_policy {
   DXT_POLICY_PRIVATIZE = 1,   /**< replace by the mechanism's output */
   DXT_POLICY_PLACEHOLDER = 2, /**< replace by the placeholder string */
   DXT_POLICY_DROP = 3,        /**< remove the token */
-  DXT_POLICY_KEEP = 4         /**< pass through verbatim: a reported leak */
+  DXT_POLICY_KEEP = 4         /**< pass through verbatim: a leak (DXT_REVEALS_KEPT_WORDS) */
 } dxt_token_policy;
 
-/** Token classes; also the row index of dxt_report.counts. */
+/** What of the input's form a text release copies (dxt_privatize_options.
+    release_shape; docs/guarantees.md, "Release shapes"). 0 selects keep. */
+typedef enum dxt_release_shape {
+  DXT_SHAPE_DEFAULT = 0,
+  /** the text between words verbatim and each word's case shape (lower,
+      Title, UPPER) restored: DXT_REVEALS_LAYOUT, DXT_REVEALS_CASE_SHAPE */
+  DXT_SHAPE_KEEP = 1,
+  /** words joined by one space; a sentence end between two words (or after
+      the last) becomes ". ", any other punctuation ", "; everything else
+      between words (whitespace, symbols, quotes, brackets) one space; words
+      as the model spells them, the first of each sentence capitalised:
+      DXT_REVEALS_SENTENCE_BOUNDARIES, DXT_REVEALS_CLAUSE_BOUNDARIES */
+  DXT_SHAPE_NORMALIZE = 2,
+  /** words as the model spells them, joined by one space, nothing else: the
+      text is a function of the mechanism's draws and the number of tokens
+      (and, with a placeholder or drop policy, of which tokens belong to
+      that class). A keep policy is refused (DXT_E_INVALID_ARGUMENT). */
+  DXT_SHAPE_STRICT = 3
+} dxt_release_shape;
+
+/** Token classes; also the row index of dxt_local_diagnostics.counts. */
 typedef enum dxt_token_class {
   DXT_CLASS_IN_VOCABULARY = 0,
   DXT_CLASS_OUT_OF_VOCABULARY = 1,
@@ -235,7 +278,7 @@ typedef enum dxt_token_class {
   DXT_CLASS_STOPWORD = 3
 } dxt_token_class;
 #define DXT_TOKEN_CLASS_COUNT 4
-/** Columns of dxt_report.counts: DXT_POLICY_PRIVATIZE..KEEP minus one. */
+/** Columns of dxt_local_diagnostics.counts: DXT_POLICY_PRIVATIZE..KEEP minus one. */
 #define DXT_TOKEN_ACTION_COUNT 4
 
 /* ------------------------------------------------------------------------ */
@@ -246,6 +289,11 @@ typedef struct dxt_model dxt_model;
 
 /** Verify every section's SHA-256 at open (reads the whole file). */
 #define DXT_OPEN_VERIFY_DIGESTS 0x1u
+/** Read the whole file (or copy the whole buffer) into memory the model owns
+    instead of mapping it: open time and memory grow with the file, and
+    nothing done to the file or buffer afterwards (rewriting, truncating,
+    freeing) reaches the model. Without it, see "Files that change" below. */
+#define DXT_OPEN_PRIVATE_COPY 0x2u
 
 typedef struct dxt_model_open_options {
   uint32_t struct_size;
@@ -262,6 +310,19 @@ static inline void dxt_model_open_options_init(dxt_model_open_options *options) 
 /**
  * Open a model file by memory-mapping it. Validates the header and section
  * table; reads no per-word data, so the time does not grow with the file.
+ * A path that is not a regular file (a FIFO, a device, a directory) gives
+ * DXT_E_IO at once, without waiting for a writer.
+ *
+ * Files that change (docs/format.md §12.4). A mapped file is read for as
+ * long as the model or any of its contexts lives. The application must not
+ * write to or truncate it in place meanwhile; to update a model, write a new
+ * file and rename() it over the old name (the open model keeps reading the
+ * old file). If the file is rewritten in place anyway, dxtext never reads
+ * outside the mapping: the words released may be wrong and calls may fail
+ * with DXT_E_CORRUPT_MODEL. If it is truncated, the operating system
+ * delivers SIGBUS on the next read of a page past the new end, as for any
+ * mapped file, which a library cannot catch safely. When the application
+ * cannot promise this, open with DXT_OPEN_PRIVATE_COPY.
  * @param[in]  path     file name (UTF-8)
  * @param[in]  options  may be NULL for defaults
  * @param[out] out      the model on success, NULL on failure
@@ -271,7 +332,10 @@ DXT_API DXT_NODISCARD dxt_status dxt_model_open_file(const char *path, const dxt
 
 /**
  * Open a model from a caller's buffer, which must be 8-byte aligned and must
- * stay valid and unchanged until the model and all its contexts are gone.
+ * stay valid and unchanged until the model and all its contexts are gone
+ * (changed bytes are handled as for a file rewritten in place). With
+ * DXT_OPEN_PRIVATE_COPY the buffer is copied, may have any alignment, and
+ * may be freed as soon as the call returns.
  */
 DXT_API DXT_NODISCARD dxt_status dxt_model_open_memory(const void *data, size_t size,
                                                        const dxt_model_open_options *options, dxt_model **out);
@@ -310,7 +374,7 @@ static inline void dxt_model_info_init(dxt_model_info *info) { dxt_model_info_in
 DXT_API DXT_NODISCARD dxt_status dxt_model_get_info(const dxt_model *model, dxt_model_info *info);
 
 /**
- * SHA-256 of the whole model file: the model's fingerprint in reports.
+ * SHA-256 of the whole model file: the model's fingerprint in release records.
  * Computed on first request (one pass over the file) and cached.
  */
 DXT_API DXT_NODISCARD dxt_status dxt_model_fingerprint(const dxt_model *model, uint8_t out[32]);
@@ -362,10 +426,61 @@ DXT_API void dxt_context_destroy(dxt_context *context);
 /* Privatisation                                                             */
 /* ------------------------------------------------------------------------ */
 
+/** The range of epsilon that every call accepts. Within it every
+    intermediate of every mechanism stays finite (docs/guarantees.md, "The
+    range of epsilon"); outside it the arithmetic can overflow and change the
+    output law, so such epsilon gives DXT_E_INVALID_EPSILON. The hyperbolic
+    mechanism also needs eps > n - 1. */
+#define DXT_EPSILON_MIN 1e-6
+#define DXT_EPSILON_MAX 1e6
+/** DXT_EPSILON_MIN and DXT_EPSILON_MAX of the library actually loaded. */
+DXT_API double dxt_epsilon_min(void);
+DXT_API double dxt_epsilon_max(void);
+
+/** Which words a mechanism may release (dxt_release_record.output_kind). */
+typedef enum dxt_output_kind {
+  DXT_OUTPUT_VOCABULARY = 0, /**< the whole vocabulary */
+  DXT_OUTPUT_TOP = 1,        /**< the N most frequent words (output_top) */
+  DXT_OUTPUT_LIST = 2        /**< a word list of the application (output_set) */
+} dxt_output_kind;
+
+/**
+ * An output vocabulary: a public set S of the model's words that the
+ * mechanisms may release (docs/guarantees.md, "Output vocabularies").
+ * Decoding mechanisms (laplace, hyperbolic, mahalanobis, vickrey) release the
+ * word of S nearest to the noisy point; exponential, tem and syntf range over
+ * S. Every guarantee is unchanged PROVIDED S does not depend on the text being
+ * privatised: a set built from the input leaks it. dxtext cannot detect where
+ * a set came from; it refuses what it can check.
+ * Immutable once created, safe to share across threads and contexts; it
+ * holds a reference to its model. Only calls on contexts of that model accept
+ * it (DXT_E_INVALID_ARGUMENT otherwise).
+ */
+typedef struct dxt_output_set dxt_output_set;
+
+/**
+ * Build an output set from @p count NUL-terminated UTF-8 words, each looked
+ * up as dxt_model_lookup does. Refused with DXT_E_INVALID_ARGUMENT (the
+ * message names the entry): count = 0, a NULL word, a word not in the
+ * model, a word given twice (or two spellings of one vocabulary word).
+ * Free with dxt_output_set_free.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_output_set_create(const dxt_model *model, const char *const *words, size_t count,
+                                                       dxt_output_set **out);
+
+/** The number of words of @p set (0 for NULL). */
+DXT_API uint32_t dxt_output_set_size(const dxt_output_set *set);
+
+/** NULL is a no-op. */
+DXT_API void dxt_output_set_free(dxt_output_set *set);
+
+/** The options of a privatisation call. tools/options/privatize_options.table
+    describes them once (name, field, type, default, values; docs/options.md):
+    the CLI and every binding take them under the same names. */
 typedef struct dxt_privatize_options {
   uint32_t struct_size;
   uint32_t mechanism; /**< dxt_mechanism; default DXT_MECHANISM_LAPLACE */
-  double epsilon;     /**< required: finite and > 0 */
+  double epsilon;     /**< required: in [DXT_EPSILON_MIN, DXT_EPSILON_MAX] */
   /** dxt_token_policy per token class (index dxt_token_class). Defaults: privatise
       everything; out-of-vocabulary words are privatised from one fixed point
       shared by all of them (the origin), so they cannot be told apart. */
@@ -383,6 +498,14 @@ typedef struct dxt_privatize_options {
      fields, so a caller compiled against the older struct decodes exactly. */
   uint32_t search;     /**< dxt_search; default DXT_SEARCH_EXACT */
   uint32_t ivf_nprobe; /**< DXT_SEARCH_IVF: cells probed; 0 = the default (docs/performance.md); above K means K */
+  /* Appended with the release shapes: a caller whose struct_size ends
+     before it gets DXT_SHAPE_KEEP, the earlier behaviour. */
+  uint32_t release_shape; /**< dxt_release_shape; default DXT_SHAPE_KEEP */
+  /* Appended with output vocabularies (read only when struct_size covers
+     both fields): restrict the released words to a public set S. At most one
+     of the two may be set. Never build S from the text being privatised. */
+  uint32_t output_top;              /**< the N most frequent words of the model; 0 = no limit */
+  const dxt_output_set *output_set; /**< a word list (dxt_output_set_create); NULL = none */
 } dxt_privatize_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see
@@ -392,57 +515,165 @@ static inline void dxt_privatize_options_init(dxt_privatize_options *options) {
   dxt_privatize_options_init_sized(options, sizeof(*options));
 }
 
-/** What a call did and what it guarantees. */
-typedef struct dxt_report {
+/*
+ * Release records and local diagnostics
+ *
+ * A privatise call can describe itself in two separate structs:
+ *
+ *   dxt_release_record     what was released and the guarantee it carries:
+ *                          mechanism, epsilon, metric, model fingerprint,
+ *                          generator mode, the form of the bound, and which
+ *                          features of the input the output still shows.
+ *                          Every field is a function of the options, the
+ *                          model and the generator mode (and, for dxt_syntf,
+ *                          of n_out), never of the input: it is safe to send
+ *                          beside the released text.
+ *   dxt_local_diagnostics  counts of tokens by class and action, words
+ *                          privatised, words passed through. These DESCRIBE
+ *                          THE INPUT (for example its share of
+ *                          out-of-vocabulary words) and no guarantee covers
+ *                          them: keep them on the device.
+ *
+ * Both are optional out-parameters (NULL = not wanted) and follow the
+ * struct_size convention above.
+ * (ABI change within 0.1.0, no version number bumped: the single dxt_report,
+ * which mixed the two, is replaced by these structs, and every privatise call
+ * takes one pointer to each.)
+ */
+
+/** Which call made a release (dxt_release_record.release). */
+typedef enum dxt_release_kind {
+  DXT_RELEASE_UNKNOWN = 0,
+  DXT_RELEASE_WORD = 1,         /**< dxt_privatize_index, dxt_privatize_word */
+  DXT_RELEASE_TEXT = 2,         /**< dxt_privatize_text: words in their order */
+  DXT_RELEASE_BAG = 3,          /**< dxt_privatize_bag */
+  DXT_RELEASE_SYNTHETIC_BAG = 4 /**< dxt_syntf */
+} dxt_release_kind;
+
+/** The form of a release's guarantee (dxt_release_record.bound): for two
+    inputs x, x' the probability of any set of outputs changes by at most the
+    factor exp(B(x, x')), with d the record's metric and epsilon its epsilon
+    (docs/guarantees.md proves each). */
+typedef enum dxt_bound {
+  DXT_BOUND_UNKNOWN = 0,
+  /** one word: B = epsilon * d(w, w') */
+  DXT_BOUND_WORD = 1,
+  /** ordered text: B = epsilon * sum_i d(x_i, x'_i), the privatised words of
+      two texts paired position by position (so texts with the same number
+      of them). Texts that differ only in word order are NOT close: the EMD
+      bound of bags does not hold for ordered text. */
+  DXT_BOUND_POSITIONWISE = 2,
+  /** bags of equal size N: B = epsilon * N * EMD_d(b, b') = epsilon * (the
+      least sum of d over pairings of the two bags' words) (Fernandes, Dras &
+      McIver 2019; proved in docs/guarantees.md). */
+  DXT_BOUND_BAG_EMD = 3,
+  /** plain DP with any two inputs adjacent: B = epsilon_total (dxt_syntf). */
+  DXT_BOUND_ANY_INPUTS = 4
+} dxt_bound;
+
+/** Bits of dxt_release_record.reveals: features of the input that the
+    output shows as they are. No guarantee covers them. */
+/** how many words (bag: occurrences) were not dropped */
+#define DXT_REVEALS_WORD_COUNT 0x1u
+/** the text between words verbatim: whitespace, punctuation, line and
+    sentence boundaries, symbols (it includes the two boundary bits below,
+    which are not set beside it) */
+#define DXT_REVEALS_LAYOUT 0x2u
+/** each word's case shape (lower, Title, UPPER) */
+#define DXT_REVEALS_CASE_SHAPE 0x4u
+/** which words belong to a class whose policy is placeholder or drop */
+#define DXT_REVEALS_TOKEN_CLASSES 0x8u
+/** the words of classes whose policy is keep, verbatim */
+#define DXT_REVEALS_KEPT_WORDS 0x10u
+/** DXT_SHAPE_NORMALIZE: between which words a sentence ends (one of
+    . ! ? and their Unicode kin), and whether the text ends with one */
+#define DXT_REVEALS_SENTENCE_BOUNDARIES 0x20u
+/** DXT_SHAPE_NORMALIZE: between which words, within a sentence, there was
+    other punctuation (, ; : dashes, quotes, brackets, ...) */
+#define DXT_REVEALS_CLAUSE_BOUNDARIES 0x40u
+
+/** What was released and what it guarantees: safe to transmit. */
+typedef struct dxt_release_record {
   uint32_t struct_size;
   uint32_t mechanism; /**< dxt_mechanism */
-  double epsilon;
-  uint32_t metric;   /**< dxt_metric: the distance d in eps*d */
-  uint32_t rng_mode; /**< dxt_rng_mode */
-  bool is_private;   /**< false when rng_mode is deterministic */
+  double epsilon;     /**< per word, per unit of the metric */
+  uint32_t metric;    /**< dxt_metric: the distance d of the bound */
+  uint32_t rng_mode;  /**< dxt_rng_mode */
+  bool is_private;    /**< false when rng_mode is deterministic */
   bool fingerprint_valid;
-  uint8_t model_fingerprint[32];
-  /** counts[class][policy - 1]: tokens of each class handled each way. */
-  uint64_t counts[DXT_TOKEN_CLASS_COUNT][DXT_TOKEN_ACTION_COUNT];
-  uint64_t words_privatized; /**< N: noise draws made */
-  uint64_t words_leaked;     /**< tokens passed through by a KEEP policy */
-  /** Per word: outputs for inputs w, w' differ by at most this * d(w,w'). */
-  double epsilon_per_unit_distance;
-  /** For the bag/text as a whole: this * EMD(b, b') for bags of equal size
-      N = words_privatized (Fernandes et al. 2019, Thm. 2); for dxt_syntf,
-      plain DP with all documents adjacent: eps * n_out. (The exact loss of
-      a SynTF vocabulary, often smaller, is computed offline by
-      `dxtext account syntf`.) */
-  double epsilon_document;
-  /** SynTF only (dxt_syntf and per-word syntf calls; 0 otherwise): the
-      tighter bound (eps + ln eta(eps, V)) * words_privatized for a
-      vocabulary of V words, plain DP with all documents adjacent
-      (docs/guarantees.md, syntf). Never larger than epsilon_document. */
-  double epsilon_document_vocabulary;
-} dxt_report;
+  uint8_t model_fingerprint[32]; /**< SHA-256 of the model file */
+  uint32_t release;              /**< dxt_release_kind */
+  uint32_t bound;                /**< dxt_bound */
+  uint32_t reveals;              /**< DXT_REVEALS_* bits */
+  /** DXT_BOUND_ANY_INPUTS: the number of draws n_out; 0 otherwise. */
+  uint64_t draws;
+  /** DXT_BOUND_ANY_INPUTS: epsilon * draws; 0 otherwise. */
+  double epsilon_total;
+  /** syntf only (0 otherwise): epsilon + ln eta(epsilon, V) <= epsilon, from
+      the vocabulary size V (docs/guarantees.md, syntf); it may replace
+      epsilon in the bound. */
+  double epsilon_vocabulary;
+  /* Appended with the release shapes: written only when struct_size
+     covers it. */
+  uint32_t release_shape; /**< dxt_release_shape of the call (DXT_SHAPE_KEEP by default) */
+  /** Appended with output vocabularies: dxt_output_kind of the words the
+      mechanism could release, their number (the vocabulary size for
+      DXT_OUTPUT_VOCABULARY), and the SHA-256 of those words in vocabulary
+      order, each followed by a newline (all zero for the whole
+      vocabulary), so a reader can check the set is a public one. */
+  uint32_t output_kind;
+  uint32_t output_size;
+  uint8_t output_digest[32];
+} dxt_release_record;
 
-/** Fill the first @p struct_size bytes of @p report with defaults (see
+/** Fill the first @p struct_size bytes of @p record with defaults (see
     "Options structs" above). NULL is a no-op. */
-DXT_API void dxt_report_init_sized(dxt_report *report, size_t struct_size);
-static inline void dxt_report_init(dxt_report *report) { dxt_report_init_sized(report, sizeof(*report)); }
+DXT_API void dxt_release_record_init_sized(dxt_release_record *record, size_t struct_size);
+static inline void dxt_release_record_init(dxt_release_record *record) {
+  dxt_release_record_init_sized(record, sizeof(*record));
+}
 
 /**
- * Write @p report as one line of JSON into @p buffer (NUL-terminated).
+ * Write @p record as one line of JSON into @p buffer (NUL-terminated): its
+ * fields, the guarantee in words, and the list of what the output reveals.
  * @param[out] required  bytes needed including the NUL (may be NULL)
  * @return DXT_E_INPUT_TOO_LARGE when @p capacity is too small; then
  * @p required says how much to allocate.
  */
-DXT_API DXT_NODISCARD dxt_status dxt_report_to_json(const dxt_report *report, char *buffer, size_t capacity,
-                                                    size_t *required);
+DXT_API DXT_NODISCARD dxt_status dxt_release_record_to_json(const dxt_release_record *record, char *buffer,
+                                                            size_t capacity, size_t *required);
+
+/** What a call did to the tokens of its input: describes the input, is
+    covered by no guarantee, and is meant to stay on the device. */
+typedef struct dxt_local_diagnostics {
+  uint32_t struct_size;
+  /** counts[class][policy - 1]: tokens of each class handled each way. */
+  uint64_t counts[DXT_TOKEN_CLASS_COUNT][DXT_TOKEN_ACTION_COUNT];
+  uint64_t words_privatized; /**< noise draws made */
+  uint64_t words_leaked;     /**< tokens passed through by a KEEP policy */
+} dxt_local_diagnostics;
+
+/** Fill the first @p struct_size bytes of @p diagnostics with defaults (see
+    "Options structs" above). NULL is a no-op. */
+DXT_API void dxt_local_diagnostics_init_sized(dxt_local_diagnostics *diagnostics, size_t struct_size);
+static inline void dxt_local_diagnostics_init(dxt_local_diagnostics *diagnostics) {
+  dxt_local_diagnostics_init_sized(diagnostics, sizeof(*diagnostics));
+}
+
+/** @p diagnostics as one line of JSON, as dxt_release_record_to_json. */
+DXT_API DXT_NODISCARD dxt_status dxt_local_diagnostics_to_json(const dxt_local_diagnostics *diagnostics, char *buffer,
+                                                               size_t capacity, size_t *required);
 
 /**
  * Privatise the vocabulary word at @p index: the low-level call, with no
  * tokenisation and no policies.
- * @param[out] out_index  the released word
- * @param[out] report     may be NULL
+ * @param[out] out_index    the released word
+ * @param[out] record       may be NULL
+ * @param[out] diagnostics  may be NULL; describes the input: keep it local
  */
 DXT_API DXT_NODISCARD dxt_status dxt_privatize_index(dxt_context *context, const dxt_privatize_options *options,
-                                                     uint32_t index, uint32_t *out_index, dxt_report *report);
+                                                     uint32_t index, uint32_t *out_index, dxt_release_record *record,
+                                                     dxt_local_diagnostics *diagnostics);
 
 /**
  * Privatise one word (UTF-8, not NUL-terminated necessarily). The word is
@@ -452,16 +683,20 @@ DXT_API DXT_NODISCARD dxt_status dxt_privatize_index(dxt_context *context, const
  */
 DXT_API DXT_NODISCARD dxt_status dxt_privatize_word(dxt_context *context, const dxt_privatize_options *options,
                                                     const char *word, size_t length, char **out, size_t *out_length,
-                                                    dxt_report *report);
+                                                    dxt_release_record *record, dxt_local_diagnostics *diagnostics);
 
 /**
- * Privatise UTF-8 text. Words are replaced, whitespace and punctuation are
- * kept, the case shape (lower, Title, UPPER) of each word is restored.
+ * Privatise UTF-8 text. Words are replaced; what else of the input shows
+ * depends on options->release_shape: by default (DXT_SHAPE_KEEP) whitespace
+ * and punctuation are kept and the case shape (lower, Title, UPPER) of each
+ * word is restored; DXT_SHAPE_NORMALIZE and DXT_SHAPE_STRICT copy less. The
+ * record's bound is DXT_BOUND_POSITIONWISE: eps * sum_i d(x_i, x'_i) for
+ * texts with the same number of privatised words, in order; not EMD.
  * @param[out] out  NUL-terminated result; free with dxt_text_free
  */
 DXT_API DXT_NODISCARD dxt_status dxt_privatize_text(dxt_context *context, const dxt_privatize_options *options,
                                                     const char *text, size_t length, char **out, size_t *out_length,
-                                                    dxt_report *report);
+                                                    dxt_release_record *record, dxt_local_diagnostics *diagnostics);
 
 DXT_API void dxt_text_free(char *text);
 
@@ -479,17 +714,19 @@ typedef struct dxt_bag {
   size_t size;
 } dxt_bag;
 
-/** Largest total count accepted by dxt_privatize_bag. */
+/** Largest total count accepted by dxt_privatize_bag and dxt_syntf, and the
+    largest entry_count (each entry holds a word). */
 #define DXT_MAX_BAG_WORDS ((uint64_t)1 << 24)
 
 /**
  * Privatise a bag of words: each of the N = sum of counts occurrences is
- * privatised independently. The report gives eps*N*EMD (Fernandes et al.).
+ * privatised independently. The record's bound is DXT_BOUND_BAG_EMD:
+ * eps*N*EMD(b, b') for bags of equal size N (Fernandes et al.).
  * @param[out] out  free with dxt_bag_free
  */
 DXT_API DXT_NODISCARD dxt_status dxt_privatize_bag(dxt_context *context, const dxt_privatize_options *options,
                                                    const dxt_bag_entry *entries, size_t entry_count, dxt_bag **out,
-                                                   dxt_report *report);
+                                                   dxt_release_record *record, dxt_local_diagnostics *diagnostics);
 
 DXT_API void dxt_bag_free(dxt_bag *bag);
 
@@ -503,7 +740,8 @@ DXT_API void dxt_bag_free(dxt_bag *bag);
  * Token policies: DXT_POLICY_DROP removes a class of words from the input
  * bag before drawing; PLACEHOLDER and KEEP are refused (DXT_E_UNSUPPORTED),
  * since they would reveal which class the drawn word belongs to.
- * The report gives eps * n_out (eps-DP per draw, all documents adjacent).
+ * The record's bound is DXT_BOUND_ANY_INPUTS with epsilon_total = eps * n_out
+ * (eps-DP per draw, all documents adjacent).
  * @param[in]  n_out  1 .. DXT_MAX_BAG_WORDS
  * @param[in]  entries  counts summing to at most DXT_MAX_BAG_WORDS, at least
  *                      one word left after dropping
@@ -511,7 +749,8 @@ DXT_API void dxt_bag_free(dxt_bag *bag);
  */
 DXT_API DXT_NODISCARD dxt_status dxt_syntf(dxt_context *context, const dxt_privatize_options *options,
                                            const dxt_bag_entry *entries, size_t entry_count, uint32_t n_out,
-                                           dxt_bag **out, dxt_report *report);
+                                           dxt_bag **out, dxt_release_record *record,
+                                           dxt_local_diagnostics *diagnostics);
 
 /** Plausible-deniability statistics (Feyisetan et al. 2020) of a mechanism
     at one epsilon, over a sample of vocabulary words. */
@@ -539,6 +778,135 @@ static inline void dxt_calibration_init(dxt_calibration *calibration) {
  */
 DXT_API DXT_NODISCARD dxt_status dxt_calibrate(dxt_context *context, const dxt_privatize_options *options,
                                                uint32_t words, uint32_t trials, dxt_calibration *out);
+
+/* ------------------------------------------------------------------------ */
+/* Privacy ledger                                                            */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A ledger adds up what one user (or any scope the app names) has released,
+ * refuses a release that would pass a cap before any noise is drawn, and
+ * memoises releases so that the same input released again gives the same
+ * output and costs nothing (docs/budgets.md; the proof in docs/guarantees.md,
+ * "Composition and the ledger").
+ *
+ * Budget unit: epsilon, summed over releases. A release whose bound is
+ * WORD, POSITIONWISE or BAG_EMD costs its epsilon (the coefficient of the
+ * distance in its bound); an ANY_INPUTS release (syntf) costs its
+ * epsilon_total. A scope whose spent total is E guarantees, for two
+ * histories of releases whose inputs are pairwise at distance at most D (in
+ * each release's own bound), the factor exp(E_metric * D + E_any_inputs).
+ *
+ * The file holds, per scope: the cap, one entry per release (mechanism,
+ * epsilon, metric, release kind, bound, cost, word count), and a bounded
+ * memo of outputs keyed by HMAC-SHA-256 of the input under a secret kept in
+ * the file; inputs are never stored. Every change is written to a temporary
+ * file, synced, renamed over the ledger and the directory synced, under an
+ * exclusive lock on FILE.lock, so a crash leaves the last committed state
+ * and processes sharing the file are serialised. An HMAC over the whole file
+ * detects corruption and edits (DXT_E_LEDGER_CORRUPT); without an app key
+ * (dxt_ledger_options.key), anyone who can rewrite the file can also
+ * recompute that MAC (docs/budgets.md, "Tamper evidence").
+ *
+ * WebAssembly builds have no ledger: every call gives DXT_E_UNSUPPORTED.
+ */
+typedef struct dxt_ledger dxt_ledger;
+
+/** Default and largest number of memoised outputs per scope. */
+#define DXT_LEDGER_MEMO_DEFAULT 64u
+#define DXT_LEDGER_MEMO_MAX 4096u
+
+typedef struct dxt_ledger_options {
+  uint32_t struct_size;
+  /** The cap of a scope that does not exist yet, in the budget unit above;
+      finite and >= 0 (default 0: nothing may be released until
+      dxt_ledger_set_cap). An existing scope keeps its cap. */
+  double cap;
+  /** Memoised outputs kept for a new scope (default DXT_LEDGER_MEMO_DEFAULT,
+      at most DXT_LEDGER_MEMO_MAX; 0 turns memoisation off); the least
+      recently used entry is evicted first. */
+  uint32_t memo_capacity;
+  /** Optional app key (NULL = none), 16 to 64 bytes, e.g. from the platform
+      keystore: mixed into the file's MAC and the memo keys, so that whoever
+      can write the file but lacks the key cannot forge it. A file made with
+      a key can only be opened with it. */
+  const uint8_t *key;
+  size_t key_length;
+} dxt_ledger_options;
+
+/** Fill the first @p struct_size bytes of @p options with defaults (see
+    "Options structs" above). NULL is a no-op. */
+DXT_API void dxt_ledger_options_init_sized(dxt_ledger_options *options, size_t struct_size);
+static inline void dxt_ledger_options_init(dxt_ledger_options *options) {
+  dxt_ledger_options_init_sized(options, sizeof(*options));
+}
+
+/**
+ * Open (and create, if absent) the ledger file @p path and select @p scope in
+ * it (a UTF-8 name of 1 to 255 bytes, e.g. a user id). Creating writes the
+ * file with a fresh random secret.
+ * @param[in] options  NULL = defaults
+ * @return DXT_E_LEDGER_CORRUPT for a damaged or edited file, or one made
+ * with a different app key; DXT_E_IO when it cannot be read or written;
+ * DXT_E_UNSUPPORTED on WebAssembly.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_open(const char *path, const char *scope, const dxt_ledger_options *options,
+                                                 dxt_ledger **out);
+DXT_API void dxt_ledger_close(dxt_ledger *ledger);
+
+/** Set the scope's cap (finite, >= 0). Lowering it below what is spent
+    refuses every further release that costs anything. */
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_set_cap(dxt_ledger *ledger, double cap);
+
+/** Flags of dxt_ledger_privatize_text. */
+/** draw anew (and spend) even when the input is memoised; the new output
+    replaces the memoised one */
+#define DXT_LEDGER_FRESH 0x1u
+
+/**
+ * dxt_privatize_text through the ledger. If the same text with the same
+ * options, model and generator mode is memoised in the scope (and
+ * DXT_LEDGER_FRESH is not set), its stored output is returned, nothing is
+ * drawn or spent, and @p diagnostics (if given) are all zero. Otherwise the
+ * cost (options->epsilon) is checked against the cap before anything is
+ * drawn: DXT_E_BUDGET_EXCEEDED leaves the context's generator untouched. A
+ * release is committed to the file before it is returned; if that fails the
+ * output is discarded and the status says why.
+ * @param[out] memoised  may be NULL; true when the output came from the memo
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_privatize_text(dxt_ledger *ledger, dxt_context *context,
+                                                           const dxt_privatize_options *options, const char *text,
+                                                           size_t length, uint32_t flags, char **out,
+                                                           size_t *out_length, bool *memoised,
+                                                           dxt_release_record *record,
+                                                           dxt_local_diagnostics *diagnostics);
+
+/** The scope's totals, read from the file. */
+typedef struct dxt_ledger_totals {
+  uint32_t struct_size;
+  double cap;
+  double spent;            /**< sum of the costs of all releases */
+  double spent_any_inputs; /**< the part of spent from ANY_INPUTS releases */
+  uint64_t releases;       /**< releases counted (memoised repeats are not) */
+  uint64_t memoised;       /**< outputs in the memo now */
+  uint32_t memo_capacity;
+  uint64_t words; /**< words privatised over all releases */
+} dxt_ledger_totals;
+
+DXT_API void dxt_ledger_totals_init_sized(dxt_ledger_totals *totals, size_t struct_size);
+static inline void dxt_ledger_totals_init(dxt_ledger_totals *totals) {
+  dxt_ledger_totals_init_sized(totals, sizeof(*totals));
+}
+
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_get_totals(dxt_ledger *ledger, dxt_ledger_totals *totals);
+
+/**
+ * The scope as one line of JSON: scope, budget unit, cap, spent, remaining,
+ * releases, memoised entries, the spent epsilon per metric and the composed
+ * guarantee in words. As dxt_release_record_to_json for the buffer.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_to_json(dxt_ledger *ledger, char *buffer, size_t capacity,
+                                                    size_t *required);
 
 #ifdef __cplusplus
 } /* extern "C" */

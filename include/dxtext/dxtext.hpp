@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * dxtext — C++17 interface.
  *
@@ -11,13 +12,16 @@
  *                 must not be used by two threads at the same time.
  *   dxt::Options  a builder for the privatisation options (epsilon,
  *                 mechanism, token policies, mechanism parameters).
- *   dxt::Report   what a call did and the guarantee it gave.
+ *   dxt::ReleaseRecord     what a call released and the guarantee it carries:
+ *                          safe to send beside the text.
+ *   dxt::LocalDiagnostics  what the call did to the input's tokens: describes
+ *                          the input, so it stays on the device.
  *   dxt::error    thrown for every non-OK status; carries the dxt_status.
  *
  *   dxt::Model model = dxt::Model::open("model.dxe");
  *   dxt::Context context(model);
- *   dxt::Report report;
- *   std::string out = context.privatize_text("The quick brown fox", dxt::Options(5.0), &report);
+ *   dxt::ReleaseRecord record;
+ *   std::string out = context.privatize_text("The quick brown fox", dxt::Options(5.0), &record);
  *
  * Strings are taken as std::string_view and passed to the C calls with their
  * length, so they need not be NUL-terminated and may contain NUL bytes.
@@ -148,6 +152,13 @@ enum class Sampler : uint32_t {
 /** How laplace, vickrey and mahalanobis decode (dxt_search). */
 enum class Search : uint32_t { exact = DXT_SEARCH_EXACT, ivf = DXT_SEARCH_IVF };
 
+/** What of a text's form a release copies (dxt_release_shape). */
+enum class ReleaseShape : uint32_t {
+  keep = DXT_SHAPE_KEEP,
+  normalize = DXT_SHAPE_NORMALIZE,
+  strict = DXT_SHAPE_STRICT
+};
+
 enum class RngMode : uint32_t {
   unknown = DXT_RNG_UNKNOWN,
   system = DXT_RNG_SYSTEM,
@@ -160,7 +171,7 @@ enum class Policy : uint32_t {
   privatize = DXT_POLICY_PRIVATIZE,
   placeholder = DXT_POLICY_PLACEHOLDER,
   drop = DXT_POLICY_DROP,
-  keep = DXT_POLICY_KEEP /**< pass through verbatim: a reported leak */
+  keep = DXT_POLICY_KEEP /**< pass through verbatim: a leak the record names */
 };
 
 enum class TokenClass : uint32_t {
@@ -180,64 +191,120 @@ using Bytes32 = std::array<uint8_t, 32>;
 inline std::string version() { return dxt_version_string(); }
 
 /* ------------------------------------------------------------------------ */
-/* Reports                                                                   */
+/* Release records and local diagnostics                                     */
 /* ------------------------------------------------------------------------ */
 
-/** What a privatisation call did and the guarantee it gave (a value). */
-class Report {
- public:
-  Report() noexcept : r_(detail::initialised(dxt_report_init_sized)) {}
-  explicit Report(const dxt_report& r) noexcept : r_(r) {}
+/** Which call made a release (dxt_release_kind). */
+enum class ReleaseKind : uint32_t {
+  unknown = DXT_RELEASE_UNKNOWN,
+  word = DXT_RELEASE_WORD,
+  text = DXT_RELEASE_TEXT,
+  bag = DXT_RELEASE_BAG,
+  synthetic_bag = DXT_RELEASE_SYNTHETIC_BAG
+};
 
+/** The form of a release's guarantee (dxt_bound). */
+enum class Bound : uint32_t {
+  unknown = DXT_BOUND_UNKNOWN,
+  word = DXT_BOUND_WORD,                 /**< eps * d(w, w') */
+  positionwise = DXT_BOUND_POSITIONWISE, /**< ordered text: eps * sum_i d(x_i, x'_i) */
+  bag_emd = DXT_BOUND_BAG_EMD,           /**< bags of equal size N: eps * N * EMD(b, b') */
+  any_inputs = DXT_BOUND_ANY_INPUTS      /**< epsilon_total-DP between any two inputs */
+};
+
+namespace detail {
+/** Calls to_json(p, buffer, capacity, &required) until the buffer is big enough. */
+template <typename T>
+std::string to_json(const T* p, dxt_status (*to_json)(const T*, char*, size_t, size_t*)) {
+  size_t required = 0;
+  std::string json(512, '\0');
+  for (;;) {
+    const dxt_status s = to_json(p, &json[0], json.size(), &required);
+    if (s == DXT_OK) break;
+    if (s != DXT_E_INPUT_TOO_LARGE || required <= json.size()) check(s);
+    json.assign(required, '\0');
+  }
+  json.resize(required - 1);
+  return json;
+}
+}  // namespace detail
+
+/** What a call released and the guarantee it carries (a value). Every field
+    depends only on the options, the model and the generator mode: safe to
+    transmit with the output. */
+class ReleaseRecord {
+ public:
+  ReleaseRecord() noexcept : r_(detail::initialised(dxt_release_record_init_sized)) {}
+  explicit ReleaseRecord(const dxt_release_record& r) noexcept : r_(r) {}
+
+  ReleaseKind release() const noexcept { return static_cast<ReleaseKind>(r_.release); }
   Mechanism mechanism() const noexcept { return static_cast<Mechanism>(r_.mechanism); }
+  /** Per word, per unit of the metric. */
   double epsilon() const noexcept { return r_.epsilon; }
-  /** The distance d of the guarantee epsilon * d. */
+  /** The distance d of the bound. */
   Metric metric() const noexcept { return static_cast<Metric>(r_.metric); }
   RngMode rng_mode() const noexcept { return static_cast<RngMode>(r_.rng_mode); }
   /** False when the noise came from a seeded (deterministic) context. */
   bool is_private() const noexcept { return r_.is_private; }
-  /** SHA-256 of the model file, when the report carries it. */
+  /** SHA-256 of the model file, when the record carries it. */
   std::optional<Bytes32> model_fingerprint() const {
     if (!r_.fingerprint_valid) return std::nullopt;
     Bytes32 d{};
     for (size_t i = 0; i < d.size(); ++i) d[i] = r_.model_fingerprint[i];
     return d;
   }
+  /** The form of the guarantee. */
+  Bound bound() const noexcept { return static_cast<Bound>(r_.bound); }
+  /** DXT_REVEALS_* bits: features of the input the output shows as they are. */
+  uint32_t reveals() const noexcept { return r_.reveals; }
+  /** Bound::any_inputs: the number of draws; 0 otherwise. */
+  uint64_t draws() const noexcept { return r_.draws; }
+  /** Bound::any_inputs: epsilon * draws; 0 otherwise. */
+  double epsilon_total() const noexcept { return r_.epsilon_total; }
+  /** SynTF only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of epsilon. */
+  double epsilon_vocabulary() const noexcept { return r_.epsilon_vocabulary; }
+  /** What of the input's form the release copied. */
+  ReleaseShape release_shape() const noexcept {
+    return r_.release_shape == DXT_SHAPE_DEFAULT ? ReleaseShape::keep : static_cast<ReleaseShape>(r_.release_shape);
+  }
+
+  /** The record as one line of JSON (dxt_release_record_to_json). */
+  std::string to_json() const { return detail::to_json(&r_, dxt_release_record_to_json); }
+
+  const dxt_release_record& c_record() const noexcept { return r_; }
+  dxt_release_record* c_record_ptr() noexcept { return &r_; }
+
+ private:
+  dxt_release_record r_{};
+};
+
+/** What a call did to the tokens of its input (a value). It describes the
+    input and no guarantee covers it: keep it on the device. */
+class LocalDiagnostics {
+ public:
+  LocalDiagnostics() noexcept : d_(detail::initialised(dxt_local_diagnostics_init_sized)) {}
+  explicit LocalDiagnostics(const dxt_local_diagnostics& d) noexcept : d_(d) {}
+
   /** Tokens of class @p c handled by policy @p p (privatize..keep). */
   uint64_t count(TokenClass c, Policy p) const noexcept {
     const auto row = static_cast<uint32_t>(c);
     const auto column = static_cast<uint32_t>(p);
     if (row >= DXT_TOKEN_CLASS_COUNT || column < 1 || column > DXT_TOKEN_ACTION_COUNT) return 0;
-    return r_.counts[row][column - 1];
+    return d_.counts[row][column - 1];
   }
-  /** N: the number of noise draws made. */
-  uint64_t words_privatized() const noexcept { return r_.words_privatized; }
+  /** The number of noise draws made. */
+  uint64_t words_privatized() const noexcept { return d_.words_privatized; }
   /** Tokens passed through verbatim by a keep policy. */
-  uint64_t words_leaked() const noexcept { return r_.words_leaked; }
-  double epsilon_per_unit_distance() const noexcept { return r_.epsilon_per_unit_distance; }
-  double epsilon_document() const noexcept { return r_.epsilon_document; }
-  /** SynTF only (0 otherwise): (eps + ln eta(eps, V)) * N, from the vocabulary size V. */
-  double epsilon_document_vocabulary() const noexcept { return r_.epsilon_document_vocabulary; }
+  uint64_t words_leaked() const noexcept { return d_.words_leaked; }
 
-  /** The report as one line of JSON (dxt_report_to_json). */
-  std::string to_json() const {
-    size_t required = 0;
-    std::string json(512, '\0');
-    for (;;) {
-      const dxt_status s = dxt_report_to_json(&r_, &json[0], json.size(), &required);
-      if (s == DXT_OK) break;
-      if (s != DXT_E_INPUT_TOO_LARGE || required <= json.size()) detail::check(s);
-      json.assign(required, '\0');
-    }
-    json.resize(required - 1);
-    return json;
-  }
+  /** As one line of JSON (dxt_local_diagnostics_to_json). */
+  std::string to_json() const { return detail::to_json(&d_, dxt_local_diagnostics_to_json); }
 
-  const dxt_report& c_report() const noexcept { return r_; }
-  dxt_report* c_report_ptr() noexcept { return &r_; }
+  const dxt_local_diagnostics& c_diagnostics() const noexcept { return d_; }
+  dxt_local_diagnostics* c_diagnostics_ptr() noexcept { return &d_; }
 
  private:
-  dxt_report r_{};
+  dxt_local_diagnostics d_{};
 };
 
 /* ------------------------------------------------------------------------ */
@@ -313,6 +380,12 @@ class Options {
     return *this;
   }
 
+  /** What of a text's form shows: keep (default), normalize or strict. */
+  Options& release_shape(ReleaseShape value) noexcept {
+    o_.release_shape = static_cast<uint32_t>(value);
+    return *this;
+  }
+
   double epsilon() const noexcept { return o_.epsilon; }
   Mechanism mechanism() const noexcept { return static_cast<Mechanism>(o_.mechanism); }
   Policy policy(TokenClass c) const noexcept {
@@ -327,6 +400,7 @@ class Options {
   Sampler exponential_sampler() const noexcept { return static_cast<Sampler>(o_.exponential_sampler); }
   Search search() const noexcept { return static_cast<Search>(o_.search); }
   uint32_t ivf_nprobe() const noexcept { return o_.ivf_nprobe; }
+  ReleaseShape release_shape() const noexcept { return static_cast<ReleaseShape>(o_.release_shape); }
 
   /** The C struct; its placeholder points into this object. */
   dxt_privatize_options c_options() const noexcept {
@@ -531,7 +605,7 @@ class Context {
   }
 
   /** A context whose noise is an AES-CTR stream keyed by @p seed:
-      reproducible and NOT private. For tests and research only; reports say
+      reproducible and NOT private. For tests and research only; records say
       is_private() == false. */
   static Context seeded(const Model& model, const Bytes32& seed) {
     dxt_context_options o = detail::initialised(dxt_context_options_init_sized);
@@ -558,51 +632,59 @@ class Context {
   /** False after the Context was moved from. */
   explicit operator bool() const noexcept { return c_ != nullptr; }
 
-  /** Privatise UTF-8 text: words replaced, spacing and punctuation kept. */
-  std::string privatize_text(std::string_view text, const Options& options, Report* report = nullptr) {
+  /** Privatise UTF-8 text: words replaced, spacing and punctuation kept.
+      The record's bound is positionwise (eps * sum_i d(x_i, x'_i)). */
+  std::string privatize_text(std::string_view text, const Options& options, ReleaseRecord* record = nullptr,
+                             LocalDiagnostics* diagnostics = nullptr) {
     const dxt_privatize_options o = options.c_options();
     char* out = nullptr;
     size_t length = 0;
-    const dxt_status s =
-        dxt_privatize_text(c_, &o, detail::data_of(text), text.size(), &out, &length, report_ptr(report));
+    const dxt_status s = dxt_privatize_text(c_, &o, detail::data_of(text), text.size(), &out, &length,
+                                            record_ptr(record), diagnostics_ptr(diagnostics));
     return take_text(s, out, length);
   }
 
   /** Privatise one word (no tokenisation); "" when its policy drops it. */
-  std::string privatize_word(std::string_view word, const Options& options, Report* report = nullptr) {
+  std::string privatize_word(std::string_view word, const Options& options, ReleaseRecord* record = nullptr,
+                             LocalDiagnostics* diagnostics = nullptr) {
     const dxt_privatize_options o = options.c_options();
     char* out = nullptr;
     size_t length = 0;
-    const dxt_status s =
-        dxt_privatize_word(c_, &o, detail::data_of(word), word.size(), &out, &length, report_ptr(report));
+    const dxt_status s = dxt_privatize_word(c_, &o, detail::data_of(word), word.size(), &out, &length,
+                                            record_ptr(record), diagnostics_ptr(diagnostics));
     return take_text(s, out, length);
   }
 
   /** Privatise the vocabulary word at @p index; returns the released index. */
-  uint32_t privatize_index(uint32_t index, const Options& options, Report* report = nullptr) {
+  uint32_t privatize_index(uint32_t index, const Options& options, ReleaseRecord* record = nullptr,
+                           LocalDiagnostics* diagnostics = nullptr) {
     const dxt_privatize_options o = options.c_options();
     uint32_t out = 0;
-    detail::check(dxt_privatize_index(c_, &o, index, &out, report_ptr(report)));
+    detail::check(dxt_privatize_index(c_, &o, index, &out, record_ptr(record), diagnostics_ptr(diagnostics)));
     return out;
   }
 
   /** Privatise every occurrence of a bag independently (eps * N * EMD). The
       result is merged and sorted by vocabulary index. */
-  Bag privatize_bag(const Bag& bag, const Options& options, Report* report = nullptr) {
+  Bag privatize_bag(const Bag& bag, const Options& options, ReleaseRecord* record = nullptr,
+                    LocalDiagnostics* diagnostics = nullptr) {
     const dxt_privatize_options o = options.c_options();
     const std::vector<dxt_bag_entry> entries = to_entries(bag);
     dxt_bag* out = nullptr;
-    const dxt_status s = dxt_privatize_bag(c_, &o, entries.data(), entries.size(), &out, report_ptr(report));
+    const dxt_status s = dxt_privatize_bag(c_, &o, entries.data(), entries.size(), &out, record_ptr(record),
+                                           diagnostics_ptr(diagnostics));
     return take_bag(s, out);
   }
 
   /** SynTF: a synthetic bag of exactly @p n_out words (the mechanism of
       @p options is ignored; epsilon and syntf_s are used). */
-  Bag syntf(const Bag& bag, uint32_t n_out, const Options& options, Report* report = nullptr) {
+  Bag syntf(const Bag& bag, uint32_t n_out, const Options& options, ReleaseRecord* record = nullptr,
+            LocalDiagnostics* diagnostics = nullptr) {
     const dxt_privatize_options o = options.c_options();
     const std::vector<dxt_bag_entry> entries = to_entries(bag);
     dxt_bag* out = nullptr;
-    const dxt_status s = dxt_syntf(c_, &o, entries.data(), entries.size(), n_out, &out, report_ptr(report));
+    const dxt_status s = dxt_syntf(c_, &o, entries.data(), entries.size(), n_out, &out, record_ptr(record),
+                                   diagnostics_ptr(diagnostics));
     return take_bag(s, out);
   }
 
@@ -630,10 +712,15 @@ class Context {
  private:
   Context(dxt_context* c, std::shared_ptr<const void> keep) noexcept : c_(c), keep_(std::move(keep)) {}
 
-  static dxt_report* report_ptr(Report* report) noexcept {
-    if (report == nullptr) return nullptr;
-    *report = Report();
-    return report->c_report_ptr();
+  static dxt_release_record* record_ptr(ReleaseRecord* record) noexcept {
+    if (record == nullptr) return nullptr;
+    *record = ReleaseRecord();
+    return record->c_record_ptr();
+  }
+  static dxt_local_diagnostics* diagnostics_ptr(LocalDiagnostics* diagnostics) noexcept {
+    if (diagnostics == nullptr) return nullptr;
+    *diagnostics = LocalDiagnostics();
+    return diagnostics->c_diagnostics_ptr();
   }
 
   static std::string take_text(dxt_status s, char* out, size_t length) {
@@ -661,6 +748,80 @@ class Context {
 
   dxt_context* c_ = nullptr;
   std::shared_ptr<const void> keep_;  // the model's from_bytes() buffer, if any
+};
+
+/* ------------------------------------------------------------------------ */
+/* Privacy ledger                                                            */
+/* ------------------------------------------------------------------------ */
+
+/** A scope of a privacy ledger file (docs/budgets.md). Move-only; one
+    thread at a time; any number of Ledgers may share one file. */
+class Ledger {
+ public:
+  /** Opens (or creates) @p path and selects @p scope; @p cap and
+      @p memo_capacity apply to a new scope. */
+  Ledger(const std::string& path, const std::string& scope, double cap,
+         uint32_t memo_capacity = DXT_LEDGER_MEMO_DEFAULT) {
+    dxt_ledger_options o = detail::initialised(dxt_ledger_options_init_sized);
+    o.cap = cap;
+    o.memo_capacity = memo_capacity;
+    detail::check(dxt_ledger_open(path.c_str(), scope.c_str(), &o, &c_));
+  }
+  ~Ledger() { dxt_ledger_close(c_); }
+  Ledger(Ledger&& other) noexcept : c_(other.c_) { other.c_ = nullptr; }
+  Ledger& operator=(Ledger&& other) noexcept {
+    if (this != &other) {
+      dxt_ledger_close(c_);
+      c_ = other.c_;
+      other.c_ = nullptr;
+    }
+    return *this;
+  }
+  Ledger(const Ledger&) = delete;
+  Ledger& operator=(const Ledger&) = delete;
+
+  /** Context::privatize_text through the ledger. Throws dxt::error with
+      DXT_E_BUDGET_EXCEEDED, before any draw, past the cap. @p memoised
+      (may be null) says whether the memo answered (nothing spent). */
+  std::string privatize_text(Context& context, std::string_view text, const Options& options, bool fresh = false,
+                             bool* memoised = nullptr, ReleaseRecord* record = nullptr) {
+    const dxt_privatize_options o = options.c_options();
+    char* out = nullptr;
+    size_t length = 0;
+    dxt_release_record r = detail::initialised(dxt_release_record_init_sized);
+    const dxt_status s = dxt_ledger_privatize_text(c_, context.get(), &o, detail::data_of(text), text.size(),
+                                                   fresh ? DXT_LEDGER_FRESH : 0u, &out, &length, memoised, &r, nullptr);
+    const detail::owned_text owned(out);
+    detail::check(s);
+    if (record != nullptr) *record = ReleaseRecord(r);
+    return std::string(out, length);
+  }
+
+  /** The scope's totals, read from the file. */
+  dxt_ledger_totals totals() const {
+    dxt_ledger_totals t = detail::initialised(dxt_ledger_totals_init_sized);
+    detail::check(dxt_ledger_get_totals(c_, &t));
+    return t;
+  }
+
+  /** The scope as one line of JSON, as `dxtext ledger` prints it. */
+  std::string to_json() const {
+    size_t required = 0;
+    const dxt_status probe = dxt_ledger_to_json(c_, nullptr, 0, &required);
+    if (probe != DXT_E_INPUT_TOO_LARGE) detail::check(probe);
+    std::string json(required, '\0');
+    detail::check(dxt_ledger_to_json(c_, json.data(), json.size(), &required));
+    json.resize(required - 1);
+    return json;
+  }
+
+  void set_cap(double cap) { detail::check(dxt_ledger_set_cap(c_, cap)); }
+
+  /** The C handle, still owned by this Ledger. */
+  dxt_ledger* get() const noexcept { return c_; }
+
+ private:
+  dxt_ledger* c_ = nullptr;
 };
 
 }  // namespace cxx_v0

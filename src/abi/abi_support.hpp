@@ -1,22 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared pieces of the C glue: the handle structs, argument checks, and
 // guarded(), which turns every exception into a status and a thread-local
 // message. Used by every src/abi/*.cpp file and nothing else.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "accounting/ledger_file.hpp"
 #include "accounting/privacy_report.hpp"
 #include "dxtext/dxtext.h"
 #include "errors/error.hpp"
 #include "mechanisms/mechanism.hpp"
+#include "mechanisms/output_set.hpp"
 #include "model/model.hpp"
 #include "rng/random_stream.hpp"
 #include "text/text_privatizer.hpp"
@@ -31,6 +36,22 @@ struct dxt_context {
   std::unique_ptr<dxt::RandomStream> rng;
   // The mechanism of the last call, reused while mechanism and epsilon match.
   std::unique_ptr<dxt::Mechanism> mechanism;
+  // Set while a call runs on the context (dxt::abi::ContextUse).
+  std::atomic<bool> busy{false};
+  // The last top-N output vocabulary built (output_top), reused while N matches.
+  std::shared_ptr<const dxt::OutputSet> output_top;
+};
+
+struct dxt_output_set {
+  std::shared_ptr<const dxt::Model> model;  // the model its rows index
+  std::shared_ptr<const dxt::OutputSet> impl;
+};
+
+// A ledger handle: the file (read afresh under its lock by every call) and
+// the scope selected in it.
+struct dxt_ledger {
+  std::unique_ptr<dxt::LedgerFile> file;
+  std::string scope;
 };
 
 namespace dxt::abi {
@@ -54,6 +75,9 @@ inline dxt_status guarded(F&& body) noexcept {
     return set_error(e.status(), e.what());
   } catch (const std::bad_alloc&) {
     return set_error(DXT_E_OUT_OF_MEMORY, "out of memory");
+  } catch (const std::length_error& e) {
+    // A size beyond what a container can hold comes from the caller's input.
+    return set_error(DXT_E_INPUT_TOO_LARGE, std::string("input too large: ") + e.what());
   } catch (const std::exception& e) {
     return set_error(DXT_E_INTERNAL, std::string("internal error: ") + e.what());
   } catch (...) {
@@ -64,6 +88,26 @@ inline dxt_status guarded(F&& body) noexcept {
 inline void require(bool ok, const char* what) {
   if (!ok) dxt::fail(DXT_E_INVALID_ARGUMENT, what);
 }
+
+// Marks a context in use for the whole of one call. A second thread that
+// calls in meanwhile gets DXT_E_CONTEXT_BUSY and touches nothing else of the
+// context, instead of racing on its random buffer and scratch memory (which
+// crashed). One atomic exchange and one store per call.
+class ContextUse {
+ public:
+  explicit ContextUse(dxt_context* ctx) : ctx_(ctx) {
+    require(ctx != nullptr, "context is NULL");
+    if (ctx->busy.exchange(true, std::memory_order_acquire))
+      dxt::fail(DXT_E_CONTEXT_BUSY,
+                "another thread is inside a call on this context; a context is for one thread at a time");
+  }
+  ~ContextUse() { ctx_->busy.store(false, std::memory_order_release); }
+  ContextUse(const ContextUse&) = delete;
+  ContextUse& operator=(const ContextUse&) = delete;
+
+ private:
+  dxt_context* ctx_;
+};
 
 // Accepts a struct from an older caller (smaller, at least `minimum`) or a
 // newer one (larger) whose extra fields are all zero, i.e. unused.
@@ -118,6 +162,17 @@ inline dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
     if (v > DXT_POLICY_KEEP) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown token policy " + std::to_string(v));
     p.policy[c] = v == DXT_POLICY_DEFAULT ? DXT_POLICY_PRIVATIZE : static_cast<dxt_token_policy>(v);
   }
+  if (o.release_shape > DXT_SHAPE_STRICT)
+    dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown release_shape " + std::to_string(o.release_shape));
+  p.shape = o.release_shape == DXT_SHAPE_DEFAULT ? DXT_SHAPE_KEEP : static_cast<dxt_release_shape>(o.release_shape);
+  // strict promises an output that depends on the input only through the
+  // mechanism's draws: a word copied verbatim would break that.
+  if (p.shape == DXT_SHAPE_STRICT)
+    for (const dxt_token_policy q : p.policy)
+      if (q == DXT_POLICY_KEEP)
+        dxt::fail(DXT_E_INVALID_ARGUMENT,
+                  "the strict release shape cannot keep words verbatim: use another policy than keep, or the "
+                  "normalize or keep shape");
   if (o.placeholder != nullptr) {
     p.placeholder = o.placeholder;
     if (!dxt::utf8::valid(p.placeholder.data(), p.placeholder.size()))
@@ -150,8 +205,24 @@ inline dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
   return p;
 }
 
+// The output vocabulary the options ask for (nullptr: the whole vocabulary).
+inline std::shared_ptr<const dxt::OutputSet> output_for(dxt_context* ctx, const dxt_privatize_options& o) {
+  if (o.output_top != 0 && o.output_set != nullptr)
+    dxt::fail(DXT_E_INVALID_ARGUMENT, "output_top and output_set are both set; choose one output vocabulary");
+  if (o.output_set != nullptr) {
+    if (o.output_set->model.get() != ctx->model.get())
+      dxt::fail(DXT_E_INVALID_ARGUMENT, "output_set was built for another model than the context's");
+    return o.output_set->impl;
+  }
+  if (o.output_top == 0) return nullptr;
+  if (!ctx->output_top || ctx->output_top->size() != o.output_top)
+    ctx->output_top = dxt::output_top(*ctx->model, o.output_top);
+  return ctx->output_top;
+}
+
 inline dxt::Mechanism& mechanism_for(dxt_context* ctx, const dxt_privatize_options& o) {
-  const dxt::MechanismParams p = mechanism_params(o);
+  dxt::MechanismParams p = mechanism_params(o);
+  p.output = output_for(ctx, o);
   dxt::check_epsilon(p.epsilon);
   if (!ctx->mechanism || !(ctx->mechanism->params() == p)) {
     ctx->mechanism.reset();  // release the old scratch before building anew
@@ -160,9 +231,21 @@ inline dxt::Mechanism& mechanism_for(dxt_context* ctx, const dxt_privatize_optio
   return *ctx->mechanism;
 }
 
-inline void finish_report(dxt_report* report, dxt_context* ctx, const dxt::Mechanism& m, const dxt::TokenTally& tally) {
-  if (report == nullptr) return;
-  dxt::fill_report(*report, m, *ctx->model, ctx->rng->mode(), tally);
+// Fills whichever of the caller's record and diagnostics were asked for.
+inline void finish_report(dxt_release_record* record, dxt_local_diagnostics* diagnostics, dxt_context* ctx,
+                          const dxt::Mechanism& m, const dxt::ReleaseShape& shape, const dxt::TokenTally& tally) {
+  if (record != nullptr) dxt::fill_record(*record, m, *ctx->model, ctx->rng->mode(), shape);
+  if (diagnostics != nullptr) dxt::fill_diagnostics(*diagnostics, tally);
+}
+
+// The shape of a release made with `policies` by the call `kind`.
+inline dxt::ReleaseShape release_shape(dxt_release_kind kind, const dxt::TokenPolicies& policies, uint64_t draws = 0) {
+  dxt::ReleaseShape shape;
+  shape.kind = kind;
+  for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c) shape.policy[c] = policies.policy[c];
+  shape.text_shape = policies.shape;
+  shape.draws = draws;
+  return shape;
 }
 
 inline char* copy_out(const std::string& s) {
@@ -183,33 +266,53 @@ inline constexpr size_t kPrivatizeOptionsV1 =
     (offsetof(dxt_privatize_options, search) + alignof(dxt_privatize_options) - 1) / alignof(dxt_privatize_options) *
     alignof(dxt_privatize_options);
 inline constexpr size_t kPrivatizeOptionsWithSearch = offsetof(dxt_privatize_options, ivf_nprobe) + sizeof(uint32_t);
-// The first dxt_report ended with epsilon_document (a double, so no tail
-// padding); epsilon_document_vocabulary was appended. Older callers' reports
-// get the fields they have.
-inline constexpr size_t kReportV1 = offsetof(dxt_report, epsilon_document_vocabulary);
+// The first dxt_release_record ended with epsilon_vocabulary; release_shape
+// was appended, and is written only when struct_size covers it; then the
+// output vocabulary fields, likewise.
+inline constexpr size_t kRecordV1 = offsetof(dxt_release_record, release_shape);
+// The output fields were appended after release_shape; output_top may sit in
+// what was tail padding before them, so both output fields are read only
+// when struct_size covers them.
+inline constexpr size_t kPrivatizeOptionsWithOutput =
+    offsetof(dxt_privatize_options, output_set) + sizeof(const dxt_output_set*);
+inline constexpr size_t kDiagnosticsV1 = sizeof(dxt_local_diagnostics);
 
-inline void check_report(dxt_report* report) {
-  if (report != nullptr) check_struct(report, kReportV1, "report");
+inline void check_outputs(const dxt_release_record* record, const dxt_local_diagnostics* diagnostics) {
+  if (record != nullptr) check_struct(record, kRecordV1, "record");
+  if (diagnostics != nullptr) check_struct(diagnostics, kDiagnosticsV1, "diagnostics");
 }
 
 // Checks the arguments every privatise call has and returns the caller's
 // options as a whole struct: fields beyond its struct_size take their
 // defaults (never read from the caller's memory).
-inline dxt_privatize_options check_common(dxt_context* ctx, const dxt_privatize_options* o, dxt_report* report) {
+inline dxt_privatize_options check_common(dxt_context* ctx, const dxt_privatize_options* o,
+                                          const dxt_release_record* record, const dxt_local_diagnostics* diagnostics) {
   require(ctx != nullptr, "context is NULL");
   check_struct(o, kPrivatizeOptionsV1, "options");
-  check_report(report);
+  check_outputs(record, diagnostics);
   dxt_privatize_options full;
   dxt_privatize_options_init(&full);
   if (o->struct_size < kPrivatizeOptionsWithSearch) {
     std::memcpy(&full, o, kPrivatizeOptionsV1);
     full.search = DXT_SEARCH_EXACT;  // the caller's bytes here were padding
     full.ivf_nprobe = 0;
+  } else if (o->struct_size < kPrivatizeOptionsWithOutput) {
+    std::memcpy(&full, o, kPrivatizeOptionsWithSearch);
   } else {
     std::memcpy(&full, o, o->struct_size < sizeof full ? o->struct_size : sizeof full);
   }
   full.struct_size = static_cast<uint32_t>(sizeof full);
   return full;
+}
+
+// A bag's entry array: every non-empty entry holds at least one word, so a
+// count above DXT_MAX_BAG_WORDS is refused before any entry is read (a
+// caller's SIZE_MAX would otherwise be the length of a read past its array).
+inline void check_bag_entries(const dxt_bag_entry* entries, size_t entry_count) {
+  require(entries != nullptr || entry_count == 0, "entries is NULL");
+  if (entry_count > DXT_MAX_BAG_WORDS)
+    dxt::fail(DXT_E_INPUT_TOO_LARGE, "the bag has " + std::to_string(entry_count) + " entries, more than " +
+                                         std::to_string(DXT_MAX_BAG_WORDS));
 }
 
 // A library-owned dxt_bag in one allocation: the struct, its entries, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dxt_calibrate: plausible-deniability statistics through the C ABI.
 #include "abi/abi_support.hpp"
 #include "accounting/calibration.hpp"
@@ -13,7 +14,8 @@ void dxt_calibration_init_sized(dxt_calibration* c, size_t struct_size) {
 dxt_status dxt_calibrate(dxt_context* ctx, const dxt_privatize_options* o, uint32_t words, uint32_t trials,
                          dxt_calibration* out) {
   return guarded([&] {
-    const dxt_privatize_options opt = check_common(ctx, o, nullptr);
+    const ContextUse in_use(ctx);
+    const dxt_privatize_options opt = check_common(ctx, o, nullptr, nullptr);
     check_struct(out, sizeof(dxt_calibration), "calibration");
     if (words == 0 || trials == 0) dxt::fail(DXT_E_INVALID_ARGUMENT, "words and trials must be at least 1");
     if (uint64_t{words} * trials > (uint64_t{1} << 32))

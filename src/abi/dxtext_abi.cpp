@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C ABI: models, contexts, and privatisation of words, texts and bags.
 // Every entry point runs its body through abi::guarded, the one place where
 // exceptions become status codes.
@@ -24,6 +25,25 @@
 
 namespace {
 using namespace dxt::abi;
+
+// Checks the caller's struct, completes it with defaults past its
+// struct_size, and copies its JSON and a NUL into the caller's buffer, or
+// says how much room that needs.
+template <typename T>
+void write_json(const T* value, size_t minimum, const char* name, void (*init_sized)(T*, size_t),
+                std::string (*to_json)(const T&), char* buffer, size_t capacity, size_t* required) {
+  check_struct(value, minimum, name);
+  require(buffer != nullptr || capacity == 0, "buffer is NULL");
+  T full;
+  init_sized(&full, sizeof full);
+  std::memcpy(&full, value, value->struct_size < sizeof full ? value->struct_size : sizeof full);
+  const std::string json = to_json(full);
+  if (required != nullptr) *required = json.size() + 1;
+  if (capacity < json.size() + 1)
+    dxt::fail(DXT_E_INPUT_TOO_LARGE, "buffer holds " + std::to_string(capacity) + " bytes, the " + name + " needs " +
+                                         std::to_string(json.size() + 1));
+  std::memcpy(buffer, json.c_str(), json.size() + 1);
+}
 }  // namespace
 
 extern "C" {
@@ -35,6 +55,8 @@ const char* dxt_version_string(void) {
   return DXT_STR(DXT_VERSION_MAJOR) "." DXT_STR(DXT_VERSION_MINOR) "." DXT_STR(DXT_VERSION_PATCH);
 }
 uint32_t dxt_abi_version(void) { return DXT_ABI_VERSION; }
+double dxt_epsilon_min(void) { return DXT_EPSILON_MIN; }
+double dxt_epsilon_max(void) { return DXT_EPSILON_MAX; }
 uint32_t dxt_format_version(void) { return DXT_FORMAT_VERSION_MAJOR * 100 + DXT_FORMAT_VERSION_MINOR; }
 
 const char* dxt_status_string(dxt_status s) {
@@ -56,6 +78,9 @@ const char* dxt_status_string(dxt_status s) {
     case DXT_E_INPUT_TOO_LARGE: return "input too large";
     case DXT_E_PARSE: return "parse error";
     case DXT_E_INTERNAL: return "internal error";
+    case DXT_E_CONTEXT_BUSY: return "context in use by another thread";
+    case DXT_E_BUDGET_EXCEEDED: return "privacy budget exceeded";
+    case DXT_E_LEDGER_CORRUPT: return "corrupt ledger";
     default: return "unknown status";
   }
 }
@@ -76,9 +101,10 @@ static dxt_status open_common(const dxt_model_open_options* options, dxt_model**
     dxt::ModelOpenOptions mo;
     if (options != nullptr) {
       check_struct(options, kOpenOptionsV1, "options");
-      if ((options->flags & ~DXT_OPEN_VERIFY_DIGESTS) != 0)
+      if ((options->flags & ~(DXT_OPEN_VERIFY_DIGESTS | DXT_OPEN_PRIVATE_COPY)) != 0)
         dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown model open flags");
       mo.verify_digests = (options->flags & DXT_OPEN_VERIFY_DIGESTS) != 0;
+      mo.private_copy = (options->flags & DXT_OPEN_PRIVATE_COPY) != 0;
     }
     auto handle = std::make_unique<dxt_model>();
     handle->impl = opener(data, size, path, mo);
@@ -237,6 +263,34 @@ dxt_status dxt_context_create(dxt_model* model, const dxt_context_options* optio
 
 void dxt_context_destroy(dxt_context* context) { delete context; }
 
+dxt_status dxt_output_set_create(const dxt_model* model, const char* const* words, size_t count, dxt_output_set** out) {
+  return guarded([&] {
+    require(out != nullptr, "out is NULL");
+    *out = nullptr;
+    require(model != nullptr, "model is NULL");
+    require(words != nullptr || count == 0, "words is NULL");
+    if (count > model->impl->vocabulary_size())
+      dxt::fail(DXT_E_INVALID_ARGUMENT, "the output word list has " + std::to_string(count) +
+                                            " entries, more than the vocabulary's " +
+                                            std::to_string(model->impl->vocabulary_size()) + " words");
+    std::vector<std::string_view> list(count);
+    for (size_t i = 0; i < count; ++i) {
+      if (words[i] == nullptr) dxt::fail(DXT_E_INVALID_ARGUMENT, "output word " + std::to_string(i) + " is NULL");
+      list[i] = words[i];
+      if (!dxt::utf8::valid(list[i].data(), list[i].size()))
+        dxt::fail(DXT_E_INVALID_UTF8, "output word " + std::to_string(i) + " is not valid UTF-8");
+    }
+    auto set = std::make_unique<dxt_output_set>();
+    set->model = model->impl;
+    set->impl = dxt::output_list(*model->impl, list);
+    *out = set.release();
+  });
+}
+
+uint32_t dxt_output_set_size(const dxt_output_set* set) { return set != nullptr ? set->impl->size() : 0; }
+
+void dxt_output_set_free(dxt_output_set* set) { delete set; }
+
 void dxt_privatize_options_init_sized(dxt_privatize_options* o, size_t struct_size) {
   dxt_privatize_options d = zeroed<dxt_privatize_options>();
   d.mechanism = DXT_MECHANISM_LAPLACE;
@@ -248,32 +302,39 @@ void dxt_privatize_options_init_sized(dxt_privatize_options* o, size_t struct_si
   d.mahalanobis_lambda = defaults.mahalanobis_lambda;
   d.syntf_s = defaults.syntf_s;
   d.exponential_sampler = DXT_SAMPLER_GUMBEL;
+  d.release_shape = DXT_SHAPE_KEEP;
   init_sized(o, struct_size, d);
 }
 
-void dxt_report_init_sized(dxt_report* r, size_t struct_size) { init_sized(r, struct_size, zeroed<dxt_report>()); }
+void dxt_release_record_init_sized(dxt_release_record* r, size_t struct_size) {
+  init_sized(r, struct_size, zeroed<dxt_release_record>());
+}
 
-dxt_status dxt_report_to_json(const dxt_report* report, char* buffer, size_t capacity, size_t* required) {
+void dxt_local_diagnostics_init_sized(dxt_local_diagnostics* d, size_t struct_size) {
+  init_sized(d, struct_size, zeroed<dxt_local_diagnostics>());
+}
+
+dxt_status dxt_release_record_to_json(const dxt_release_record* record, char* buffer, size_t capacity,
+                                      size_t* required) {
   return guarded([&] {
-    check_report(const_cast<dxt_report*>(report));
-    require(report != nullptr, "report is NULL");
-    require(buffer != nullptr || capacity == 0, "buffer is NULL");
-    dxt_report full;
-    dxt_report_init(&full);
-    std::memcpy(&full, report, report->struct_size < sizeof full ? report->struct_size : sizeof full);
-    const std::string json = dxt::report_to_json(full);
-    if (required != nullptr) *required = json.size() + 1;
-    if (capacity < json.size() + 1)
-      dxt::fail(DXT_E_INPUT_TOO_LARGE, "buffer holds " + std::to_string(capacity) + " bytes, the report needs " +
-                                           std::to_string(json.size() + 1));
-    std::memcpy(buffer, json.c_str(), json.size() + 1);
+    write_json(record, kRecordV1, "record", dxt_release_record_init_sized, dxt::record_to_json, buffer, capacity,
+               required);
+  });
+}
+
+dxt_status dxt_local_diagnostics_to_json(const dxt_local_diagnostics* diagnostics, char* buffer, size_t capacity,
+                                         size_t* required) {
+  return guarded([&] {
+    write_json(diagnostics, kDiagnosticsV1, "diagnostics", dxt_local_diagnostics_init_sized, dxt::diagnostics_to_json,
+               buffer, capacity, required);
   });
 }
 
 dxt_status dxt_privatize_index(dxt_context* ctx, const dxt_privatize_options* o, uint32_t index, uint32_t* out_index,
-                               dxt_report* report) {
+                               dxt_release_record* record, dxt_local_diagnostics* diagnostics) {
   return guarded([&] {
-    const dxt_privatize_options opt = check_common(ctx, o, report);
+    const ContextUse in_use(ctx);
+    const dxt_privatize_options opt = check_common(ctx, o, record, diagnostics);
     require(out_index != nullptr, "out_index is NULL");
     if (index >= ctx->model->vocabulary_size())
       dxt::fail(DXT_E_NOT_FOUND, "index " + std::to_string(index) + " is outside the vocabulary");
@@ -281,39 +342,48 @@ dxt_status dxt_privatize_index(dxt_context* ctx, const dxt_privatize_options* o,
     *out_index = m.privatize(*ctx->rng, index);
     dxt::TokenTally tally;
     tally.add(DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE);
-    finish_report(report, ctx, m, tally);
+    // No token policies apply to an index, and no case shape is restored.
+    dxt::ReleaseShape shape;
+    shape.kind = DXT_RELEASE_WORD;
+    shape.case_shape = false;
+    shape.text_shape = resolve_policies(opt).shape;
+    finish_report(record, diagnostics, ctx, m, shape, tally);
   });
 }
 
 dxt_status dxt_privatize_word(dxt_context* ctx, const dxt_privatize_options* o, const char* word, size_t length,
-                              char** out, size_t* out_length, dxt_report* report) {
+                              char** out, size_t* out_length, dxt_release_record* record,
+                              dxt_local_diagnostics* diagnostics) {
   return guarded([&] {
     if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
-    const dxt_privatize_options opt = check_common(ctx, o, report);
+    const ContextUse in_use(ctx);
+    const dxt_privatize_options opt = check_common(ctx, o, record, diagnostics);
     require(out != nullptr, "out is NULL");
     require(word != nullptr || length == 0, "word is NULL");
     dxt::Mechanism& m = mechanism_for(ctx, opt);
     const dxt::TokenPolicies policies = resolve_policies(opt);
     dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
     const std::string result = p.privatize_word(std::string_view(word == nullptr ? "" : word, length)).value_or("");
-    finish_report(report, ctx, m, p.tally());
+    finish_report(record, diagnostics, ctx, m, release_shape(DXT_RELEASE_WORD, policies), p.tally());
     *out = copy_out(result);
     if (out_length != nullptr) *out_length = result.size();
   });
 }
 
 dxt_status dxt_privatize_text(dxt_context* ctx, const dxt_privatize_options* o, const char* text, size_t length,
-                              char** out, size_t* out_length, dxt_report* report) {
+                              char** out, size_t* out_length, dxt_release_record* record,
+                              dxt_local_diagnostics* diagnostics) {
   return guarded([&] {
     if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
-    const dxt_privatize_options opt = check_common(ctx, o, report);
+    const ContextUse in_use(ctx);
+    const dxt_privatize_options opt = check_common(ctx, o, record, diagnostics);
     require(out != nullptr, "out is NULL");
     require(text != nullptr || length == 0, "text is NULL");
     dxt::Mechanism& m = mechanism_for(ctx, opt);
     const dxt::TokenPolicies policies = resolve_policies(opt);
     dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
     const std::string result = p.privatize_text(std::string_view(text == nullptr ? "" : text, length));
-    finish_report(report, ctx, m, p.tally());
+    finish_report(record, diagnostics, ctx, m, release_shape(DXT_RELEASE_TEXT, policies), p.tally());
     *out = copy_out(result);
     if (out_length != nullptr) *out_length = result.size();
   });
@@ -322,12 +392,14 @@ dxt_status dxt_privatize_text(dxt_context* ctx, const dxt_privatize_options* o, 
 void dxt_text_free(char* text) { std::free(text); }
 
 dxt_status dxt_privatize_bag(dxt_context* ctx, const dxt_privatize_options* o, const dxt_bag_entry* entries,
-                             size_t entry_count, dxt_bag** out, dxt_report* report) {
+                             size_t entry_count, dxt_bag** out, dxt_release_record* record,
+                             dxt_local_diagnostics* diagnostics) {
   return guarded([&] {
     if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
-    const dxt_privatize_options opt = check_common(ctx, o, report);
+    const ContextUse in_use(ctx);
+    const dxt_privatize_options opt = check_common(ctx, o, record, diagnostics);
     require(out != nullptr, "out is NULL");
-    require(entries != nullptr || entry_count == 0, "entries is NULL");
+    check_bag_entries(entries, entry_count);
     std::vector<std::pair<std::string_view, uint64_t>> bag;
     bag.reserve(entry_count);
     for (size_t i = 0; i < entry_count; ++i) {
@@ -339,7 +411,7 @@ dxt_status dxt_privatize_bag(dxt_context* ctx, const dxt_privatize_options* o, c
     const dxt::TokenPolicies policies = resolve_policies(opt);
     dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
     const auto result = p.privatize_bag(bag);
-    finish_report(report, ctx, m, p.tally());
+    finish_report(record, diagnostics, ctx, m, release_shape(DXT_RELEASE_BAG, policies), p.tally());
 
     *out = make_bag(result);
   });

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dxt_syntf: synthetic term-frequency bags (Weggenmann & Kerschbaum 2018).
 // The body runs in abi::guarded like every entry point.
 #include <algorithm>
@@ -43,12 +44,13 @@ dxt_token_class classify(const dxt::Model& model, std::string_view word, std::op
 extern "C" {
 
 dxt_status dxt_syntf(dxt_context* ctx, const dxt_privatize_options* o, const dxt_bag_entry* entries, size_t entry_count,
-                     uint32_t n_out, dxt_bag** out, dxt_report* report) {
+                     uint32_t n_out, dxt_bag** out, dxt_release_record* record, dxt_local_diagnostics* diagnostics) {
   return guarded([&] {
     if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
-    const dxt_privatize_options opt = check_common(ctx, o, report);
+    const ContextUse in_use(ctx);
+    const dxt_privatize_options opt = check_common(ctx, o, record, diagnostics);
     require(out != nullptr, "out is NULL");
-    require(entries != nullptr || entry_count == 0, "entries is NULL");
+    check_bag_entries(entries, entry_count);
     if (n_out == 0) dxt::fail(DXT_E_INVALID_ARGUMENT, "n_out must be at least 1");
     if (n_out > DXT_MAX_BAG_WORDS)
       dxt::fail(DXT_E_INPUT_TOO_LARGE, "n_out is above DXT_MAX_BAG_WORDS (" + std::to_string(DXT_MAX_BAG_WORDS) + ")");
@@ -110,13 +112,33 @@ dxt_status dxt_syntf(dxt_context* ctx, const dxt_privatize_options* o, const dxt
       ++inputs[static_cast<size_t>(it - cumulative.begin())].draws;
     }
 
-    // Each distinct input's ratings are computed once for all of its draws.
+    // The draws of vocabulary words go through the batched path (their
+    // candidate lists are built together, a few thousand draws at a time);
+    // an out-of-vocabulary word is rated by its own bigrams, all its draws
+    // at once.
     std::map<uint32_t, uint64_t> released;
+    constexpr size_t kChunk = 4096;
+    std::vector<std::optional<uint32_t>> pending;
+    std::vector<uint32_t> drawn;
+    auto flush = [&] {
+      drawn.resize(pending.size());
+      m.privatize_batch(*ctx->rng, pending.data(), pending.size(), drawn.data());
+      for (uint32_t w : drawn) ++released[w];
+      pending.clear();
+    };
     for (const Input& in : inputs) {
       for (uint64_t k = 0; k < in.draws; ++k) tally.add(in.cls, DXT_POLICY_PRIVATIZE);
-      m.privatize_repeated(*ctx->rng, in.index, in.oov_word, in.draws, [&](uint32_t w) { ++released[w]; });
+      if (!in.index) {
+        m.privatize_repeated(*ctx->rng, std::nullopt, in.oov_word, in.draws, [&](uint32_t w) { ++released[w]; });
+        continue;
+      }
+      for (uint64_t k = 0; k < in.draws; ++k) {
+        pending.push_back(in.index);
+        if (pending.size() == kChunk) flush();
+      }
     }
-    finish_report(report, ctx, m, tally);
+    flush();
+    finish_report(record, diagnostics, ctx, m, release_shape(DXT_RELEASE_SYNTHETIC_BAG, policies, n_out), tally);
 
     std::vector<std::pair<std::string, uint64_t>> result;
     result.reserve(released.size());

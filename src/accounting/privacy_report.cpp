@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "accounting/privacy_report.hpp"
 
 #include <cmath>
@@ -6,6 +7,7 @@
 #include <cstring>
 
 #include "accounting/syntf_loss.hpp"
+#include "errors/error.hpp"
 #include "model/sha256.hpp"
 
 namespace dxt {
@@ -56,11 +58,42 @@ const char* quantization_name(dxt_quantization q) {
   }
 }
 
-void fill_report(dxt_report& report, const Mechanism& mechanism, const Model& model, dxt_rng_mode rng_mode,
-                 const TokenTally& tally) {
-  dxt_report r;
+uint32_t release_reveals(const ReleaseShape& shape) {
+  // dxt_syntf releases n_out draws whatever the input holds: its output
+  // depends on the document only through them (dropping a class before the
+  // draw is covered by the all-documents-adjacent bound).
+  if (shape.kind == DXT_RELEASE_SYNTHETIC_BAG) return 0;
+  uint32_t bits = 0;
+  for (const dxt_token_policy p : shape.policy) {
+    if (p == DXT_POLICY_PLACEHOLDER || p == DXT_POLICY_DROP) bits |= DXT_REVEALS_TOKEN_CLASSES;
+    if (p == DXT_POLICY_KEEP) bits |= DXT_REVEALS_KEPT_WORDS;
+  }
+  const bool keep = shape.text_shape == DXT_SHAPE_KEEP;
+  switch (shape.kind) {
+    // One word: keep restores its case shape; the other shapes do not.
+    case DXT_RELEASE_WORD: return bits | (shape.case_shape && keep ? DXT_REVEALS_CASE_SHAPE : 0u);
+    // A text (text/text_shaper.hpp): keep copies its spans and each word's
+    // case shape; normalize one separator per gap (sentence end, clause,
+    // space) and sentence capitals, which follow from the boundaries;
+    // strict nothing but the words, one space apart.
+    case DXT_RELEASE_TEXT:
+      switch (shape.text_shape) {
+        case DXT_SHAPE_NORMALIZE:
+          return bits | DXT_REVEALS_WORD_COUNT | DXT_REVEALS_SENTENCE_BOUNDARIES | DXT_REVEALS_CLAUSE_BOUNDARIES;
+        case DXT_SHAPE_STRICT: return bits | DXT_REVEALS_WORD_COUNT;
+        default: return bits | DXT_REVEALS_WORD_COUNT | DXT_REVEALS_LAYOUT | DXT_REVEALS_CASE_SHAPE;
+      }
+    // A bag's words come from the vocabulary as they are spelt there.
+    case DXT_RELEASE_BAG: return bits | DXT_REVEALS_WORD_COUNT;
+    default: return bits;
+  }
+}
+
+void fill_record(dxt_release_record& record, const Mechanism& mechanism, const Model& model, dxt_rng_mode rng_mode,
+                 const ReleaseShape& shape) {
+  dxt_release_record r;
   std::memset(&r, 0, sizeof r);
-  r.struct_size = report.struct_size;
+  r.struct_size = record.struct_size;
   r.mechanism = mechanism.id();
   r.epsilon = mechanism.epsilon();
   r.metric = mechanism.metric();
@@ -69,27 +102,132 @@ void fill_report(dxt_report& report, const Mechanism& mechanism, const Model& mo
   const Digest& d = model.fingerprint();
   std::memcpy(r.model_fingerprint, d.data(), d.size());
   r.fingerprint_valid = true;
+  r.release = shape.kind;
+  switch (shape.kind) {
+    case DXT_RELEASE_WORD: r.bound = DXT_BOUND_WORD; break;
+    case DXT_RELEASE_TEXT: r.bound = DXT_BOUND_POSITIONWISE; break;
+    case DXT_RELEASE_BAG: r.bound = DXT_BOUND_BAG_EMD; break;
+    case DXT_RELEASE_SYNTHETIC_BAG:
+      r.bound = DXT_BOUND_ANY_INPUTS;
+      r.draws = shape.draws;
+      r.epsilon_total = mechanism.epsilon() * static_cast<double>(shape.draws);
+      break;
+    default: fail(DXT_E_INTERNAL, "unknown release kind");
+  }
+  r.reveals = release_reveals(shape);
+  r.release_shape = shape.text_shape;
+  // The output vocabulary: what the mechanism could release (public data).
+  const OutputSet* output = mechanism.params().output.get();
+  r.output_kind = output != nullptr ? output->kind : DXT_OUTPUT_VOCABULARY;
+  r.output_size = output != nullptr ? output->size() : model.vocabulary_size();
+  if (output != nullptr) std::memcpy(r.output_digest, output->digest.data(), output->digest.size());
+  // syntf's L is the number of words it ranges over (docs/guarantees.md).
+  if (mechanism.id() == DXT_MECHANISM_SYNTF)
+    r.epsilon_vocabulary = syntf_vocabulary_bound(mechanism.epsilon(), r.output_size);
+  // Copy no more than the caller's struct holds.
+  std::memcpy(&record, &r, record.struct_size < sizeof r ? record.struct_size : sizeof r);
+}
+
+void fill_diagnostics(dxt_local_diagnostics& diagnostics, const TokenTally& tally) {
+  dxt_local_diagnostics r;
+  std::memset(&r, 0, sizeof r);
+  r.struct_size = diagnostics.struct_size;
   std::memcpy(r.counts, tally.counts, sizeof r.counts);
   r.words_privatized = tally.privatized;
   r.words_leaked = tally.leaked;
-  r.epsilon_per_unit_distance = mechanism.epsilon();
-  r.epsilon_document = mechanism.epsilon() * static_cast<double>(tally.privatized);
-  if (mechanism.id() == DXT_MECHANISM_SYNTF)
-    r.epsilon_document_vocabulary =
-        syntf_vocabulary_bound(mechanism.epsilon(), model.vocabulary_size()) * static_cast<double>(tally.privatized);
-  // Copy no more than the caller's struct holds (older callers have less).
-  std::memcpy(&report, &r, report.struct_size < sizeof r ? report.struct_size : sizeof r);
+  std::memcpy(&diagnostics, &r, diagnostics.struct_size < sizeof r ? diagnostics.struct_size : sizeof r);
 }
 
-std::string report_to_json(const dxt_report& r) {
-  static const char* kClasses[] = {"in_vocabulary", "out_of_vocabulary", "number", "stopword"};
-  static const char* kActions[] = {"privatized", "placeholder", "dropped", "kept"};
-  auto num = [](double v) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    return std::string(std::isfinite(v) ? b : "null");
-  };
-  std::string s = "{\"mechanism\":\"";
+namespace {
+
+std::string num(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return std::isfinite(v) ? b : "null";
+}
+
+// A number for the sentences of the guarantee: short, as people write it.
+std::string short_num(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+const char* release_name(uint32_t kind) {
+  switch (kind) {
+    case DXT_RELEASE_WORD: return "word";
+    case DXT_RELEASE_TEXT: return "text";
+    case DXT_RELEASE_BAG: return "bag";
+    case DXT_RELEASE_SYNTHETIC_BAG: return "synthetic_bag";
+    default: return "unknown";
+  }
+}
+
+const char* bound_name(uint32_t bound) {
+  switch (bound) {
+    case DXT_BOUND_WORD: return "word";
+    case DXT_BOUND_POSITIONWISE: return "positionwise";
+    case DXT_BOUND_BAG_EMD: return "bag_emd";
+    case DXT_BOUND_ANY_INPUTS: return "any_inputs";
+    default: return "unknown";
+  }
+}
+
+struct RevealBit {
+  uint32_t bit;
+  const char* name;
+  const char* words;
+};
+constexpr RevealBit kReveals[] = {
+    {DXT_REVEALS_WORD_COUNT, "word_count", "the number of words"},
+    {DXT_REVEALS_LAYOUT, "layout",
+     "the text between words (whitespace, punctuation, line and sentence boundaries, symbols)"},
+    {DXT_REVEALS_CASE_SHAPE, "case_shape", "each word's case shape (lower, Title, UPPER)"},
+    {DXT_REVEALS_TOKEN_CLASSES, "token_classes",
+     "which words belong to a class replaced by the placeholder or dropped"},
+    {DXT_REVEALS_KEPT_WORDS, "kept_words", "the words of classes kept verbatim, unprotected"},
+    {DXT_REVEALS_SENTENCE_BOUNDARIES, "sentence_boundaries",
+     "between which words a sentence ends (. ! ? and their kin, all written '.'), and whether the text ends one"},
+    {DXT_REVEALS_CLAUSE_BOUNDARIES, "clause_boundaries",
+     "between which words other punctuation stands (, ; : dashes, quotes, brackets, all written ',')"},
+};
+
+const char* shape_name(uint32_t shape) {
+  switch (shape) {
+    case DXT_SHAPE_KEEP: return "keep";
+    case DXT_SHAPE_NORMALIZE: return "normalize";
+    case DXT_SHAPE_STRICT: return "strict";
+    default: return "unknown";
+  }
+}
+
+// The bound of one release in words, with epsilon `e` per word.
+std::string bound_sentence(const dxt_release_record& r, double e) {
+  const bool discrete = r.metric == DXT_METRIC_DISCRETE;
+  const std::string d = std::string("d_") + metric_name(static_cast<dxt_metric>(r.metric));
+  const std::string E = short_num(e);
+  switch (r.bound) {
+    case DXT_BOUND_WORD: return discrete ? E + "-DP between any two words" : E + " * " + d + "(w, w')";
+    case DXT_BOUND_POSITIONWISE:
+      return (discrete ? E + " * (the number of positions i where x_i != x'_i)" : E + " * sum_i " + d + "(x_i, x'_i)") +
+             " for two texts with the same number of privatised words, paired in order (word order is not "
+             "protected: this is not an EMD bound)";
+    case DXT_BOUND_BAG_EMD:
+      return E + " * N * EMD(b, b') for two bags of equal size N, with ground metric " + d + " (= " + E +
+             " * the least sum of " + d + " over pairings of their words)";
+    case DXT_BOUND_ANY_INPUTS:
+      return short_num(e * static_cast<double>(r.draws)) + "-DP between any two documents (" + std::to_string(r.draws) +
+             " draws, each " + E + "-DP)";
+    default: return "unknown";
+  }
+}
+
+}  // namespace
+
+std::string record_to_json(const dxt_release_record& r) {
+  std::string s = "{\"release\":\"";
+  s += release_name(r.release);
+  s += "\",\"mechanism\":\"";
   s += mechanism_name(static_cast<dxt_mechanism>(r.mechanism));
   s += "\",\"epsilon\":" + num(r.epsilon);
   s += ",\"metric\":\"";
@@ -101,6 +239,49 @@ std::string report_to_json(const dxt_report& r) {
   if (!r.is_private) s += ",\"warning\":\"deterministic seeded noise: NOT private, for testing only\"";
   s += ",\"model_sha256\":";
   s += r.fingerprint_valid ? "\"" + to_hex(r.model_fingerprint, 32) + "\"" : "null";
+  s += ",\"bound\":\"";
+  s += bound_name(r.bound);
+  s += "\"";
+  if (r.bound == DXT_BOUND_ANY_INPUTS)
+    s += ",\"draws\":" + std::to_string(r.draws) + ",\"epsilon_total\":" + num(r.epsilon_total);
+  if (r.epsilon_vocabulary > 0) s += ",\"epsilon_vocabulary\":" + num(r.epsilon_vocabulary);
+  // A caller's record older than the field has no shape (0): left out.
+  if (r.release_shape != DXT_SHAPE_DEFAULT) s += ",\"shape\":\"" + std::string(shape_name(r.release_shape)) + "\"";
+  if (r.output_kind == DXT_OUTPUT_TOP || r.output_kind == DXT_OUTPUT_LIST) {
+    s += ",\"output_vocabulary\":{\"kind\":\"";
+    s += r.output_kind == DXT_OUTPUT_TOP ? "top" : "list";
+    s += "\",\"size\":" + std::to_string(r.output_size) + ",\"sha256\":\"" + to_hex(r.output_digest, 32) + "\"}";
+  }
+  s += ",\"reveals\":[";
+  std::string shown;
+  bool first = true;
+  for (const RevealBit& b : kReveals) {
+    if ((r.reveals & b.bit) == 0) continue;
+    s += first ? "\"" : ",\"";
+    s += b.name;
+    s += "\"";
+    shown += (first ? "" : "; ") + std::string(b.words);
+    first = false;
+  }
+  s += "],\"guarantee\":{";
+  dxt_release_record word = r;
+  word.bound = DXT_BOUND_WORD;
+  s += "\"per_word\":\"" + bound_sentence(word, r.epsilon) + "\"";
+  s += ",\"release\":\"" + bound_sentence(r, r.epsilon) + "\"";
+  if (r.epsilon_vocabulary > 0)
+    s += ",\"release_vocabulary\":\"" + bound_sentence(r, r.epsilon_vocabulary) +
+         ", by the vocabulary-size bound (epsilon + ln eta) per word\"";
+  s += ",\"not_covered\":\"";
+  s += shown.empty() ? "nothing of the input is shown as it is" : "the output shows as they are: " + shown;
+  s += "\"}}";
+  return s;
+}
+
+std::string diagnostics_to_json(const dxt_local_diagnostics& r) {
+  static const char* kClasses[] = {"in_vocabulary", "out_of_vocabulary", "number", "stopword"};
+  static const char* kActions[] = {"privatized", "placeholder", "dropped", "kept"};
+  // The marker says what these numbers are wherever the JSON ends up.
+  std::string s = "{\"local_diagnostics\":\"describes the input; covered by no guarantee; keep it on the device\"";
   s += ",\"tokens\":{";
   for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c) {
     if (c) s += ',';
@@ -117,29 +298,7 @@ std::string report_to_json(const dxt_report& r) {
   }
   s += "},\"words_privatized\":" + std::to_string(r.words_privatized);
   s += ",\"words_leaked\":" + std::to_string(r.words_leaked);
-  // The metric named in the formula: d_euclidean, d_hyperbolic, ...; the
-  // discrete metric is 1 between any two different words.
-  const std::string d = std::string("d_") + metric_name(static_cast<dxt_metric>(r.metric)) + "(w, w')";
-  s += ",\"guarantee\":{\"per_word\":\"" + num(r.epsilon_per_unit_distance) +
-       (r.metric == DXT_METRIC_DISCRETE ? "-DP between any two words\"" : " * " + d + "\"");
-  if (r.metric == DXT_METRIC_DISCRETE) {
-    // Plain DP (syntf): any two inputs are adjacent; for dxt_syntf the bag
-    // size is n_out whatever the input, for per-word calls it is the input's.
-    s += ",\"document\":\"" + num(r.epsilon_document) + "-DP between any two documents with " +
-         std::to_string(r.words_privatized) + " words drawn\"";
-    // Only when the caller's report has the field (older callers' do not).
-    const bool has_vocabulary_bound =
-        r.struct_size >= offsetof(dxt_report, epsilon_document_vocabulary) + sizeof r.epsilon_document_vocabulary;
-    if (r.mechanism == DXT_MECHANISM_SYNTF && has_vocabulary_bound)
-      s += ",\"document_vocabulary\":\"" + num(r.epsilon_document_vocabulary) +
-           "-DP, the same, by the vocabulary-size bound (epsilon + ln eta) per word drawn\"";
-  } else {
-    s += ",\"document\":\"" + num(r.epsilon_document) + " * EMD(b, b') for bags of " +
-         std::to_string(r.words_privatized) + " words\"";
-  }
-  if (r.words_leaked > 0)
-    s += ",\"caveat\":\"" + std::to_string(r.words_leaked) + " tokens passed through unprotected\"";
-  s += "}}";
+  s += "}";
   return s;
 }
 

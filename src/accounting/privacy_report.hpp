@@ -1,4 +1,9 @@
-// Privacy reports (DESIGN.md §9): what a call did and what it guarantees.
+// SPDX-License-Identifier: Apache-2.0
+// What a privatise call reports (DESIGN.md §9), in two parts kept apart on
+// purpose: the release record (what was released and the guarantee it
+// carries; a function of the options, the model and the generator mode only,
+// so it is safe to send beside the text) and the local diagnostics (what
+// happened to the input's tokens; they describe the input and stay local).
 #pragma once
 
 #include <cstdint>
@@ -10,7 +15,7 @@
 
 namespace dxt {
 
-// What happened to the tokens of one call.
+// What happened to the tokens of one call: the local diagnostics.
 struct TokenTally {
   uint64_t counts[DXT_TOKEN_CLASS_COUNT][DXT_TOKEN_ACTION_COUNT] = {};
   uint64_t privatized = 0;
@@ -22,12 +27,32 @@ struct TokenTally {
   }
 };
 
-// Fills the fields of `report` that exist at its struct_size. The model
-// fingerprint is computed (once per model) only when a report is asked for.
-void fill_report(dxt_report& report, const Mechanism& mechanism, const Model& model, dxt_rng_mode rng_mode,
-                 const TokenTally& tally);
+// What a release is, apart from the mechanism: which call made it, the token
+// policies in force (resolved: no DXT_POLICY_DEFAULT), and for dxt_syntf the
+// number of draws n_out. None of it depends on the input.
+struct ReleaseShape {
+  dxt_release_kind kind = DXT_RELEASE_WORD;
+  dxt_token_policy policy[DXT_TOKEN_CLASS_COUNT] = {DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE,
+                                                    DXT_POLICY_PRIVATIZE};
+  uint64_t draws = 0;
+  // False for dxt_privatize_index, which releases an index: no case shape.
+  bool case_shape = true;
+  // What of a text's form is copied (text/text_shaper.hpp).
+  dxt_release_shape text_shape = DXT_SHAPE_KEEP;
+};
 
-std::string report_to_json(const dxt_report& report);
+// The DXT_REVEALS_* bits of a release of this shape.
+uint32_t release_reveals(const ReleaseShape& shape);
+
+// Fill the fields of `record` / `diagnostics` that exist at their
+// struct_size. The model fingerprint is computed (once per model) only when a
+// record is asked for.
+void fill_record(dxt_release_record& record, const Mechanism& mechanism, const Model& model, dxt_rng_mode rng_mode,
+                 const ReleaseShape& shape);
+void fill_diagnostics(dxt_local_diagnostics& diagnostics, const TokenTally& tally);
+
+std::string record_to_json(const dxt_release_record& record);
+std::string diagnostics_to_json(const dxt_local_diagnostics& diagnostics);
 
 const char* mechanism_name(dxt_mechanism id);
 const char* geometry_name(dxt_geometry g);

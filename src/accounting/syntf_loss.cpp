@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "accounting/syntf_loss.hpp"
 
 #include <Eigen/Dense>

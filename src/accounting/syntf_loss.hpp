@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The exact per-draw privacy loss of the SynTF mechanism on one vocabulary
 // (DESIGN.md §9): what `dxtext account syntf` prints.
 #pragma once

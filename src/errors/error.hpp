@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one exception type used inside dxtext. It carries the public status
 // code; src/abi/ converts it (and nothing else) into a dxt_status.
 #pragma once

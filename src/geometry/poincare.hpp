@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Poincare-ball and Lorentz-hyperboloid maths (curvature -1).
 //
 // A point p of the ball (|p| < 1) corresponds to the hyperboloid point

@@ -1,71 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mechanisms/exponential_mechanism.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 
 #include "errors/error.hpp"
-#include "sampling/samplers.hpp"
 #include "search/exact_scan.hpp"
 
 namespace dxt {
 
-uint32_t uniform_index(RandomStream& rng, uint32_t n) {
-  // Lemire's nearly-divisionless method would do; the plain rejection of the
-  // top partial block is simpler and exactly uniform.
-  const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-  for (;;) {
-    const uint64_t r = rng.next_u64();
-    if (r < limit) return static_cast<uint32_t>(r % n);
-  }
-}
-
 ExponentialMechanism::ExponentialMechanism(const Model& model, const MechanismParams& params)
-    : Mechanism(params),
-      model_(model),
-      row_(model.dimension()),
-      point_(model.dimension()),
-      distances_(model.vocabulary_size()) {
-  if (params.sampler != DXT_SAMPLER_GUMBEL && params.sampler != DXT_SAMPLER_PERMUTE_AND_FLIP)
+    : Mechanism(params), model_(model), point_(model.dimension()) {
+  if (params.sampler == DXT_SAMPLER_GUMBEL) {
+    selector_ = std::make_unique<CandidateSelector>(model, CandidateOrder::kDistance, params.candidate_list_size,
+                                                    params.candidate_cache_entries, params.output.get());
+  } else if (params.sampler == DXT_SAMPLER_PERMUTE_AND_FLIP) {
+    row_.resize(model.dimension());
+    distances_.resize(model.vocabulary_size());
+    order_.resize(output_count(model, params));
+  } else {
     fail(DXT_E_INVALID_ARGUMENT, "unknown exponential sampler " + std::to_string(params.sampler));
-  if (params.sampler == DXT_SAMPLER_PERMUTE_AND_FLIP) order_.resize(model.vocabulary_size());
+  }
 }
 
 dxt_metric ExponentialMechanism::metric() const { return geometry_metric(model_); }
 
+uint32_t ExponentialMechanism::draw(RandomStream& rng, const CandidateList& list, std::optional<uint32_t> index) {
+  const double xx = selector_->load_point(index, point_.data());
+  const double half_eps = epsilon() / 2;
+  CandidateScanner& scanner = selector_->scanner();
+  // Scores -eps d / 2: a lower bound of the distance bounds the score above.
+  return selector_->race(
+      rng, list, [half_eps](double lower) { return -half_eps * lower; },
+      [&](uint32_t o) { return -half_eps * scanner.exact(point_.data(), xx, o); });
+}
+
 uint32_t ExponentialMechanism::privatize(RandomStream& rng, std::optional<uint32_t> index) {
-  const uint32_t V = model_.vocabulary_size();
+  if (!selector_) return permute_and_flip(rng, index);
+  return selector_->select(index,
+                           [&](const CandidateList& list, std::optional<uint32_t> i) { return draw(rng, list, i); });
+}
+
+void ExponentialMechanism::privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
+                                           uint32_t* out) {
+  if (!selector_) {
+    for (size_t j = 0; j < count; ++j) out[j] = permute_and_flip(rng, indices[j]);
+    return;
+  }
+  selector_->select_batch(indices, count, out,
+                          [&](const CandidateList& list, std::optional<uint32_t> i) { return draw(rng, list, i); });
+}
+
+// Permute-and-flip: a fresh uniformly random order (Fisher-Yates), then
+// accept each candidate with probability exp(-eps (d - d_min) / 2); the first
+// accepted word is released. The word at d_min is accepted with probability
+// 1, so there always is one. The permutation is drawn lazily, one position
+// at a time, and the loop always runs to the end (draws after the first
+// acceptance are discarded): stopping early would make the time of the call
+// depend on the input word (docs/limitations.md, Timing).
+uint32_t ExponentialMechanism::permute_and_flip(RandomStream& rng, std::optional<uint32_t> index) {
+  // Over the output vocabulary S when there is one (every word otherwise):
+  // V below is |S|, and order_ starts as S's rows.
+  const auto V = static_cast<uint32_t>(order_.size());
   word_distances(model_, index, row_, point_, distances_);
   const double half_eps = epsilon() / 2;
-
-  if (params().sampler == DXT_SAMPLER_GUMBEL) {
-    uint32_t best = 0;
-    double best_score = -std::numeric_limits<double>::infinity();
-    for (uint32_t o = 0; o < V; ++o) {
-      const double score = -half_eps * distances_[o] + sample_gumbel(rng);
-      if (score > best_score) best_score = score, best = o;
-    }
-    return best;
+  if (const std::vector<uint32_t>* rows = output_rows(params())) {
+    order_.assign(rows->begin(), rows->end());
+  } else {
+    std::iota(order_.begin(), order_.end(), 0u);
   }
-
-  // Permute-and-flip: a fresh uniformly random order (Fisher-Yates), then
-  // accept each candidate with probability exp(-eps (d - d_min) / 2); the
-  // first accepted word is released. The word at d_min is accepted with
-  // probability 1, so there always is one. The permutation is drawn lazily,
-  // one position at a time, and the loop always runs to the end (draws after
-  // the first acceptance are discarded): stopping early would make the time
-  // of the call depend on the input word (docs/limitations.md, Timing).
-  const double d_min = *std::min_element(distances_.begin(), distances_.end());
-  std::iota(order_.begin(), order_.end(), 0u);
-  uint32_t released = V;
+  double d_min = distances_[order_[0]];
+  for (uint32_t o : order_) d_min = std::min(d_min, distances_[o]);
+  uint32_t released = UINT32_MAX;
   for (uint32_t i = 0; i < V; ++i) {
     std::swap(order_[i], order_[i + uniform_index(rng, V - i)]);
     const uint32_t o = order_[i];
     const bool accept = rng.uniform() <= std::exp(-half_eps * (distances_[o] - d_min));
-    if (accept && released == V) released = o;
+    if (accept && released == UINT32_MAX) released = o;
   }
-  if (released != V) return released;
+  if (released != UINT32_MAX) return released;
   return order_[V - 1];  // unreachable: the d_min word accepts with probability 1
 }
 

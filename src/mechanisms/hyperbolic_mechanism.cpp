@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mechanisms/hyperbolic_mechanism.hpp"
 
 #include <cmath>
@@ -20,7 +21,9 @@ HyperbolicMechanism::HyperbolicMechanism(const Model& model, const MechanismPara
   if (!(params.epsilon > bound))
     fail(DXT_E_INVALID_EPSILON, "the hyperbolic mechanism in " + std::to_string(model.dimension()) +
                                     " dimensions needs epsilon > n - 1 = " + std::to_string(model.dimension() - 1) +
-                                    " (got " + format_number(params.epsilon) + ")");
+                                    " (got " + format_number(params.epsilon) +
+                                    "); for smaller epsilon use the exponential or tem mechanism on this model, "
+                                    "which give epsilon * d_H for any epsilon (docs/guarantees.md)");
 }
 
 double HyperbolicMechanism::sample_radius(RandomStream& rng, uint32_t n, double epsilon) {
@@ -55,6 +58,8 @@ uint32_t HyperbolicMechanism::privatize(RandomStream& rng, std::optional<uint32_
     const double xs = 2.0 * row_[i] * inv;
     spatial_[i] = xs + t * (direction_[i] + xs * xs_dot_u / (x0 + 1.0));
   }
+  if (const std::vector<uint32_t>* rows = output_rows(params()))
+    return nearest_hyperbolic_in(model_, y0, spatial_.data(), *rows);
   return nearest_hyperbolic(model_, y0, spatial_.data());
 }
 

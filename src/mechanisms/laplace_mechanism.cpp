@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mechanisms/laplace_mechanism.hpp"
 
 #include <algorithm>
@@ -13,7 +14,7 @@ namespace dxt {
 LaplaceMechanism::LaplaceMechanism(const Model& model, const MechanismParams& params)
     : Mechanism(params), model_(model), point_(model.dimension()), direction_(model.dimension()) {
   require_geometry(model, DXT_GEOMETRY_EUCLIDEAN, "laplace");
-  decoder_.emplace(model, params.search, params.ivf_nprobe);
+  decoder_.emplace(model, params.search, params.ivf_nprobe, output_rows(this->params()));
 }
 
 void LaplaceMechanism::noisy_point(const Model& model, double epsilon, RandomStream& rng, std::optional<uint32_t> index,

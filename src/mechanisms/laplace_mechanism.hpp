@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <vector>
@@ -15,7 +16,8 @@ namespace dxt {
 // on R^n (R is the radial part of that density: r^(n-1) e^(-eps r)), so by the
 // triangle inequality Pr[z | w] <= exp(eps d2(w, w')) Pr[z | w'], and decoding
 // is post-processing of z alone: eps * d2(w, w')-privacy per word. For bags of
-// N words it gives eps*N*EMD (Fernandes et al. 2019, Thm. 2).
+// N words it gives eps*N*EMD (Fernandes et al. 2019); for texts in order,
+// eps * sum_i d2(x_i, x'_i), not EMD (docs/guarantees.md proves both).
 // Out-of-vocabulary words are all privatised from the origin.
 class LaplaceMechanism final : public Mechanism {
  public:

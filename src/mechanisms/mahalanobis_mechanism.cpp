@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mechanisms/mahalanobis_mechanism.hpp"
 
 #include <Eigen/Dense>
@@ -49,7 +50,7 @@ MahalanobisMechanism::MahalanobisMechanism(const Model& model, const MechanismPa
   const double lambda = params.mahalanobis_lambda;
   if (!(lambda >= 0 && lambda <= 1))
     fail(DXT_E_INVALID_ARGUMENT, "mahalanobis needs lambda in [0, 1] (got " + std::to_string(lambda) + ")");
-  decoder_.emplace(model, params.search, params.ivf_nprobe);
+  decoder_.emplace(model, params.search, params.ivf_nprobe, output_rows(this->params()));
   if (lambda == 0) return;  // Sigma_0 = I: exactly the laplace mechanism, no covariance needed
   if (!model.has_covariance())
     fail(DXT_E_UNSUPPORTED,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mechanisms/mechanism.hpp"
 
 #include <algorithm>
@@ -25,8 +26,13 @@ std::string format_number(double v) {
 }
 
 void check_epsilon(double epsilon) {
-  if (!std::isfinite(epsilon) || epsilon <= 0)
-    fail(DXT_E_INVALID_EPSILON, "epsilon must be finite and > 0 (got " + format_number(epsilon) + ")");
+  // Outside this range some mechanism's arithmetic overflows (a laplace radius
+  // beyond binary32 at tiny epsilon; epsilon * d beyond double at huge
+  // epsilon): docs/guarantees.md, "The range of epsilon". NaN fails both tests.
+  if (!(epsilon >= DXT_EPSILON_MIN && epsilon <= DXT_EPSILON_MAX))
+    fail(DXT_E_INVALID_EPSILON, "epsilon must be in [DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [" +
+                                    format_number(DXT_EPSILON_MIN) + ", " + format_number(DXT_EPSILON_MAX) +
+                                    "], where dxtext's arithmetic holds (got " + format_number(epsilon) + ")");
 }
 
 dxt_metric geometry_metric(const Model& model) {
@@ -61,6 +67,8 @@ std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismPar
     fail(DXT_E_UNSUPPORTED, std::string("the ") + mechanism_name(p.id) +
                                 " mechanism always searches exactly; DXT_SEARCH_IVF applies to laplace, vickrey and "
                                 "mahalanobis");
+  if (p.output && (p.output->rows.empty() || p.output->member.size() != model.vocabulary_size()))
+    fail(DXT_E_INVALID_ARGUMENT, "the output vocabulary is empty or was built for another model");
   switch (p.id) {
     case DXT_MECHANISM_LAPLACE: return std::make_unique<LaplaceMechanism>(model, p);
     case DXT_MECHANISM_HYPERBOLIC: return std::make_unique<HyperbolicMechanism>(model, p);

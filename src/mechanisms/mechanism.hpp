@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The interface every mechanism implements. A mechanism is built for one
 // model and one set of parameters (validated at construction) and owns its
 // scratch buffers, so privatising a word allocates nothing.
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "dxtext/dxtext.h"
+#include "mechanisms/output_set.hpp"
 #include "model/model.hpp"
 #include "rng/random_stream.hpp"
 #include "search/euclidean_decoder.hpp"
@@ -31,11 +33,22 @@ struct MechanismParams {
   // How laplace, vickrey and mahalanobis decode (search/euclidean_decoder.hpp).
   dxt_search search = DXT_SEARCH_EXACT;
   uint32_t ivf_nprobe = 0;  // 0 = the default
+  // Exponential (Gumbel), tem and syntf: members per candidate list and
+  // lists cached per mechanism (mechanisms/candidate_selector.hpp); 0 = the
+  // defaults. Not part of the C ABI: they change speed and memory, never
+  // the law, and the tests set them small to exercise the lazy race.
+  uint32_t candidate_list_size = 0;
+  uint32_t candidate_cache_entries = 0;
+  // The words the mechanism may release (mechanisms/output_set.hpp);
+  // nullptr: the whole vocabulary.
+  std::shared_ptr<const OutputSet> output;
 
   bool operator==(const MechanismParams& o) const {
     return id == o.id && epsilon == o.epsilon && tem_gamma == o.tem_gamma && tem_beta == o.tem_beta &&
            vickrey_t == o.vickrey_t && mahalanobis_lambda == o.mahalanobis_lambda && syntf_s == o.syntf_s &&
-           sampler == o.sampler && search == o.search && ivf_nprobe == o.ivf_nprobe;
+           sampler == o.sampler && search == o.search && ivf_nprobe == o.ivf_nprobe &&
+           candidate_list_size == o.candidate_list_size && candidate_cache_entries == o.candidate_cache_entries &&
+           same_output(output.get(), o.output.get());
   }
 };
 
@@ -61,6 +74,10 @@ class Mechanism {
   virtual void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count, uint32_t* out) {
     for (size_t j = 0; j < count; ++j) out[j] = privatize(rng, indices[j]);
   }
+  // Heap bytes of what the mechanism keeps between calls beyond scratch
+  // buffers: the candidate-list cache of exponential, tem and syntf (with
+  // its scanner); 0 for the others, which keep no cache.
+  virtual size_t cache_bytes() const { return 0; }
 
  private:
   MechanismParams params_;
@@ -89,6 +106,16 @@ class BatchDecoder {
   std::vector<float> points_;
 };
 
+// The rows of the output vocabulary, or nullptr for the whole vocabulary.
+inline const std::vector<uint32_t>* output_rows(const MechanismParams& p) {
+  return p.output ? &p.output->rows : nullptr;
+}
+
+// The number of words the mechanism may release: |S|, or the vocabulary size.
+inline uint32_t output_count(const Model& model, const MechanismParams& p) {
+  return p.output ? p.output->size() : model.vocabulary_size();
+}
+
 // Validates the parameters against the model and builds the mechanism.
 // Throws DXT_E_INVALID_EPSILON, DXT_E_INVALID_ARGUMENT or DXT_E_UNSUPPORTED.
 std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismParams& params);
@@ -97,7 +124,7 @@ std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismPar
 // "0.000000").
 std::string format_number(double v);
 
-// Rejects epsilon that is not finite and > 0, naming the bound.
+// Rejects epsilon outside [DXT_EPSILON_MIN, DXT_EPSILON_MAX], naming the range.
 void check_epsilon(double epsilon);
 
 // The metric of the model's own geometry: Euclidean or hyperbolic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mechanisms/syntf_mechanism.hpp"
 
 #include <algorithm>
@@ -13,8 +14,8 @@
 
 namespace dxt {
 
-std::vector<uint64_t> letter_bigrams(std::string_view word) {
-  std::vector<uint64_t> out;
+void letter_bigrams(std::string_view word, std::vector<uint64_t>& out) {
+  out.clear();
   size_t i = 0;
   uint32_t previous = utf8::kInvalid;
   while (i < word.size()) {
@@ -25,6 +26,11 @@ std::vector<uint64_t> letter_bigrams(std::string_view word) {
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+std::vector<uint64_t> letter_bigrams(std::string_view word) {
+  std::vector<uint64_t> out;
+  letter_bigrams(word, out);
   return out;
 }
 
@@ -85,75 +91,69 @@ void VocabularyBigrams::intersections(const std::vector<uint64_t>& query, std::v
 }
 
 SyntfMechanism::SyntfMechanism(const Model& model, const MechanismParams& params)
-    : Mechanism(params), model_(model), row_(model.dimension()), input_(model.dimension()) {
+    : Mechanism(params),
+      model_(model),
+      selector_(model, CandidateOrder::kCosine, params.candidate_list_size, params.candidate_cache_entries,
+                params.output.get()),
+      point_(model.dimension()) {
   if (!std::isfinite(params.syntf_s) || params.syntf_s < 0)
     fail(DXT_E_INVALID_ARGUMENT,
          "syntf needs a finite weight s >= 0 for the bigram term (got " + std::to_string(params.syntf_s) + ")");
+  no_cosine_.rest_bound = 0;
 }
 
-void SyntfMechanism::prepare() {
-  if (bigrams_) return;
-  const uint32_t V = model_.vocabulary_size();
-  const uint32_t D = model_.dimension();
-  inverse_norms_.resize(V);
-  for (uint32_t w = 0; w < V; ++w) {
-    model_.row(w, row_.data());
-    double n2 = 0;
-    for (uint32_t i = 0; i < D; ++i) n2 += double{row_[i]} * row_[i];
-    inverse_norms_[w] = n2 > 0 ? 1 / std::sqrt(n2) : 0;
-  }
-  scores_.resize(V);
-  bigrams_ = std::make_unique<VocabularyBigrams>(model_);
+size_t SyntfMechanism::cache_bytes() const { return selector_.heap_bytes(); }
+
+void SyntfMechanism::load_input(std::optional<uint32_t> index, std::string_view oov_word) {
+  point_norm2_ = selector_.load_point(index, point_.data());
+  letter_bigrams(index ? model_.word(*index) : oov_word, query_);
+}
+
+double SyntfMechanism::score_of(uint32_t w) {
+  const double cosine = selector_.scanner().exact(point_.data(), point_norm2_, w);
+  // The rated word's bigrams are taken from its spelling each time: a few
+  // words per draw, cheaper than holding the sets of the whole vocabulary.
+  letter_bigrams(model_.word(w), other_);
+  const double b = dice(query_, other_);
+  return epsilon() / (2 * range()) * (cosine - s() * b);
 }
 
 const std::vector<double>& SyntfMechanism::scores(std::optional<uint32_t> index, std::string_view oov_word) {
-  prepare();
-  const uint32_t V = model_.vocabulary_size();
-  std::vector<uint64_t> query;
-  double input_inverse_norm = 0;  // 0: cosine 0 with every word
-  if (index) {
-    model_.row(*index, row_.data());
-    std::copy(row_.begin(), row_.end(), input_.begin());
-    input_inverse_norm = inverse_norms_[*index];
-    bigrams_->bigrams_of(*index, query);
-    dots_from(model_, input_.data(), scores_.data());  // the dot products, made scores below
-  } else {
-    query = letter_bigrams(oov_word);
-  }
-  bigrams_->intersections(query, intersections_);
-  const double scale = epsilon() / (2 * range());
-  const double q = static_cast<double>(query.size());
-  for (uint32_t w = 0; w < V; ++w) {
-    double cosine = 0;
-    if (input_inverse_norm > 0 && inverse_norms_[w] > 0)
-      cosine = std::clamp(scores_[w] * input_inverse_norm * inverse_norms_[w], -1.0, 1.0);
-    const double sizes = q + bigrams_->size_of(w);
-    const double b = intersections_[w] == 0 ? 0 : 2.0 * intersections_[w] / sizes;
-    scores_[w] = scale * (cosine - s() * b);
-  }
+  load_input(index, oov_word);
+  scores_.resize(model_.vocabulary_size());
+  for (uint32_t w = 0; w < scores_.size(); ++w) scores_[w] = score_of(w);
   return scores_;
 }
 
-uint32_t SyntfMechanism::draw(RandomStream& rng) const {
-  uint32_t best = 0;
-  double best_score = -std::numeric_limits<double>::infinity();
-  for (uint32_t w = 0; w < scores_.size(); ++w) {
-    const double score = scores_[w] + sample_gumbel(rng);
-    if (score > best_score) best_score = score, best = w;
-  }
-  return best;
+uint32_t SyntfMechanism::draw(RandomStream& rng, const CandidateList& list) {
+  // rho <= cos, since s >= 0 and B >= 0: the list's cosine bounds bound the
+  // scores (a bound of 0 for inputs without a cosine).
+  const double scale = epsilon() / (2 * range());
+  return selector_.race(
+      rng, list, [scale](double cosine) { return scale * cosine; }, [this](uint32_t w) { return score_of(w); });
 }
 
 uint32_t SyntfMechanism::privatize(RandomStream& rng, std::optional<uint32_t> index) {
-  scores(index, std::string_view());
-  return draw(rng);
+  return selector_.select(index, [&](const CandidateList& list, std::optional<uint32_t> i) {
+    load_input(i, {});
+    return draw(rng, list);
+  });
+}
+
+void SyntfMechanism::privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count,
+                                     uint32_t* out) {
+  selector_.select_batch(indices, count, out, [&](const CandidateList& list, std::optional<uint32_t> i) {
+    load_input(i, {});
+    return draw(rng, list);
+  });
 }
 
 void SyntfMechanism::privatize_repeated(RandomStream& rng, std::optional<uint32_t> index, std::string_view oov_word,
                                         uint64_t count, const std::function<void(uint32_t)>& emit) {
   if (count == 0) return;
-  scores(index, oov_word);
-  for (uint64_t k = 0; k < count; ++k) emit(draw(rng));
+  const CandidateList& list = index ? selector_.list_for(index) : no_cosine_;
+  load_input(index, oov_word);
+  for (uint64_t k = 0; k < count; ++k) emit(draw(rng, list));
 }
 
 }  // namespace dxt

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <cstdint>
@@ -6,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mechanisms/candidate_selector.hpp"
 #include "mechanisms/mechanism.hpp"
 
 namespace dxt {
@@ -14,6 +16,8 @@ namespace dxt {
 // points packed as (first << 21) | second, sorted, without repeats. Empty for
 // words of fewer than two code points. Invalid UTF-8 throws.
 std::vector<uint64_t> letter_bigrams(std::string_view word);
+// The same into `out` (cleared first), reusing its storage.
+void letter_bigrams(std::string_view word, std::vector<uint64_t>& out);
 
 // Dice coefficient 2|a n b| / (|a| + |b|) of two sorted sets; 0 if either is
 // empty.
@@ -61,18 +65,25 @@ class VocabularyBigrams {
 // an out-of-vocabulary word, which is rated with cosine 0 against every word
 // and its actual bigrams. A synthetic bag of n_out independent draws
 // (dxt_syntf) is therefore (eps * n_out)-DP with all documents adjacent.
-// Weggenmann & Kerschbaum (Cor. 3.5) give a tighter bound that dxtext does
-// not implement; src/accounting/syntf_loss.hpp computes the exact per-draw
-// loss of a given vocabulary instead.
+// A tighter per-draw bound from the vocabulary size V, eps + ln eta(eps, V)
+// (the form of Weggenmann & Kerschbaum's Cor. 3.5), is derived in
+// docs/guarantees.md, computed by syntf_vocabulary_bound and given in release
+// records; src/accounting/syntf_loss.hpp also computes the exact per-draw
+// loss of a given vocabulary, offline.
 //
 // The cosine is that of the dequantised rows, computed in double (a zero row
 // has cosine 0 with everything). For Poincare models it is the cosine of the
 // ball coordinates: the guarantee does not depend on what the rating means,
 // only on its range.
 //
-// Sampling: Gumbel-max over the scores eps * rho / (2 Delta) with full-range
-// uniforms, which draws exactly from the softmax. The vocabulary's bigram sets
-// and inverse row norms are computed once per mechanism object, on first use.
+// Sampling: Gumbel-max over the scores eps * rho / (2 Delta), which draws
+// exactly from the softmax, by the lazy race of candidate_selector.hpp: the
+// words of highest cosine from a cached candidate list, then the rest of the
+// vocabulary under the bound eps * cos / (2 Delta) (the bigram term only
+// lowers a score). An input without a cosine (the out-of-vocabulary fixed
+// point, an out-of-vocabulary word rated by its bigrams, a zero row) has an
+// empty list and the bound 0 for every word. A rated word's bigram set is
+// computed from its spelling when the race needs its score.
 class SyntfMechanism final : public Mechanism {
  public:
   SyntfMechanism(const Model& model, const MechanismParams& params);
@@ -80,29 +91,35 @@ class SyntfMechanism final : public Mechanism {
   // nullopt: the fixed point that the generic calls use for every
   // out-of-vocabulary word (cosine 0, no bigrams: all ratings 0, uniform).
   uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) override;
+  void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count, uint32_t* out) override;
+  size_t cache_bytes() const override;
 
-  // `count` independent draws for one input whose scores are computed once:
-  // a vocabulary word (index) or, without an index, the out-of-vocabulary
-  // word `oov_word` rated by its own bigrams. Calls `emit` with each output.
+  // `count` independent draws for one input: a vocabulary word (index) or,
+  // without an index, the out-of-vocabulary word `oov_word` rated by its own
+  // bigrams. Calls `emit` with each output.
   void privatize_repeated(RandomStream& rng, std::optional<uint32_t> index, std::string_view oov_word, uint64_t count,
                           const std::function<void(uint32_t)>& emit);
 
-  // The exponents eps * rho(v, w) / (2 Delta) for every vocabulary word w.
+  // The exponents eps * rho(v, w) / (2 Delta) for every vocabulary word w,
+  // as the draws use them (O(V D): for tests and audits).
   const std::vector<double>& scores(std::optional<uint32_t> index, std::string_view oov_word);
 
   double s() const { return params().syntf_s; }
   double range() const { return 2 + s(); }
 
  private:
-  void prepare();
-  uint32_t draw(RandomStream& rng) const;
+  // Makes the input of the next draws current: its point (the origin
+  // without an index) and its bigram set.
+  void load_input(std::optional<uint32_t> index, std::string_view oov_word);
+  double score_of(uint32_t w);  // of the current input
+  uint32_t draw(RandomStream& rng, const CandidateList& list);
 
   const Model& model_;
-  std::unique_ptr<VocabularyBigrams> bigrams_;  // built on first use
-  std::vector<double> inverse_norms_;           // 1/||phi(w)||, 0 for a zero row
-  std::vector<float> row_;
-  std::vector<double> input_;  // the input word's row
-  std::vector<uint32_t> intersections_;
+  CandidateSelector selector_;
+  CandidateList no_cosine_;  // empty, bound 0: inputs whose cosines are all 0
+  std::vector<double> point_;
+  double point_norm2_ = 0;
+  std::vector<uint64_t> query_, other_;  // bigram sets of the input and of a rated word
   std::vector<double> scores_;
 };
 

@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <vector>
 
+#include "mechanisms/candidate_selector.hpp"
 #include "mechanisms/mechanism.hpp"
 
 namespace dxt {
@@ -18,6 +20,12 @@ namespace dxt {
 // 1-Lipschitz, so |min(d(w,o),gamma) - min(d(w',o),gamma)| <= d(w,w') and the
 // guarantee is eps * d(w, w') per word, for the model's metric.
 //
+// dxtext draws that law directly, by the lazy Gumbel race of the exponential
+// mechanism (candidate_selector.hpp) with the truncated scores: the bottom
+// candidate's Gumbel is the largest of |V \ L_w| Gumbels at score
+// -eps gamma / 2, and the race draws it the same way (largest first, on a
+// uniformly drawn word), so the two constructions release the same law.
+//
 // gamma: MechanismParams::tem_gamma when > 0, else from beta as in the
 // paper's implementations, gamma = (2/eps) ln((1 - beta)(|V| - 1) / beta):
 // the radius outside which the untruncated mechanism lands with probability
@@ -27,13 +35,17 @@ class TemMechanism final : public Mechanism {
   TemMechanism(const Model& model, const MechanismParams& params);
   dxt_metric metric() const override;
   uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) override;
+  void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count, uint32_t* out) override;
+  size_t cache_bytes() const override { return selector_.heap_bytes(); }
   double gamma() const { return gamma_; }
 
  private:
+  uint32_t draw(RandomStream& rng, const CandidateList& list, std::optional<uint32_t> index);
+
   const Model& model_;
   double gamma_;
-  std::vector<float> row_;
-  std::vector<double> point_, distances_;
+  CandidateSelector selector_;
+  std::vector<double> point_;
 };
 
 }  // namespace dxt

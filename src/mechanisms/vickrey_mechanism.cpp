@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mechanisms/vickrey_mechanism.hpp"
 
 #include <cmath>
@@ -14,7 +15,7 @@ VickreyMechanism::VickreyMechanism(const Model& model, const MechanismParams& pa
   require_geometry(model, DXT_GEOMETRY_EUCLIDEAN, "vickrey");
   if (!(params.vickrey_t >= 0 && params.vickrey_t <= 1))
     fail(DXT_E_INVALID_ARGUMENT, "vickrey t must be in [0, 1] (got " + std::to_string(params.vickrey_t) + ")");
-  decoder_.emplace(model, params.search, params.ivf_nprobe);
+  decoder_.emplace(model, params.search, params.ivf_nprobe, output_rows(this->params()));
 }
 
 double VickreyMechanism::first_probability(double t, double d1, double d2) {

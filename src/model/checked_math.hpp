@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Overflow-checked size arithmetic for validating untrusted model files.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streaming converters from the common text and binary embedding formats to
 // .dxe, and an exporter back to word2vec text so any model can be checked by
 // other tools.

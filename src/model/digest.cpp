@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One-shot SHA-256 and hex text: the same for every Sha256 backend.
 #include "model/sha256.hpp"
 

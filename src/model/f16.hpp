@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IEEE 754 binary16 <-> binary32 conversion in portable C++ (round to nearest
 // even on narrowing; subnormals, infinities and NaN handled).
 #pragma once

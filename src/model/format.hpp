@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constants of the .dxe model format, version 1.2. docs/format.md is the
 // normative description; this file must agree with it field for field.
 #pragma once
@@ -107,6 +108,13 @@ inline uint64_t load_u64(const uint8_t* p) {
   std::memcpy(&v, p, sizeof v);
   return v;
 }
+// A u32 of a section that may change while the model uses it (a mapped
+// file rewritten in place): read exactly once, through a volatile access,
+// so that the value checked is the value used and the compiler cannot load
+// it again after the check. p must be 4-byte aligned, as every u32 array
+// of a section is (docs/format.md §5).
+inline uint32_t load_u32_once(const uint8_t* p) { return *reinterpret_cast<const volatile uint32_t*>(p); }
+
 inline void store_u16(uint8_t* p, uint16_t v) { std::memcpy(p, &v, sizeof v); }
 inline void store_u32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, sizeof v); }
 inline void store_u64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, sizeof v); }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/model.hpp"
 
 #include <fcntl.h>
@@ -8,7 +9,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "errors/error.hpp"
@@ -20,9 +23,12 @@
 
 namespace dxt {
 
+// What a model reads: a read-only mapping of its file, a private copy
+// (DXT_OPEN_PRIVATE_COPY), or neither (a caller's buffer used in place).
 struct ModelBytes {
   void* mapping = nullptr;
   size_t mapping_size = 0;
+  std::unique_ptr<uint64_t[]> copy;  // 8-byte aligned, as the format's arrays need
   ~ModelBytes() {
     if (mapping != nullptr) munmap(mapping, mapping_size);
   }
@@ -68,33 +74,57 @@ std::optional<uint64_t> product(uint64_t a, uint64_t b, const char* what) {
 
 Model::~Model() = default;
 
+namespace {
+
+struct FileDescriptor {
+  int fd;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// The whole file into memory the model owns. A file that ends early changed
+// while it was read: an I/O failure, not a short model.
+uint8_t* read_whole(int fd, uint64_t size, const std::string& path, ModelBytes& bytes) {
+  bytes.copy.reset(new uint64_t[size / 8 + 1]);
+  auto* out = reinterpret_cast<uint8_t*>(bytes.copy.get());
+  uint64_t done = 0;
+  while (done < size) {
+    const auto chunk = static_cast<size_t>(std::min<uint64_t>(size - done, uint64_t{1} << 30));
+    const ssize_t n = ::pread(fd, out + done, chunk, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(DXT_E_IO, "cannot read model '" + path + "': " + std::strerror(errno));
+    if (n == 0) fail(DXT_E_IO, "model '" + path + "' became shorter while it was read");
+    done += static_cast<uint64_t>(n);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::shared_ptr<const Model> Model::open_file(const std::string& path, const ModelOpenOptions& options) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(DXT_E_IO, "cannot open model '" + path + "': " + std::strerror(errno));
+  // O_NONBLOCK: opening a FIFO for reading would wait for a writer, forever
+  // if none comes. It changes nothing for the regular files accepted below.
+  const FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
+  if (file.fd < 0) fail(DXT_E_IO, "cannot open model '" + path + "': " + std::strerror(errno));
   struct stat st {};
-  if (fstat(fd, &st) != 0) {
-    const int e = errno;
-    ::close(fd);
-    fail(DXT_E_IO, "cannot stat model '" + path + "': " + std::strerror(e));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(DXT_E_IO, "model '" + path + "' is not a regular file");
-  }
+  if (fstat(file.fd, &st) != 0) fail(DXT_E_IO, "cannot stat model '" + path + "': " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) fail(DXT_E_IO, "model '" + path + "' is not a regular file");
   const auto size = static_cast<uint64_t>(st.st_size);
-  if (size == 0) {  // mmap cannot map nothing; an empty file is simply not a model
-    ::close(fd);
-    fail(DXT_E_NOT_A_MODEL, "model '" + path + "' is empty");
-  }
-  void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  const int map_errno = errno;
-  ::close(fd);
-  if (map == MAP_FAILED) fail(DXT_E_IO, "cannot map model '" + path + "': " + std::strerror(map_errno));
+  // mmap cannot map nothing; an empty file is simply not a model
+  if (size == 0) fail(DXT_E_NOT_A_MODEL, "model '" + path + "' is empty");
+  if (size > SIZE_MAX) fail(DXT_E_IO, "model '" + path + "' is larger than this process can address");
   std::shared_ptr<Model> m(new Model());
   m->bytes_ = std::make_unique<ModelBytes>();
-  m->bytes_->mapping = map;
-  m->bytes_->mapping_size = size;
-  m->base_ = static_cast<const uint8_t*>(map);
+  if (options.private_copy) {
+    m->base_ = read_whole(file.fd, size, path, *m->bytes_);
+  } else {
+    void* map = mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, file.fd, 0);
+    if (map == MAP_FAILED) fail(DXT_E_IO, "cannot map model '" + path + "': " + std::strerror(errno));
+    m->bytes_->mapping = map;
+    m->bytes_->mapping_size = static_cast<size_t>(size);
+    m->base_ = static_cast<const uint8_t*>(map);
+  }
   m->size_ = size;
   try {
     m->validate(options);
@@ -106,9 +136,17 @@ std::shared_ptr<const Model> Model::open_file(const std::string& path, const Mod
 
 std::shared_ptr<const Model> Model::open_memory(const void* data, size_t size, const ModelOpenOptions& options) {
   if (data == nullptr) fail(DXT_E_INVALID_ARGUMENT, "model buffer is NULL");
-  if (reinterpret_cast<uintptr_t>(data) % 8 != 0) fail(DXT_E_INVALID_ARGUMENT, "model buffer must be 8-byte aligned");
   std::shared_ptr<Model> m(new Model());
-  m->base_ = static_cast<const uint8_t*>(data);
+  if (options.private_copy) {
+    m->bytes_ = std::make_unique<ModelBytes>();
+    m->bytes_->copy.reset(new uint64_t[size / 8 + 1]);
+    std::memcpy(m->bytes_->copy.get(), data, size);
+    m->base_ = reinterpret_cast<const uint8_t*>(m->bytes_->copy.get());
+  } else {
+    if (reinterpret_cast<uintptr_t>(data) % 8 != 0)
+      fail(DXT_E_INVALID_ARGUMENT, "model buffer must be 8-byte aligned (or opened with DXT_OPEN_PRIVATE_COPY)");
+    m->base_ = static_cast<const uint8_t*>(data);
+  }
   m->size_ = size;
   m->validate(options);
   return m;
@@ -212,6 +250,23 @@ void Model::validate(const ModelOpenOptions& options) {
     if (r.begin < furthest_end) corrupt("sections overlap");
     furthest_end = std::max(furthest_end, r.end);
   }
+  // No bytes outside the sections but alignment padding: each section starts
+  // at the first multiple of 64 after the header or the section before it,
+  // and the file ends less than 64 bytes after its last section, all padding
+  // zero. So a file holds nothing the format does not account for, and
+  // reading it whole (the fingerprint, DXT_OPEN_VERIFY_DIGESTS) costs what
+  // its sections declare, not what a sparse tail claims.
+  uint64_t cursor = header_size;
+  auto padding = [&](uint64_t begin, uint64_t end, const std::string& where) {
+    if (end - begin >= format::kSectionAlignment)
+      corrupt(std::to_string(end - begin) + " bytes " + where + " belong to no section");
+    if (!all_zero(base_ + begin, end - begin)) corrupt("padding " + where + " is not zero");
+  };
+  for (const Range& r : ranges) {
+    if (r.begin > cursor) padding(cursor, r.begin, "before offset " + std::to_string(r.begin));
+    cursor = std::max(cursor, r.end);
+  }
+  padding(cursor, size_, "after the last section");
 
   const uint64_t V = vocabulary_size_;
   const uint64_t D = dimension_;
@@ -244,6 +299,9 @@ void Model::validate(const ModelOpenOptions& options) {
   hash_capacity_ = hash_.size / 4;
   if (hash_.size % 4 != 0 || hash_capacity_ <= V || (hash_capacity_ & (hash_capacity_ - 1)) != 0)
     corrupt("vocabulary hash table capacity must be a power of two above the vocabulary size");
+  // At most 4 V slots (a writer needs fewer than 4 V for a load below 1/2):
+  // a table cannot be a sparse region of any size.
+  if (hash_capacity_ > 4 * V) corrupt("vocabulary hash table has more than 4 slots per word");
 
   if (metadata_section_.size > format::kMaxMetadataSize) corrupt("metadata section exceeds 1 MiB");
   if (sha256(metadata_section_.data, metadata_section_.size) != metadata_section_.digest)
@@ -263,7 +321,7 @@ void Model::validate(const ModelOpenOptions& options) {
   }
 }
 
-// Check 17 for the search index (docs/format.md §10.2): the header fields
+// Check 18 for the search index (docs/format.md §10.2): the header fields
 // and the exact size, in constant time. The cells are checked on first use.
 void Model::parse_search_index() {
   namespace si = format::search_index;
@@ -333,9 +391,8 @@ void Model::parse_metadata() {
 
 std::string_view Model::word(uint32_t index) const {
   if (index >= vocabulary_size_) fail(DXT_E_NOT_FOUND, "word index " + std::to_string(index) + " is out of range");
-  const auto* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
-  const uint32_t begin = offsets[index];
-  const uint32_t end = offsets[index + 1];
+  const uint32_t begin = format::load_u32_once(offsets_.data + uint64_t{index} * 4);
+  const uint32_t end = format::load_u32_once(offsets_.data + (uint64_t{index} + 1) * 4);
   if (begin >= end || end > strings_.size || end - begin < 2)
     corrupt("vocabulary offsets of word " + std::to_string(index) + " are invalid");
   const char* s = reinterpret_cast<const char*>(strings_.data) + begin;
@@ -346,11 +403,10 @@ std::string_view Model::word(uint32_t index) const {
 }
 
 std::optional<uint32_t> Model::find_exact(std::string_view w) const {
-  const auto* slots = reinterpret_cast<const uint32_t*>(hash_.data);
   const uint64_t mask = hash_capacity_ - 1;
   uint64_t pos = format::fnv1a64(w.data(), w.size()) & mask;
   for (uint64_t probe = 0; probe < hash_capacity_; ++probe, pos = (pos + 1) & mask) {
-    const uint32_t slot = slots[pos];
+    const uint32_t slot = format::load_u32_once(hash_.data + pos * 4);
     if (slot == 0) return std::nullopt;
     if (slot > vocabulary_size_) corrupt("vocabulary hash table holds an out-of-range index");
     if (word(slot - 1) == w) return slot - 1;
@@ -398,8 +454,12 @@ uint64_t Model::frequency(uint32_t index) const {
 const double* Model::covariance() const {
   if (covariance_.data == nullptr) return nullptr;
   std::call_once(covariance_once_, [this] {
+    // Checked on a copy: values that change in the file after the check
+    // cannot reach the mechanism.
     const uint64_t D = dimension_;
-    const auto* c = reinterpret_cast<const double*>(covariance_.data);
+    covariance_copy_.resize(D * D);
+    std::memcpy(covariance_copy_.data(), covariance_.data, D * D * sizeof(double));
+    const double* c = covariance_copy_.data();
     for (uint64_t i = 0; i < D && covariance_error_.empty(); ++i)
       for (uint64_t j = 0; j < D; ++j) {
         if (!std::isfinite(c[i * D + j])) {
@@ -411,46 +471,52 @@ const double* Model::covariance() const {
           break;
         }
       }
+    if (!covariance_error_.empty()) std::vector<double>().swap(covariance_copy_);
   });
   if (!covariance_error_.empty()) corrupt(covariance_error_);
-  return reinterpret_cast<const double*>(covariance_.data);
+  return covariance_copy_.data();
 }
 
 const SearchIndexView* Model::search_index() const {
   if (search_index_section_.data == nullptr) return nullptr;
   std::call_once(search_index_once_, [this] {
-    const SearchIndexView& x = search_index_;
-    const uint32_t K = x.cells;
+    // The offsets and row ids bound every read of a search, so they are
+    // copied out of the file and the copy is checked and used: a file
+    // rewritten in place after this cannot make a search read out of bounds.
+    const uint32_t K = search_index_.cells;
     const uint32_t V = vocabulary_size_;
-    if (x.offsets[0] != 0) {
-      search_index_error_ = "search index cell offsets do not start at 0";
+    const auto* offsets_in_file = reinterpret_cast<const uint8_t*>(search_index_.offsets);
+    const auto* rows_in_file = reinterpret_cast<const uint8_t*>(search_index_.rows);
+    index_offsets_.resize(uint64_t{K} + 1);
+    index_rows_.resize(V);
+    std::memcpy(index_offsets_.data(), offsets_in_file, index_offsets_.size() * 4);
+    std::memcpy(index_rows_.data(), rows_in_file, index_rows_.size() * 4);
+    search_index_error_ = [&]() -> std::string {
+      const std::vector<uint32_t>& o = index_offsets_;
+      if (o[0] != 0) return "search index cell offsets do not start at 0";
+      for (uint32_t c = 0; c < K; ++c)
+        if (o[c + 1] < o[c] || o[c + 1] > V)
+          return "search index offset of cell " + std::to_string(c + 1) + " is out of order or past V";
+      if (o[K] != V) return "search index cells hold " + std::to_string(o[K]) + " rows, not V";
+      std::vector<bool> seen(V, false);
+      for (const uint32_t r : index_rows_) {
+        if (r >= V) return "search index row id " + std::to_string(r) + " is out of range";
+        if (seen[r]) return "search index lists row " + std::to_string(r) + " twice";
+        seen[r] = true;
+      }
+      return {};
+    }();
+    if (!search_index_error_.empty()) {
+      std::vector<uint32_t>().swap(index_offsets_);
+      std::vector<uint32_t>().swap(index_rows_);
       return;
     }
-    for (uint32_t c = 0; c < K; ++c)
-      if (x.offsets[c + 1] < x.offsets[c] || x.offsets[c + 1] > V) {
-        search_index_error_ = "search index offset of cell " + std::to_string(c + 1) + " is out of order or past V";
-        return;
-      }
-    if (x.offsets[K] != V) {
-      search_index_error_ = "search index cells hold " + std::to_string(x.offsets[K]) + " rows, not V";
-      return;
-    }
-    std::vector<bool> seen(V, false);
-    for (uint32_t i = 0; i < V; ++i) {
-      const uint32_t r = x.rows[i];
-      if (r >= V) {
-        search_index_error_ = "search index row id " + std::to_string(r) + " is out of range";
-        return;
-      }
-      if (seen[r]) {
-        search_index_error_ = "search index lists row " + std::to_string(r) + " twice";
-        return;
-      }
-      seen[r] = true;
-    }
+    checked_index_ = search_index_;
+    checked_index_.offsets = index_offsets_.data();
+    checked_index_.rows = index_rows_.data();
   });
   if (!search_index_error_.empty()) corrupt(search_index_error_);
-  return &search_index_;
+  return &checked_index_;
 }
 
 const Digest& Model::fingerprint() const {

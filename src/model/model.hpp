@@ -1,9 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
 // A validated, read-only view of a .dxe model file (docs/format.md).
 //
 // Opening checks the header, the section table and the metadata: a constant
 // amount of work, whatever the vocabulary size. Per-word data (string offsets,
 // hash slots) is checked in O(1) each time it is used, so a hostile file can
 // make a call fail with DXT_E_CORRUPT_MODEL but never read out of bounds.
+//
+// The bytes may change under the model (a mapped file rewritten in place, a
+// caller's buffer reused): everything that bounds a read is either kept in
+// the Model itself (sizes, counts, section places: read once at open), read
+// once at each use and checked before it is used (word offsets, hash
+// slots), or copied at first use and checked on the copy (search index
+// cells, covariance). Changed bytes can change which words come out, never
+// where the model reads (docs/format.md §12.4).
 #pragma once
 
 #include <cstddef>
@@ -14,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "dxtext/dxtext.h"
 #include "model/sha256.hpp"
@@ -24,6 +34,10 @@ struct ModelBytes;  // the mapping or the caller's buffer
 
 struct ModelOpenOptions {
   bool verify_digests = false;
+  // Read the file (or copy the buffer) into memory the model owns, instead
+  // of mapping it: later writes, truncation or reuse of the file or buffer
+  // do not reach the model (DXT_OPEN_PRIVATE_COPY).
+  bool private_copy = false;
 };
 
 struct SectionView {
@@ -47,7 +61,8 @@ struct SearchIndexView {
 class Model {
  public:
   static std::shared_ptr<const Model> open_file(const std::string& path, const ModelOpenOptions& options);
-  // The buffer must outlive the model and be 8-byte aligned.
+  // Without private_copy the buffer must outlive the model and be 8-byte
+  // aligned; with it, the buffer is copied and may go at once.
   static std::shared_ptr<const Model> open_memory(const void* data, size_t size, const ModelOpenOptions& options);
   ~Model();
   Model(const Model&) = delete;
@@ -81,15 +96,18 @@ class Model {
   const float* row_norms() const;            // squared norms of the dequantised rows
   uint64_t frequency(uint32_t index) const;  // 0 without a frequency section; throws when out of range
   // The D x D covariance matrix (row-major f64, docs/format.md §10.1), or
-  // nullptr without a covariance section. Its values are checked (finite,
-  // exactly symmetric) on the first call, not at open, so that opening stays
-  // constant work; a failed check throws DXT_E_CORRUPT_MODEL on every call.
+  // nullptr without a covariance section. On the first call it is copied out
+  // of the file and the copy checked (finite, exactly symmetric), not at
+  // open, so that opening stays constant work; a failed check throws
+  // DXT_E_CORRUPT_MODEL on every call.
   const double* covariance() const;
 
   // The search index, or nullptr without one. Its sizes are checked at open;
-  // the cell offsets and row ids (every row exactly once) are checked on the
-  // first call, O(V), and a failed check throws DXT_E_CORRUPT_MODEL on every
-  // call. After a successful return every offset and row id is in range.
+  // on the first call the cell offsets and row ids are copied out of the
+  // file, O(K + V), and the copy is checked (every row exactly once). A
+  // failed check throws DXT_E_CORRUPT_MODEL on every call. After a
+  // successful return every offset and row id is in range, and stays so
+  // whatever happens to the file.
   const SearchIndexView* search_index() const;
 
   // The whole file as stored (for tools that copy its sections).
@@ -125,9 +143,12 @@ class Model {
   std::map<std::string, std::string> metadata_;
 
   mutable std::once_flag covariance_once_;
+  mutable std::vector<double> covariance_copy_;
   mutable std::string covariance_error_;  // empty when the values are valid
   mutable std::once_flag search_index_once_;
-  mutable std::string search_index_error_;  // empty when the cells are valid
+  mutable std::vector<uint32_t> index_offsets_, index_rows_;  // copies, checked
+  mutable SearchIndexView checked_index_;                     // points at the copies
+  mutable std::string search_index_error_;                    // empty when the cells are valid
   mutable std::once_flag fingerprint_once_;
   mutable Digest fingerprint_{};
 };

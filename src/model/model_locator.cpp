@@ -1,7 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/model_locator.hpp"
 
 #include <dirent.h>
 #include <sys/stat.h>
+#if !defined(_WIN32) && !defined(__EMSCRIPTEN__)
+#include <dlfcn.h>
+#define DXT_HAVE_DLADDR 1
+#endif
+#if defined(__linux__) && defined(__GLIBC__)
+#include <link.h>
+#include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cstdlib>
@@ -31,10 +40,51 @@ std::string newest_match(const std::string& dir, const std::string& prefix) {
   return best.empty() ? best : dir + "/" + best;
 }
 
+// The file this code was loaded from: libdxtext.so, or the executable or
+// addon libdxtext.a is linked into. Empty when unknown. (For the main
+// program glibc's dladdr gives argv[0], which may be relative to another
+// directory or a bare name found on PATH: its link map has an empty name,
+// and /proc/self/exe names it instead.)
+std::string loaded_from_file() {
+#if defined(__linux__) && defined(__GLIBC__)
+  Dl_info info{};
+  link_map* map = nullptr;
+  if (dladdr1(reinterpret_cast<void*>(&loaded_from_file), &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) == 0)
+    return {};
+  if (map != nullptr && map->l_name != nullptr && map->l_name[0] != '\0') return map->l_name;
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  return n > 0 ? std::string(exe, static_cast<size_t>(n)) : std::string();
+#elif defined(DXT_HAVE_DLADDR)
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&loaded_from_file), &info) == 0 || info.dli_fname == nullptr) return {};
+  return info.dli_fname;
+#else
+  return {};
+#endif
+}
+
+// The directory of loaded_from_file(), as an absolute path; empty when unknown.
+std::string loaded_from_directory() {
+  const std::string file = loaded_from_file();
+  if (file.empty()) return {};
+  char* resolved = realpath(file.c_str(), nullptr);
+  if (resolved == nullptr) return {};
+  const std::string path = resolved;
+  std::free(resolved);
+  const size_t slash = path.rfind('/');
+  if (path.empty() || path[0] != '/' || slash == std::string::npos) return {};
+  return path.substr(0, slash == 0 ? 1 : slash);
+}
+
 }  // namespace
 
 std::vector<std::string> default_model_directories() {
   std::vector<std::string> dirs;
+  if (const std::string here = loaded_from_directory(); !here.empty()) {
+    dirs.push_back(here + "/models");
+    dirs.push_back(here + "/../share/dxtext/models");
+  }
 #ifdef DXT_INSTALLED_MODELS_DIR
   dirs.emplace_back(DXT_INSTALLED_MODELS_DIR);
 #endif

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/model_writer.hpp"
 
 #include <Eigen/Dense>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streaming writer of .dxe files (docs/format.md). Rows are quantised and
 // written as they arrive; only per-row scalars and the words stay in memory.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes a copy of a model with a search index section (kind 10,
 // docs/format.md §10.2) added, or replaced when it already has one.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SHA-256: OpenSSL's EVP interface (sha256.cpp) or, with DXT_CRYPTO=portable,
 // the plain C++ PortableSha256 (sha256_portable_backend.cpp).
 #pragma once

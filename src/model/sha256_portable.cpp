@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/sha256_portable.hpp"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SHA-256 (FIPS 180-4) in plain C++, for builds without OpenSSL
 // (DXT_CRYPTO=portable: WebAssembly, iOS). Model digests and fingerprints
 // rest on it, so tests/unit/test_portable_crypto.cpp checks it against the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sha256 on the portable implementation (DXT_CRYPTO=portable); the OpenSSL
 // build uses sha256.cpp instead.
 #include "model/sha256.hpp"

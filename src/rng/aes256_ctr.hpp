@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AES-256 (FIPS 197) and its CTR-mode keystream (NIST SP 800-38A) in plain
 // C++, for builds without OpenSSL (DXT_CRYPTO=portable). The keystream is the
 // one OpenSSL's EVP_aes_256_ctr produces (the whole 16-byte counter block is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where random bytes come from. Every sampler draws through RandomStream,
 // which sits on one ByteSource: the OpenSSL CSPRNG in production, a keyed
 // AES-256-CTR stream in the explicit deterministic mode. Both run the same
@@ -44,8 +45,10 @@ std::unique_ptr<ByteSource> make_portable_keyed_stream(const std::array<uint8_t,
 std::unique_ptr<ByteSource> make_secrandom_byte_source();
 #endif
 
-// Process-wide count of fork() calls seen in this process (via pthread_atfork).
-// RandomStream compares it to discard buffered bytes a child inherited.
+// A number that is the same throughout one process and different in any
+// child process, however it was made (fork, _Fork, clone): see
+// fork_generation.cpp. RandomStream compares it on every draw to discard
+// buffered bytes a child inherited.
 uint64_t fork_generation();
 
 }  // namespace dxt

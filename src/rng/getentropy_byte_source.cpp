@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <unistd.h>
 #if defined(__APPLE__)
 #include <sys/random.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DXT_CRYPTO=portable: the system generator and the keyed stream without
 // OpenSSL. (The OpenSSL build compiles system_byte_source.cpp and
 // keyed_stream.cpp instead of this file.)

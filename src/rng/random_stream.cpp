@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rng/random_stream.hpp"
 
 #include <cmath>

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // Buffered random bytes for one context, and uniform doubles over (0,1).
 //
 // The buffer holds a few KiB from the ByteSource. Each byte is wiped as soon
 // as it is consumed, so noise that was used cannot be read back from memory;
-// after fork() a child discards what it inherited (it would otherwise reuse
-// the parent's noise). A source failure propagates as DXT_E_RNG_FAILURE.
+// a copy of it in a child process (fork, _Fork, clone) discards what it
+// inherited before its first draw there (it would otherwise reuse the
+// parent's noise). A source failure propagates as DXT_E_RNG_FAILURE.
 #pragma once
 
 #include <array>

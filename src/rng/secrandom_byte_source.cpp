@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compiled on Apple platforms only (CMakeLists.txt: if(APPLE)); links
 // Security.framework.
 #include <Security/SecRandom.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Euclidean decoding of noisy points for the mechanisms that release the
 // nearest word to a noisy point (laplace, vickrey, mahalanobis): exact
 // (the default) or through the model's search index, as the caller chose.
@@ -8,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "dxtext/dxtext.h"
 #include "model/model.hpp"
@@ -23,7 +25,12 @@ class EuclideanDecoder {
 
   // DXT_SEARCH_IVF needs a search index (DXT_E_UNSUPPORTED otherwise);
   // ivf_nprobe must be 0 with DXT_SEARCH_EXACT.
-  EuclideanDecoder(const Model& model, dxt_search search, uint32_t ivf_nprobe);
+  // rows: an output vocabulary (ascending, non-empty; the caller keeps it
+  // alive), decoded exactly over its rows only; nullptr = every word. The
+  // search index covers the whole vocabulary, so DXT_SEARCH_IVF with rows is
+  // refused (DXT_E_UNSUPPORTED).
+  EuclideanDecoder(const Model& model, dxt_search search, uint32_t ivf_nprobe,
+                   const std::vector<uint32_t>* rows = nullptr);
 
   const Model& model() const { return model_; }
   dxt_search search() const { return ivf_ ? DXT_SEARCH_IVF : DXT_SEARCH_EXACT; }
@@ -36,6 +43,7 @@ class EuclideanDecoder {
  private:
   const Model& model_;
   std::optional<IvfSearch> ivf_;
+  const std::vector<uint32_t>* rows_ = nullptr;
   BatchScratch scratch_;
 };
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Building the search index of a model (docs/format.md §10.2): k-means cells
 // over the rows, trained on a sample, then every row assigned to its nearest
 // centroid.

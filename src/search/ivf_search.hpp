@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Approximate decoding through the model's search index (an inverted file,
 // docs/format.md §10.2; DESIGN.md §7): rank the K cell centroids by their
 // distance to the noisy point z, then score the rows of the `nprobe` nearest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Portable scalar kernels and the run-time choice between instruction sets.
 #include "search/kernels.hpp"
 
@@ -179,7 +180,7 @@ const ScanKernels* choose() {
 }  // namespace
 
 const ScanKernels kScalarKernels = {"scalar", dot_f32, dot_f16,   dot_i8,     widen_f16, widen_i8,
-                                    gemm_f32, nullptr, peak_madd, sqdist_f64, bound_row};
+                                    gemm_f32, nullptr, peak_madd, sqdist_f64, bound_row, key_row};
 
 const ScanKernels& scan_kernels() {
   static const ScanKernels* const chosen = choose();  // thread-safe initialisation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The inner-product kernels of the decoding scan (DESIGN.md §7), one set per
 // instruction set, chosen once at run time.
 //
@@ -76,6 +77,13 @@ struct ScanKernels {
   // returns whether some query keeps the row as a candidate.
   bool (*bound_row)(const float* dots, uint32_t Q, float nv, float rn, float base, const float* err, float* upper,
                     float* lower);
+
+  // The key step of the candidate scan for one row and Q queries (Q a
+  // multiple of kQueryBlock; kernels_bound.inc): keys[j] = p + q dots[j] +
+  // w err[j], bit j % 16 of masks[j / 16] set when keys[j] <= threshold[j];
+  // returns whether any is.
+  bool (*key_row)(const float* dots, uint32_t Q, float p, float q, float w, const float* err, const float* threshold,
+                  float* keys, uint16_t* masks);
 };
 
 // Queries are processed in blocks whose size is a multiple of this.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AVX2 + FMA + F16C kernels. Compiled with -mavx2 -mfma -mf16c; used only
 // after the CPU says it has them (kernels.cpp). Everything here has internal
 // linkage and no standard-library inline function is instantiated (see
@@ -168,6 +169,6 @@ uint64_t peak_madd(uint64_t iterations, float* sink) {
 }  // namespace
 
 const ScanKernels kAvx2Kernels = {"avx2",   dot<F32>, dot<F16>,  dot<I8>,    widen<F16>, widen<I8>,
-                                  gemm_f32, nullptr,  peak_madd, sqdist_f64, bound_row};
+                                  gemm_f32, nullptr,  peak_madd, sqdist_f64, bound_row,  key_row};
 
 }  // namespace dxt

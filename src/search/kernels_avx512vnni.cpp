@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The int8 batched product with AVX-512 VNNI (vpdpbusd: 64 multiply-adds of
 // unsigned by signed bytes per instruction). Compiled with -mavx512vnni;
 // used only after the CPU says it has it (kernels.cpp). Everything but the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NEON kernels for AArch64 (where NEON is part of the base architecture).
 // Everything here has internal linkage (see kernels.hpp).
 #include <arm_neon.h>
@@ -154,6 +155,6 @@ uint64_t peak_madd(uint64_t iterations, float* sink) {
 }  // namespace
 
 const ScanKernels kNeonKernels = {"neon",   dot<F32>, dot<F16>,  dot<I8>,    widen<F16>, widen<I8>,
-                                  gemm_f32, nullptr,  peak_madd, sqdist_f64, bound_row};
+                                  gemm_f32, nullptr,  peak_madd, sqdist_f64, bound_row,  key_row};
 
 }  // namespace dxt

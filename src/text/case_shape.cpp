@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "text/case_shape.hpp"
 
 #include "unicode/case_mapping.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The case shape of a word, so a replacement can be written the way the
 // original was: "Paris" -> "Rome", "NASA" -> "ESA", "dog" -> "cat".
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The built-in English stopword list behind DXT_CLASS_STOPWORD.
 #pragma once
 

@@ -1,10 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "text/text_privatizer.hpp"
 
 #include <algorithm>
 #include <map>
 
 #include "errors/error.hpp"
-#include "text/case_shape.hpp"
 #include "text/stopwords.hpp"
 #include "text/tokenizer.hpp"
 #include "unicode/case_mapping.hpp"
@@ -43,12 +43,13 @@ TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::opti
   return d;
 }
 
-std::optional<std::string> TextPrivatizer::render(const Decision& d, std::string_view word, uint32_t released) const {
+std::optional<std::string_view> TextPrivatizer::render(const Decision& d, std::string_view word,
+                                                       uint32_t released) const {
   switch (d.action) {
-    case DXT_POLICY_PRIVATIZE: return apply_case_shape(model_.word(released), case_shape(word));
-    case DXT_POLICY_PLACEHOLDER: return policies_.placeholder;
+    case DXT_POLICY_PRIVATIZE: return model_.word(released);
+    case DXT_POLICY_PLACEHOLDER: return std::string_view(policies_.placeholder);
     case DXT_POLICY_DROP: return std::nullopt;
-    case DXT_POLICY_KEEP: return std::string(word);
+    case DXT_POLICY_KEEP: return word;
     default: fail(DXT_E_INTERNAL, "unresolved token policy");
   }
 }
@@ -60,7 +61,14 @@ std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word,
   // Out-of-vocabulary words (and numbers without a vector) all start from the
   // same fixed point, so they cannot be told apart from the output.
   const uint32_t released = d.action == DXT_POLICY_PRIVATIZE ? mechanism_.privatize(rng_, d.index) : 0;
-  return render(d, word, released);
+  const std::optional<std::string_view> r = render(d, word, released);
+  if (!r) return std::nullopt;
+  // One word has no spans: keep restores its case shape, the other shapes
+  // release it as the model spells it.
+  std::string out;
+  TextShaper shaper(policies_.shape == DXT_SHAPE_KEEP ? DXT_SHAPE_KEEP : DXT_SHAPE_STRICT, out);
+  shaper.word(*r, word, d.action == DXT_POLICY_PRIVATIZE);
+  return out;
 }
 
 namespace {
@@ -87,7 +95,7 @@ size_t piece_end(std::string_view text, size_t begin) {
 }
 }  // namespace
 
-void TextPrivatizer::privatize_piece(std::string_view text, std::string& out) {
+void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) {
   const std::vector<Token> tokens = tokenize(text);
   // First classify every word and collect those to privatise, so that the
   // mechanism draws their noise in order and decodes them together.
@@ -95,7 +103,7 @@ void TextPrivatizer::privatize_piece(std::string_view text, std::string& out) {
   std::vector<std::optional<uint32_t>> inputs;
   decisions.reserve(tokens.size());
   for (const Token& t : tokens) {
-    if (t.kind == TokenKind::kSpan) continue;
+    if (!is_word_or_number(t.kind)) continue;
     decisions.push_back(decide(text.substr(t.begin, t.end - t.begin), t.kind == TokenKind::kNumber));
     tally_.add(decisions.back().cls, decisions.back().action);
     if (decisions.back().action == DXT_POLICY_PRIVATIZE) inputs.push_back(decisions.back().index);
@@ -107,12 +115,16 @@ void TextPrivatizer::privatize_piece(std::string_view text, std::string& out) {
   for (const Token& t : tokens) {
     const std::string_view piece = text.substr(t.begin, t.end - t.begin);
     if (t.kind == TokenKind::kSpan) {
-      out += piece;
+      shaper.span(piece);
       continue;
     }
+    // Invisible code points outside words are dropped: a run of them (tag
+    // characters, variation selectors, zero-width joiners) can carry a
+    // message no reader of the output would see.
+    if (t.kind == TokenKind::kInvisible) continue;
     const Decision& d = decisions[next_decision++];
     const uint32_t r = d.action == DXT_POLICY_PRIVATIZE ? released[next_released++] : 0;
-    if (auto replaced = render(d, piece, r)) out += *replaced;
+    if (auto replaced = render(d, piece, r)) shaper.word(*replaced, piece, d.action == DXT_POLICY_PRIVATIZE);
   }
 }
 
@@ -121,11 +133,13 @@ std::string TextPrivatizer::privatize_text(std::string_view text) {
   if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));
   std::string out;
   out.reserve(text.size() + text.size() / 4);
+  TextShaper shaper(policies_.shape, out);
   for (size_t begin = 0; begin < text.size();) {
     const size_t end = piece_end(text, begin);
-    privatize_piece(text.substr(begin, end - begin), out);
+    privatize_piece(text.substr(begin, end - begin), shaper);
     begin = end;
   }
+  shaper.finish();
   return out;
 }
 

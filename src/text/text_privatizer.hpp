@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Applies a mechanism to text, single words and bags of words, following the
 // token policies of DESIGN.md §8, and tallies what it did for the report.
 #pragma once
@@ -13,6 +14,7 @@
 #include "mechanisms/mechanism.hpp"
 #include "model/model.hpp"
 #include "rng/random_stream.hpp"
+#include "text/text_shaper.hpp"
 
 namespace dxt {
 
@@ -20,6 +22,9 @@ struct TokenPolicies {
   dxt_token_policy policy[DXT_TOKEN_CLASS_COUNT] = {DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE,
                                                     DXT_POLICY_PRIVATIZE};
   std::string placeholder = "[redacted]";
+  // What of the input's form a text shows (text_shaper.hpp); resolved: no
+  // DXT_SHAPE_DEFAULT.
+  dxt_release_shape shape = DXT_SHAPE_KEEP;
 };
 
 // U+2019 (’) replaced by ASCII ' : how words are looked up.
@@ -30,7 +35,8 @@ class TextPrivatizer {
   TextPrivatizer(const Model& model, Mechanism& mechanism, RandomStream& rng, const TokenPolicies& policies)
       : model_(model), mechanism_(mechanism), rng_(rng), policies_(policies) {}
 
-  // Whole text: words and numbers handled by policy, everything else kept.
+  // Whole text: words and numbers handled by policy, invisible code points
+  // outside words dropped, everything else kept.
   std::string privatize_text(std::string_view text);
 
   // One word; nullopt = dropped. `is_number` comes from the tokenizer when the
@@ -51,11 +57,12 @@ class TextPrivatizer {
     std::optional<uint32_t> index;  // vocabulary index, if any
   };
   Decision decide(std::string_view word, std::optional<bool> is_number) const;
-  // What the text shows for `word` under decision d; `released` is the
-  // mechanism's output when d privatises.
-  std::optional<std::string> render(const Decision& d, std::string_view word, uint32_t released) const;
-  // Appends the privatised piece of a text (valid UTF-8, cut between tokens).
-  void privatize_piece(std::string_view text, std::string& out);
+  // What the policy puts out for `word` under decision d, before shaping:
+  // the model's word as stored when d privatises (`released` is the
+  // mechanism's output), the placeholder, the word itself, or nothing.
+  std::optional<std::string_view> render(const Decision& d, std::string_view word, uint32_t released) const;
+  // Shapes the privatised piece of a text (valid UTF-8, cut between tokens).
+  void privatize_piece(std::string_view text, TextShaper& shaper);
 
   const Model& model_;
   Mechanism& mechanism_;

@@ -1,35 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "text/tokenizer.hpp"
 
 #include <string>
 
 #include "errors/error.hpp"
+#include "unicode/char_class.hpp"
 #include "unicode/utf8.hpp"
 
 namespace dxt {
 
 namespace {
 
+using unicode::CharClass;
+
 bool is_apostrophe(uint32_t c) { return c == '\'' || c == 0x2019; }
 
-bool is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+// Code points are decoded as they are needed (with a look-ahead of one
+// run), so the memory used is that of the tokens alone, whatever the text.
+class Scanner {
+ public:
+  explicit Scanner(std::string_view text) : p_(text.data()), n_(text.size()) {}
+  size_t size() const { return n_; }
+  // The code point at byte `at`, its class, and where the next one starts.
+  uint32_t at(size_t at, CharClass& cls, size_t& next) const {
+    next = at;
+    const uint32_t c = utf8::decode(p_, n_, next);
+    cls = unicode::char_class(c);
+    return c;
+  }
+  CharClass class_at(size_t at, size_t& next) const {
+    CharClass cls;
+    (void)this->at(at, cls, next);
+    return cls;
+  }
+  // The end of the run of code points of class `cls` that starts at `from`.
+  size_t run_end(size_t from, CharClass cls) const {
+    size_t next = from;
+    while (from < n_ && class_at(from, next) == cls) from = next;
+    return from;
+  }
 
-// Letters and digits. Outside ASCII everything counts except spaces,
-// punctuation and symbol blocks, which is right for the scripts of the
-// default models and errs towards "word" elsewhere.
-bool is_word_char(uint32_t c) {
-  if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c);
-  if (c <= 0xBF) return c == 0xAA || c == 0xB5 || c == 0xBA;  // ª µ º; rest is punctuation/symbols
-  if (c == 0xD7 || c == 0xF7) return false;                   // × ÷
-  if (c >= 0x2000 && c <= 0x2BFF) return false;               // spaces, punctuation, symbols, arrows
-  if (c >= 0x3000 && c <= 0x303F) return false;               // CJK punctuation
-  if (c >= 0xFE30 && c <= 0xFE4F) return false;               // CJK compatibility forms
-  if (c >= 0xFF00 && c <= 0xFF0F) return false;               // fullwidth punctuation
-  if (c == 0xFEFF || c == 0x1680 || c == 0x180E) return false;
-  if (c >= 0xE000 && c <= 0xF8FF) return false;    // private use
-  if (c >= 0x1F000 && c <= 0x1FAFF) return false;  // emoji and pictographs
-  if (c >= 0xFE00 && c <= 0xFE0F) return false;    // variation selectors (emoji style)
-  if (c >= 0xE0000 && c <= 0xE01EF) return false;  // tags, variation selectors supplement
-  return true;
+ private:
+  const char* p_;
+  size_t n_;
+};
+
+// The end of the word or number that starts at `start` (a word character),
+// and whether it holds a letter.
+size_t word_end(const Scanner& s, size_t start, bool& has_letter) {
+  size_t i = start, next = start;
+  CharClass previous = CharClass::kOther;
+  has_letter = false;
+  while (i < s.size()) {
+    CharClass cls;
+    const uint32_t c = s.at(i, cls, next);
+    if (unicode::is_word_class(cls)) {
+      has_letter |= cls == CharClass::kLetter;
+      previous = cls;
+      i = next;
+      continue;
+    }
+    // Joiners continue the word only between two word characters.
+    if (cls == CharClass::kInvisible) {
+      const size_t after = s.run_end(i, CharClass::kInvisible);
+      size_t ignored;
+      if (after < s.size() && unicode::is_word_class(s.class_at(after, ignored))) {
+        i = after;
+        continue;
+      }
+      break;
+    }
+    if (next < s.size()) {
+      size_t after = next;
+      const CharClass d = s.class_at(next, after);
+      const bool between_letters = previous == CharClass::kLetter && d == CharClass::kLetter;
+      const bool between_digits = previous == CharClass::kDigit && d == CharClass::kDigit;
+      if ((is_apostrophe(c) && between_letters) || ((c == '.' || c == ',') && between_digits)) {
+        i = next;  // the word character after the joiner is taken by the loop
+        continue;
+      }
+    }
+    break;
+  }
+  return i;
 }
 
 }  // namespace
@@ -37,54 +90,23 @@ bool is_word_char(uint32_t c) {
 std::vector<Token> tokenize(std::string_view text) {
   const size_t bad = utf8::first_invalid(text.data(), text.size());
   if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));
-
-  // Code points are decoded as they are needed (with one of look-ahead), so
-  // the memory used is that of the tokens alone, whatever the text.
-  const char* p = text.data();
-  const size_t n = text.size();
-  auto decode_at = [&](size_t at, size_t& next) {
-    next = at;
-    return utf8::decode(p, n, next);
-  };
+  const Scanner s(text);
   std::vector<Token> tokens;
   size_t i = 0, next = 0;
-  while (i < n) {
+  while (i < s.size()) {
     const size_t start = i;
-    if (!is_word_char(decode_at(i, next))) {
-      while (i < n && !is_word_char(decode_at(i, next))) i = next;
+    const CharClass cls = s.class_at(i, next);
+    if (unicode::is_word_class(cls)) {
+      bool has_letter = false;
+      i = word_end(s, start, has_letter);
+      tokens.push_back({start, i, has_letter ? TokenKind::kWord : TokenKind::kNumber});
+    } else if (cls == CharClass::kInvisible) {
+      i = s.run_end(start, CharClass::kInvisible);
+      tokens.push_back({start, i, TokenKind::kInvisible});
+    } else {
+      i = s.run_end(start, CharClass::kOther);
       tokens.push_back({start, i, TokenKind::kSpan});
-      continue;
     }
-    bool has_letter = false;
-    uint32_t previous = 0;
-    while (i < n) {
-      const uint32_t c = decode_at(i, next);
-      if (is_word_char(c)) {
-        has_letter |= !is_digit(c);
-        previous = c;
-        i = next;
-        continue;
-      }
-      // A joiner continues the token only between two word characters:
-      // apostrophes between letters, '.' or ',' between digits.
-      if (next < n) {
-        size_t after = next;
-        const uint32_t d = decode_at(next, after);
-        if (is_word_char(d) && is_apostrophe(c) && !is_digit(previous) && !is_digit(d)) {
-          i = after;
-          has_letter = true;
-          previous = d;
-          continue;
-        }
-        if (is_word_char(d) && (c == '.' || c == ',') && is_digit(previous) && is_digit(d)) {
-          i = after;
-          previous = d;
-          continue;
-        }
-      }
-      break;
-    }
-    tokens.push_back({start, i, has_letter ? TokenKind::kWord : TokenKind::kNumber});
   }
   return tokens;
 }

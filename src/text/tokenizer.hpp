@@ -1,13 +1,19 @@
-// Splits UTF-8 text into words, numbers and the spans between them. Every
-// byte of the input belongs to exactly one token, so joining the tokens gives
-// the input back.
+// SPDX-License-Identifier: Apache-2.0
+// Splits UTF-8 text into words, numbers, invisible runs and the spans
+// between them. Every byte of the input belongs to exactly one token, so
+// joining the tokens gives the input back; what of each kind the output
+// shows is the text privatizer's (the detokenizer's) choice.
 //
-// A word is a maximal run of letters and digits (any code point that is not
-// ASCII punctuation, whitespace, a control character or in one of the
-// Unicode punctuation/space blocks listed in tokenizer.cpp counts as a
-// letter), with single apostrophes (' or U+2019) allowed between letters, as
-// in "don't". A run without letters whose digits may be separated by single
-// '.' or ',' (3.14, 1,000) is a number. Hyphens separate words.
+// Code points are classified from the Unicode Character Database
+// (src/unicode/char_class.hpp): letters (with marks, letter-like symbols,
+// private use and unassigned code points), digits (every numeric category),
+// invisible (default-ignorable) and other. A word is a maximal run of
+// letters and digits, which continues across an apostrophe (' or U+2019)
+// between two letters ("don't"), a '.' or ',' between two digits (3.14,
+// 1,000) and a run of invisible code points between two word characters.
+// A word without a letter is a number. Hyphens separate words. A run of
+// invisible code points anywhere else is a token of its own, and so is
+// every run of other code points (a span).
 #pragma once
 
 #include <cstddef>
@@ -16,13 +22,15 @@
 
 namespace dxt {
 
-enum class TokenKind { kWord, kNumber, kSpan };
+enum class TokenKind { kWord, kNumber, kSpan, kInvisible };
 
 struct Token {
   size_t begin;
   size_t end;
   TokenKind kind;
 };
+
+inline bool is_word_or_number(TokenKind k) { return k == TokenKind::kWord || k == TokenKind::kNumber; }
 
 // Throws Error(DXT_E_INVALID_UTF8) naming the byte offset of the first
 // malformed sequence.

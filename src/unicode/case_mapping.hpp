@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Simple one-to-one case mapping for the scripts dxtext's default models
 // cover: ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic. Other code
 // points are caseless here (see docs/limitations in the README).

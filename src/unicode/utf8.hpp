@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Strict UTF-8 decoding (RFC 3629): no overlong forms, no surrogates, nothing
 // above U+10FFFF, no truncated sequences. Used for input text and for words
 // read from untrusted model files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Compiled with -std=c99 -Wall -Wextra -Wpedantic -Werror: the public header
    must be plain C99, and its calls must behave from C. */
 #include <stdio.h>
@@ -17,7 +18,8 @@ int main(void) {
   dxt_model *model = NULL;
   dxt_model_open_options options;
   dxt_privatize_options popts;
-  dxt_report report;
+  dxt_release_record record;
+  dxt_local_diagnostics diagnostics;
   static const unsigned char garbage[64] = {1, 2, 3};
   dxt_status s;
 
@@ -39,8 +41,11 @@ int main(void) {
   dxt_privatize_options_init(&popts);
   EXPECT(popts.mechanism == DXT_MECHANISM_LAPLACE);
   EXPECT(popts.struct_size == sizeof popts);
-  dxt_report_init(&report);
-  EXPECT(report.struct_size == sizeof report);
+  dxt_release_record_init(&record);
+  EXPECT(record.struct_size == sizeof record);
+  dxt_local_diagnostics_init(&diagnostics);
+  EXPECT(diagnostics.struct_size == sizeof diagnostics);
+  EXPECT(dxt_epsilon_min() == DXT_EPSILON_MIN && dxt_epsilon_max() == DXT_EPSILON_MAX);
 
   /* A caller built against an older, 16-byte dxt_privatize_options: the
      library fills those 16 bytes and writes nothing after them. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # End-to-end tests of the dxtext command-line program.
 #   bash test_cli.sh PATH_TO_dxtext PATH_TO_tests/data
 set -euo pipefail
@@ -91,7 +92,7 @@ check "generated GloVe file has 20 lines of 6 fields" \
   test "$(awk 'NF == 6' "$tmp/glove.txt" | wc -l)" -eq 20
 
 # --- convert ---------------------------------------------------------------
-if "$BIN" convert --format glove --quant int8 --lowercase "$tmp/glove.txt" "$tmp/m.dxe" 2>"$tmp/convert.err"; then
+if "$BIN" convert --format glove --quant int8 --lowercase "$tmp/glove.txt" "$tmp/m.dxe" >"$tmp/convert.json" 2>"$tmp/convert.err"; then
   ok "convert --format glove --quant int8 --lowercase"
 else
   bad "convert --format glove --quant int8 --lowercase" "$(cat "$tmp/convert.err")"
@@ -101,6 +102,7 @@ fi
 check "convert wrote the model" test -s "$tmp/m.dxe"
 check "convert left no partial file" test ! -e "$tmp/m.dxe.partial"
 check "convert reports 20 words x 5 dimensions" grep -q "20 words x 5 dimensions" "$tmp/convert.err"
+check "convert prints a JSON summary" grep -q '^{"output":".*m.dxe","words":20,"dimension":5,"quantization":"int8",' "$tmp/convert.json"
 
 # --- tokenize ----------------------------------------------------------------
 tok=$(printf "Don't panic: it's 3.14 o'clock, Mr. SMITH!\nsecond line\n" | "$BIN" tokenize --lowercase) || tok="<exit $?>"
@@ -174,10 +176,34 @@ check "privatize --placeholder" test "$out" = "the XX sat"
 out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --oov drop "the zebra sat") || out="<exit $?>"
 check "privatize --oov drop" test "$out" = "the  sat"
 "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --oov keep --report "cat zebra" >/dev/null 2>"$tmp/report.json" || bad "privatize exited $?"
-check "privatize --report: JSON on stderr" grep -q '"words_privatized":1[,}]' "$tmp/report.json"
-check "privatize --report: leak reported" grep -q '"words_leaked":1[,}]' "$tmp/report.json"
+check "privatize --report: one JSON line on stderr" test "$(wc -l <"$tmp/report.json")" = 1
+check "privatize --report: the positionwise bound of ordered text" grep -q '"bound":"positionwise"' "$tmp/report.json"
+check "privatize --report: the kept class is named" grep -q '"reveals":\[[^]]*"kept_words"' "$tmp/report.json"
 check "privatize --report: model sha256" grep -q "\"model_sha256\":\"$model_sha\"" "$tmp/report.json"
 check "privatize --report: private" grep -q '"private":true' "$tmp/report.json"
+check "privatize --report: no token counts in the record" bash -c '! grep -q "words_privatized\|words_leaked\|tokens" "$1"' _ "$tmp/report.json"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --oov keep --local-diagnostics "cat zebra" >/dev/null 2>"$tmp/diag.json" || bad "privatize exited $?"
+check "privatize --local-diagnostics: counts on stderr" grep -q '"words_privatized":1[,}]' "$tmp/diag.json"
+check "privatize --local-diagnostics: leak counted" grep -q '"words_leaked":1[,}]' "$tmp/diag.json"
+check "privatize --local-diagnostics: marked as local" grep -q '"local_diagnostics":"describes the input' "$tmp/diag.json"
+check "privatize --local-diagnostics: no record unless --report" bash -c '! grep -q "model_sha256" "$1"' _ "$tmp/diag.json"
+expect_fail "privatize: epsilon below DXT_EPSILON_MIN" "DXT_EPSILON_MIN" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 9.9e-7 cat
+expect_fail "privatize: epsilon above DXT_EPSILON_MAX" "DXT_EPSILON_MAX" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1.01e6 cat
+# Release shapes: normalize keeps one canonical mark per gap and sentence
+# capitals; strict nothing but the words. With a seed, texts that differ only
+# in what a shape hides give identical outputs.
+SHAPE_SEED=0f0e0d0c0b0a09080706050403020100ffeeddccbbaa99887766554433221100
+out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --release-shape normalize "  the RED tree;  blue Paris!! happy night") || out="<exit $?>"
+check "privatize --release-shape normalize: canonical marks and sentence capitals" test "$out" = "The red tree, blue paris. Happy night"
+out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --release-shape strict "  the RED tree;  blue Paris!! happy night") || out="<exit $?>"
+check "privatize --release-shape strict: the words, one space apart" test "$out" = "the red tree blue paris happy night"
+a=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 0.5 --seed "$SHAPE_SEED" --release-shape strict "The cat sat. On the mat!" 2>/dev/null) || a="<exit $?>"
+b=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 0.5 --seed "$SHAPE_SEED" --release-shape strict "the CAT -- sat on (the) mat" 2>/dev/null) || b="<exit $?>"
+check "privatize --release-shape strict: punctuation, case and spacing do not show ($a)" test "$a" = "$b"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --release-shape strict --report "cat" >/dev/null 2>"$tmp/report_strict.json" || bad "privatize exited $?"
+check "privatize --release-shape strict --report: shape and reveals" grep -q '"shape":"strict","reveals":\["word_count"\]' "$tmp/report_strict.json"
+expect_fail "privatize: strict refuses a keep policy" "strict release shape cannot keep" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --release-shape strict --oov keep cat
+expect_fail "privatize: unknown release shape" "must be one of keep, normalize, strict" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --release-shape tidy cat
 # The default: an OOV word is privatised, so it never passes through.
 out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 "zebra") || out="<exit $?>"
 check "privatize: an OOV word is replaced by a vocabulary word" \
@@ -258,6 +284,14 @@ expect_fail "epsilon not a number" "epsilon" "$BIN" privatize --model "$M" --eps
 expect_fail "epsilon missing" "epsilon" "$BIN" privatize --model "$M" cat
 expect_fail "sample: epsilon 0" "epsilon" "$BIN" sample --model "$M" --epsilon 0 --word cat --trials 10
 expect_fail "unknown option" "frobnicate" "$BIN" privatize --model "$M" --epsilon 1 --frobnicate cat
+expect_fail "option given twice: the last does not win" "--epsilon is given more than once" \
+  "$BIN" privatize --model "$M" --epsilon 5 --epsilon 1e9 cat
+expect_fail "option given twice, once as --name=value" "--epsilon is given more than once" \
+  "$BIN" privatize --model "$M" --epsilon=5 --epsilon 5 cat
+expect_fail "flag given twice" "--report is given more than once" \
+  "$BIN" privatize --model "$M" --epsilon 5 --report --report cat
+expect_fail "option given twice for another command" "--model is given more than once" \
+  "$BIN" sample --model "$M" --model "$M" --epsilon 1 --word cat --trials 10
 expect_fail "unknown option for convert" "bogus" "$BIN" convert --bogus --format glove "$tmp/glove.txt" "$tmp/x.dxe"
 expect_fail "unknown command" "" "$BIN" frobnicate
 expect_fail "unknown mechanism" "mechanism" "$BIN" privatize --model "$M" --epsilon 1 --mechanism gauss cat
@@ -323,6 +357,10 @@ check "account syntf reports a loss no larger than epsilon" \
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=[v for k,v in d.items() if "loss" in k and isinstance(v,(int,float))]; sys.exit(0 if l and 0 < l[0] <= 2 else 1)' "$tmp/account.json"
 "$BIN" calibrate --model "$tmp/m.dxe" --epsilon 1e4 --words 5 --trials 20 --seed "$SEED_M" >"$tmp/cal.json" 2>/dev/null || true
 check "calibrate at a huge epsilon keeps every word" grep -q '"keep":{"mean":1,' "$tmp/cal.json"
+"$BIN" calibrate --model "$tmp/m.dxe" --target-keep 0.5 --words 10 --trials 20 --seed "$SEED_M" >"$tmp/cal_a.json" 2>/dev/null || bad "calibrate --target-keep exited $?"
+"$BIN" calibrate --model "$tmp/m.dxe" --target-keep 0.5 --words 10 --trials 20 --seed "$SEED_M" >"$tmp/cal_b.json" 2>/dev/null || bad "calibrate --target-keep exited $?"
+check "calibrate --target-keep reports a 95% interval" grep -q '"interval_95":\[' "$tmp/cal_a.json"
+check "calibrate --target-keep: the same seed, the same answer" cmp -s "$tmp/cal_a.json" "$tmp/cal_b.json"
 
 # synth and bench (no timing is checked: only that every figure is there).
 "$BIN" synth --vocab 300 --dim 8 --quant int8 --seed 3 "$tmp/synth.dxe" 2>"$tmp/synth.err" || true
@@ -378,13 +416,27 @@ expect_fail "--search ivf on a model without an index" "no search index" \
   "$BIN" privatize --model "$tmp/synth.dxe" --epsilon 5 --search ivf ba
 expect_fail "--search ivf with the exponential mechanism" "searches exactly" \
   "$BIN" privatize --model "$tmp/synth-ivf.dxe" --epsilon 5 --mechanism exponential --search ivf ba
-expect_fail "--search with an unknown method" "exact or ivf" \
+expect_fail "--search with an unknown method" "exact, ivf" \
   "$BIN" privatize --model "$tmp/synth-ivf.dxe" --epsilon 5 --search hnsw ba
 expect_fail "--nprobe without --search ivf" "nprobe" "$BIN" privatize --model "$tmp/synth-ivf.dxe" --epsilon 5 --nprobe 3 ba
 expect_fail "index with more cells than words" "cells" "$BIN" index --cells 301 "$tmp/synth.dxe" "$tmp/x.dxe"
 printf 'ab 0.1 0.2\ncd -0.3 0.1\n' >"$tmp/ball.txt"
 "$BIN" convert --format glove --geometry poincare "$tmp/ball.txt" "$tmp/poincare.dxe" 2>/dev/null
 expect_fail "index of a Poincare model" "Poincare" "$BIN" index "$tmp/poincare.dxe" "$tmp/x.dxe"
+# Small epsilon on a Poincare model: hyperbolic refuses and names the route;
+# exponential (and tem) on d_H take any epsilon in range.
+expect_fail "hyperbolic at epsilon <= n - 1 names the exponential route" "exponential or tem" \
+  "$BIN" privatize --model "$tmp/poincare.dxe" --mechanism hyperbolic --epsilon 0.5 ab
+out=$("$BIN" privatize --model "$tmp/poincare.dxe" --mechanism exponential --epsilon 0.5 --report ab 2>"$tmp/hexp.json") || out="<exit $?>"
+check "exponential on a Poincare model at epsilon 0.5" bash -c '[ "$1" = ab ] || [ "$1" = cd ]' _ "$out"
+check "exponential on a Poincare model: the record names d_H" grep -q '"metric":"hyperbolic"' "$tmp/hexp.json"
+out=$("$BIN" privatize --model "$tmp/poincare.dxe" --mechanism tem --epsilon 0.5 ab) || out="<exit $?>"
+check "tem on a Poincare model at epsilon 0.5" bash -c '[ "$1" = ab ] || [ "$1" = cd ]' _ "$out"
+expect_fail "--geometry must be euclidean or poincare" "euclidean or poincare" \
+  "$BIN" privatize --model "$tmp/poincare.dxe" --geometry sphere --epsilon 1 ab
+"$BIN" calibrate --model "$tmp/poincare.dxe" --mechanism exponential --epsilon 0.5 --words 2 --trials 5 \
+  --seed "$SEED_A" >"$tmp/hcal.json" 2>/dev/null || bad "calibrate exponential on a Poincare model exited $?"
+check "calibrate exponential on a Poincare model" grep -q '"mechanism":"exponential"' "$tmp/hcal.json"
 expect_fail "index without OUT" "OUT" "$BIN" index "$tmp/synth.dxe"
 "$BIN" convert --format glove --index "$tmp/ball.txt" "$tmp/ball-ivf.dxe" 2>/dev/null
 "$BIN" inspect "$tmp/ball-ivf.dxe" >"$tmp/inspect_ball.json"
@@ -473,8 +525,135 @@ jsonl_bad "nesting too deep" "deep" "{\"text\":\"cat\",\"x\":$deep}"
 expect_fail "--jsonl: bad --on-error" "on-error" $J --jsonl --on-error maybe
 expect_fail "--jsonl: with TEXT arguments" "jsonl" $J --jsonl "the cat"
 expect_fail "--jsonl: with --report" "report" $J --jsonl --report
+expect_fail "--jsonl: with --local-diagnostics" "local-diagnostics" $J --jsonl --local-diagnostics
+# --threads: records privatised in parallel, written in input order, with
+# the same stop and skip semantics; a seeded run is reproducible for a given
+# thread count.
+"$BIN" privatize --model "$M" --epsilon 0.5 --jsonl --threads 3 <"$tmp/many.jsonl" >"$tmp/many3.out" ||
+  bad "privatize --jsonl --threads 3 exited $?"
+check "--jsonl --threads 3: 300 records out, ids in order" \
+  test "$(grep -o '"id":[0-9]*' "$tmp/many3.out" | cut -d: -f2 | tr '\n' ' ')" = "$(seq 0 299 | tr '\n' ' ')"
+check "--jsonl --threads 3: other fields of every record untouched" \
+  test "$(grep -o '"k":"v[0-9]*"}$' "$tmp/many3.out" | wc -l)" -eq 300
+for run in 1 2; do
+  "$BIN" privatize --model "$M" --epsilon 0.5 --seed "$SEED_A" --jsonl --threads 2 <"$tmp/many.jsonl" \
+    >"$tmp/many_t$run.out" 2>/dev/null || true
+done
+check "--jsonl --threads 2 --seed: reproducible" cmp -s "$tmp/many_t1.out" "$tmp/many_t2.out"
+check "--jsonl --threads 2 --seed: the second stream is not a copy of the first" \
+  bash -c '! cmp -s "$1" "$2"' _ "$tmp/many1.out" "$tmp/many_t1.out"
+{
+  for i in $(seq 1 150); do printf '{"id":%d,"text":"cat"}\n' "$i"; done
+  printf '%s\n' '{"id":151,"text":42}'
+  for i in $(seq 152 300); do printf '{"id":%d,"text":"dog"}\n' "$i"; done
+} >"$tmp/bad_many.jsonl"
+STDIN_FILE="$tmp/bad_many.jsonl" expect_fail "--jsonl --threads 4 stop: bad record" "line 151.*string" \
+  $J --jsonl --threads 4
+check "--jsonl --threads 4 stop: the 150 records before it written, none after" \
+  test "$(grep -o '"id":[0-9]*' "$tmp/fail.out" | cut -d: -f2 | tr '\n' ' ')" = "$(seq 1 150 | tr '\n' ' ')"
+rc=0
+$J --jsonl --threads 4 --on-error skip <"$tmp/bad_many.jsonl" >"$tmp/skip_many.out" 2>"$tmp/skip_many.err" || rc=$?
+check "--jsonl --threads 4 skip: exit 0, 299 records in order" \
+  test "$rc" -eq 0 -a "$(grep -o '"id":[0-9]*' "$tmp/skip_many.out" | cut -d: -f2 | tr '\n' ' ')" = \
+  "$(seq 1 150 | tr '\n' ' ')$(seq 152 300 | tr '\n' ' ')"
+check "--jsonl --threads 4 skip: warning names line 151" grep -q "^dxtext: warning: line 151 skipped" \
+  "$tmp/skip_many.err"
+expect_fail "--jsonl: --threads 0" "threads" $J --jsonl --threads 0
+expect_fail "--threads without --jsonl" "jsonl" $J --threads 2 "the cat"
 printf '{"text":"cat"}' | $J --jsonl >"$tmp/nonl.out" 2>/dev/null || bad "--jsonl without a final newline exited $?"
 check "--jsonl: a last line without newline is a record" test "$(cat "$tmp/nonl.out")" = '{"text":"cat"}'
+
+# Help, suggestions and output formats.
+"$BIN" help >"$tmp/help.txt"
+check "help lists every command" grep -q "^  calibrate " "$tmp/help.txt"
+"$BIN" privatize --help >"$tmp/help_priv.txt"
+check "privatize --help prints privatize's usage" grep -q "^  privatize \[--model M | --geometry euclidean|poincare\]" "$tmp/help_priv.txt"
+check "privatize --help lists --local-diagnostics" grep -q -- "--local-diagnostics" "$tmp/help_priv.txt"
+check "calibrate --help lists --geometry" grep -q -- "--geometry" <("$BIN" calibrate --help)
+check "privatize --help is privatize's alone" test "$(grep -c '^  calibrate ' "$tmp/help_priv.txt")" -eq 0
+check "help COMMAND equals COMMAND -h" cmp -s <("$BIN" help index) <("$BIN" index -h)
+expect_fail "a mistyped command gets a suggestion" "did you mean 'privatize'" "$BIN" privatise cat
+expect_fail "a mistyped option gets a suggestion" "did you mean '--epsilon'" "$BIN" privatize --model "$tmp/m.dxe" --epsilom 1 cat
+expect_fail "did you mean --local-diagnostics" "did you mean '--local-diagnostics'" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --local-diagnostic cat
+expect_fail "did you mean --geometry" "did you mean '--geometry'" "$BIN" calibrate --geometri poincare --epsilon 1
+expect_fail "help of an unknown command" "did you mean 'calibrate'" "$BIN" help calibrat
+expect_fail "--format takes text or json" "format" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --format xml cat
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --format json "Paris music" >"$tmp/priv.json"
+check "privatize --format json: the text and the release record" grep -q '^{"text":"Paris music","record":{"release":"text","mechanism":"laplace"' "$tmp/priv.json"
+check "privatize --format json: no local diagnostics on stdout" bash -c '! grep -q "words_privatized" "$1"' _ "$tmp/priv.json"
+"$BIN" calibrate --model "$tmp/m.dxe" --epsilons 1e4,2e4 --words 5 --trials 4 --seed "$SEED_M" >"$tmp/cal2.json" 2>/dev/null
+check "calibrate --epsilons prints JSON by default" grep -q '^{"mechanism":"laplace","results":\[{"epsilon":10000,.*{"epsilon":20000,' "$tmp/cal2.json"
+"$BIN" calibrate --model "$tmp/m.dxe" --epsilons 1e4 --words 5 --trials 4 --seed "$SEED_M" --format text >"$tmp/cal2.md" 2>/dev/null
+check "calibrate --format text prints a table" grep -q '^| 1e+04 | 1.000 |' "$tmp/cal2.md"
+check "version --format json" grep -q '^{"version":"[0-9.]*",' <("$BIN" version --format json)
+check "tokenize --format json" test "$(echo "a b" | "$BIN" tokenize --format json)" = '["a","b"]'
+check "decode --format json" grep -q '^{"word":".*","index":[0-9]*}$' <(printf '0 0 0 0 0\n' | "$BIN" decode --model "$tmp/m.dxe" --format json)
+
+# The options' names of tools/options/privatize_options.table, and their older spellings.
+a=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 5 --mechanism vickrey --vickrey-t 0.5 --seed "$SEED_M" "Paris music" 2>/dev/null)
+b=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 5 --mechanism vickrey --t 0.5 --seed "$SEED_M" "Paris music" 2>/dev/null)
+check "--vickrey-t and its older spelling --t are the same option" test "$a" = "$b"
+expect_fail "an option and its older spelling together" "same option" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 5 --t 0.5 --vickrey-t 0.5 cat
+expect_fail "--ivf-nprobe without --search ivf" "needs --search ivf" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 5 --ivf-nprobe 4 cat
+
+# The privacy ledger (docs/budgets.md): a cap, refusal, memoised repeats, JSON totals, a corrupted file.
+L="$tmp/ledger.dxl"
+expect_fail "a new ledger needs --budget" "needs --budget" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" "Paris music"
+check "a refused new ledger leaves no file" test ! -e "$L"
+expect_fail "--budget without --ledger" "apply to --ledger" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --budget 5 cat
+expect_fail "--ledger with --jsonl" "not to --jsonl" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --budget 5 --jsonl
+expect_fail "dxtext ledger on a missing file" "no ledger" "$BIN" ledger "$L"
+a=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --budget 5 "Paris music london" 2>/dev/null)
+b=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" "Paris music london" 2>/dev/null)
+check "the same text through the ledger comes back the same" test -n "$a" -a "$a" = "$b"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --format json "Paris music london" >"$tmp/led1.json" 2>/dev/null
+check "privatize --ledger --format json says memoised" grep -q '"memoised":true' "$tmp/led1.json"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" "music" >/dev/null 2>&1
+expect_fail "a release past the cap is refused" "privacy budget exceeded.*nothing was drawn" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" "Paris"
+"$BIN" ledger "$L" >"$tmp/ledger.json"
+check "ledger: one line of JSON with cap, spent, releases, memoised" grep -q '^{"scope":"default",.*"cap":5,"spent":4,"remaining":1,"releases":2,"words":4,"memoised":2,' "$tmp/ledger.json"
+check "ledger: spent per metric" grep -q '"spent_by_metric":{"euclidean":4}' "$tmp/ledger.json"
+"$BIN" ledger --budget 10 "$L" >/dev/null
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --fresh "Paris music london" >/dev/null 2>&1
+check "--fresh spends again" grep -q '"spent":6,' <("$BIN" ledger "$L")
+check "another scope starts apart" grep -q '"scope":"bob","budget_unit".*"spent":0,' <("$BIN" ledger --scope bob --budget 1 "$L")
+printf 'x' >>"$L"
+expect_fail "a corrupted ledger is refused" "corrupt" "$BIN" ledger "$L"
+expect_fail "privatize refuses a corrupted ledger" "corrupt" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" "Paris"
+# --- output vocabularies (docs/guarantees.md, "Output vocabularies") ---------
+printf 'cat\ndog\r\n\nriver\n' >"$tmp/out_words.txt"
+printf 'cat\ndog\nriver\n' >"$tmp/out_words_canonical.txt"
+out_sha=$(sha256sum "$tmp/out_words_canonical.txt" | cut -d' ' -f1)
+for mech in laplace exponential tem vickrey syntf; do
+  o=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --mechanism "$mech" --output-words "$tmp/out_words.txt" \
+    --seed "$SEED_M" "the cat sat on the mat in Paris with music tonight" 2>/dev/null | tr 'A-Z' 'a-z')
+  check "--output-words ($mech): every released word is in the list" \
+    test -z "$(echo "$o" | tr ' ' '\n' | grep -v -x -e cat -e dog -e river)"
+done
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --mechanism exponential --output-words "$tmp/out_words.txt" \
+  --seed "$SEED_M" --format json "red night" >"$tmp/out_words.json" 2>/dev/null
+check "--output-words: the record names the list, its size and its SHA-256" \
+  grep -q "\"output_vocabulary\":{\"kind\":\"list\",\"size\":3,\"sha256\":\"$out_sha\"}" "$tmp/out_words.json"
+check "sample --output-words draws only words of the list" \
+  grep -q '^{"\(cat\|dog\|river\)":[0-9]*\(,"\(cat\|dog\|river\)":[0-9]*\)*}$' \
+  <("$BIN" sample --model "$tmp/m.dxe" --epsilon 1 --word paris --trials 200 --output-words "$tmp/out_words.txt" --seed "$SEED_M" 2>/dev/null)
+printf 'cat\nnotaword\n' >"$tmp/out_unknown.txt"
+expect_fail "--output-words: a word not in the model" "notaword" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --output-words "$tmp/out_unknown.txt" cat
+printf 'cat\ndog\nCat\n' >"$tmp/out_dup.txt"
+expect_fail "--output-words: a word given twice" "give each word once" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --output-words "$tmp/out_dup.txt" cat
+: >"$tmp/out_empty.txt"
+expect_fail "--output-words: an empty list" "at least one word" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --output-words "$tmp/out_empty.txt" cat
+expect_fail "--output-words: a missing file" "cannot open" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --output-words "$tmp/no_such_file" cat
+expect_fail "--output-top on a model without frequencies" "no frequencies section" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --output-top 5 cat
+expect_fail "--output-top and --output-words together" "choose one" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --output-top 5 --output-words "$tmp/out_words.txt" cat
+# A model with frequencies: the top 3 are the, cat, sat.
+echo "$WORDS" | tr ' ' '\n' | awk '{ print $1, 1000 - NR }' >"$tmp/freq.txt"
+"$BIN" convert --format glove --quant f32 --lowercase --frequencies "$tmp/freq.txt" "$tmp/glove.txt" "$tmp/mf.dxe" >/dev/null 2>&1
+o=$("$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --mechanism exponential --output-top 3 --seed "$SEED_M" \
+  "happy night in London by the river" 2>/dev/null)
+check "--output-top 3: every released word is one of the 3 most frequent" \
+  test -z "$(echo "$o" | tr ' ' '\n' | tr 'A-Z' 'a-z' | grep -v -x -e the -e cat -e sat)"
+expect_fail "--output-top above the vocabulary size" "1 .. 20" "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --output-top 21 cat
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

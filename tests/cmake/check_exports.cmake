@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fails unless every dynamic symbol the library defines starts with dxt_.
 execute_process(COMMAND nm -D --defined-only ${LIB} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -19,7 +20,8 @@ if(count LESS 10)
 endif()
 # The struct initialisers are exported only in their sized form; the plain
 # _init() functions are static inline in the header.
-foreach(name model_open_options model_info context_options privatize_options report calibration)
+foreach(name model_open_options model_info context_options privatize_options release_record local_diagnostics
+             calibration)
   if(NOT out MATCHES " dxt_${name}_init_sized\n")
     message(FATAL_ERROR "dxt_${name}_init_sized is not exported")
   endif()

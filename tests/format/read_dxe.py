@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """An independent reader and checker of .dxe 1.x model files (1.0 to 1.2).
 
 It is written from docs/format.md alone, with the Python standard library
@@ -234,6 +235,18 @@ class Model:
             for j, (_, b_off, _, _) in enumerate(self.entries):
                 c(i == j or not (a_off <= b_off < a_off + a_size), CORRUPT,
                   "sections %d and %d overlap" % (i, j))
+        # Nothing outside the sections but zero padding of less than 64
+        # bytes before each section and after the last one (section 2).
+        cursor = self.header_size
+        gaps = []
+        for _, off, size, _ in sorted(self.entries, key=lambda e: (e[1], -e[2])):
+            if off > cursor:
+                gaps.append((cursor, off))
+            cursor = max(cursor, off + size)
+        gaps.append((cursor, n))
+        for begin, end in gaps:
+            c(end - begin < ALIGNMENT, CORRUPT, "bytes %d..%d belong to no section" % (begin, end))
+            c(b[begin:end] == bytes(end - begin), CORRUPT, "padding at %d is not zero" % begin)
 
         def require(kind, expected):
             c(kind in self.sections, CORRUPT, "required section '%s' is missing" % KIND_NAMES[kind])
@@ -279,6 +292,7 @@ class Model:
         C = hash_size // 4
         c(hash_size % 4 == 0 and C > V and C & (C - 1) == 0, CORRUPT,
           "hash table capacity must be a power of two above V")
+        c(C <= 4 * V, CORRUPT, "hash table has more than 4 slots per word")
         self.hash_at = hash_at
         self.capacity = C
 
@@ -562,6 +576,14 @@ def check_rejects(data):
     def append(b):
         b.extend(bytes(64))
 
+    def append_declared(b):  # a sparse tail the header admits to
+        b.extend(bytes(64))
+        struct.pack_into("<Q", b, 24, len(b))
+        rehash(b)
+
+    def set_padding(b):
+        b[len(b) - 1] = 1  # the golden and demo files end in padding
+
     cases = [
         ("intact", lambda b: None, True, OK),
         ("bad magic", patch(1, ord("d")), False, NOT_A_MODEL),
@@ -569,6 +591,8 @@ def check_rejects(data):
         ("major version 2", patch(8, 2), False, UNSUPPORTED_VERSION),
         ("last 64 bytes cut", cut_end, False, TRUNCATED),
         ("64 bytes appended", append, False, CORRUPT),
+        ("64 zero bytes appended, file_size fixed", append_declared, False, CORRUPT),
+        ("last padding byte set", set_padding, False, CORRUPT),
         ("reserved header byte set", patch(60, 1), False, DIGEST_MISMATCH),
         ("reserved header byte set, digest fixed", with_rehash(patch(60, 1)), False, CORRUPT),
         ("unknown flag bit, digest fixed", with_rehash(patch(32, 3)), False, CORRUPT),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the embedding converters (GloVe text, word2vec text and
 // binary, fastText .vec) on arbitrary bytes. A parse may fail with a status;
 // whatever it accepts must be a model that opens and verifies.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the word-frequency reader used by `dxtext convert
 // --frequencies` ("word count" lines) on arbitrary bytes.
 #include <sstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: dxt_privatize_bag and dxt_syntf on bags read from the input
 // (arbitrary word bytes, zero, small and huge counts), with arbitrary
 // options, on each of the fixed models.
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "support/release_outputs.hpp"
 
 namespace {
 // Mostly small counts, so that valid bags run quickly; sometimes the
@@ -50,10 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   dxt_context* ctx = deterministic_context(model, 3);
   for (int call = 0; call < 2; ++call) {
     dxt_bag* out = reinterpret_cast<dxt_bag*>(1);
-    dxt_report report;
-    dxt_report_init(&report);
-    const dxt_status s = call == 0 ? dxt_privatize_bag(ctx, &options, entries.data(), entries.size(), &out, &report)
-                                   : dxt_syntf(ctx, &options, entries.data(), entries.size(), n_out, &out, &report);
+    dxt::test::Reported report;
+    const dxt_status s =
+        call == 0 ? dxt_privatize_bag(ctx, &options, entries.data(), entries.size(), &out, &report.rec, &report.diag)
+                  : dxt_syntf(ctx, &options, entries.data(), entries.size(), n_out, &out, &report.rec, &report.diag);
     if (s != DXT_OK) {
       check_failure(s);
       DXT_FUZZ_CHECK(out == nullptr);

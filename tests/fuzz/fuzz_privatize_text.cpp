@@ -1,10 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: dxt_privatize_text and dxt_privatize_word on arbitrary bytes
 // as text, with arbitrary options (mechanism, epsilon, policies, mechanism
-// parameters, struct_size) on each of the fixed models.
+// parameters, struct_size) on each of the fixed models. Without a keep
+// policy, no letter, digit or invisible code point of the text may reach the
+// output: every one there must come from a vocabulary word or the
+// placeholder (docs/limitations.md, "Text").
+#include <cstddef>
 #include <cstring>
 #include <string>
 
 #include "fuzz_support.hpp"
+#include "unicode/char_class.hpp"
+
+namespace {
+
+// The output of a text call in which nothing was kept verbatim: its
+// non-ASCII code points that are not spans (punctuation, symbols, spaces)
+// are those of the fixed models' words ("straße", "naïve", their capitals)
+// or of an ASCII placeholder, so any other is copied from the text.
+void check_nothing_copied(const dxt_privatize_options& o, const char* out, size_t len) {
+  for (uint32_t p : o.policy)
+    if (p == DXT_POLICY_KEEP) return;
+  if (o.placeholder != nullptr)
+    for (const char* c = o.placeholder; *c != '\0'; ++c)
+      if (static_cast<unsigned char>(*c) >= 0x80) return;
+  for (size_t i = 0; i < len;) {
+    const uint32_t c = dxt::utf8::decode(out, len, i);
+    if (c < 0x80 || dxt::unicode::char_class(c) == dxt::unicode::CharClass::kOther) continue;
+    DXT_FUZZ_CHECK(c == 0xDF || c == 0xEF || c == 0xCF);
+  }
+}
+
+// Under the strict shape, without a placeholder (which may hold any
+// bytes), the output is the fixed models' words joined by single spaces:
+// no other whitespace of the text survives.
+void check_strict(const dxt_privatize_options& o, const char* out, size_t len) {
+  if (o.release_shape != DXT_SHAPE_STRICT || o.struct_size <= offsetof(dxt_privatize_options, release_shape)) return;
+  for (uint32_t p : o.policy)
+    if (p == DXT_POLICY_PLACEHOLDER) return;
+  const std::string_view s(out, len);
+  DXT_FUZZ_CHECK(s.find("  ") == std::string_view::npos);
+  DXT_FUZZ_CHECK(s.empty() || (s.front() != ' ' && s.back() != ' '));
+  DXT_FUZZ_CHECK(s.find_first_of("\t\n\r") == std::string_view::npos);
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace dxt::fuzz;
@@ -17,18 +57,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = in.rest();
 
   dxt_context* ctx = deterministic_context(model, 7);
-  dxt_report report;
-  dxt_report_init(&report);
+  dxt_release_record record;
+  dxt_release_record_init(&record);
+  dxt_local_diagnostics diagnostics;
+  dxt_local_diagnostics_init(&diagnostics);
   for (int call = 0; call < 2; ++call) {
     char* out = reinterpret_cast<char*>(1);  // must be reset to NULL on failure
     size_t out_len = 12345;
     // A heap copy of exactly the text's bytes, so over-reads are caught.
     std::unique_ptr<char[]> copy(new char[text.size() + 1]);
     if (!text.empty()) std::memcpy(copy.get(), text.data(), text.size());
-    const dxt_status s = call == 0 ? dxt_privatize_text(ctx, &options, copy.get(), text.size(), &out, &out_len,
-                                                        with_report ? &report : nullptr)
-                                   : dxt_privatize_word(ctx, &options, copy.get(), text.size(), &out, &out_len,
-                                                        with_report ? &report : nullptr);
+    const dxt_status s =
+        call == 0 ? dxt_privatize_text(ctx, &options, copy.get(), text.size(), &out, &out_len,
+                                       with_report ? &record : nullptr, with_report ? &diagnostics : nullptr)
+                  : dxt_privatize_word(ctx, &options, copy.get(), text.size(), &out, &out_len,
+                                       with_report ? &record : nullptr, with_report ? &diagnostics : nullptr);
     if (s != DXT_OK) {
       check_failure(s);
       DXT_FUZZ_CHECK(out == nullptr);
@@ -37,12 +80,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // NUL bytes of the text are kept, so the length, not strlen, is the size.
     DXT_FUZZ_CHECK(out != nullptr && out[out_len] == '\0');
     DXT_FUZZ_CHECK(dxt::utf8::valid(out, out_len));
+    if (call == 0) check_nothing_copied(options, out, out_len);
+    if (call == 0) check_strict(options, out, out_len);
     if (with_report) {
-      DXT_FUZZ_CHECK(report.epsilon == options.epsilon);
-      DXT_FUZZ_CHECK(!report.is_private);
+      DXT_FUZZ_CHECK(record.epsilon == options.epsilon);
+      DXT_FUZZ_CHECK(!record.is_private);
       char json[4096];
       size_t need = 0;
-      DXT_FUZZ_CHECK(dxt_report_to_json(&report, json, sizeof json, &need) == DXT_OK);
+      DXT_FUZZ_CHECK(dxt_release_record_to_json(&record, json, sizeof json, &need) == DXT_OK);
+      DXT_FUZZ_CHECK(dxt_local_diagnostics_to_json(&diagnostics, json, sizeof json, &need) == DXT_OK);
     }
     dxt_text_free(out);
   }

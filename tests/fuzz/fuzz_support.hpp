@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared pieces of the fuzz targets: a reader that turns the fuzzer's bytes
 // into choices, the fixed models the privatisation targets run on, and the
 // contract checks that make a violation visible to the fuzzer (abort).
@@ -183,6 +184,7 @@ inline dxt_privatize_options pick_options(Input& in, std::string& placeholder_st
   if (params & 8) o.mahalanobis_lambda = pick_double(in.u8(), 0.01);
   if (params & 16) o.syntf_s = pick_double(in.u8(), 0.1);
   if (params & 32) o.exponential_sampler = in.u8() % 4u;
+  if (params & 128) o.release_shape = in.u8() % 5u;  // 4 is unknown
   // Wrong sizes must be refused (larger ones would make the caller, not
   // dxtext, read past the struct).
   if (params & 64) o.struct_size = in.u32() % static_cast<uint32_t>(sizeof o + 1);

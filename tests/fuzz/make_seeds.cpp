@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes the seed corpus of every fuzz target into OUTDIR/<target>/:
 //   make_fuzz_seeds OUTDIR
 // The committed tests/fuzz/corpus/ was made by this program; rerun it when
@@ -121,6 +122,18 @@ void text_seeds(const fs::path& dir) {
       {"nul", std::string("fox\0dog the", 11)},
       {"emoji", "w1 \xF0\x9F\x98\x80 w2 \xE2\x80\x94 w3"},
       {"long-word", std::string(300, 'a') + " w4"},
+      // Letter-like symbols, digits of other scripts, invisible carriers
+      // (tags, variation selectors, ZWJ/ZWNJ, bidi controls, BOM), Braille,
+      // regional indicators, private use.
+      {"letterlike",
+       "\xE2\x92\xB6\xE2\x93\x91 \xE2\x84\xA1 x\xC2\xB2 \xD9\xA1\xD9\xA2 \xE2\x91\xA0 \xF0\x9D\x90\x80 "
+       "\xE2\xA0\x93\xE2\xA0\x91 \xF0\x9F\x87\xAB\xF0\x9F\x87\xB7 \xEE\x80\x80 \xF0\x9F\x85\xB0"},
+      {"invisible",
+       "fox\xF3\xA0\x81\xA8\xF3\xA0\x81\xA9 \xE2\x9D\xA4\xEF\xB8\x8F \xE2\x80\xAE"
+       "dog\xE2\x80\xAC \xEF\xBB\xBF"
+       "a\xE2\x80\x8D"
+       "b \xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x92\xBB \xCC\x81 w1\xC2\xAD"
+       "w2"},
       {"empty", ""},
   };
   // Every mechanism on a model it suits, one text each; the epsilon byte 40
@@ -141,6 +154,10 @@ void text_seeds(const fs::path& dir) {
   write(dir, "hyperbolic-epsilon-at-bound", options_header(2, 2, 11) + bytes({0}) + texts[0].second);
   write(dir, "bad-params", options_header(0, 7, 30, 0x55, 0, "", 0x3F) + bytes({3, 3, 3, 3, 3, 3}) + texts[0].second);
   write(dir, "struct-size", options_header(0, 1, 30, 0x55, 0, "", 0x40) + bytes({0, 0, 0, 8, 0}) + texts[0].second);
+  // The release shapes (parameter bit 128, then the shape byte).
+  for (int shape = 0; shape < 5; ++shape)
+    write(dir, "shape-" + std::to_string(shape),
+          options_header(0, 1, 30, 0x55, 0, "", 0x80) + bytes({shape, 1}) + texts[1].second);
 }
 
 void bag_seeds(const fs::path& dir) {

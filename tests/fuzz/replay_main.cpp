@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A plain driver for the fuzz targets, used without libFuzzer: runs
 // LLVMFuzzerTestOneInput once on every file of the directories (or files)
 // given, so that the seed corpora and the regression inputs of each target

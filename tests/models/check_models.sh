@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The committed default models open, pass full digest verification, and match
-# the SHA-256 recorded in models/SHA256SUMS (and models/README.md).
+# SPDX-License-Identifier: Apache-2.0
+# The committed models of a directory open, pass full digest verification, and match
+# the SHA-256 recorded in its SHA256SUMS and README.md.
 # Usage: check_models.sh DXTEXT_BINARY MODELS_DIR
 set -euo pipefail
 bin=$1

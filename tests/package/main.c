@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Consumer of an installed dxtext (C99): privatise a sentence with the model
-   given on the command line and print the text and its report. */
+   given on the command line and print the text and its release record. */
 #include <dxtext/dxtext.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,7 +15,7 @@ int main(int argc, char **argv) {
   dxt_model *model = NULL;
   dxt_context *ctx = NULL;
   dxt_privatize_options options;
-  dxt_report report;
+  dxt_release_record record;
   char *out = NULL, json[2048];
   size_t out_len = 0;
   dxt_status s;
@@ -28,11 +29,11 @@ int main(int argc, char **argv) {
   if (s != DXT_OK) return dxt_model_close(model), fail("context", s);
   dxt_privatize_options_init(&options);
   options.epsilon = 2.0;
-  dxt_report_init(&report);
-  s = dxt_privatize_text(ctx, &options, text, strlen(text), &out, &out_len, &report);
+  dxt_release_record_init(&record);
+  s = dxt_privatize_text(ctx, &options, text, strlen(text), &out, &out_len, &record, NULL);
   if (s == DXT_OK) {
     printf("%s\n", out);
-    s = dxt_report_to_json(&report, json, sizeof json, NULL);
+    s = dxt_release_record_to_json(&record, json, sizeof json, NULL);
     if (s == DXT_OK) printf("%s\n", json);
   }
   dxt_text_free(out);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Consumer of an installed dxtext through the C++ interface.
 #include <dxtext/dxtext.hpp>
 #include <iostream>
@@ -10,9 +11,9 @@ int main(int argc, char** argv) {
   try {
     const dxt::Model model = dxt::Model::open(argv[1]);
     dxt::Context context(model);
-    dxt::Report report;
-    std::cout << context.privatize_text("Alpha, beta and gamma.", dxt::Options(2.0), &report) << "\n"
-              << report.to_json() << "\n";
+    dxt::ReleaseRecord record;
+    std::cout << context.privatize_text("Alpha, beta and gamma.", dxt::Options(2.0), &record) << "\n"
+              << record.to_json() << "\n";
     try {
       context.privatize_text("alpha", dxt::Options(-1.0));
       return 1;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs a dxtext build into a temporary prefix, then builds and runs the
 # consumer in this directory against it twice: with CMake's
 # find_package(dxtext), and with plain compiler commands from
@@ -27,7 +28,7 @@ run_consumer() {
   local binary=$1 out
   out=$("$binary" "$model") || fail "$binary exited with $?"
   printf '%s\n' "$out"
-  grep -q '"mechanism":"laplace"' <<<"$out" || fail "$binary printed no report"
+  grep -q '"mechanism":"laplace"' <<<"$out" || fail "$binary printed no release record"
 }
 
 step "install into a temporary prefix"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The hyperbolic mechanism (DESIGN.md §5-§6, §10):
 // - the radius sampler against the exact law: e^(-2R) ~ Beta((eps-n+1)/2, n);
 // - the whole mechanism on a 20-word Poincare-disk vocabulary against output

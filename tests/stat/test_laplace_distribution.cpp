@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Distribution test of the laplace mechanism (DESIGN.md §10): on a 2-D toy
 // vocabulary of 20 words the exact output probabilities
 //   Pr[o | w] = ∫_{Voronoi cell of o} (eps^2 / 2 pi) exp(-eps ||z - phi(w)||) dz

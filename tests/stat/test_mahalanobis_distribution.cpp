@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Distribution test of the mahalanobis mechanism (DESIGN.md §10). The toy
 // is the 20-word 2-D grid sheared and squeezed, so that its covariance is
 // strongly anisotropic and correlated, written with its covariance section.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Statistical tests of the samplers (DESIGN.md §5, §10): Kolmogorov–Smirnov
 // against exact CDFs at alpha = 1e-6 with fixed seeds. Each check is paired
 // with a deliberately broken sampler that the same check must reject.
@@ -5,8 +6,11 @@
 
 #include <array>
 #include <cmath>
+#include <memory>
 #include <vector>
 
+#include "errors/error.hpp"
+#include "rng/byte_source.hpp"
 #include "rng/random_stream.hpp"
 #include "sampling/samplers.hpp"
 #include "support/statistics.hpp"
@@ -16,6 +20,54 @@ using dxt::test::ks_critical;
 using dxt::test::ks_statistic;
 
 namespace {
+
+// Replays a fixed byte pattern, then zeros.
+class ScriptedSource final : public ByteSource {
+ public:
+  explicit ScriptedSource(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)) {}
+  void fill(uint8_t* out, size_t n) override {
+    for (size_t i = 0; i < n; ++i) out[i] = at_ < bytes_.size() ? bytes_[at_++] : 0;
+  }
+  dxt_rng_mode mode() const override { return DXT_RNG_DETERMINISTIC; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  size_t at_ = 0;
+};
+
+void append_u64(std::vector<uint8_t>& bytes, uint64_t v) {
+  for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));  // next_u64 reads little-endian
+}
+
+// A stream whose first uniform lies in [1/2, 1) and whose second is a bit
+// string of j zeros, then a one, then zeros: W in [2^-(j+1), 2^-j).
+RandomStream upper_tail_stream(uint64_t j) {
+  std::vector<uint8_t> bytes;
+  append_u64(bytes, uint64_t{1} << 63);
+  for (uint64_t z = 0; z < j / 64; ++z) append_u64(bytes, 0);
+  append_u64(bytes, uint64_t{1} << (63 - j % 64));
+  return RandomStream(std::make_unique<ScriptedSource>(bytes));
+}
+
+// The old sampler, capped: -ln(-ln U) with U at most 1 - 2^-53.
+double capped_gumbel(RandomStream& rng) { return -std::log(-std::log(rng.uniform())); }
+
+// Whether `gumbel` maps the event "first uniform >= 1/2, then j zero bits and
+// a one" (probability exactly 2^-(j+2)) into the Gumbel quantile interval of
+// the same probability: E = e^-G in [-log1p(-2^-(j+2)), -log1p(-2^-(j+1))),
+// whose Exp(1) probability is (1 - 2^-(j+2)) - (1 - 2^-(j+1)) = 2^-(j+2).
+// The interval is written in the log domain, so j may be in the thousands.
+bool maps_tail_event(uint64_t j, double (*gumbel)(RandomStream&)) {
+  auto log_e = [](uint64_t bits) {  // ln(-log1p(-2^-bits))
+    return bits < 900 ? std::log(-std::log1p(-std::ldexp(1.0, -static_cast<int>(bits))))
+                      : -static_cast<double>(bits) * std::log(2.0);
+  };
+  const double lo = -log_e(j + 1), hi = -log_e(j + 2);  // G = -ln E
+  RandomStream rng = upper_tail_stream(j);
+  const double g = gumbel(rng);
+  const double slack = 1e-12 * std::max(1.0, std::fabs(hi));
+  return g >= lo - slack && g <= hi + slack;
+}
 
 RandomStream seeded(uint8_t tag) {
   std::array<uint8_t, 32> seed{};
@@ -125,4 +177,43 @@ TEST_CASE("gumbel: KS against exp(-exp(-x))") {
   std::vector<double> s(kSamples);
   for (double& x : s) x = sample_gumbel(rng);
   CHECK(ks_statistic(s, [](double x) { return std::exp(-std::exp(-x)); }) < ks_critical(kSamples));
+}
+
+TEST_CASE("ln of an exponential: KS of e^x against Exp(1), and of x against its own CDF 1 - exp(-e^x)") {
+  RandomStream rng = seeded(5);
+  std::vector<double> s(kSamples);
+  for (double& x : s) x = sample_log_exponential(rng);
+  CHECK(ks_statistic(s, [](double x) { return -std::expm1(-std::exp(x)); }) < ks_critical(kSamples));
+  for (double& x : s) x = std::exp(x);
+  CHECK(ks_statistic(s, [](double x) { return -std::expm1(-x); }) < ks_critical(kSamples));
+}
+
+TEST_CASE("gumbel: the extreme upper tail is exact, not capped; the capped sampler fails the same check") {
+  // Each event of probability 2^-(j+2) is mapped onto the quantile interval
+  // of the same probability, for tails far beyond what sampling can reach
+  // (j = 20000: G near 13 900). The capped -ln(-ln U) never exceeds 36.7.
+  for (uint64_t j : {0u, 1u, 10u, 51u, 52u, 53u, 60u, 63u, 64u, 65u, 100u, 1000u, 1074u, 1100u, 20000u}) {
+    CAPTURE(j);
+    CHECK(maps_tail_event(j, sample_gumbel));
+    if (j >= 60) CHECK_FALSE(maps_tail_event(j, capped_gumbel));
+  }
+  RandomStream rng = upper_tail_stream(20000);
+  CHECK(sample_gumbel(rng) > 13800);
+  // -ln E near 0 as well: a first uniform below 2^-2000 gives E above
+  // 2000 ln 2, so ln E = ln(2000 ln 2 - ...) with no overflow anywhere.
+  std::vector<uint8_t> bytes;
+  for (int z = 0; z < 2000 / 64; ++z) append_u64(bytes, 0);
+  append_u64(bytes, uint64_t{1} << (63 - 2000 % 64));
+  RandomStream low(std::make_unique<ScriptedSource>(bytes));
+  CHECK(sample_log_exponential(low) == doctest::Approx(std::log(2001 * std::log(2.0))).epsilon(1e-9));
+}
+
+TEST_CASE("a generator that returns only zero bits is reported, not looped on") {
+  RandomStream rng(std::make_unique<ScriptedSource>(std::vector<uint8_t>{}));
+  try {
+    sample_gumbel(rng);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.status() == DXT_E_RNG_FAILURE);
+  }
 }

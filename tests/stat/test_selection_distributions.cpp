@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exact-law tests of the selection mechanisms on toy vocabularies
 // (DESIGN.md §10), chi-square at alpha = 1e-6 with fixed seeds:
 // - exponential with Gumbel-max: Pr[o|w] ∝ exp(-eps d(w,o)/2), Euclidean and
@@ -115,11 +116,14 @@ uint32_t gumbel_argmax(RandomStream& rng, const std::vector<double>& log_weight)
 
 }  // namespace
 
+// On the Poincare toy (n = 2) epsilon 0.25 and 1 lie below the hyperbolic
+// mechanism's n - 1 = 1 bound or on it: the exponential mechanism on d_H is
+// the route there (docs/guarantees.md, "Poincare models at small epsilon").
 TEST_CASE("exponential (Gumbel-max) matches the softmax in both geometries; without the /2 it is rejected") {
   for (const test::ToyModelSpec& spec : {test::grid_2d_spec(), test::poincare_2d_spec()}) {
     Toy toy(spec);
     for (uint32_t w : {0u, 12u}) {
-      for (double eps : {1.0, 4.0}) {
+      for (double eps : {0.25, 1.0, 4.0}) {
         CAPTURE(static_cast<int>(spec.geometry));
         CAPTURE(w);
         CAPTURE(eps);
@@ -216,6 +220,20 @@ TEST_CASE("tem matches exp(-eps min(d, gamma)/2); untruncated and unweighted-bot
       };
       CHECK(test::chi_square(histogram(p.size(), broken), p).p_value < test::kAlpha);
     }
+  }
+}
+
+TEST_CASE("tem on d_H at an epsilon the hyperbolic mechanism refuses matches exp(-eps min(d_H, gamma)/2)") {
+  Toy toy(test::poincare_2d_spec());
+  for (uint32_t w : {0u, 7u}) {
+    const double eps = 0.5, gamma = 1.5;
+    CAPTURE(w);
+    const auto p = softmax_law(toy.spec, w, eps / 2, [gamma](double d) { return std::min(d, gamma); });
+    MechanismParams mp = params(DXT_MECHANISM_TEM, eps);
+    mp.tem_gamma = gamma;
+    TemMechanism mech(*toy.model, mp);
+    RandomStream rng = seeded(static_cast<uint8_t>(90 + w));
+    CHECK(test::chi_square(histogram(p.size(), [&] { return mech.privatize(rng, w); }), p).p_value > test::kAlpha);
   }
 }
 

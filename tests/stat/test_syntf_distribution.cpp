@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Distribution test of the SynTF mechanism (DESIGN.md §10): on a 20-word
 // toy vocabulary the exact probabilities
 //   Pr[w | v] = exp(eps rho(v,w) / (2 Delta)) / Z(v),

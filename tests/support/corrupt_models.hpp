@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hand-made corrupt model files, each with the status it must produce
 // (DESIGN.md §3, §10): used by tests/unit/test_model_corrupt.cpp and as seeds
 // of the model-open fuzz target. Header fields are changed and the header
@@ -6,10 +7,12 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dxtext/dxtext.h"
@@ -31,6 +34,7 @@ inline std::string valid_model() {
 }
 
 inline uint8_t* u8(std::string& b, size_t at) { return reinterpret_cast<uint8_t*>(&b[at]); }
+inline void set_u64_raw(std::string& b, size_t at, uint64_t v) { fmt::store_u64(u8(b, at), v); }
 inline uint32_t section_count(std::string& b) { return fmt::load_u32(u8(b, fmt::header::kSectionCount)); }
 inline size_t entry_at(uint32_t s) { return fmt::kHeaderFixedSize + s * fmt::kSectionEntrySize; }
 
@@ -60,6 +64,61 @@ inline void fix_section_digest(std::string& b, fmt::SectionKind kind) {
   const Digest d = sha256(b.data() + off, size);
   std::memcpy(u8(b, e + fmt::entry::kDigest), d.data(), 32);
   fix_header_digest(b);
+}
+
+// Offset and size of every section, sorted by offset.
+inline std::vector<std::pair<uint64_t, uint64_t>> section_ranges(std::string& b) {
+  std::vector<std::pair<uint64_t, uint64_t>> r;
+  for (uint32_t s = 0; s < section_count(b); ++s)
+    r.emplace_back(fmt::load_u64(u8(b, entry_at(s) + fmt::entry::kOffset)),
+                   fmt::load_u64(u8(b, entry_at(s) + fmt::entry::kSize)));
+  std::sort(r.begin(), r.end());
+  return r;
+}
+
+// The section that starts last, with `n` (a multiple of 64) zero bytes put
+// before it: a gap the header accounts for (offset, file size, digest).
+inline void gap_before_last_section(std::string& b, uint64_t n) {
+  const uint64_t last = section_ranges(b).back().first;
+  b.insert(last, n, '\0');
+  for (uint32_t s = 0; s < section_count(b); ++s)
+    if (fmt::load_u64(u8(b, entry_at(s) + fmt::entry::kOffset)) == last)
+      set_u64_raw(b, entry_at(s) + fmt::entry::kOffset, last + n);
+  set_u64_raw(b, fmt::header::kFileSize, b.size());
+  fix_header_digest(b);
+}
+
+// The vocabulary hash table rebuilt with `capacity` slots (inserting the
+// words in index order, as the writer does), the metadata moved behind it:
+// a valid table, only larger than the writer would make it.
+inline void with_hash_capacity(std::string& b, uint32_t capacity) {
+  using K = fmt::SectionKind;
+  const uint32_t V = fmt::load_u32(u8(b, fmt::header::kVocabularySize));
+  const uint64_t offsets = section_offset(b, K::kVocabOffsets), strings = section_offset(b, K::kVocabStrings);
+  std::vector<uint32_t> slots(capacity, 0);
+  for (uint32_t i = 0; i < V; ++i) {
+    const uint32_t begin = fmt::load_u32(u8(b, offsets + 4 * i)), end = fmt::load_u32(u8(b, offsets + 4 * i + 4));
+    uint64_t pos = fmt::fnv1a64(&b[strings + begin], end - begin - 1) & (capacity - 1);
+    while (slots[pos] != 0) pos = (pos + 1) & (capacity - 1);
+    slots[pos] = i + 1;
+  }
+  const size_t hash_entry = entry_at(find_section(b, K::kVocabHash));
+  const size_t meta_entry = entry_at(find_section(b, K::kMetadata));
+  const uint64_t hash_at = section_offset(b, K::kVocabHash);
+  const uint64_t meta_at = section_offset(b, K::kMetadata);
+  const uint64_t meta_size = fmt::load_u64(u8(b, meta_entry + fmt::entry::kSize));
+  if (meta_at < hash_at) throw std::runtime_error("the writer puts the metadata after the hash table");
+  const std::string metadata = b.substr(meta_at, meta_size);
+  b.resize(hash_at);
+  b.append(reinterpret_cast<const char*>(slots.data()), 4 * size_t{capacity});
+  const uint64_t new_meta_at = (b.size() + 63) / 64 * 64;
+  b.resize(new_meta_at);
+  b += metadata;
+  b.resize((b.size() + 63) / 64 * 64);
+  set_u64_raw(b, hash_entry + fmt::entry::kSize, 4 * uint64_t{capacity});
+  set_u64_raw(b, meta_entry + fmt::entry::kOffset, new_meta_at);
+  set_u64_raw(b, fmt::header::kFileSize, b.size());
+  fix_section_digest(b, K::kVocabHash);
 }
 
 struct Corruption {
@@ -149,6 +208,35 @@ inline std::vector<Corruption> table() {
          fix_section_digest(b, K::kMetadata);
        },
        DXT_E_CORRUPT_MODEL},
+      // No bytes outside the sections but zero padding below 64 bytes
+      // (docs/format.md §2, check 17): a valid model with a sparse tail or
+      // gap would make the fingerprint read all of it.
+      {"64 zero bytes after the last section, file_size admitting them",
+       [](std::string& b) {
+         b.append(64, '\0');
+         set_u64(b, h::kFileSize, b.size()), fix_header_digest(b);
+       },
+       DXT_E_CORRUPT_MODEL},
+      {"4 KiB of zeros after the last section, file_size admitting them",
+       [](std::string& b) {
+         b.append(4096, '\0');
+         set_u64(b, h::kFileSize, b.size()), fix_header_digest(b);
+       },
+       DXT_E_CORRUPT_MODEL},
+      {"a 64-byte gap between two sections", [](std::string& b) { gap_before_last_section(b, 64); },
+       DXT_E_CORRUPT_MODEL},
+      {"a padding byte set",
+       [](std::string& b) {
+         const auto r = section_ranges(b);
+         for (size_t i = 0; i + 1 < r.size(); ++i)
+           if (r[i].first + r[i].second < r[i + 1].first) {
+             b[r[i].first + r[i].second] = 1;
+             return;
+           }
+         throw std::runtime_error("the toy model has no padding between sections");
+       },
+       DXT_E_CORRUPT_MODEL},
+      {"hash table of more than 4 V slots", [](std::string& b) { with_hash_capacity(b, 128); }, DXT_E_CORRUPT_MODEL},
       {"vocabulary offsets do not span the strings",
        [](std::string& b) { set_u32(b, section_offset(b, K::kVocabOffsets), 1); }, DXT_E_CORRUPT_MODEL},
   };

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Numerical integration of a 2-D noise density that is isotropic around a
 // centre, for the distribution tests: the radius runs over equal-probability
 // quantiles of its law and the angle over equal steps, so every grid point

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reference distributions and goodness-of-fit tests for the statistical
 // suites. Written independently of the samplers they check. Every test using
 // these runs at significance alpha = 1e-6 with a fixed seed, so a correct

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An independent reference for the SynTF mechanism (Weggenmann & Kerschbaum
 // 2018) on a toy vocabulary: bigram sets, Dice, cosine and the exact softmax
 // written out plainly, sharing no code with src/mechanisms/syntf_mechanism.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds small models in memory for tests, through the real writer.
 #pragma once
 
@@ -33,6 +34,7 @@ struct ToyModelSpec {
   dxt_geometry geometry = DXT_GEOMETRY_EUCLIDEAN;
   bool lowercase = true;
   bool with_frequencies = false;
+  bool with_covariance = false;
 };
 
 inline std::string build_model_bytes(const ToyModelSpec& spec) {
@@ -43,6 +45,7 @@ inline std::string build_model_bytes(const ToyModelSpec& spec) {
   o.geometry = spec.geometry;
   o.lowercase = spec.lowercase;
   o.with_frequencies = spec.with_frequencies;
+  o.with_covariance = spec.with_covariance;
   o.metadata["dxtext.source"] = "test";
   ModelWriter w(out, o);
   for (size_t i = 0; i < spec.words.size(); ++i) w.add(spec.words[i], spec.vectors[i].data(), 1000 - i);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The public C API end to end, on toy models built in memory.
 #include <doctest/doctest.h>
 
@@ -12,11 +13,13 @@
 
 #include "dxtext/dxtext.h"
 #include "model/sha256.hpp"
+#include "support/release_outputs.hpp"
 #include "support/toy_models.hpp"
 
 namespace {
 
 using dxt::test::AlignedBytes;
+using dxt::test::Reported;
 using dxt::test::ToyModelSpec;
 
 // Index:   0      1      2      3     4      5      6        7       8      9       10     11
@@ -94,10 +97,11 @@ dxt_privatize_options popts(double epsilon) {
   return o;
 }
 
-std::string text_call(dxt_context* c, const dxt_privatize_options& o, const std::string& in, dxt_report* r = nullptr) {
+std::string text_call(dxt_context* c, const dxt_privatize_options& o, const std::string& in, Reported* r = nullptr) {
   char* out = nullptr;
   size_t len = 12345;
-  const dxt_status s = dxt_privatize_text(c, &o, in.data(), in.size(), &out, &len, r);
+  const dxt_status s =
+      dxt_privatize_text(c, &o, in.data(), in.size(), &out, &len, r ? &r->rec : nullptr, r ? &r->diag : nullptr);
   REQUIRE_MESSAGE(s == DXT_OK, "privatize_text: " << dxt_status_string(s) << ": " << dxt_last_error_message());
   REQUIRE(out != nullptr);
   CHECK(out[len] == '\0');
@@ -106,10 +110,11 @@ std::string text_call(dxt_context* c, const dxt_privatize_options& o, const std:
   return result;
 }
 
-std::string word_call(dxt_context* c, const dxt_privatize_options& o, const std::string& in, dxt_report* r = nullptr) {
+std::string word_call(dxt_context* c, const dxt_privatize_options& o, const std::string& in, Reported* r = nullptr) {
   char* out = nullptr;
   size_t len = 12345;
-  const dxt_status s = dxt_privatize_word(c, &o, in.data(), in.size(), &out, &len, r);
+  const dxt_status s =
+      dxt_privatize_word(c, &o, in.data(), in.size(), &out, &len, r ? &r->rec : nullptr, r ? &r->diag : nullptr);
   REQUIRE_MESSAGE(s == DXT_OK, "privatize_word: " << dxt_status_string(s) << ": " << dxt_last_error_message());
   REQUIRE(out != nullptr);
   CHECK(std::strlen(out) == len);
@@ -123,20 +128,29 @@ bool in_vocab(dxt_model* m, const std::string& w) {
   return dxt_model_lookup(m, w.data(), w.size(), &idx) == DXT_OK;
 }
 
-uint64_t count_of(const dxt_report& r, dxt_token_class c, dxt_token_policy p) { return r.counts[c][p - 1]; }
+uint64_t count_of(const Reported& r, dxt_token_class c, dxt_token_policy p) { return r.diag.counts[c][p - 1]; }
 
-uint64_t total_counts(const dxt_report& r) {
+uint64_t total_counts(const Reported& r) {
   uint64_t t = 0;
-  for (auto& row : r.counts)
+  for (auto& row : r.diag.counts)
     for (uint64_t v : row) t += v;
   return t;
 }
 
-std::string report_json(const dxt_report& r) {
+std::string record_json(const Reported& r) {
   size_t need = 0;
-  CHECK(dxt_report_to_json(&r, nullptr, 0, &need) == DXT_E_INPUT_TOO_LARGE);
+  CHECK(dxt_release_record_to_json(&r.rec, nullptr, 0, &need) == DXT_E_INPUT_TOO_LARGE);
   std::string s(need, 'x');
-  REQUIRE_OK(dxt_report_to_json(&r, s.data(), s.size(), &need));
+  REQUIRE_OK(dxt_release_record_to_json(&r.rec, s.data(), s.size(), &need));
+  s.resize(need - 1);
+  return s;
+}
+
+std::string diagnostics_json(const Reported& r) {
+  size_t need = 0;
+  CHECK(dxt_local_diagnostics_to_json(&r.diag, nullptr, 0, &need) == DXT_E_INPUT_TOO_LARGE);
+  std::string s(need, 'x');
+  REQUIRE_OK(dxt_local_diagnostics_to_json(&r.diag, s.data(), s.size(), &need));
   s.resize(need - 1);
   return s;
 }
@@ -177,8 +191,7 @@ TEST_CASE("abi: NULL arguments give DXT_E_INVALID_ARGUMENT and never crash") {
   uint8_t fp[32];
   char* out = nullptr;
   dxt_bag* bag = nullptr;
-  dxt_report r;
-  dxt_report_init(&r);
+  dxt::test::Reported r;
   dxt_model_info info;
   dxt_model_info_init(&info);
   char buf[8];
@@ -212,35 +225,37 @@ TEST_CASE("abi: NULL arguments give DXT_E_INVALID_ARGUMENT and never crash") {
   CHECK(ctx == nullptr);
   CHECK_STATUS(dxt_context_create(toy.model, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
 
-  // Reports.
-  CHECK_STATUS(dxt_report_to_json(nullptr, buf, sizeof buf, &len), DXT_E_INVALID_ARGUMENT);
-  CHECK_STATUS(dxt_report_to_json(&r, nullptr, 100, &len), DXT_E_INVALID_ARGUMENT);
+  // Release records and diagnostics.
+  CHECK_STATUS(dxt_release_record_to_json(nullptr, buf, sizeof buf, &len), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_release_record_to_json(&r.rec, nullptr, 100, &len), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_local_diagnostics_to_json(nullptr, buf, sizeof buf, &len), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_local_diagnostics_to_json(&r.diag, nullptr, 100, &len), DXT_E_INVALID_ARGUMENT);
 
   // Privatisation.
-  CHECK_STATUS(dxt_privatize_index(nullptr, &o, 0, &idx, nullptr), DXT_E_INVALID_ARGUMENT);
-  CHECK_STATUS(dxt_privatize_index(c.ctx, nullptr, 0, &idx, nullptr), DXT_E_INVALID_ARGUMENT);
-  CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_index(nullptr, &o, 0, &idx, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_index(c.ctx, nullptr, 0, &idx, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, nullptr, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
 
-  CHECK_STATUS(dxt_privatize_word(nullptr, &o, "cat", 3, &out, &len, nullptr), DXT_E_INVALID_ARGUMENT);
-  CHECK_STATUS(dxt_privatize_word(c.ctx, nullptr, "cat", 3, &out, &len, nullptr), DXT_E_INVALID_ARGUMENT);
-  CHECK_STATUS(dxt_privatize_word(c.ctx, &o, nullptr, 3, &out, &len, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_word(nullptr, &o, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_word(c.ctx, nullptr, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_word(c.ctx, &o, nullptr, 3, &out, &len, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
   CHECK(out == nullptr);
-  CHECK_STATUS(dxt_privatize_word(c.ctx, &o, "cat", 3, nullptr, &len, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_word(c.ctx, &o, "cat", 3, nullptr, &len, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
 
-  CHECK_STATUS(dxt_privatize_text(nullptr, &o, "cat", 3, &out, &len, nullptr), DXT_E_INVALID_ARGUMENT);
-  CHECK_STATUS(dxt_privatize_text(c.ctx, nullptr, "cat", 3, &out, &len, nullptr), DXT_E_INVALID_ARGUMENT);
-  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, nullptr, 3, &out, &len, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_text(nullptr, &o, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_text(c.ctx, nullptr, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, nullptr, 3, &out, &len, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
   CHECK(out == nullptr);
-  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat", 3, nullptr, &len, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat", 3, nullptr, &len, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
 
   dxt_bag_entry e = {"cat", 3, 1};
-  CHECK_STATUS(dxt_privatize_bag(nullptr, &o, &e, 1, &bag, nullptr), DXT_E_INVALID_ARGUMENT);
-  CHECK_STATUS(dxt_privatize_bag(c.ctx, nullptr, &e, 1, &bag, nullptr), DXT_E_INVALID_ARGUMENT);
-  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, nullptr, 1, &bag, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_bag(nullptr, &o, &e, 1, &bag, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_bag(c.ctx, nullptr, &e, 1, &bag, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, nullptr, 1, &bag, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
   CHECK(bag == nullptr);
-  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &e, 1, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &e, 1, nullptr, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
   dxt_bag_entry null_word = {nullptr, 3, 1};
-  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &null_word, 1, &bag, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &null_word, 1, &bag, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
   CHECK(bag == nullptr);
 
   // NULL-tolerant calls.
@@ -248,7 +263,8 @@ TEST_CASE("abi: NULL arguments give DXT_E_INVALID_ARGUMENT and never crash") {
   dxt_model_info_init(nullptr);
   dxt_context_options_init(nullptr);
   dxt_privatize_options_init(nullptr);
-  dxt_report_init(nullptr);
+  dxt_release_record_init(nullptr);
+  dxt_local_diagnostics_init(nullptr);
   dxt_model_close(nullptr);
   dxt_context_destroy(nullptr);
   dxt_text_free(nullptr);
@@ -257,11 +273,11 @@ TEST_CASE("abi: NULL arguments give DXT_E_INVALID_ARGUMENT and never crash") {
   // Optional outputs may be NULL.
   CHECK_STATUS(dxt_model_word(toy.model, 0, &w, nullptr), DXT_OK);
   CHECK(std::string(w) == "cat");
-  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, nullptr, 0, &out, nullptr, nullptr), DXT_OK);
+  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, nullptr, 0, &out, nullptr, nullptr, nullptr), DXT_OK);
   REQUIRE(out != nullptr);
   CHECK(std::string(out).empty());
   dxt_text_free(out);
-  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, nullptr, 0, &bag, nullptr), DXT_OK);
+  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, nullptr, 0, &bag, nullptr, nullptr), DXT_OK);
   REQUIRE(bag != nullptr);
   CHECK(bag->size == 0);
   dxt_bag_free(bag);
@@ -274,11 +290,11 @@ TEST_CASE("abi: the error message describes the failure") {
   CHECK(dxt_model_lookup(toy.model, "zebra", 5, &idx) == DXT_E_NOT_FOUND);
   CHECK(std::strlen(dxt_last_error_message()) > 0);
   dxt_privatize_options o = popts(-2.0);
-  CHECK(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr) == DXT_E_INVALID_EPSILON);
+  CHECK(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr, nullptr) == DXT_E_INVALID_EPSILON);
   CHECK(std::string(dxt_last_error_message()).find("epsilon") != std::string::npos);
   o = popts(1.0);
   o.struct_size = 3;
-  CHECK(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
   CHECK(std::string(dxt_last_error_message()).find("struct_size") != std::string::npos);
 }
 
@@ -296,18 +312,35 @@ TEST_CASE("abi: struct_size checks") {
                               alignof(dxt_privatize_options) * alignof(dxt_privatize_options));
     for (uint32_t size : {0u, 4u, v1 - 1}) {
       o.struct_size = size;
-      CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr), DXT_E_INVALID_ARGUMENT);
+      CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
     }
     o = popts(1.0);
 
-    // The smallest accepted report is the one before
-    // epsilon_document_vocabulary was appended.
-    dxt_report r;
-    dxt_report_init(&r);
-    r.struct_size = offsetof(dxt_report, epsilon_document_vocabulary) - 8;
-    CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, &r), DXT_E_INVALID_ARGUMENT);
+    // Release records: the first one ended with epsilon_vocabulary (the
+    // release shape, then the output vocabulary fields were appended);
+    // anything smaller is refused, by the calls and by the JSON functions,
+    // and that size is accepted. Diagnostics have had one size so far.
+    dxt::test::Reported r;
     char buf[4096];
-    CHECK_STATUS(dxt_report_to_json(&r, buf, sizeof buf, nullptr), DXT_E_INVALID_ARGUMENT);
+    const auto record_v1 = static_cast<uint32_t>(offsetof(dxt_release_record, release_shape));
+    r.rec.struct_size = record_v1 - 8;
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, &r.rec, nullptr), DXT_E_INVALID_ARGUMENT);
+    CHECK(std::string(dxt_last_error_message()).find("record.struct_size") != std::string::npos);
+    CHECK_STATUS(dxt_release_record_to_json(&r.rec, buf, sizeof buf, nullptr), DXT_E_INVALID_ARGUMENT);
+    {
+      // An older caller's record: the fields it knows are filled, nothing past them.
+      std::vector<unsigned char> older(sizeof(dxt_release_record) + 16, 0xAB);
+      auto* rec = reinterpret_cast<dxt_release_record*>(older.data());
+      dxt_release_record_init_sized(rec, record_v1);
+      CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, rec, nullptr), DXT_OK);
+      CHECK(rec->struct_size == record_v1);
+      for (size_t i = record_v1; i < older.size(); ++i) CHECK(older[i] == 0xAB);
+      CHECK_STATUS(dxt_release_record_to_json(rec, buf, sizeof buf, nullptr), DXT_OK);
+    }
+    r.diag.struct_size = sizeof r.diag - 8;
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr, &r.diag), DXT_E_INVALID_ARGUMENT);
+    CHECK(std::string(dxt_last_error_message()).find("diagnostics.struct_size") != std::string::npos);
+    CHECK_STATUS(dxt_local_diagnostics_to_json(&r.diag, buf, sizeof buf, nullptr), DXT_E_INVALID_ARGUMENT);
 
     dxt_model_info info;
     dxt_model_info_init(&info);
@@ -329,26 +362,6 @@ TEST_CASE("abi: struct_size checks") {
     CHECK(m == nullptr);
   }
 
-  SUBCASE("a report of the size before epsilon_document_vocabulary gets every field it has") {
-    dxt_privatize_options o = popts(2.0);
-    o.mechanism = DXT_MECHANISM_SYNTF;
-    struct OldReport {
-      dxt_report r;  // only the first offsetof(epsilon_document_vocabulary) bytes are the caller's
-    } old;
-    std::memset(&old, 0xA5, sizeof old);
-    dxt_report_init_sized(&old.r, offsetof(dxt_report, epsilon_document_vocabulary));
-    uint32_t idx = 0;
-    CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, &old.r), DXT_OK);
-    CHECK(old.r.epsilon_document == 2.0);
-    CHECK(old.r.words_privatized == 1);
-    const auto* tail = reinterpret_cast<const unsigned char*>(&old.r.epsilon_document_vocabulary);
-    for (size_t i = 0; i < sizeof old.r.epsilon_document_vocabulary; ++i) CHECK(tail[i] == 0xA5);
-    char buf[4096];
-    CHECK_STATUS(dxt_report_to_json(&old.r, buf, sizeof buf, nullptr), DXT_OK);
-    CHECK(std::string(buf).find("\"document\":\"2-DP") != std::string::npos);
-    CHECK(std::string(buf).find("document_vocabulary") == std::string::npos);  // not in an old report
-  }
-
   SUBCASE("larger with non-zero extra bytes is DXT_E_UNSUPPORTED, with zero extra bytes OK") {
     struct BigOptions {
       dxt_privatize_options o;
@@ -359,25 +372,37 @@ TEST_CASE("abi: struct_size checks") {
     big.o.epsilon = 1e6;
     big.o.struct_size = sizeof big;
     uint32_t idx = 99;
-    CHECK_STATUS(dxt_privatize_index(c.ctx, &big.o, 2, &idx, nullptr), DXT_OK);
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &big.o, 2, &idx, nullptr, nullptr), DXT_OK);
     CHECK(idx == 2);
     big.extra[17] = 1;
-    CHECK_STATUS(dxt_privatize_index(c.ctx, &big.o, 2, &idx, nullptr), DXT_E_UNSUPPORTED);
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &big.o, 2, &idx, nullptr, nullptr), DXT_E_UNSUPPORTED);
 
-    struct BigReport {
-      dxt_report r;
+    struct BigRecord {
+      dxt_release_record r;
       uint8_t extra[16];
     } br;
+    struct BigDiagnostics {
+      dxt_local_diagnostics d;
+      uint8_t extra[16];
+    } bd;
     std::memset(&br, 0, sizeof br);
-    dxt_report_init(&br.r);
-    br.r.struct_size = sizeof br;
+    std::memset(&bd, 0, sizeof bd);
+    dxt_release_record_init_sized(&br.r, sizeof br);
+    dxt_local_diagnostics_init_sized(&bd.d, sizeof bd);
     big.extra[17] = 0;
-    CHECK_STATUS(dxt_privatize_index(c.ctx, &big.o, 2, &idx, &br.r), DXT_OK);
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &big.o, 2, &idx, &br.r, &bd.d), DXT_OK);
     CHECK(br.r.struct_size == sizeof br);
-    CHECK(br.r.words_privatized == 1);
+    CHECK(br.r.bound == DXT_BOUND_WORD);
+    CHECK(br.r.reveals == 0);  // an index: no case shape, no token classes
+    CHECK(bd.d.struct_size == sizeof bd);
+    CHECK(bd.d.words_privatized == 1);
     for (uint8_t b : br.extra) CHECK(b == 0);  // the library does not write past its own fields
+    for (uint8_t b : bd.extra) CHECK(b == 0);
     br.extra[0] = 0xFF;
-    CHECK_STATUS(dxt_privatize_index(c.ctx, &big.o, 2, &idx, &br.r), DXT_E_UNSUPPORTED);
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &big.o, 2, &idx, &br.r, &bd.d), DXT_E_UNSUPPORTED);
+    br.extra[0] = 0;
+    bd.extra[3] = 0xFF;
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &big.o, 2, &idx, &br.r, &bd.d), DXT_E_UNSUPPORTED);
 
     struct BigInfo {
       dxt_model_info info;
@@ -459,7 +484,8 @@ TEST_CASE("abi: _init_sized never writes past an older caller's struct") {
   check_init_sized(dxt_model_info_init_sized, "model_info");
   check_init_sized(dxt_context_options_init_sized, "context_options");
   check_init_sized(dxt_privatize_options_init_sized, "privatize_options");
-  check_init_sized(dxt_report_init_sized, "report");
+  check_init_sized(dxt_release_record_init_sized, "release_record");
+  check_init_sized(dxt_local_diagnostics_init_sized, "local_diagnostics");
   check_init_sized(dxt_calibration_init_sized, "calibration");
 
   // The header's inline _init passes the caller's own sizeof.
@@ -486,10 +512,9 @@ TEST_CASE("abi: _init_sized never writes past an older caller's struct") {
 
   // A size beyond UINT32_MAX cannot be stored: struct_size becomes 0.
   if (sizeof(size_t) > sizeof(uint32_t)) {
-    dxt_report r;
-    dxt_report_init(&r);
-    dxt_report_init_sized(&r, static_cast<size_t>(UINT32_MAX) + 1);
-    CHECK(r.struct_size == 0);
+    dxt::test::Reported r;
+    dxt_release_record_init_sized(&r.rec, static_cast<size_t>(UINT32_MAX) + 1);
+    CHECK(r.rec.struct_size == 0);
   }
 }
 
@@ -504,43 +529,56 @@ TEST_CASE("abi: invalid epsilon, mechanism, policy, rng mode and open flags") {
                      std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()}) {
     CAPTURE(eps);
     dxt_privatize_options o = popts(eps);
-    CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr), DXT_E_INVALID_EPSILON);
-    CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat", 3, &out, &len, nullptr), DXT_E_INVALID_EPSILON);
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr, nullptr), DXT_E_INVALID_EPSILON);
+    CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_INVALID_EPSILON);
     CHECK(out == nullptr);
-    CHECK_STATUS(dxt_privatize_word(c.ctx, &o, "cat", 3, &out, &len, nullptr), DXT_E_INVALID_EPSILON);
+    CHECK_STATUS(dxt_privatize_word(c.ctx, &o, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_INVALID_EPSILON);
     dxt_bag_entry e = {"cat", 3, 1};
     dxt_bag* bag = nullptr;
-    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &e, 1, &bag, nullptr), DXT_E_INVALID_EPSILON);
+    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &e, 1, &bag, nullptr, nullptr), DXT_E_INVALID_EPSILON);
     CHECK(bag == nullptr);
   }
-  // Tiny but positive is valid.
-  dxt_privatize_options tiny = popts(1e-300);
-  CHECK_STATUS(dxt_privatize_index(c.ctx, &tiny, 0, &idx, nullptr), DXT_OK);
-  CHECK(idx < kVocab);
+  // Both ends of [DXT_EPSILON_MIN, DXT_EPSILON_MAX] are valid, and nothing
+  // beyond them (docs/guarantees.md, "The range of epsilon"): epsilon 1e-300
+  // once overflowed the noisy point to infinity.
+  CHECK(dxt_epsilon_min() == DXT_EPSILON_MIN);
+  CHECK(dxt_epsilon_max() == DXT_EPSILON_MAX);
+  for (double eps : {DXT_EPSILON_MIN, DXT_EPSILON_MAX}) {
+    dxt_privatize_options edge = popts(eps);
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &edge, 0, &idx, nullptr, nullptr), DXT_OK);
+    CHECK(idx < kVocab);
+  }
+  for (double eps : {std::nextafter(DXT_EPSILON_MIN, 0.0), std::nextafter(DXT_EPSILON_MAX, HUGE_VAL), 1e-300,
+                     std::numeric_limits<double>::max()}) {
+    CAPTURE(eps);
+    dxt_privatize_options outside = popts(eps);
+    CHECK_STATUS(dxt_privatize_index(c.ctx, &outside, 0, &idx, nullptr, nullptr), DXT_E_INVALID_EPSILON);
+    CHECK(std::string(dxt_last_error_message()).find("[DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [1e-06, 1000000]") !=
+          std::string::npos);
+  }
 
   dxt_privatize_options o = popts(1.0);
   o.mechanism = 99;
-  CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr), DXT_E_UNSUPPORTED);
-  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat", 3, &out, &len, nullptr), DXT_E_UNSUPPORTED);
+  CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr, nullptr), DXT_E_UNSUPPORTED);
+  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_UNSUPPORTED);
   o.mechanism = DXT_MECHANISM_UNKNOWN;  // 0 = the default, laplace
-  dxt_report r;
-  dxt_report_init(&r);
-  CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, &r), DXT_OK);
-  CHECK(r.mechanism == DXT_MECHANISM_LAPLACE);
+  dxt::test::Reported r;
+  CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, &r.rec, &r.diag), DXT_OK);
+  CHECK(r.rec.mechanism == DXT_MECHANISM_LAPLACE);
 
   o = popts(1.0);
   o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = 5;
-  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat", 3, &out, &len, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
   CHECK(out == nullptr);
   o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = 0xFFFFFFFFu;
-  CHECK_STATUS(dxt_privatize_word(c.ctx, &o, "cat", 3, &out, &len, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_word(c.ctx, &o, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
   o = popts(1.0);
   o.policy[DXT_CLASS_STOPWORD] = 42;
   dxt_bag_entry e = {"cat", 3, 1};
   dxt_bag* bag = nullptr;
-  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &e, 1, &bag, nullptr), DXT_E_INVALID_ARGUMENT);
+  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &e, 1, &bag, nullptr, nullptr), DXT_E_INVALID_ARGUMENT);
   o.policy[DXT_CLASS_STOPWORD] = DXT_POLICY_DEFAULT;  // 0 = privatise
-  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &e, 1, &bag, nullptr), DXT_OK);
+  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &e, 1, &bag, nullptr, nullptr), DXT_OK);
   dxt_bag_free(bag);
 
   dxt_context_options co;
@@ -717,9 +755,9 @@ TEST_CASE("abi: deterministic RNG is reproducible and reported as not private") 
   std::vector<uint32_t> ia1, ia2, ib;
   for (int k = 0; k < 200; ++k) {
     uint32_t x = 0, y = 0, z = 0;
-    REQUIRE_OK(dxt_privatize_index(a1.ctx, &o, static_cast<uint32_t>(k % kVocab), &x, nullptr));
-    REQUIRE_OK(dxt_privatize_index(a2.ctx, &o, static_cast<uint32_t>(k % kVocab), &y, nullptr));
-    REQUIRE_OK(dxt_privatize_index(b.ctx, &o, static_cast<uint32_t>(k % kVocab), &z, nullptr));
+    REQUIRE_OK(dxt_privatize_index(a1.ctx, &o, static_cast<uint32_t>(k % kVocab), &x, nullptr, nullptr));
+    REQUIRE_OK(dxt_privatize_index(a2.ctx, &o, static_cast<uint32_t>(k % kVocab), &y, nullptr, nullptr));
+    REQUIRE_OK(dxt_privatize_index(b.ctx, &o, static_cast<uint32_t>(k % kVocab), &z, nullptr, nullptr));
     ia1.push_back(x);
     ia2.push_back(y);
     ib.push_back(z);
@@ -732,24 +770,22 @@ TEST_CASE("abi: deterministic RNG is reproducible and reported as not private") 
   for (int k = 0; k < 200; ++k) moved += ia1[k] != static_cast<uint32_t>(k % kVocab);
   CHECK(moved > 50);
 
-  dxt_report r1, r2;
-  dxt_report_init(&r1);
-  dxt_report_init(&r2);
+  dxt::test::Reported r1, r2;
   const std::string t1 = text_call(a1.ctx, o, text, &r1);
   const std::string t2 = text_call(a2.ctx, o, text, &r2);
   CHECK(t1 == t2);
   CHECK(text_call(b.ctx, o, text) != t1);
-  CHECK(r1.rng_mode == DXT_RNG_DETERMINISTIC);
-  CHECK_FALSE(r1.is_private);
-  CHECK(std::memcmp(r1.counts, r2.counts, sizeof r1.counts) == 0);
-  const std::string json = report_json(r1);
+  CHECK(r1.rec.rng_mode == DXT_RNG_DETERMINISTIC);
+  CHECK_FALSE(r1.rec.is_private);
+  CHECK(std::memcmp(r1.diag.counts, r2.diag.counts, sizeof r1.diag.counts) == 0);
+  const std::string json = record_json(r1);
   CHECK(json.find("\"private\":false") != std::string::npos);
   CHECK(json.find("deterministic") != std::string::npos);
 
   // A fresh context with the same seed starts the same stream again.
   Ctx a3(toy.model, &seed_a);
   uint32_t first = 0;
-  REQUIRE_OK(dxt_privatize_index(a3.ctx, &o, 0, &first, nullptr));
+  REQUIRE_OK(dxt_privatize_index(a3.ctx, &o, 0, &first, nullptr, nullptr));
   CHECK(first == ia1[0]);
 }
 
@@ -761,19 +797,18 @@ TEST_CASE("abi: system RNG is reported as private") {
   CHECK(co.rng_mode == DXT_RNG_SYSTEM);
   Ctx c2(toy.model, &co);
   for (dxt_context* ctx : {c.ctx, c2.ctx}) {
-    dxt_report r;
-    dxt_report_init(&r);
+    dxt::test::Reported r;
     uint32_t idx = 0;
     const dxt_privatize_options o = popts(2.0);
-    REQUIRE_OK(dxt_privatize_index(ctx, &o, 3, &idx, &r));
-    CHECK(r.rng_mode == DXT_RNG_SYSTEM);
-    CHECK(r.is_private);
-    CHECK(r.mechanism == DXT_MECHANISM_LAPLACE);
-    CHECK(r.metric == DXT_GEOMETRY_EUCLIDEAN);
-    CHECK(r.epsilon == 2.0);
-    CHECK(r.words_privatized == 1);
+    REQUIRE_OK(dxt_privatize_index(ctx, &o, 3, &idx, &r.rec, &r.diag));
+    CHECK(r.rec.rng_mode == DXT_RNG_SYSTEM);
+    CHECK(r.rec.is_private);
+    CHECK(r.rec.mechanism == DXT_MECHANISM_LAPLACE);
+    CHECK(r.rec.metric == DXT_GEOMETRY_EUCLIDEAN);
+    CHECK(r.rec.epsilon == 2.0);
+    CHECK(r.diag.words_privatized == 1);
     CHECK(count_of(r, DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE) == 1);
-    CHECK(report_json(r).find("\"private\":true") != std::string::npos);
+    CHECK(record_json(r).find("\"private\":true") != std::string::npos);
   }
 }
 
@@ -785,11 +820,10 @@ TEST_CASE("abi: at a huge epsilon the text comes back unchanged, case shape rest
     const dxt_privatize_options o = popts(1e6);
     CHECK(text_call(c.ctx, o, "The Cat SAT") == "The Cat SAT");
     const std::string text = "  The cat, SAT on the MAT!\n\t(dog; house)... Quick-red \"tree\"?  ";
-    dxt_report r;
-    dxt_report_init(&r);
+    dxt::test::Reported r;
     CHECK(text_call(c.ctx, o, text, &r) == text);
-    CHECK(r.words_privatized == 11);
-    CHECK(r.words_leaked == 0);
+    CHECK(r.diag.words_privatized == 11);
+    CHECK(r.diag.words_leaked == 0);
     CHECK(count_of(r, DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE) == 8);  // cat SAT MAT dog house Quick red tree
     CHECK(count_of(r, DXT_CLASS_STOPWORD, DXT_POLICY_PRIVATIZE) == 3);       // The on the
     // A NUL byte in the middle is a span and survives.
@@ -799,7 +833,7 @@ TEST_CASE("abi: at a huge epsilon the text comes back unchanged, case shape rest
     CHECK(word_call(c.ctx, o, "DOG") == "DOG");
     CHECK(word_call(c.ctx, o, "House") == "House");
     uint32_t idx = 99;
-    REQUIRE_OK(dxt_privatize_index(c.ctx, &o, 7, &idx, nullptr));
+    REQUIRE_OK(dxt_privatize_index(c.ctx, &o, 7, &idx, nullptr, nullptr));
     CHECK(idx == 7);
   }
 }
@@ -812,12 +846,11 @@ TEST_CASE("abi: out-of-vocabulary policies") {
 
   SUBCASE("placeholder: default and custom") {
     o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_PLACEHOLDER;
-    dxt_report r;
-    dxt_report_init(&r);
+    dxt::test::Reported r;
     CHECK(text_call(c.ctx, o, text, &r) == "The [redacted] sat, [redacted]!");
     CHECK(count_of(r, DXT_CLASS_OUT_OF_VOCABULARY, DXT_POLICY_PLACEHOLDER) == 2);
-    CHECK(r.words_privatized == 2);  // The, sat
-    CHECK(r.words_leaked == 0);
+    CHECK(r.diag.words_privatized == 2);  // The, sat
+    CHECK(r.diag.words_leaked == 0);
     o.placeholder = "\xE2\x96\x88\xE2\x96\x88";  // ██
     CHECK(text_call(c.ctx, o, text) == "The \xE2\x96\x88\xE2\x96\x88 sat, \xE2\x96\x88\xE2\x96\x88!");
     CHECK(word_call(c.ctx, o, "zebra") == "\xE2\x96\x88\xE2\x96\x88");
@@ -826,44 +859,45 @@ TEST_CASE("abi: out-of-vocabulary policies") {
     o.placeholder = "bad\xC3";
     char* out = nullptr;
     size_t len = 0;
-    CHECK_STATUS(dxt_privatize_text(c.ctx, &o, text.data(), text.size(), &out, &len, nullptr), DXT_E_INVALID_UTF8);
+    CHECK_STATUS(dxt_privatize_text(c.ctx, &o, text.data(), text.size(), &out, &len, nullptr, nullptr),
+                 DXT_E_INVALID_UTF8);
     CHECK(out == nullptr);
   }
 
   SUBCASE("drop") {
     o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_DROP;
-    dxt_report r;
-    dxt_report_init(&r);
+    dxt::test::Reported r;
     CHECK(text_call(c.ctx, o, text, &r) == "The  sat, !");
     CHECK(count_of(r, DXT_CLASS_OUT_OF_VOCABULARY, DXT_POLICY_DROP) == 2);
-    CHECK(r.words_privatized == 2);
+    CHECK(r.diag.words_privatized == 2);
     char* out = nullptr;
     size_t len = 99;
-    REQUIRE_OK(dxt_privatize_word(c.ctx, &o, "zebra", 5, &out, &len, nullptr));
+    REQUIRE_OK(dxt_privatize_word(c.ctx, &o, "zebra", 5, &out, &len, nullptr, nullptr));
     REQUIRE(out != nullptr);
     CHECK(len == 0);
     CHECK(out[0] == '\0');
     dxt_text_free(out);
   }
 
-  SUBCASE("keep is reported as a leak") {
+  SUBCASE("keep is a leak: the record names it, the diagnostics count it") {
     o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_KEEP;
-    dxt_report r;
-    dxt_report_init(&r);
+    dxt::test::Reported r;
     CHECK(text_call(c.ctx, o, text, &r) == text);
     CHECK(count_of(r, DXT_CLASS_OUT_OF_VOCABULARY, DXT_POLICY_KEEP) == 2);
-    CHECK(r.words_leaked == 2);
-    CHECK(r.words_privatized == 2);
-    const std::string json = report_json(r);
-    CHECK(json.find("\"words_leaked\":2") != std::string::npos);
-    CHECK(json.find("caveat") != std::string::npos);
+    CHECK(r.diag.words_leaked == 2);
+    CHECK(r.diag.words_privatized == 2);
+    CHECK((r.rec.reveals & DXT_REVEALS_KEPT_WORDS) != 0);
+    const std::string record = record_json(r);
+    CHECK(record.find("\"kept_words\"") != std::string::npos);
+    CHECK(record.find("kept verbatim, unprotected") != std::string::npos);
+    const std::string diagnostics = diagnostics_json(r);
+    CHECK(diagnostics.find("\"words_leaked\":2") != std::string::npos);
   }
 
   SUBCASE("privatize (the default): the output is always a vocabulary word") {
     dxt_privatize_options def = popts(1.0);
     CHECK(def.policy[DXT_CLASS_OUT_OF_VOCABULARY] == DXT_POLICY_PRIVATIZE);
-    dxt_report r;
-    dxt_report_init(&r);
+    dxt::test::Reported r;
     for (int k = 0; k < 200; ++k) {
       const std::string w = word_call(c.ctx, def, k % 2 ? "zebra" : "Quokka", &r);
       CAPTURE(w);
@@ -885,35 +919,34 @@ TEST_CASE("abi: stopword and number classes are counted") {
   const std::string text = "The cat sat on the mat at 3.14 or 1,000 with a zebra 42";
   // words: The(stop) cat sat on(stop) the(stop) mat at(stop) 3.14(num) or(stop)
   //        1,000(num) with(stop) a(stop) zebra(oov) 42(num)
-  dxt_report r;
-  dxt_report_init(&r);
+  dxt::test::Reported r;
   const std::string out = text_call(c.ctx, o, text, &r);
   CHECK(count_of(r, DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE) == 3);
   CHECK(count_of(r, DXT_CLASS_STOPWORD, DXT_POLICY_PRIVATIZE) == 7);
   CHECK(count_of(r, DXT_CLASS_NUMBER, DXT_POLICY_PRIVATIZE) == 3);
   CHECK(count_of(r, DXT_CLASS_OUT_OF_VOCABULARY, DXT_POLICY_PRIVATIZE) == 1);
   CHECK(total_counts(r) == 14);
-  CHECK(r.words_privatized == 14);
-  CHECK(r.epsilon_per_unit_distance == 1e6);
-  CHECK(r.epsilon_document == 1e6 * 14);
+  CHECK(r.diag.words_privatized == 14);
+  CHECK(r.rec.epsilon == 1e6);
+  CHECK(r.rec.bound == DXT_BOUND_POSITIONWISE);
   CHECK(out.rfind("The cat sat on the mat ", 0) == 0);
 
   o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_PLACEHOLDER;
   o.policy[DXT_CLASS_STOPWORD] = DXT_POLICY_KEEP;
   o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_DROP;
-  dxt_report_init(&r);
+  r = dxt::test::Reported();
   CHECK(text_call(c.ctx, o, text, &r) == "The cat sat on the mat at [redacted] or [redacted] with a  [redacted]");
   CHECK(count_of(r, DXT_CLASS_NUMBER, DXT_POLICY_PLACEHOLDER) == 3);
   CHECK(count_of(r, DXT_CLASS_STOPWORD, DXT_POLICY_KEEP) == 7);
   CHECK(count_of(r, DXT_CLASS_OUT_OF_VOCABULARY, DXT_POLICY_DROP) == 1);
   CHECK(count_of(r, DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE) == 3);
-  CHECK(r.words_leaked == 7);
-  CHECK(r.words_privatized == 3);
+  CHECK(r.diag.words_leaked == 7);
+  CHECK(r.diag.words_privatized == 3);
 
   // In-vocabulary words can be replaced too.
   o = popts(1e6);
   o.policy[DXT_CLASS_IN_VOCABULARY] = DXT_POLICY_PLACEHOLDER;
-  dxt_report_init(&r);
+  r = dxt::test::Reported();
   // "and" is a stopword without a vector: privatised from the origin, "cat".
   CHECK(text_call(c.ctx, o, "Cat and dog", &r) == "[redacted] cat [redacted]");
   CHECK(count_of(r, DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PLACEHOLDER) == 2);
@@ -925,15 +958,14 @@ TEST_CASE("abi: single words and bags classify numbers as a text does") {
   Ctx c(toy.model);
   dxt_privatize_options o = popts(1e6);
   o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_PLACEHOLDER;
-  dxt_report r;
-  dxt_report_init(&r);
+  dxt::test::Reported r;
   CHECK(word_call(c.ctx, o, "3.14", &r) == "[redacted]");
   CHECK(count_of(r, DXT_CLASS_NUMBER, DXT_POLICY_PLACEHOLDER) == 1);
   CHECK(word_call(c.ctx, o, "cat") == "cat");  // a word is not a number
   const dxt_bag_entry in[] = {{"42", 2, 3}, {"cat", 3, 1}};
   dxt_bag* bag = nullptr;
-  dxt_report_init(&r);
-  REQUIRE_OK(dxt_privatize_bag(c.ctx, &o, in, 2, &bag, &r));
+  r = dxt::test::Reported();
+  REQUIRE_OK(dxt_privatize_bag(c.ctx, &o, in, 2, &bag, &r.rec, &r.diag));
   CHECK(count_of(r, DXT_CLASS_NUMBER, DXT_POLICY_PLACEHOLDER) == 3);
   REQUIRE(bag->size == 2);
   CHECK(std::string(bag->entries[0].word) == "cat");
@@ -942,49 +974,113 @@ TEST_CASE("abi: single words and bags classify numbers as a text does") {
   dxt_bag_free(bag);
 }
 
-TEST_CASE("abi: report contents and JSON buffer protocol") {
+TEST_CASE("abi: release record, local diagnostics, and the JSON buffer protocol") {
   Toy toy;
   Ctx c(toy.model);
   const dxt_privatize_options o = popts(3.5);
-  dxt_report r;
-  dxt_report_init(&r);
+  dxt::test::Reported r;
   (void)text_call(c.ctx, o, "cat dog tree", &r);
-  CHECK(r.struct_size == sizeof r);
-  CHECK(r.mechanism == DXT_MECHANISM_LAPLACE);
-  CHECK(r.epsilon == 3.5);
-  CHECK(r.metric == DXT_GEOMETRY_EUCLIDEAN);
-  CHECK(r.fingerprint_valid);
+  CHECK(r.rec.struct_size == sizeof r.rec);
+  CHECK(r.rec.release == DXT_RELEASE_TEXT);
+  CHECK(r.rec.mechanism == DXT_MECHANISM_LAPLACE);
+  CHECK(r.rec.epsilon == 3.5);
+  CHECK(r.rec.metric == DXT_METRIC_EUCLIDEAN);
+  CHECK(r.rec.fingerprint_valid);
   const dxt::Digest expected = dxt::sha256(toy.bytes.data(), toy.bytes.size);
-  CHECK(std::memcmp(r.model_fingerprint, expected.data(), 32) == 0);
-  CHECK(r.words_privatized == 3);
-  CHECK(r.epsilon_per_unit_distance == 3.5);
-  CHECK(r.epsilon_document == doctest::Approx(3.5 * 3));
+  CHECK(std::memcmp(r.rec.model_fingerprint, expected.data(), 32) == 0);
+  CHECK(r.rec.bound == DXT_BOUND_POSITIONWISE);
+  CHECK(r.rec.reveals == (DXT_REVEALS_WORD_COUNT | DXT_REVEALS_LAYOUT | DXT_REVEALS_CASE_SHAPE));
+  CHECK(r.rec.draws == 0);
+  CHECK(r.rec.epsilon_total == 0);
+  CHECK(r.rec.epsilon_vocabulary == 0);
+  CHECK(r.diag.struct_size == sizeof r.diag);
+  CHECK(r.diag.words_privatized == 3);
 
   size_t required = 0;
-  CHECK_STATUS(dxt_report_to_json(&r, nullptr, 0, &required), DXT_E_INPUT_TOO_LARGE);
+  CHECK_STATUS(dxt_release_record_to_json(&r.rec, nullptr, 0, &required), DXT_E_INPUT_TOO_LARGE);
   REQUIRE(required > 10);
   std::vector<char> small(required - 1, '#');
   size_t required2 = 0;
-  CHECK_STATUS(dxt_report_to_json(&r, small.data(), small.size(), &required2), DXT_E_INPUT_TOO_LARGE);
+  CHECK_STATUS(dxt_release_record_to_json(&r.rec, small.data(), small.size(), &required2), DXT_E_INPUT_TOO_LARGE);
   CHECK(required2 == required);
   std::vector<char> buf(required, '#');
   size_t required3 = 0;
-  CHECK_STATUS(dxt_report_to_json(&r, buf.data(), buf.size(), &required3), DXT_OK);
+  CHECK_STATUS(dxt_release_record_to_json(&r.rec, buf.data(), buf.size(), &required3), DXT_OK);
   CHECK(required3 == required);
   CHECK(std::strlen(buf.data()) == required - 1);
   const std::string json(buf.data());
   CHECK(json.front() == '{');
   CHECK(json.back() == '}');
   CHECK(json.find('\n') == std::string::npos);
+  CHECK(json.find("\"release\":\"text\"") != std::string::npos);
   CHECK(json.find("\"mechanism\":\"laplace\"") != std::string::npos);
   CHECK(json.find("\"epsilon\":3.5") != std::string::npos);
   CHECK(json.find("\"model_sha256\":\"" + dxt::to_hex(expected.data(), 32) + "\"") != std::string::npos);
-  CHECK(json.find("\"words_privatized\":3") != std::string::npos);
   CHECK(json.find("\"private\":true") != std::string::npos);
+  CHECK(json.find("\"bound\":\"positionwise\"") != std::string::npos);
+  CHECK(json.find("\"reveals\":[\"word_count\",\"layout\",\"case_shape\"]") != std::string::npos);
+  CHECK(json.find("3.5 * sum_i d_euclidean(x_i, x'_i)") != std::string::npos);
+  // The ordered text's bound is not the bags' EMD bound (issue: "dog fish"
+  // and "fish dog" are not indistinguishable).
+  CHECK(json.find("EMD(b, b')") == std::string::npos);
+  // Nothing that describes the input is in the record.
+  for (const char* leak : {"tokens", "words_privatized", "words_leaked", "out_of_vocabulary", "\"3\""})
+    CHECK_MESSAGE(json.find(leak) == std::string::npos, leak);
   // required may be NULL; a bigger buffer is fine.
   std::vector<char> big(required + 100, '#');
-  CHECK_STATUS(dxt_report_to_json(&r, big.data(), big.size(), nullptr), DXT_OK);
+  CHECK_STATUS(dxt_release_record_to_json(&r.rec, big.data(), big.size(), nullptr), DXT_OK);
   CHECK(std::string(big.data()) == json);
+
+  const std::string diagnostics = diagnostics_json(r);
+  CHECK(diagnostics.find("\"local_diagnostics\":\"describes the input") != std::string::npos);
+  CHECK(diagnostics.find("\"words_privatized\":3") != std::string::npos);
+  CHECK(diagnostics.find("\"in_vocabulary\":{\"privatized\":3,") != std::string::npos);
+}
+
+// The record is a function of the options, the model and the generator mode:
+// inputs with different token counts and classes give byte-identical records.
+TEST_CASE("abi: the release record does not depend on the input") {
+  Toy toy;
+  Ctx c(toy.model);
+  dxt_privatize_options o = popts(2.0);
+  o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_PLACEHOLDER;
+  dxt::test::Reported a, b;
+  (void)text_call(c.ctx, o, "cat", &a);
+  (void)text_call(c.ctx, o, "The zebra, 42 quokkas and a dog!\nMore zebras.", &b);
+  CHECK(std::memcmp(&a.rec, &b.rec, sizeof a.rec) == 0);
+  CHECK(record_json(a) == record_json(b));
+  CHECK(std::memcmp(&a.diag, &b.diag, sizeof a.diag) != 0);  // the diagnostics do differ
+  CHECK((a.rec.reveals & DXT_REVEALS_TOKEN_CLASSES) != 0);   // placeholders show where OOV words were
+
+  // Bags: the same; and for dxt_syntf the record depends on n_out only.
+  const dxt_bag_entry small[] = {{"cat", 3, 1}};
+  const dxt_bag_entry large[] = {{"cat", 3, 5}, {"zebra", 5, 7}, {"42", 2, 2}};
+  dxt_bag* bag = nullptr;
+  a = dxt::test::Reported();
+  b = dxt::test::Reported();
+  REQUIRE_OK(dxt_privatize_bag(c.ctx, &o, small, 1, &bag, &a.rec, &a.diag));
+  dxt_bag_free(bag);
+  REQUIRE_OK(dxt_privatize_bag(c.ctx, &o, large, 3, &bag, &b.rec, &b.diag));
+  dxt_bag_free(bag);
+  CHECK(std::memcmp(&a.rec, &b.rec, sizeof a.rec) == 0);
+  CHECK(a.rec.bound == DXT_BOUND_BAG_EMD);
+  CHECK(a.rec.reveals == (DXT_REVEALS_WORD_COUNT | DXT_REVEALS_TOKEN_CLASSES));
+  CHECK(record_json(a).find("2 * N * EMD(b, b')") != std::string::npos);
+
+  o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_DROP;  // syntf accepts privatize and drop
+  a = dxt::test::Reported();
+  b = dxt::test::Reported();
+  REQUIRE_OK(dxt_syntf(c.ctx, &o, small, 1, 9, &bag, &a.rec, &a.diag));
+  dxt_bag_free(bag);
+  REQUIRE_OK(dxt_syntf(c.ctx, &o, large, 3, 9, &bag, &b.rec, &b.diag));
+  dxt_bag_free(bag);
+  CHECK(std::memcmp(&a.rec, &b.rec, sizeof a.rec) == 0);
+  CHECK(a.rec.release == DXT_RELEASE_SYNTHETIC_BAG);
+  CHECK(a.rec.bound == DXT_BOUND_ANY_INPUTS);
+  CHECK(a.rec.draws == 9);
+  CHECK(a.rec.epsilon_total == 18);
+  CHECK(a.rec.reveals == 0);
+  CHECK(b.diag.counts[DXT_CLASS_OUT_OF_VOCABULARY][DXT_POLICY_DROP - 1] == 7);
 }
 
 TEST_CASE("abi: bags") {
@@ -997,9 +1093,8 @@ TEST_CASE("abi: bags") {
         {"cat", 3, 2}, {"Cat", 3, 3}, {"dog", 3, 0}, {"sat", 3, 1}, {"zebraXX", 5, 4}, {"CAT", 3, 1},
     };
     dxt_bag* bag = nullptr;
-    dxt_report r;
-    dxt_report_init(&r);
-    REQUIRE_OK(dxt_privatize_bag(c.ctx, &o, in, 6, &bag, &r));
+    dxt::test::Reported r;
+    REQUIRE_OK(dxt_privatize_bag(c.ctx, &o, in, 6, &bag, &r.rec, &r.diag));
     REQUIRE(bag != nullptr);
     std::map<std::string, uint64_t> got;
     uint64_t total = 0;
@@ -1021,22 +1116,22 @@ TEST_CASE("abi: bags") {
     }
     dxt_bag_free(bag);
     CHECK(total == 2 + 3 + 1 + 4 + 1);
-    CHECK(total == r.words_privatized);
+    CHECK(total == r.diag.words_privatized);
     CHECK(got["cat"] == 2 + 3 + 1 + 4);  // cat x6 and the OOV word x4 (from the origin, nearest "cat")
     CHECK(got["sat"] == 1);
     CHECK(got.count("dog") == 0);
     CHECK(count_of(r, DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE) == 7);
     CHECK(count_of(r, DXT_CLASS_OUT_OF_VOCABULARY, DXT_POLICY_PRIVATIZE) == 4);
-    CHECK(r.epsilon_document == 1e6 * 11);
+    CHECK(r.rec.release == DXT_RELEASE_BAG);
+    CHECK(r.rec.bound == DXT_BOUND_BAG_EMD);
   }
 
   SUBCASE("counts are conserved at a small epsilon") {
     const dxt_bag_entry in[] = {{"cat", 3, 500}, {"house", 5, 300}, {"zebra", 5, 200}};
     const dxt_privatize_options low = popts(0.5);
     dxt_bag* bag = nullptr;
-    dxt_report r;
-    dxt_report_init(&r);
-    REQUIRE_OK(dxt_privatize_bag(c.ctx, &low, in, 3, &bag, &r));
+    dxt::test::Reported r;
+    REQUIRE_OK(dxt_privatize_bag(c.ctx, &low, in, 3, &bag, &r.rec, &r.diag));
     uint64_t total = 0;
     std::map<std::string, int> seen;
     for (size_t i = 0; i < bag->size; ++i) {
@@ -1047,7 +1142,7 @@ TEST_CASE("abi: bags") {
     CHECK(bag->size > 3);  // noise spreads the mass over several words
     dxt_bag_free(bag);
     CHECK(total == 1000);
-    CHECK(r.words_privatized == 1000);
+    CHECK(r.diag.words_privatized == 1000);
   }
 
   SUBCASE("placeholder and kept words come after the vocabulary words") {
@@ -1055,9 +1150,8 @@ TEST_CASE("abi: bags") {
     o.policy[DXT_CLASS_STOPWORD] = DXT_POLICY_KEEP;
     const dxt_bag_entry in[] = {{"zebra", 5, 2}, {"quokka", 6, 1}, {"dog", 3, 2}, {"a", 1, 3}, {"cat", 3, 1}};
     dxt_bag* bag = nullptr;
-    dxt_report r;
-    dxt_report_init(&r);
-    REQUIRE_OK(dxt_privatize_bag(c.ctx, &o, in, 5, &bag, &r));
+    dxt::test::Reported r;
+    REQUIRE_OK(dxt_privatize_bag(c.ctx, &o, in, 5, &bag, &r.rec, &r.diag));
     REQUIRE(bag->size == 4);
     CHECK(std::string(bag->entries[0].word) == "cat");
     CHECK(bag->entries[0].count == 1);
@@ -1068,8 +1162,8 @@ TEST_CASE("abi: bags") {
     CHECK(tail["[redacted]"] == 3);
     CHECK(tail["a"] == 3);
     dxt_bag_free(bag);
-    CHECK(r.words_leaked == 3);
-    CHECK(r.words_privatized == 3);
+    CHECK(r.diag.words_leaked == 3);
+    CHECK(r.diag.words_privatized == 3);
     CHECK(count_of(r, DXT_CLASS_OUT_OF_VOCABULARY, DXT_POLICY_PLACEHOLDER) == 3);
   }
 
@@ -1081,7 +1175,7 @@ TEST_CASE("abi: bags") {
     o.policy[DXT_CLASS_IN_VOCABULARY] = DXT_POLICY_KEEP;
     const dxt_bag_entry in[] = {{"zebra", 5, 1}, {"cat", 3, 1}};
     dxt_bag* bag = nullptr;
-    REQUIRE_OK(dxt_privatize_bag(c.ctx, &o, in, 2, &bag, nullptr));
+    REQUIRE_OK(dxt_privatize_bag(c.ctx, &o, in, 2, &bag, nullptr, nullptr));
     std::map<std::string, int> occurrences;
     uint64_t total = 0;
     for (size_t i = 0; i < bag->size; ++i) {
@@ -1097,23 +1191,23 @@ TEST_CASE("abi: bags") {
   SUBCASE("totals above DXT_MAX_BAG_WORDS are rejected") {
     dxt_bag* bag = nullptr;
     const dxt_bag_entry one[] = {{"cat", 3, DXT_MAX_BAG_WORDS + 1}};
-    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, one, 1, &bag, nullptr), DXT_E_INPUT_TOO_LARGE);
+    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, one, 1, &bag, nullptr, nullptr), DXT_E_INPUT_TOO_LARGE);
     CHECK(bag == nullptr);
     const dxt_bag_entry two[] = {{"cat", 3, DXT_MAX_BAG_WORDS}, {"dog", 3, 1}};
-    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, two, 2, &bag, nullptr), DXT_E_INPUT_TOO_LARGE);
+    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, two, 2, &bag, nullptr, nullptr), DXT_E_INPUT_TOO_LARGE);
     CHECK(bag == nullptr);
     // No wrap-around of the running total.
     const dxt_bag_entry wrap[] = {{"cat", 3, 10}, {"dog", 3, UINT64_MAX - 5}};
-    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, wrap, 2, &bag, nullptr), DXT_E_INPUT_TOO_LARGE);
+    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, wrap, 2, &bag, nullptr, nullptr), DXT_E_INPUT_TOO_LARGE);
     const dxt_bag_entry many[] = {{"cat", 3, DXT_MAX_BAG_WORDS / 2}, {"dog", 3, DXT_MAX_BAG_WORDS / 2}, {"sat", 3, 1}};
-    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, many, 3, &bag, nullptr), DXT_E_INPUT_TOO_LARGE);
+    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, many, 3, &bag, nullptr, nullptr), DXT_E_INPUT_TOO_LARGE);
     CHECK(bag == nullptr);
   }
 
   SUBCASE("invalid UTF-8 in a bag word") {
     dxt_bag* bag = nullptr;
     const dxt_bag_entry in[] = {{"cat", 3, 1}, {"d\xC3", 2, 1}};
-    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, in, 2, &bag, nullptr), DXT_E_INVALID_UTF8);
+    CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, in, 2, &bag, nullptr, nullptr), DXT_E_INVALID_UTF8);
     CHECK(bag == nullptr);
   }
 }
@@ -1126,18 +1220,17 @@ TEST_CASE("abi: invalid UTF-8 text gives DXT_E_INVALID_UTF8 and leaves *out NULL
   for (const std::string& t : bad) {
     char* out = reinterpret_cast<char*>(0x1);
     size_t len = 77;
-    dxt_report r;
-    dxt_report_init(&r);
-    CHECK_STATUS(dxt_privatize_text(c.ctx, &o, t.data(), t.size(), &out, &len, &r), DXT_E_INVALID_UTF8);
+    dxt::test::Reported r;
+    CHECK_STATUS(dxt_privatize_text(c.ctx, &o, t.data(), t.size(), &out, &len, &r.rec, &r.diag), DXT_E_INVALID_UTF8);
     CHECK(out == nullptr);
     out = reinterpret_cast<char*>(0x1);
-    CHECK_STATUS(dxt_privatize_word(c.ctx, &o, t.data(), t.size(), &out, &len, &r), DXT_E_INVALID_UTF8);
+    CHECK_STATUS(dxt_privatize_word(c.ctx, &o, t.data(), t.size(), &out, &len, &r.rec, &r.diag), DXT_E_INVALID_UTF8);
     CHECK(out == nullptr);
   }
   // The message names the byte offset.
   char* out = nullptr;
   size_t len = 0;
-  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat \xFF dog", 9, &out, &len, nullptr), DXT_E_INVALID_UTF8);
+  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat \xFF dog", 9, &out, &len, nullptr, nullptr), DXT_E_INVALID_UTF8);
   CHECK(std::string(dxt_last_error_message()).find("byte 4") != std::string::npos);
 }
 
@@ -1151,18 +1244,17 @@ TEST_CASE("abi: closing the model while a context is alive keeps the context wor
   m = nullptr;
 
   const dxt_privatize_options o = popts(1e6);
-  dxt_report r;
-  dxt_report_init(&r);
+  dxt::test::Reported r;
   CHECK(text_call(ctx, o, "The Cat SAT on the mat", &r) == "The Cat SAT on the mat");
-  CHECK(r.fingerprint_valid);
+  CHECK(r.rec.fingerprint_valid);
   const dxt::Digest expected = dxt::sha256(bytes.data(), bytes.size);
-  CHECK(std::memcmp(r.model_fingerprint, expected.data(), 32) == 0);
+  CHECK(std::memcmp(r.rec.model_fingerprint, expected.data(), 32) == 0);
   uint32_t idx = 0;
-  REQUIRE_OK(dxt_privatize_index(ctx, &o, 5, &idx, nullptr));
+  REQUIRE_OK(dxt_privatize_index(ctx, &o, 5, &idx, nullptr, nullptr));
   CHECK(idx == 5);
   const dxt_bag_entry e = {"dog", 3, 4};
   dxt_bag* bag = nullptr;
-  REQUIRE_OK(dxt_privatize_bag(ctx, &o, &e, 1, &bag, nullptr));
+  REQUIRE_OK(dxt_privatize_bag(ctx, &o, &e, 1, &bag, nullptr, nullptr));
   REQUIRE(bag->size == 1);
   CHECK(std::string(bag->entries[0].word) == "dog");
   dxt_bag_free(bag);
@@ -1186,15 +1278,15 @@ TEST_CASE("abi: a Poincare model with the laplace mechanism is DXT_E_UNSUPPORTED
   Ctx c(toy.model);
   const dxt_privatize_options o = popts(10.0);
   uint32_t idx = 0;
-  CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr), DXT_E_UNSUPPORTED);
+  CHECK_STATUS(dxt_privatize_index(c.ctx, &o, 0, &idx, nullptr, nullptr), DXT_E_UNSUPPORTED);
   char* out = reinterpret_cast<char*>(0x1);
   size_t len = 0;
-  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat", 3, &out, &len, nullptr), DXT_E_UNSUPPORTED);
+  CHECK_STATUS(dxt_privatize_text(c.ctx, &o, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_UNSUPPORTED);
   CHECK(out == nullptr);
-  CHECK_STATUS(dxt_privatize_word(c.ctx, &o, "cat", 3, &out, &len, nullptr), DXT_E_UNSUPPORTED);
+  CHECK_STATUS(dxt_privatize_word(c.ctx, &o, "cat", 3, &out, &len, nullptr, nullptr), DXT_E_UNSUPPORTED);
   const dxt_bag_entry e = {"cat", 3, 1};
   dxt_bag* bag = nullptr;
-  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &e, 1, &bag, nullptr), DXT_E_UNSUPPORTED);
+  CHECK_STATUS(dxt_privatize_bag(c.ctx, &o, &e, 1, &bag, nullptr, nullptr), DXT_E_UNSUPPORTED);
   CHECK(bag == nullptr);
   // Lookups still work on it.
   CHECK_STATUS(dxt_model_lookup(toy.model, "dog", 3, &idx), DXT_OK);

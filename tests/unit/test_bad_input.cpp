@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bad-input matrix of the C ABI: one row per case, each with the status
 // and a piece of the message it must give (docs/limitations.md, "Bad input",
 // lists the same cases). Every failing call must leave its output pointer
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "dxtext/dxtext.h"
+#include "support/release_outputs.hpp"
 #include "support/toy_models.hpp"
 #include "text/tokenizer.hpp"
 #include "unicode/utf8.hpp"
@@ -83,7 +85,7 @@ dxt_status text(dxt_context* c, const dxt_privatize_options* o, const char* p, s
                 std::string* result = nullptr) {
   char* out = reinterpret_cast<char*>(0x1);
   size_t len = 12345;
-  const dxt_status s = dxt_privatize_text(c, o, p, n, &out, &len, nullptr);
+  const dxt_status s = dxt_privatize_text(c, o, p, n, &out, &len, nullptr, nullptr);
   if (s != DXT_OK) {
     CHECK(out == nullptr);
     return s;
@@ -103,7 +105,7 @@ dxt_status text(Fixture& f, const std::string& t, std::string* result = nullptr)
 dxt_status word(dxt_context* c, const dxt_privatize_options* o, const char* p, size_t n) {
   char* out = reinterpret_cast<char*>(0x1);
   size_t len = 12345;
-  const dxt_status s = dxt_privatize_word(c, o, p, n, &out, &len, nullptr);
+  const dxt_status s = dxt_privatize_word(c, o, p, n, &out, &len, nullptr, nullptr);
   if (s != DXT_OK) {
     CHECK(out == nullptr);
     return s;
@@ -117,8 +119,8 @@ dxt_status word(dxt_context* c, const dxt_privatize_options* o, const char* p, s
 dxt_status bag(dxt_context* c, const dxt_privatize_options* o, const std::vector<dxt_bag_entry>& entries,
                uint64_t* released = nullptr, const dxt_bag_entry* data_override = nullptr) {
   dxt_bag* out = reinterpret_cast<dxt_bag*>(0x1);
-  const dxt_status s =
-      dxt_privatize_bag(c, o, data_override != nullptr ? data_override : entries.data(), entries.size(), &out, nullptr);
+  const dxt_status s = dxt_privatize_bag(c, o, data_override != nullptr ? data_override : entries.data(),
+                                         entries.size(), &out, nullptr, nullptr);
   if (s != DXT_OK) {
     CHECK(out == nullptr);
     return s;
@@ -134,7 +136,7 @@ dxt_status bag(dxt_context* c, const dxt_privatize_options* o, const std::vector
 dxt_status syntf(dxt_context* c, const dxt_privatize_options* o, const std::vector<dxt_bag_entry>& entries,
                  uint32_t n_out) {
   dxt_bag* out = reinterpret_cast<dxt_bag*>(0x1);
-  const dxt_status s = dxt_syntf(c, o, entries.data(), entries.size(), n_out, &out, nullptr);
+  const dxt_status s = dxt_syntf(c, o, entries.data(), entries.size(), n_out, &out, nullptr, nullptr);
   if (s != DXT_OK) {
     CHECK(out == nullptr);
     return s;
@@ -181,16 +183,17 @@ const std::vector<Row>& matrix() {
       {"text: text NULL with length 0 is the empty text", [](Fixture& f) { return text(f.ctx, &f.opts, nullptr, 0); },
        DXT_OK, ""},
       {"text: out NULL",
-       [](Fixture& f) { return dxt_privatize_text(f.ctx, &f.opts, "cat", 3, nullptr, nullptr, nullptr); },
+       [](Fixture& f) { return dxt_privatize_text(f.ctx, &f.opts, "cat", 3, nullptr, nullptr, nullptr, nullptr); },
        DXT_E_INVALID_ARGUMENT, "out is NULL"},
       {"word: word NULL with length 3", [](Fixture& f) { return word(f.ctx, &f.opts, nullptr, 3); },
        DXT_E_INVALID_ARGUMENT, "word is NULL"},
-      {"index: out_index NULL", [](Fixture& f) { return dxt_privatize_index(f.ctx, &f.opts, 0, nullptr, nullptr); },
+      {"index: out_index NULL",
+       [](Fixture& f) { return dxt_privatize_index(f.ctx, &f.opts, 0, nullptr, nullptr, nullptr); },
        DXT_E_INVALID_ARGUMENT, "out_index is NULL"},
       {"bag: entries NULL with 2 entries",
        [](Fixture& f) {
          dxt_bag* out = nullptr;
-         return dxt_privatize_bag(f.ctx, &f.opts, nullptr, 2, &out, nullptr);
+         return dxt_privatize_bag(f.ctx, &f.opts, nullptr, 2, &out, nullptr, nullptr);
        },
        DXT_E_INVALID_ARGUMENT, "entries is NULL"},
       {"bag: an entry's word NULL with length 2",
@@ -201,7 +204,7 @@ const std::vector<Row>& matrix() {
       {"bag: out NULL",
        [](Fixture& f) {
          const dxt_bag_entry e = {"cat", 3, 1};
-         return dxt_privatize_bag(f.ctx, &f.opts, &e, 1, nullptr, nullptr);
+         return dxt_privatize_bag(f.ctx, &f.opts, &e, 1, nullptr, nullptr, nullptr);
        },
        DXT_E_INVALID_ARGUMENT, "out is NULL"},
       {"open_memory: data NULL",
@@ -229,8 +232,12 @@ const std::vector<Row>& matrix() {
          return s;
        },
        DXT_E_INVALID_ARGUMENT, "model is NULL"},
-      {"report_to_json: report NULL", [](Fixture&) { return dxt_report_to_json(nullptr, nullptr, 0, nullptr); },
-       DXT_E_INVALID_ARGUMENT, "report is NULL"},
+      {"release_record_to_json: record NULL",
+       [](Fixture&) { return dxt_release_record_to_json(nullptr, nullptr, 0, nullptr); }, DXT_E_INVALID_ARGUMENT,
+       "record is NULL"},
+      {"local_diagnostics_to_json: diagnostics NULL",
+       [](Fixture&) { return dxt_local_diagnostics_to_json(nullptr, nullptr, 0, nullptr); }, DXT_E_INVALID_ARGUMENT,
+       "diagnostics is NULL"},
 
       // --- epsilon -------------------------------------------------------
       {"epsilon 0",
@@ -238,13 +245,13 @@ const std::vector<Row>& matrix() {
          const auto o = f.with_epsilon(0.0);
          return text(f.ctx, &o, "cat", 3);
        },
-       DXT_E_INVALID_EPSILON, "finite and > 0"},
+       DXT_E_INVALID_EPSILON, "[DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [1e-06, 1000000]"},
       {"epsilon -0",
        [](Fixture& f) {
          const auto o = f.with_epsilon(-0.0);
          return text(f.ctx, &o, "cat", 3);
        },
-       DXT_E_INVALID_EPSILON, "finite and > 0"},
+       DXT_E_INVALID_EPSILON, "[DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [1e-06, 1000000]"},
       {"epsilon negative",
        [](Fixture& f) {
          const auto o = f.with_epsilon(-1.0);
@@ -256,26 +263,26 @@ const std::vector<Row>& matrix() {
          const auto o = f.with_epsilon(kNaN);
          return bag(f.ctx, &o, {{"cat", 3, 1}});
        },
-       DXT_E_INVALID_EPSILON, "finite and > 0"},
+       DXT_E_INVALID_EPSILON, "[DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [1e-06, 1000000]"},
       {"epsilon +inf",
        [](Fixture& f) {
          const auto o = f.with_epsilon(kInf);
          return text(f.ctx, &o, "cat", 3);
        },
-       DXT_E_INVALID_EPSILON, "finite and > 0"},
+       DXT_E_INVALID_EPSILON, "[DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [1e-06, 1000000]"},
       {"epsilon -inf",
        [](Fixture& f) {
          const auto o = f.with_epsilon(-kInf);
          uint32_t i = 0;
-         return dxt_privatize_index(f.ctx, &o, 0, &i, nullptr);
+         return dxt_privatize_index(f.ctx, &o, 0, &i, nullptr, nullptr);
        },
-       DXT_E_INVALID_EPSILON, "finite and > 0"},
+       DXT_E_INVALID_EPSILON, "[DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [1e-06, 1000000]"},
       {"epsilon NaN for syntf",
        [](Fixture& f) {
          const auto o = f.with_epsilon(kNaN);
          return syntf(f.ctx, &o, {{"cat", 3, 1}}, 2);
        },
-       DXT_E_INVALID_EPSILON, "finite and > 0"},
+       DXT_E_INVALID_EPSILON, "[DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [1e-06, 1000000]"},
       {"hyperbolic: epsilon = n - 1 (n = 2)",
        [](Fixture& f) {
          const auto o = f.with_mechanism(DXT_MECHANISM_HYPERBOLIC, 1.0);
@@ -294,15 +301,27 @@ const std::vector<Row>& matrix() {
          return text(f.pctx, &o, "root p3", 7);
        },
        DXT_OK, ""},
-      {"epsilon 1e-300 (tiny but valid) gives a vocabulary word",
+      {"epsilon 1e-300 (the noisy point overflows binary32) is refused",
        [](Fixture& f) {
          const auto o = f.with_epsilon(1e-300);
          return text(f.ctx, &o, "cat dog", 7);
        },
-       DXT_OK, ""},
-      {"epsilon DBL_MAX gives a vocabulary word",
+       DXT_E_INVALID_EPSILON, "[DXT_EPSILON_MIN, DXT_EPSILON_MAX]"},
+      {"epsilon DBL_MAX is refused",
        [](Fixture& f) {
          const auto o = f.with_epsilon(std::numeric_limits<double>::max());
+         return text(f.ctx, &o, "cat dog", 7);
+       },
+       DXT_E_INVALID_EPSILON, "[DXT_EPSILON_MIN, DXT_EPSILON_MAX]"},
+      {"epsilon DXT_EPSILON_MIN gives a vocabulary word",
+       [](Fixture& f) {
+         const auto o = f.with_epsilon(DXT_EPSILON_MIN);
+         return text(f.ctx, &o, "cat dog", 7);
+       },
+       DXT_OK, ""},
+      {"epsilon DXT_EPSILON_MAX gives a vocabulary word",
+       [](Fixture& f) {
+         const auto o = f.with_epsilon(DXT_EPSILON_MAX);
          return text(f.ctx, &o, "cat dog", 7);
        },
        DXT_OK, ""},
@@ -381,7 +400,7 @@ const std::vector<Row>& matrix() {
       {"bag: no entries (entries NULL, count 0)",
        [](Fixture& f) {
          dxt_bag* out = nullptr;
-         const dxt_status s = dxt_privatize_bag(f.ctx, &f.opts, nullptr, 0, &out, nullptr);
+         const dxt_status s = dxt_privatize_bag(f.ctx, &f.opts, nullptr, 0, &out, nullptr, nullptr);
          if (s == DXT_OK) CHECK(out->size == 0);
          dxt_bag_free(out);
          return s;
@@ -415,6 +434,32 @@ const std::vector<Row>& matrix() {
          return bag(f.ctx, &f.opts, {{"cat", 3, DXT_MAX_BAG_WORDS / 2}, {"dog", 3, DXT_MAX_BAG_WORDS / 2 + 1}});
        },
        DXT_E_INPUT_TOO_LARGE, "more than"},
+      {"bag: entry_count SIZE_MAX is refused before any entry is read",
+       [](Fixture& f) {
+         const dxt_bag_entry one[] = {{"cat", 3, 1}};
+         dxt_bag* out = reinterpret_cast<dxt_bag*>(0x1);
+         const dxt_status s = dxt_privatize_bag(f.ctx, &f.opts, one, SIZE_MAX, &out, nullptr, nullptr);
+         CHECK(out == nullptr);
+         return s;
+       },
+       DXT_E_INPUT_TOO_LARGE, "entries"},
+      {"bag: entry_count one above DXT_MAX_BAG_WORDS",
+       [](Fixture& f) {
+         const dxt_bag_entry one[] = {{"cat", 3, 1}};
+         dxt_bag* out = nullptr;
+         return dxt_privatize_bag(f.ctx, &f.opts, one, static_cast<size_t>(DXT_MAX_BAG_WORDS) + 1, &out, nullptr,
+                                  nullptr);
+       },
+       DXT_E_INPUT_TOO_LARGE, "entries"},
+      {"syntf: entry_count SIZE_MAX is refused before any entry is read",
+       [](Fixture& f) {
+         const dxt_bag_entry one[] = {{"cat", 3, 1}};
+         dxt_bag* out = reinterpret_cast<dxt_bag*>(0x1);
+         const dxt_status s = dxt_syntf(f.ctx, &f.opts, one, SIZE_MAX, 2, &out, nullptr, nullptr);
+         CHECK(out == nullptr);
+         return s;
+       },
+       DXT_E_INPUT_TOO_LARGE, "entries"},
       {"syntf: n_out 0",
        [](Fixture& f) {
          return syntf(f.ctx, &f.opts, {{"cat", 3, 1}}, 0);
@@ -468,18 +513,28 @@ const std::vector<Row>& matrix() {
          return text(f.ctx, &lo.o, "cat", 3);
        },
        DXT_OK, ""},
-      {"report.struct_size 0",
+      {"record.struct_size 0",
        [](Fixture& f) {
-         dxt_report r;
-         dxt_report_init(&r);
-         r.struct_size = 0;
+         dxt::test::Reported r;
+         r.rec.struct_size = 0;
          char* out = nullptr;
          size_t n = 0;
-         const dxt_status s = dxt_privatize_text(f.ctx, &f.opts, "cat", 3, &out, &n, &r);
+         const dxt_status s = dxt_privatize_text(f.ctx, &f.opts, "cat", 3, &out, &n, &r.rec, &r.diag);
          CHECK(out == nullptr);
          return s;
        },
-       DXT_E_INVALID_ARGUMENT, "report.struct_size"},
+       DXT_E_INVALID_ARGUMENT, "record.struct_size"},
+      {"diagnostics.struct_size 0",
+       [](Fixture& f) {
+         dxt::test::Reported r;
+         r.diag.struct_size = 0;
+         char* out = nullptr;
+         size_t n = 0;
+         const dxt_status s = dxt_privatize_text(f.ctx, &f.opts, "cat", 3, &out, &n, &r.rec, &r.diag);
+         CHECK(out == nullptr);
+         return s;
+       },
+       DXT_E_INVALID_ARGUMENT, "diagnostics.struct_size"},
       {"context options struct_size 3",
        [](Fixture& f) {
          dxt_context_options o;
@@ -596,7 +651,7 @@ const std::vector<Row>& matrix() {
       {"index outside the vocabulary",
        [](Fixture& f) {
          uint32_t i = 0;
-         return dxt_privatize_index(f.ctx, &f.opts, 12, &i, nullptr);
+         return dxt_privatize_index(f.ctx, &f.opts, 12, &i, nullptr, nullptr);
        },
        DXT_E_NOT_FOUND, "outside the vocabulary"},
       {"nearest: vector of the wrong dimension",
@@ -721,7 +776,7 @@ TEST_CASE("bad input: a 16 MiB text in one call") {
 // tokens of one whole tokenization.
 TEST_CASE("bad input: a long text is tokenized in pieces without cutting a token") {
   Fixture f;
-  dxt_privatize_options o = f.with_epsilon(1e9);  // in-vocabulary words come back as they are
+  dxt_privatize_options o = f.with_epsilon(DXT_EPSILON_MAX);  // in-vocabulary words come back as they are
   o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_KEEP;
   o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_KEEP;
   const char* pieces[] = {"cat",
@@ -752,16 +807,15 @@ TEST_CASE("bad input: a long text is tokenized in pieces without cutting a token
     if ((state >> 20) % 3 == 0) text += ' ';
   }
   size_t words = 0;
-  for (const dxt::Token& t : dxt::tokenize(text)) words += t.kind != dxt::TokenKind::kSpan ? 1 : 0;
-  dxt_report r;
-  dxt_report_init(&r);
+  for (const dxt::Token& t : dxt::tokenize(text)) words += dxt::is_word_or_number(t.kind) ? 1 : 0;
+  dxt::test::Reported r;
   char* out = nullptr;
   size_t len = 0;
-  REQUIRE(dxt_privatize_text(f.ctx, &o, text.data(), text.size(), &out, &len, &r) == DXT_OK);
+  REQUIRE(dxt_privatize_text(f.ctx, &o, text.data(), text.size(), &out, &len, &r.rec, &r.diag) == DXT_OK);
   const std::string result(out, len);
   dxt_text_free(out);
   uint64_t counted = 0;
-  for (const auto& row : r.counts)
+  for (const auto& row : r.diag.counts)
     for (uint64_t c : row) counted += c;
   CHECK(counted == words);
   CHECK(result == text);

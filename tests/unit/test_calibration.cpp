@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Calibration statistics and the mechanism parameter plumbing of the ABI.
 #include <doctest/doctest.h>
 
@@ -9,6 +10,7 @@
 #include "accounting/calibration.hpp"
 #include "dxtext/dxtext.h"
 #include "mechanisms/mechanism.hpp"
+#include "support/release_outputs.hpp"
 #include "support/toy_models.hpp"
 
 using namespace dxt;
@@ -77,25 +79,24 @@ TEST_CASE("dxt_calibrate through the C ABI, and mechanism parameters are validat
   o.epsilon = 2;
   o.mechanism = DXT_MECHANISM_VICKREY;
   o.vickrey_t = 2;
-  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
   o.vickrey_t = 0.5;
-  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_OK);
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr, nullptr) == DXT_OK);
   o.mechanism = DXT_MECHANISM_TEM;
   o.tem_beta = 0;
-  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
   o.tem_gamma = 1.5;  // an explicit gamma makes beta irrelevant
-  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_OK);
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr, nullptr) == DXT_OK);
   o.mechanism = DXT_MECHANISM_EXPONENTIAL;
   o.exponential_sampler = 9;
-  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
   o.exponential_sampler = DXT_SAMPLER_PERMUTE_AND_FLIP;
-  dxt_report r;
-  dxt_report_init(&r);
-  CHECK(dxt_privatize_index(ctx, &o, 0, &out, &r) == DXT_OK);
-  CHECK(r.mechanism == DXT_MECHANISM_EXPONENTIAL);
-  CHECK(r.metric == DXT_METRIC_EUCLIDEAN);
+  dxt::test::Reported r;
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, &r.rec, &r.diag) == DXT_OK);
+  CHECK(r.rec.mechanism == DXT_MECHANISM_EXPONENTIAL);
+  CHECK(r.rec.metric == DXT_METRIC_EUCLIDEAN);
   o.mechanism = DXT_MECHANISM_HYPERBOLIC;  // a Euclidean model
-  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr) == DXT_E_UNSUPPORTED);
+  CHECK(dxt_privatize_index(ctx, &o, 0, &out, nullptr, nullptr) == DXT_E_UNSUPPORTED);
   dxt_context_destroy(ctx);
   dxt_model_close(model);
 }
@@ -113,4 +114,53 @@ TEST_CASE("default model path: DXTEXT_MODEL first; errors name what was searched
   CHECK(dxt_default_model_path(DXT_GEOMETRY_EUCLIDEAN, buf, 3, &need) == DXT_E_INPUT_TOO_LARGE);
   CHECK(dxt_default_model_path(7, buf, sizeof buf, &need) == DXT_E_INVALID_ARGUMENT);
   unsetenv("DXTEXT_MODEL");
+}
+
+TEST_CASE("calibrate_common: the same key gives the same draws at every epsilon; N_w grows with epsilon") {
+  const test::AlignedBytes bytes(test::build_model_bytes(test::grid_2d_spec()));
+  const auto model = test::open_bytes(bytes);
+  RandomStream rng = seeded(4);
+  const auto words = sample_words(rng, model->vocabulary_size(), 8);
+  std::array<uint8_t, 32> key{};
+  key[0] = 42;
+  MechanismParams p;
+  std::vector<double> previous(words.size(), 0.0);
+  for (double eps : {0.5, 1.0, 2.0, 4.0, 8.0}) {
+    CAPTURE(eps);
+    p.epsilon = eps;
+    auto m = make_mechanism(*model, p);
+    const CalibrationStats a = calibrate_common(*m, key, words, 200);
+    const CalibrationStats b = calibrate_common(*m, key, words, 200);
+    CHECK(a.keep_per_word == b.keep_per_word);  // reproducible from the key
+    // laplace on common random numbers: each trial's noisy point moves
+    // towards phi(w) as epsilon grows, so no word's N_w can fall.
+    for (size_t i = 0; i < words.size(); ++i) CHECK(a.keep_per_word[i] >= previous[i]);
+    previous = a.keep_per_word;
+  }
+}
+
+TEST_CASE("search_epsilon: the same question, the same answer; the interval holds it") {
+  const test::AlignedBytes bytes(test::build_model_bytes(test::grid_2d_spec()));
+  const auto model = test::open_bytes(bytes);
+  RandomStream rng = seeded(5);
+  const auto words = sample_words(rng, model->vocabulary_size(), 20);
+  std::array<uint8_t, 32> key{};
+  key[0] = 7;
+  MechanismParams p;
+  auto run = [&](double eps) {
+    p.epsilon = eps;
+    auto m = make_mechanism(*model, p);
+    return calibrate_common(*m, key, words, 100);
+  };
+  RandomStream boot1 = seeded(6), boot2 = seeded(6);
+  const EpsilonSearch a = search_epsilon(run, 0.5, KeepStatistic::kMedian, 0.0, boot1);
+  const EpsilonSearch b = search_epsilon(run, 0.5, KeepStatistic::kMedian, 0.0, boot2);
+  CHECK(a.epsilon == b.epsilon);
+  CHECK(a.interval_low == b.interval_low);
+  CHECK(a.stats.keep_median >= 0.5);
+  CHECK(a.bracket_low < a.epsilon);
+  CHECK((a.epsilon - a.bracket_low) < 1e-3 * a.epsilon);
+  CHECK(a.interval_low <= a.epsilon);
+  CHECK(a.epsilon <= a.interval_high);
+  CHECK(a.interval_low < a.interval_high);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // src/text/case_shape.hpp: detecting and applying lower / Title / UPPER.
 #include <doctest/doctest.h>
 

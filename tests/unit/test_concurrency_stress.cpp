@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Concurrency stress: many threads share one model, each with its own
 // context, and privatise concurrently (texts, words, bags, every Euclidean
 // mechanism, contexts created and destroyed on the fly, the lazily computed
@@ -23,6 +24,7 @@
 
 #include "dxtext/dxtext.h"
 #include "model/model_writer.hpp"
+#include "support/release_outputs.hpp"
 #include "support/statistics.hpp"
 #include "support/toy_models.hpp"
 #include "unicode/utf8.hpp"
@@ -87,7 +89,7 @@ void probe_draws(dxt_context* ctx, std::vector<uint64_t>& counts, uint32_t draws
   o.epsilon = kProbeEpsilon;
   for (uint32_t k = 0; k < draws; ++k) {
     uint32_t out = 0;
-    const dxt_status s = dxt_privatize_index(ctx, &o, kProbe, &out, nullptr);
+    const dxt_status s = dxt_privatize_index(ctx, &o, kProbe, &out, nullptr, nullptr);
     if (s != DXT_OK || out >= counts.size()) {
       failures.add(std::string("probe draw failed: ") + dxt_last_error_message());
       return;
@@ -114,22 +116,21 @@ void worker(dxt_model* model, uint32_t id, const std::atomic<bool>& stop, std::v
     dxt_privatize_options_init(&o);
     o.mechanism = kMechanisms[(round + id) % 6];
     o.epsilon = 0.5 + static_cast<double>((round * 7 + id) % 20);
-    dxt_report report;
-    dxt_report_init(&report);
+    dxt::test::Reported report;
     char* out = nullptr;
     size_t len = 0;
-    if (dxt_privatize_text(ctx, &o, text.data(), text.size(), &out, &len, &report) != DXT_OK) {
+    if (dxt_privatize_text(ctx, &o, text.data(), text.size(), &out, &len, &report.rec, &report.diag) != DXT_OK) {
       failures.add(std::string("privatize_text: ") + dxt_last_error_message());
       break;
     }
     const std::string result(out, len);
     dxt_text_free(out);
     if (!dxt::utf8::valid(result.data(), result.size()) || !words_in_vocabulary(model, result) ||
-        !report.fingerprint_valid || report.words_privatized != 20)
+        !report.rec.fingerprint_valid || report.diag.words_privatized != 20)
       failures.add("invalid text output: " + result);
 
     dxt_bag* b = nullptr;
-    if (dxt_privatize_bag(ctx, &o, bag, 3, &b, nullptr) != DXT_OK) {
+    if (dxt_privatize_bag(ctx, &o, bag, 3, &b, nullptr, nullptr) != DXT_OK) {
       failures.add(std::string("privatize_bag: ") + dxt_last_error_message());
       break;
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Converters: round trips (convert -> export -> compare within quantisation
 // error) for every input format and quantisation, and every documented error.
 #include <doctest/doctest.h>

@@ -1,9 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
 // The header-only C++ interface (include/dxtext/dxtext.hpp), used exactly as
 // a client would: public headers only, on the committed golden model.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -92,48 +96,61 @@ TEST_CASE("a model opens from a file and answers questions") {
   CHECK(verified.fingerprint() == model.fingerprint());
 }
 
-TEST_CASE("text, words, indices and bags are privatised with a report") {
+TEST_CASE("text, words, indices and bags are privatised with a record and diagnostics") {
   const dxt::Model model = dxt::Model::open(golden_path());
   dxt::Context context(model);
   const dxt::Options options = dxt::Options().epsilon(2.0);
 
-  dxt::Report report;
-  const std::string out = context.privatize_text("Alpha beta, gamma!", options, &report);
+  dxt::ReleaseRecord record;
+  dxt::LocalDiagnostics diagnostics;
+  const std::string out = context.privatize_text("Alpha beta, gamma!", options, &record, &diagnostics);
   CHECK(out.size() >= "A b, g!"s.size());
   CHECK(out.find(", ") != std::string::npos);
   CHECK(out.back() == '!');
-  CHECK(report.is_private());
-  CHECK(report.rng_mode() == dxt::RngMode::system);
-  CHECK(report.mechanism() == dxt::Mechanism::laplace);
-  CHECK(report.metric() == dxt::Metric::euclidean);
-  CHECK(report.epsilon() == 2.0);
-  CHECK(report.words_privatized() == 3);
-  CHECK(report.words_leaked() == 0);
-  CHECK(report.count(dxt::TokenClass::in_vocabulary, dxt::Policy::privatize) == 3);
-  CHECK(report.epsilon_per_unit_distance() == 2.0);
-  CHECK(report.model_fingerprint() == model.fingerprint());
-  const std::string json = report.to_json();
+  CHECK(record.release() == dxt::ReleaseKind::text);
+  CHECK(record.is_private());
+  CHECK(record.rng_mode() == dxt::RngMode::system);
+  CHECK(record.mechanism() == dxt::Mechanism::laplace);
+  CHECK(record.metric() == dxt::Metric::euclidean);
+  CHECK(record.epsilon() == 2.0);
+  CHECK(record.bound() == dxt::Bound::positionwise);
+  CHECK(record.reveals() == (DXT_REVEALS_WORD_COUNT | DXT_REVEALS_LAYOUT | DXT_REVEALS_CASE_SHAPE));
+  CHECK(record.model_fingerprint() == model.fingerprint());
+  CHECK(record.release_shape() == dxt::ReleaseShape::keep);
+  dxt::ReleaseRecord strict_record;
+  const std::string strict = context.privatize_text(
+      "Alpha beta, gamma!", dxt::Options(2.0).release_shape(dxt::ReleaseShape::strict), &strict_record);
+  CHECK(strict.find_first_of(",!") == std::string::npos);
+  CHECK(strict_record.release_shape() == dxt::ReleaseShape::strict);
+  CHECK(strict_record.reveals() == DXT_REVEALS_WORD_COUNT);
+  CHECK(diagnostics.words_privatized() == 3);
+  CHECK(diagnostics.words_leaked() == 0);
+  CHECK(diagnostics.count(dxt::TokenClass::in_vocabulary, dxt::Policy::privatize) == 3);
+  const std::string json = record.to_json();
   CHECK(json.front() == '{');
   CHECK(json.back() == '}');
   CHECK(json.find("\"mechanism\":\"laplace\"") != std::string::npos);
   CHECK(json.find("\"private\":true") != std::string::npos);
-  CHECK(json.find("\"words_privatized\":3") != std::string::npos);
+  CHECK(json.find("words_privatized") == std::string::npos);  // the record says nothing of the input
+  CHECK(diagnostics.to_json().find("\"words_privatized\":3") != std::string::npos);
 
-  const std::string word = context.privatize_word("gamma", options);
+  const std::string word = context.privatize_word("gamma", options, &record);
   CHECK(is_golden_word(word));
+  CHECK(record.bound() == dxt::Bound::word);
   CHECK(context.privatize_index(model.lookup("alpha"), options) < 4);
 
   const dxt::Bag bag = {{"alpha", 3}, {"beta", 2}, {"unknownword", 1}, {"gamma", 0}};
-  const dxt::Bag released = context.privatize_bag(bag, options, &report);
+  const dxt::Bag released = context.privatize_bag(bag, options, &record, &diagnostics);
   uint64_t total = 0;
   for (const auto& [w, count] : released) {
     CHECK(is_golden_word(w));  // the OOV word is privatised from the origin
     total += count;
   }
   CHECK(total == 6);
-  CHECK(report.words_privatized() == 6);
-  CHECK(report.count(dxt::TokenClass::out_of_vocabulary, dxt::Policy::privatize) == 1);
-  CHECK(report.epsilon_document() == doctest::Approx(12.0));
+  CHECK(diagnostics.words_privatized() == 6);
+  CHECK(diagnostics.count(dxt::TokenClass::out_of_vocabulary, dxt::Policy::privatize) == 1);
+  CHECK(record.bound() == dxt::Bound::bag_emd);
+  CHECK(record.release() == dxt::ReleaseKind::bag);
 }
 
 TEST_CASE("options: policies, placeholder and mechanism parameters reach the library") {
@@ -146,10 +163,12 @@ TEST_CASE("options: policies, placeholder and mechanism parameters reach the lib
   options.default_placeholder();
   CHECK(context.privatize_text("zzz", options) == "[redacted]");
 
-  dxt::Report report;
+  dxt::ReleaseRecord record;
+  dxt::LocalDiagnostics diagnostics;
   options.policy(dxt::TokenClass::out_of_vocabulary, dxt::Policy::keep);
-  CHECK(context.privatize_text("zzz", options, &report) == "zzz");
-  CHECK(report.words_leaked() == 1);
+  CHECK(context.privatize_text("zzz", options, &record, &diagnostics) == "zzz");
+  CHECK(diagnostics.words_leaked() == 1);
+  CHECK((record.reveals() & DXT_REVEALS_KEPT_WORDS) != 0);
   options.policy(dxt::TokenClass::out_of_vocabulary, dxt::Policy::drop);
   CHECK(context.privatize_word("zzz", options) == "");
 
@@ -158,8 +177,8 @@ TEST_CASE("options: policies, placeholder and mechanism parameters reach the lib
 
   const dxt::Options vickrey = dxt::Options(3.0).mechanism(dxt::Mechanism::vickrey).vickrey_t(0.5);
   CHECK(vickrey.vickrey_t() == 0.5);
-  context.privatize_text("alpha", vickrey, &report);
-  CHECK(report.mechanism() == dxt::Mechanism::vickrey);
+  context.privatize_text("alpha", vickrey, &record);
+  CHECK(record.mechanism() == dxt::Mechanism::vickrey);
   const dxt::Options bad_t = dxt::Options(3.0).mechanism(dxt::Mechanism::vickrey).vickrey_t(2.0);
   CHECK(status_of([&] { context.privatize_text("alpha", bad_t); }) != DXT_OK);
   const dxt::Options exponential =
@@ -180,13 +199,18 @@ TEST_CASE("options: policies, placeholder and mechanism parameters reach the lib
 TEST_CASE("syntf and calibrate") {
   const dxt::Model model = dxt::Model::open(golden_path());
   dxt::Context context(model);
-  dxt::Report report;
-  const dxt::Bag bag = context.syntf({{"alpha", 2}, {"beta", 1}}, 10, dxt::Options(1.0).syntf_s(0.5), &report);
+  dxt::ReleaseRecord record;
+  const dxt::Bag bag = context.syntf({{"alpha", 2}, {"beta", 1}}, 10, dxt::Options(1.0).syntf_s(0.5), &record);
   uint64_t total = 0;
   for (const auto& entry : bag) total += entry.second;
   CHECK(total == 10);
-  CHECK(report.mechanism() == dxt::Mechanism::syntf);
-  CHECK(report.metric() == dxt::Metric::discrete);
+  CHECK(record.mechanism() == dxt::Mechanism::syntf);
+  CHECK(record.metric() == dxt::Metric::discrete);
+  CHECK(record.bound() == dxt::Bound::any_inputs);
+  CHECK(record.draws() == 10);
+  CHECK(record.epsilon_total() == 10.0);
+  CHECK(record.epsilon_vocabulary() > 0);
+  CHECK(record.epsilon_vocabulary() <= 1.0);
   CHECK(status_of([&] { context.syntf({{"alpha", 1}}, 0, dxt::Options(1.0)); }) == DXT_E_INVALID_ARGUMENT);
 
   const dxt::Calibration c = context.calibrate(dxt::Options(2.0), 2, 50);
@@ -270,12 +294,12 @@ TEST_CASE("string_view inputs are used by length: NUL bytes and unterminated vie
   dxt::Context context = dxt::Context::seeded(model, seed_of(1));
   const dxt::Options options(1.0);
   // An unterminated view privatises only its own bytes.
-  dxt::Report report;
-  const std::string one = context.privatize_text(std::string_view(padded).substr(0, 5), options, &report);
+  dxt::LocalDiagnostics report;
+  const std::string one = context.privatize_text(std::string_view(padded).substr(0, 5), options, nullptr, &report);
   CHECK(report.words_privatized() == 1);
   CHECK(is_golden_word(one));
   // A NUL inside the text is kept and the output is returned whole.
-  const std::string out = context.privatize_text("alpha\0beta"sv, options, &report);
+  const std::string out = context.privatize_text("alpha\0beta"sv, options, nullptr, &report);
   CHECK(out.find('\0') != std::string::npos);
   CHECK(out.size() > out.find('\0') + 1);
   CHECK(report.words_privatized() == 2);
@@ -283,7 +307,7 @@ TEST_CASE("string_view inputs are used by length: NUL bytes and unterminated vie
   CHECK(context.privatize_text(std::string_view(), options) == "");
   CHECK_NOTHROW(context.privatize_word(std::string_view(), options));
   // Bag words are counted by length too: "alpha\0x" is not "alpha".
-  context.privatize_bag({{"alpha\0x"s, 1}}, options, &report);
+  context.privatize_bag({{"alpha\0x"s, 1}}, options, nullptr, &report);
   CHECK(report.count(dxt::TokenClass::out_of_vocabulary, dxt::Policy::privatize) == 1);
   // Invalid UTF-8 is refused with its own status.
   CHECK(status_of([&] { context.privatize_text("caf\xc3", options); }) == DXT_E_INVALID_UTF8);
@@ -295,7 +319,7 @@ TEST_CASE("seeded contexts reproduce and say they are not private") {
   const dxt::Options options(0.5);
   dxt::Context a = dxt::Context::seeded(model, seed_of(7));
   dxt::Context b = dxt::Context::seeded(model, seed_of(7));
-  dxt::Report report;
+  dxt::ReleaseRecord report;
   const std::string first = a.privatize_text(text, options, &report);
   CHECK(b.privatize_text(text, options) == first);
   CHECK_FALSE(report.is_private());
@@ -328,4 +352,35 @@ TEST_CASE("the default model path follows DXTEXT_MODEL") {
 TEST_CASE("the version is the header's") {
   CHECK(dxt::version() == std::to_string(DXT_VERSION_MAJOR) + "." + std::to_string(DXT_VERSION_MINOR) + "." +
                               std::to_string(DXT_VERSION_PATCH));
+}
+
+TEST_CASE("ledger: the C++ wrapper caps, memoises and reports") {
+  const dxt::Model model = dxt::Model::open(golden_path());
+  dxt::Context context(model);
+  const dxt::Options options = dxt::Options().epsilon(2.0);
+  char dir_template[] = "/tmp/dxt-cpp-ledger-XXXXXX";
+  REQUIRE(mkdtemp(dir_template) != nullptr);
+  const std::string path = std::string(dir_template) + "/l.dxl";
+  {
+    dxt::Ledger ledger(path, "alice", 4.0);
+    bool memoised = true;
+    dxt::ReleaseRecord record;
+    const std::string first = ledger.privatize_text(context, "alpha beta", options, false, &memoised, &record);
+    CHECK(!memoised);
+    CHECK(record.epsilon() == 2.0);
+    CHECK(ledger.privatize_text(context, "alpha beta", options, false, &memoised) == first);
+    CHECK(memoised);
+    (void)ledger.privatize_text(context, "gamma", options);
+    CHECK(status_of([&] { (void)ledger.privatize_text(context, "beta", options); }) == DXT_E_BUDGET_EXCEEDED);
+    const dxt_ledger_totals t = ledger.totals();
+    CHECK(t.spent == 4.0);
+    CHECK(t.releases == 2);
+    CHECK(ledger.to_json().find("\"remaining\":0") != std::string::npos);
+    dxt::Ledger moved = std::move(ledger);
+    moved.set_cap(6.0);
+    CHECK(moved.totals().cap == 6.0);
+  }
+  std::remove(path.c_str());
+  std::remove((path + ".lock").c_str());
+  rmdir(dir_template);
 }

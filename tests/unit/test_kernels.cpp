@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The decoding kernels of every instruction set this CPU runs, against a
 // double-precision reference, and the batched scan against the single one.
 #include <doctest/doctest.h>
@@ -239,6 +240,33 @@ std::vector<ScanKernels> batch_variants() {
   integer.gemm_i8 = reference_gemm_i8;
   out.push_back(integer);
   return out;
+}
+
+TEST_CASE("every kernel set's key step computes p + q dots + w err and marks the keys under the threshold") {
+  std::mt19937_64 gen(4);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (const ScanKernels* k : all_kernels()) {
+    CAPTURE(k->name);
+    for (uint32_t Q : {16u, 48u, 256u}) {
+      std::vector<float> dots(Q), err(Q), threshold(Q), keys(Q);
+      std::vector<uint16_t> masks(Q / 16);
+      for (uint32_t j = 0; j < Q; ++j) {
+        dots[j] = normal(gen), err[j] = std::fabs(normal(gen)) * 0.01f;
+        threshold[j] = j % 5 == 0 ? -INFINITY : normal(gen);
+      }
+      const float p = 0.5f, q = -2.0f, w = -1.5f;
+      const bool any = k->key_row(dots.data(), Q, p, q, w, err.data(), threshold.data(), keys.data(), masks.data());
+      bool expect_any = false;
+      for (uint32_t j = 0; j < Q; ++j) {
+        const float key = (p + q * dots[j]) + w * err[j];
+        CHECK(keys[j] == key);
+        const bool under = key <= threshold[j];
+        CHECK(((masks[j / 16] >> (j % 16)) & 1) == (under ? 1 : 0));
+        expect_any = expect_any || under;
+      }
+      CHECK(any == expect_any);
+    }
+  }
 }
 
 TEST_CASE("batched decoding returns exactly the words single decoding returns") {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mahalanobis mechanism: parameters, the covariance requirement, the
 // square root of Sigma_lambda, and lambda = 0 being exactly laplace.
 #include <doctest/doctest.h>
@@ -91,7 +92,7 @@ TEST_CASE("mahalanobis needs a covariance section, except at lambda = 0") {
   o.epsilon = 1;
   CHECK(o.mahalanobis_lambda == 0.75);
   uint32_t out = 0;
-  CHECK(dxt_privatize_index(ctx, &o, 3, &out, nullptr) == DXT_E_UNSUPPORTED);
+  CHECK(dxt_privatize_index(ctx, &o, 3, &out, nullptr, nullptr) == DXT_E_UNSUPPORTED);
   CHECK(std::string(dxt_last_error_message()).find("reconvert") != std::string::npos);
   dxt_context_destroy(ctx);
   dxt_model_close(model);

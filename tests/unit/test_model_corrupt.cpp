@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hand-made corrupt model files (tests/support/corrupt_models.hpp), each with
 // the status it must produce (DESIGN.md §3, §10); every truncation and every
 // single-byte flip.

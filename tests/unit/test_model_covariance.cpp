@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The covariance section (kind 9, format 1.1; docs/format.md §11): written
 // while streaming, read back equal to a direct two-pass computation, checked
 // for size at open and for values at first use; files without it stay 1.0.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Golden-file test: keeps docs/format.md, the writer and the reader equal.
 //
 // tests/data/golden_v1.dxe is a committed .dxe 1.0 file built from

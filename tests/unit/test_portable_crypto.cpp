@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The portable cryptography of DXT_CRYPTO=portable (SHA-256, AES-256-CTR, the
 // getentropy byte source), checked against published known answers (FIPS
 // 180-4, FIPS 197, NIST SP 800-38A) and, in the default OpenSSL build, byte

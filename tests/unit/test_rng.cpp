@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Byte sources and RandomStream: the keyed stream's known answer, fail-closed
 // behaviour, the full-range uniform, and fork safety.
 #include <doctest/doctest.h>

@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // Randomness failure and fork, through the public API: a context whose byte
 // source fails makes every privatise call that needs noise fail with
-// DXT_E_RNG_FAILURE (no fallback, no output); after fork() a context in the
-// child discards the bytes it inherited and draws fresh ones; consumed
-// random bytes are wiped from the context's buffer.
+// DXT_E_RNG_FAILURE (no fallback, no output); in a child process, made by
+// fork(), _Fork() or a raw clone, a context discards the bytes it inherited
+// and draws fresh ones; consumed random bytes are wiped from the context's
+// buffer.
 //
 // The failing source is put into a context through the internal struct
 // (src/abi/abi_support.hpp): the public header has no such hook.
@@ -23,11 +25,13 @@
 #include "errors/error.hpp"
 #include "rng/byte_source.hpp"
 #include "rng/random_stream.hpp"
+#include "support/child_process.hpp"
 #include "support/toy_models.hpp"
 
 namespace {
 
 using dxt::test::AlignedBytes;
+using dxt::test::ChildMethod;
 
 // Fails every fill after the first `good_fills`, counting calls.
 class FlakySource final : public dxt::ByteSource {
@@ -91,14 +95,14 @@ dxt_status every_call(dxt_context* ctx, const dxt_privatize_options& o, int whic
   switch (which) {
     case 0: {
       uint32_t index = 99;
-      s = dxt_privatize_index(ctx, &o, 1, &index, nullptr);
+      s = dxt_privatize_index(ctx, &o, 1, &index, nullptr, nullptr);
       if (s != DXT_OK) CHECK(index == 99);
       return s;
     }
-    case 1: s = dxt_privatize_word(ctx, &o, "w1", 2, &out, &len, nullptr); break;
-    case 2: s = dxt_privatize_text(ctx, &o, "w1 w2, w3!", 10, &out, &len, nullptr); break;
-    case 3: s = dxt_privatize_bag(ctx, &o, entries, 2, &bag, nullptr); break;
-    case 4: s = dxt_syntf(ctx, &o, entries, 2, 3, &bag, nullptr); break;
+    case 1: s = dxt_privatize_word(ctx, &o, "w1", 2, &out, &len, nullptr, nullptr); break;
+    case 2: s = dxt_privatize_text(ctx, &o, "w1 w2, w3!", 10, &out, &len, nullptr, nullptr); break;
+    case 3: s = dxt_privatize_bag(ctx, &o, entries, 2, &bag, nullptr, nullptr); break;
+    case 4: s = dxt_syntf(ctx, &o, entries, 2, 3, &bag, nullptr, nullptr); break;
     case 5: {
       dxt_calibration c;
       dxt_calibration_init(&c);
@@ -181,7 +185,7 @@ TEST_CASE("a text that needs no noise does not touch the failing source") {
   o.epsilon = 2.0;
   char* out = nullptr;
   size_t len = 0;
-  REQUIRE(dxt_privatize_text(ctx, &o, " ,.!? ", 6, &out, &len, nullptr) == DXT_OK);
+  REQUIRE(dxt_privatize_text(ctx, &o, " ,.!? ", 6, &out, &len, nullptr, nullptr) == DXT_OK);
   CHECK(std::string(out, len) == " ,.!? ");
   dxt_text_free(out);
   CHECK(*calls == 0);
@@ -208,10 +212,11 @@ TEST_CASE("consumed random bytes are wiped from the buffer, all of it on destruc
   CHECK(nonzero == 0);
 }
 
-TEST_CASE("after fork(), a context in the child draws fresh bytes, not the parent's buffer") {
+TEST_CASE("in a child process (fork, _Fork, raw clone), a context draws fresh bytes, not the parent's buffer") {
   Models m;
   // Each fill is counted; the child must call the source again although the
-  // parent's buffer still had bytes left.
+  // parent's buffer still had bytes left. _Fork and clone run no
+  // pthread_atfork handler: the context sees the new process on its own.
   struct CountingSource final : dxt::ByteSource {
     std::atomic<int>* fills;
     explicit CountingSource(std::atomic<int>* f) : fills(f) {}
@@ -221,60 +226,135 @@ TEST_CASE("after fork(), a context in the child draws fresh bytes, not the paren
     }
     dxt_rng_mode mode() const override { return DXT_RNG_SYSTEM; }
   };
-  std::atomic<int> fills{0};
-  dxt_context* ctx = context_with(m.e, std::make_unique<CountingSource>(&fills));
+  for (const ChildMethod method : dxt::test::child_methods()) {
+    const std::string how = dxt::test::child_method_name(method);
+    CAPTURE(how);
+    std::atomic<int> fills{0};
+    dxt_context* ctx = context_with(m.e, std::make_unique<CountingSource>(&fills));
+    dxt_privatize_options o;
+    dxt_privatize_options_init(&o);
+    o.epsilon = 2.0;
+    REQUIRE(every_call(ctx, o, 0) == DXT_OK);
+    REQUIRE(fills == 1);
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    const pid_t pid = dxt::test::make_child(method);
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      const int ok = every_call(ctx, o, 0) == DXT_OK ? 1 : 0;
+      const int report[2] = {ok, fills.load()};
+      const ssize_t w = write(fds[1], report, sizeof report);
+      _exit(w == sizeof report ? 0 : 1);
+    }
+    REQUIRE(every_call(ctx, o, 0) == DXT_OK);
+    CHECK(fills == 1);  // the parent goes on with its buffer
+    int child[2] = {0, 0};
+    REQUIRE(read(fds[0], child, sizeof child) == static_cast<ssize_t>(sizeof child));
+    int status = 0;
+    waitpid(pid, &status, 0);
+    close(fds[0]);
+    close(fds[1]);
+    CHECK(WIFEXITED(status));
+    CHECK(child[0] == 1);
+    CHECK(child[1] == 2);  // the child refilled instead of reusing inherited bytes
+    dxt_context_destroy(ctx);
+  }
+}
+
+namespace {
+
+// What parent and child release first, for a context on the system
+// generator that has drawn before (`warm`: its buffer still holds most of
+// a refill, enough for the whole text, when the child is made) or not (the
+// first bytes of both come from OpenSSL after the split).
+void first_releases_differ(dxt_model* model, ChildMethod method, bool warm) {
+  dxt_context* ctx = nullptr;
+  REQUIRE(dxt_context_create(model, nullptr, &ctx) == DXT_OK);
+  // Laplace noise of mean radius 4 on the 5 x 4 grid spreads each release
+  // over several words: 30 releases from independent noise all agree with
+  // negligible probability, and from the same bytes always. 30 words take
+  // about 2 KiB of the 4 KiB buffer.
   dxt_privatize_options o;
   dxt_privatize_options_init(&o);
-  o.epsilon = 2.0;
-  REQUIRE(every_call(ctx, o, 0) == DXT_OK);
-  REQUIRE(fills == 1);
+  o.epsilon = 0.5;
+  std::string text;
+  for (int i = 0; i < 30; ++i) text += "w" + std::to_string(i % 20) + " ";
+  auto run = [&](const std::string& t) {
+    char* out = nullptr;
+    size_t len = 0;
+    REQUIRE(dxt_privatize_text(ctx, &o, t.data(), t.size(), &out, &len, nullptr, nullptr) == DXT_OK);
+    std::string r(out, len);
+    dxt_text_free(out);
+    return r;
+  };
+  if (warm) (void)run("w1");
   int fds[2];
   REQUIRE(pipe(fds) == 0);
-  const pid_t pid = fork();
+  const pid_t pid = dxt::test::make_child(method);
   REQUIRE(pid >= 0);
   if (pid == 0) {
-    const int ok = every_call(ctx, o, 0) == DXT_OK ? 1 : 0;
-    const int report[2] = {ok, fills.load()};
-    const ssize_t w = write(fds[1], report, sizeof report);
-    _exit(w == sizeof report ? 0 : 1);
+    char* out = nullptr;
+    size_t len = 0;
+    const bool ok = dxt_privatize_text(ctx, &o, text.data(), text.size(), &out, &len, nullptr, nullptr) == DXT_OK;
+    const ssize_t w = ok ? write(fds[1], out, len) : 0;
+    _exit(ok && w == static_cast<ssize_t>(len) ? 0 : 1);
   }
-  REQUIRE(every_call(ctx, o, 0) == DXT_OK);
-  CHECK(fills == 1);  // the parent goes on with its buffer
-  int child[2] = {0, 0};
-  REQUIRE(read(fds[0], child, sizeof child) == static_cast<ssize_t>(sizeof child));
+  const std::string parent = run(text);
+  close(fds[1]);
+  std::string child;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) child.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
-  close(fds[0]);
-  close(fds[1]);
   CHECK(WIFEXITED(status));
-  CHECK(child[0] == 1);
-  CHECK(child[1] == 2);  // the child refilled instead of reusing inherited bytes
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(child.size() > 30);
+  CHECK(parent != child);
   dxt_context_destroy(ctx);
 }
 
-TEST_CASE("after fork(), parent and child contexts on the system generator draw different bytes") {
+}  // namespace
+
+TEST_CASE("in a child process (fork, _Fork, raw clone), the first words released differ from the parent's") {
   Models m;
-  dxt_context* ctx = nullptr;
-  REQUIRE(dxt_context_create(m.e, nullptr, &ctx) == DXT_OK);
-  (void)ctx->rng->next_u64();  // the buffer is full when we fork
-  int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    uint64_t v[4];
-    for (auto& x : v) x = ctx->rng->next_u64();
-    const ssize_t w = write(fds[1], v, sizeof v);
-    _exit(w == sizeof v ? 0 : 1);
+  for (const ChildMethod method : dxt::test::child_methods()) {
+    for (const bool warm : {true, false}) {
+      const std::string how = dxt::test::child_method_name(method);
+      CAPTURE(how);
+      CAPTURE(warm);
+      first_releases_differ(m.e, method, warm);
+    }
   }
-  uint64_t parent[4], child[4];
-  for (auto& x : parent) x = ctx->rng->next_u64();
-  REQUIRE(read(fds[0], child, sizeof child) == static_cast<ssize_t>(sizeof child));
-  int status = 0;
-  waitpid(pid, &status, 0);
-  close(fds[0]);
-  close(fds[1]);
-  CHECK(WIFEXITED(status));
-  CHECK(std::memcmp(parent, child, sizeof parent) != 0);
-  dxt_context_destroy(ctx);
+}
+
+TEST_CASE("in a child process (fork, _Fork, raw clone), a context on the system generator draws different bytes") {
+  Models m;
+  for (const ChildMethod method : dxt::test::child_methods()) {
+    const std::string how = dxt::test::child_method_name(method);
+    CAPTURE(how);
+    dxt_context* ctx = nullptr;
+    REQUIRE(dxt_context_create(m.e, nullptr, &ctx) == DXT_OK);
+    (void)ctx->rng->next_u64();  // the buffer is full when we fork
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    const pid_t pid = dxt::test::make_child(method);
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      uint64_t v[4];
+      for (auto& x : v) x = ctx->rng->next_u64();
+      const ssize_t w = write(fds[1], v, sizeof v);
+      _exit(w == sizeof v ? 0 : 1);
+    }
+    uint64_t parent[4], child[4];
+    for (auto& x : parent) x = ctx->rng->next_u64();
+    REQUIRE(read(fds[0], child, sizeof child) == static_cast<ssize_t>(sizeof child));
+    int status = 0;
+    waitpid(pid, &status, 0);
+    close(fds[0]);
+    close(fds[1]);
+    CHECK(WIFEXITED(status));
+    CHECK(std::memcmp(parent, child, sizeof parent) != 0);
+    dxt_context_destroy(ctx);
+  }
 }

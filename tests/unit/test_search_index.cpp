@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The search index (section kind 10, format 1.2; docs/format.md §10.2) and
 // IVF decoding: reproducible builds, exact-scan equality when every cell is
 // probed, recall on a clustered model, validation of damaged sections at
@@ -413,9 +414,9 @@ TEST_CASE("search index: damaged cells are rejected on first use, never read out
     dxt_privatize_options_init(&o);
     o.epsilon = 1;
     uint32_t out = 0;
-    CHECK(dxt_privatize_index(ctx, &o, 3, &out, nullptr) == DXT_OK);
+    CHECK(dxt_privatize_index(ctx, &o, 3, &out, nullptr, nullptr) == DXT_OK);
     o.search = DXT_SEARCH_IVF;
-    CHECK(dxt_privatize_index(ctx, &o, 3, &out, nullptr) == DXT_E_CORRUPT_MODEL);
+    CHECK(dxt_privatize_index(ctx, &o, 3, &out, nullptr, nullptr) == DXT_E_CORRUPT_MODEL);
     CHECK(std::string(dxt_last_error_message()).find("search index") != std::string::npos);
     dxt_context_destroy(ctx);
     dxt_model_close(model);
@@ -446,7 +447,7 @@ std::vector<uint32_t> run_words(const AbiModel& m, const dxt_privatize_options& 
   dxt_context* c = m.seeded();
   std::vector<uint32_t> out(n);
   for (size_t i = 0; i < n; ++i)
-    REQUIRE(dxt_privatize_index(c, &o, static_cast<uint32_t>(i % 300), &out[i], nullptr) == DXT_OK);
+    REQUIRE(dxt_privatize_index(c, &o, static_cast<uint32_t>(i % 300), &out[i], nullptr, nullptr) == DXT_OK);
   dxt_context_destroy(c);
   return out;
 }
@@ -456,7 +457,7 @@ std::string run_bag(const AbiModel& m, const dxt_privatize_options& o) {
   std::vector<dxt_bag_entry> entries;
   for (const char* w : {"w1", "w5", "w17", "w200", "w299"}) entries.push_back({w, std::strlen(w), 40});
   dxt_bag* bag = nullptr;
-  REQUIRE(dxt_privatize_bag(c, &o, entries.data(), entries.size(), &bag, nullptr) == DXT_OK);
+  REQUIRE(dxt_privatize_bag(c, &o, entries.data(), entries.size(), &bag, nullptr, nullptr) == DXT_OK);
   std::string s;
   for (size_t i = 0; i < bag->size; ++i)
     s += std::string(bag->entries[i].word) + ":" + std::to_string(bag->entries[i].count) + " ";
@@ -502,22 +503,22 @@ TEST_CASE("search index: the C ABI's search options") {
     uint32_t out = 0;
     dxt_privatize_options bad = o;
     bad.search = 2;
-    CHECK(dxt_privatize_index(c, &bad, 0, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
+    CHECK(dxt_privatize_index(c, &bad, 0, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
     bad = o;
     bad.ivf_nprobe = 4;  // without DXT_SEARCH_IVF
-    CHECK(dxt_privatize_index(c, &bad, 0, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
+    CHECK(dxt_privatize_index(c, &bad, 0, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
     for (dxt_mechanism mech : {DXT_MECHANISM_EXPONENTIAL, DXT_MECHANISM_TEM, DXT_MECHANISM_SYNTF}) {
       bad = o;
       bad.mechanism = mech;
       bad.search = DXT_SEARCH_IVF;
-      CHECK(dxt_privatize_index(c, &bad, 0, &out, nullptr) == DXT_E_UNSUPPORTED);
+      CHECK(dxt_privatize_index(c, &bad, 0, &out, nullptr, nullptr) == DXT_E_UNSUPPORTED);
       CHECK(std::string(dxt_last_error_message()).find("searches exactly") != std::string::npos);
     }
     dxt_context_destroy(c);
     dxt_context* cb = bare.seeded();
     bad = o;
     bad.search = DXT_SEARCH_IVF;
-    CHECK(dxt_privatize_index(cb, &bad, 0, &out, nullptr) == DXT_E_UNSUPPORTED);
+    CHECK(dxt_privatize_index(cb, &bad, 0, &out, nullptr, nullptr) == DXT_E_UNSUPPORTED);
     CHECK(std::string(dxt_last_error_message()).find("no search index") != std::string::npos);
     dxt_context_destroy(cb);
   }

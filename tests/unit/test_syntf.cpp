@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SynTF: letter bigrams and Dice, the dxt_syntf call, and the exact
 // per-vocabulary loss (src/accounting/syntf_loss.cpp) against a direct
 // computation of its definition.
@@ -15,6 +16,7 @@
 #include "dxtext/dxtext.h"
 #include "errors/error.hpp"
 #include "mechanisms/syntf_mechanism.hpp"
+#include "support/release_outputs.hpp"
 #include "support/statistics.hpp"
 #include "support/syntf_reference.hpp"
 #include "support/toy_models.hpp"
@@ -172,16 +174,15 @@ TEST_CASE("syntf works on Poincare models: the cosine of the ball coordinates") 
     CHECK(std::exp(scores[w]) / z == doctest::Approx(expected[w]).epsilon(1e-6));
 }
 
-TEST_CASE("dxt_syntf: exactly n_out words, sorted, with the report of eps * n_out") {
+TEST_CASE("dxt_syntf: exactly n_out words, sorted, with the record of eps * n_out") {
   Toy toy;
   const dxt_bag_entry in[] = {{"night", 5, 3}, {"Star", 4, 2}, {"nite", 4, 1}, {"o", 1, 0}};
   for (uint32_t n_out : {1u, 7u, 250u}) {
     CAPTURE(n_out);
     dxt_privatize_options o = syntf_options(3.0);
-    dxt_report r;
-    dxt_report_init(&r);
+    dxt::test::Reported r;
     dxt_bag* out = nullptr;
-    REQUIRE(dxt_syntf(toy.ctx, &o, in, 4, n_out, &out, &r) == DXT_OK);
+    REQUIRE(dxt_syntf(toy.ctx, &o, in, 4, n_out, &out, &r.rec, &r.diag) == DXT_OK);
     REQUIRE(out != nullptr);
     CHECK(total(out) == n_out);
     for (size_t i = 0; i < out->size; ++i) {
@@ -195,28 +196,33 @@ TEST_CASE("dxt_syntf: exactly n_out words, sorted, with the report of eps * n_ou
         CHECK(prev < idx);  // merged and sorted by vocabulary index
       }
     }
-    CHECK(r.mechanism == DXT_MECHANISM_SYNTF);
-    CHECK(r.metric == DXT_METRIC_DISCRETE);
-    CHECK(r.epsilon == 3.0);
-    CHECK(r.epsilon_per_unit_distance == 3.0);
-    CHECK(r.epsilon_document == doctest::Approx(3.0 * n_out));
-    CHECK(r.epsilon_document_vocabulary ==
-          doctest::Approx(syntf_vocabulary_bound(3.0, test::syntf_toy_spec().words.size()) * n_out));
-    CHECK(r.epsilon_document_vocabulary < r.epsilon_document);
-    CHECK(r.words_privatized == n_out);
-    CHECK(r.words_leaked == 0);
-    CHECK(r.counts[DXT_CLASS_IN_VOCABULARY][DXT_POLICY_PRIVATIZE - 1] +
-              r.counts[DXT_CLASS_OUT_OF_VOCABULARY][DXT_POLICY_PRIVATIZE - 1] ==
+    CHECK(r.rec.mechanism == DXT_MECHANISM_SYNTF);
+    CHECK(r.rec.metric == DXT_METRIC_DISCRETE);
+    CHECK(r.rec.epsilon == 3.0);
+    CHECK(r.rec.release == DXT_RELEASE_SYNTHETIC_BAG);
+    CHECK(r.rec.bound == DXT_BOUND_ANY_INPUTS);
+    CHECK(r.rec.draws == n_out);
+    CHECK(r.rec.epsilon_total == doctest::Approx(3.0 * n_out));
+    CHECK(r.rec.epsilon_vocabulary ==
+          doctest::Approx(syntf_vocabulary_bound(3.0, test::syntf_toy_spec().words.size())));
+    CHECK(r.rec.epsilon_vocabulary < r.rec.epsilon);
+    CHECK(r.rec.reveals == 0);
+    CHECK(r.diag.words_privatized == n_out);
+    CHECK(r.diag.words_leaked == 0);
+    CHECK(r.diag.counts[DXT_CLASS_IN_VOCABULARY][DXT_POLICY_PRIVATIZE - 1] +
+              r.diag.counts[DXT_CLASS_OUT_OF_VOCABULARY][DXT_POLICY_PRIVATIZE - 1] ==
           n_out);
-    CHECK_FALSE(r.is_private);  // deterministic test generator
+    CHECK_FALSE(r.rec.is_private);  // deterministic test generator
     char json[2048];
-    REQUIRE(dxt_report_to_json(&r, json, sizeof json, nullptr) == DXT_OK);
+    REQUIRE(dxt_release_record_to_json(&r.rec, json, sizeof json, nullptr) == DXT_OK);
     const std::string j = json;
     CHECK(j.find("\"mechanism\":\"syntf\"") != std::string::npos);
     CHECK(j.find("\"metric\":\"discrete\"") != std::string::npos);
-    CHECK(j.find("-DP between any two documents with " + std::to_string(n_out) + " words drawn") != std::string::npos);
-    CHECK(j.find("tight") == std::string::npos);
-    CHECK(j.find("\"document_vocabulary\":\"") != std::string::npos);
+    CHECK(j.find("\"bound\":\"any_inputs\",\"draws\":" + std::to_string(n_out)) != std::string::npos);
+    CHECK(j.find("-DP between any two documents (" + std::to_string(n_out) + " draws, each 3-DP)") !=
+          std::string::npos);
+    CHECK(j.find("\"release_vocabulary\":\"") != std::string::npos);
+    CHECK(j.find("\"reveals\":[]") != std::string::npos);
     dxt_bag_free(out);
   }
 }
@@ -231,7 +237,7 @@ TEST_CASE("dxt_syntf draws inputs in proportion to their counts (chi-square, alp
   const dxt_bag_entry in[] = {{"night", 5, 3}, {"star", 4, 1}, {"nite", 4, 2}};
   dxt_bag* out = nullptr;
   const uint32_t n = 100000;
-  REQUIRE(dxt_syntf(toy.ctx, &o, in, 3, n, &out, nullptr) == DXT_OK);
+  REQUIRE(dxt_syntf(toy.ctx, &o, in, 3, n, &out, nullptr, nullptr) == DXT_OK);
   const auto night = test::reference_probabilities(spec, 0, eps, s);
   const auto star = test::reference_probabilities(spec, 14, eps, s);
   const auto nite = test::reference_probabilities(spec, std::vector<float>(3, 0.0f), "nite", eps, s);
@@ -257,53 +263,52 @@ TEST_CASE("dxt_syntf rejects bad arguments") {
   const dxt_bag_entry in[] = {{"night", 5, 2}};
   dxt_bag* out = nullptr;
   dxt_privatize_options o = syntf_options(2.0);
-  CHECK(dxt_syntf(toy.ctx, &o, in, 1, 0, &out, nullptr) == DXT_E_INVALID_ARGUMENT);  // n_out = 0
+  CHECK(dxt_syntf(toy.ctx, &o, in, 1, 0, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);  // n_out = 0
   CHECK(out == nullptr);
   CHECK(std::strlen(dxt_last_error_message()) > 0);
-  CHECK(dxt_syntf(toy.ctx, &o, in, 0, 5, &out, nullptr) == DXT_E_INVALID_ARGUMENT);  // empty bag
+  CHECK(dxt_syntf(toy.ctx, &o, in, 0, 5, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);  // empty bag
   const dxt_bag_entry zero[] = {{"night", 5, 0}};
-  CHECK(dxt_syntf(toy.ctx, &o, zero, 1, 5, &out, nullptr) == DXT_E_INVALID_ARGUMENT);  // only zero counts
-  CHECK(dxt_syntf(toy.ctx, &o, nullptr, 1, 5, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
-  CHECK(dxt_syntf(toy.ctx, &o, in, 1, 5, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
-  CHECK(dxt_syntf(nullptr, &o, in, 1, 5, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
-  CHECK(dxt_syntf(toy.ctx, nullptr, in, 1, 5, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
-  CHECK(dxt_syntf(toy.ctx, &o, in, 1, static_cast<uint32_t>(DXT_MAX_BAG_WORDS + 1), &out, nullptr) ==
+  CHECK(dxt_syntf(toy.ctx, &o, zero, 1, 5, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);  // only zero counts
+  CHECK(dxt_syntf(toy.ctx, &o, nullptr, 1, 5, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_syntf(toy.ctx, &o, in, 1, 5, nullptr, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_syntf(nullptr, &o, in, 1, 5, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_syntf(toy.ctx, nullptr, in, 1, 5, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_syntf(toy.ctx, &o, in, 1, static_cast<uint32_t>(DXT_MAX_BAG_WORDS + 1), &out, nullptr, nullptr) ==
         DXT_E_INPUT_TOO_LARGE);
   const dxt_bag_entry huge[] = {{"night", 5, DXT_MAX_BAG_WORDS}, {"star", 4, 1}};
-  CHECK(dxt_syntf(toy.ctx, &o, huge, 2, 5, &out, nullptr) == DXT_E_INPUT_TOO_LARGE);
+  CHECK(dxt_syntf(toy.ctx, &o, huge, 2, 5, &out, nullptr, nullptr) == DXT_E_INPUT_TOO_LARGE);
   const dxt_bag_entry overflow[] = {{"night", 5, UINT64_MAX}, {"star", 4, 2}};
-  CHECK(dxt_syntf(toy.ctx, &o, overflow, 2, 5, &out, nullptr) == DXT_E_INPUT_TOO_LARGE);
+  CHECK(dxt_syntf(toy.ctx, &o, overflow, 2, 5, &out, nullptr, nullptr) == DXT_E_INPUT_TOO_LARGE);
   const dxt_bag_entry bad_utf8[] = {{"ni\xFFht", 5, 1}};
-  CHECK(dxt_syntf(toy.ctx, &o, bad_utf8, 1, 5, &out, nullptr) == DXT_E_INVALID_UTF8);
+  CHECK(dxt_syntf(toy.ctx, &o, bad_utf8, 1, 5, &out, nullptr, nullptr) == DXT_E_INVALID_UTF8);
 
   for (double s : {-1.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
     dxt_privatize_options bad = syntf_options(2.0, s);
-    CHECK(dxt_syntf(toy.ctx, &bad, in, 1, 5, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
+    CHECK(dxt_syntf(toy.ctx, &bad, in, 1, 5, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
   }
   for (double eps : {0.0, -1.0, std::numeric_limits<double>::infinity()}) {
     dxt_privatize_options bad = syntf_options(eps);
-    CHECK(dxt_syntf(toy.ctx, &bad, in, 1, 5, &out, nullptr) == DXT_E_INVALID_EPSILON);
+    CHECK(dxt_syntf(toy.ctx, &bad, in, 1, 5, &out, nullptr, nullptr) == DXT_E_INVALID_EPSILON);
   }
   dxt_privatize_options placeholder = syntf_options(2.0);
   placeholder.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_PLACEHOLDER;
-  CHECK(dxt_syntf(toy.ctx, &placeholder, in, 1, 5, &out, nullptr) == DXT_E_UNSUPPORTED);
+  CHECK(dxt_syntf(toy.ctx, &placeholder, in, 1, 5, &out, nullptr, nullptr) == DXT_E_UNSUPPORTED);
   dxt_privatize_options keep = syntf_options(2.0);
   keep.policy[DXT_CLASS_STOPWORD] = DXT_POLICY_KEEP;
-  CHECK(dxt_syntf(toy.ctx, &keep, in, 1, 5, &out, nullptr) == DXT_E_UNSUPPORTED);
+  CHECK(dxt_syntf(toy.ctx, &keep, in, 1, 5, &out, nullptr, nullptr) == DXT_E_UNSUPPORTED);
   CHECK(out == nullptr);
 
   // Dropping every word leaves nothing to draw from; dropping some is fine.
   dxt_privatize_options drop = syntf_options(2.0);
   drop.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_DROP;
   const dxt_bag_entry oov[] = {{"nite", 4, 3}};
-  CHECK(dxt_syntf(toy.ctx, &drop, oov, 1, 5, &out, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_syntf(toy.ctx, &drop, oov, 1, 5, &out, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
   const dxt_bag_entry mixed[] = {{"nite", 4, 3}, {"night", 5, 1}};
-  dxt_report r;
-  dxt_report_init(&r);
-  REQUIRE(dxt_syntf(toy.ctx, &drop, mixed, 2, 5, &out, &r) == DXT_OK);
+  dxt::test::Reported r;
+  REQUIRE(dxt_syntf(toy.ctx, &drop, mixed, 2, 5, &out, &r.rec, &r.diag) == DXT_OK);
   CHECK(total(out) == 5);
-  CHECK(r.counts[DXT_CLASS_OUT_OF_VOCABULARY][DXT_POLICY_DROP - 1] == 3);
-  CHECK(r.counts[DXT_CLASS_IN_VOCABULARY][DXT_POLICY_PRIVATIZE - 1] == 5);
+  CHECK(r.diag.counts[DXT_CLASS_OUT_OF_VOCABULARY][DXT_POLICY_DROP - 1] == 3);
+  CHECK(r.diag.counts[DXT_CLASS_IN_VOCABULARY][DXT_POLICY_PRIVATIZE - 1] == 5);
   dxt_bag_free(out);
 }
 
@@ -312,11 +317,10 @@ TEST_CASE("dxt_privatize_index with the syntf mechanism, and reproducibility und
   dxt_privatize_options o = syntf_options(4.0);
   o.mechanism = DXT_MECHANISM_SYNTF;
   uint32_t out = 0;
-  dxt_report r;
-  dxt_report_init(&r);
-  REQUIRE(dxt_privatize_index(toy.ctx, &o, 0, &out, &r) == DXT_OK);
+  dxt::test::Reported r;
+  REQUIRE(dxt_privatize_index(toy.ctx, &o, 0, &out, &r.rec, &r.diag) == DXT_OK);
   CHECK(out < 20);
-  CHECK(r.metric == DXT_METRIC_DISCRETE);
+  CHECK(r.rec.metric == DXT_METRIC_DISCRETE);
 
   auto run = [](uint8_t seed) {
     Toy t;
@@ -329,7 +333,7 @@ TEST_CASE("dxt_privatize_index with the syntf mechanism, and reproducibility und
     dxt_privatize_options opt = syntf_options(4.0);
     const dxt_bag_entry in[] = {{"night", 5, 3}, {"star", 4, 2}};
     dxt_bag* bag = nullptr;
-    REQUIRE(dxt_syntf(t.ctx, &opt, in, 2, 50, &bag, nullptr) == DXT_OK);
+    REQUIRE(dxt_syntf(t.ctx, &opt, in, 2, 50, &bag, nullptr, nullptr) == DXT_OK);
     std::string s;
     for (size_t i = 0; i < bag->size; ++i)
       s += std::string(bag->entries[i].word) + ":" + std::to_string(bag->entries[i].count) + " ";

@@ -1,4 +1,7 @@
-// src/text/tokenizer.hpp: words, numbers and the spans between them.
+// SPDX-License-Identifier: Apache-2.0
+// src/text/tokenizer.hpp: words, numbers, invisible runs and the spans
+// between them. tests/unit/test_unicode_classes.cpp checks every code point
+// against the Unicode Character Database.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -45,6 +48,7 @@ const char* kind_name(TokenKind k) {
     case TokenKind::kWord: return "W";
     case TokenKind::kNumber: return "N";
     case TokenKind::kSpan: return "S";
+    case TokenKind::kInvisible: return "I";
   }
   return "?";
 }
@@ -148,17 +152,72 @@ TEST_CASE("tokenizer: non-ASCII words") {
   CHECK(pieces("\xE4\xB8\xAD\xE6\x96\x87\xE3\x80\x82") == P{"W:\xE4\xB8\xAD\xE6\x96\x87", "S:\xE3\x80\x82"});
 }
 
-TEST_CASE("tokenizer: emoji are spans") {
+TEST_CASE("tokenizer: emoji are spans; invisible code points between them are runs of their own") {
   CHECK(pieces("hi \xF0\x9F\x98\x80 there") == P{"W:hi", "S: \xF0\x9F\x98\x80 ", "W:there"});
   CHECK(pieces("\xF0\x9F\x98\x80\xF0\x9F\x91\x8D") == P{"S:\xF0\x9F\x98\x80\xF0\x9F\x91\x8D"});
-  // Skin-tone modifier and a ZWJ sequence (man + ZWJ + laptop).
+  // A skin-tone modifier is a symbol (Sk): part of the span.
   CHECK(pieces("ok\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD") == P{"W:ok", "S:\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD"});
-  CHECK(pieces("\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x92\xBB") == P{"S:\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x92\xBB"});
-  // Flag (regional indicators).
-  CHECK(pieces("\xF0\x9F\x87\xAB\xF0\x9F\x87\xB7") == P{"S:\xF0\x9F\x87\xAB\xF0\x9F\x87\xB7"});
-  // Variation selectors (U+FE00..U+FE0F) belong to the emoji span: "I ❤️ you"
-  // (U+2764 U+FE0F) must not yield a one-code-point word U+FE0F.
-  CHECK(pieces("I \xE2\x9D\xA4\xEF\xB8\x8F you") == P{"W:I", "S: \xE2\x9D\xA4\xEF\xB8\x8F ", "W:you"});
+  // A ZWJ sequence (man + ZWJ + laptop): the ZWJ is invisible and not
+  // between word characters, so it is a run of its own (dropped on output).
+  CHECK(pieces("\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x92\xBB") ==
+        P{"S:\xF0\x9F\x91\xA8", "I:\xE2\x80\x8D", "S:\xF0\x9F\x92\xBB"});
+  // "I ❤️ you": the variation selector U+FE0F after the heart likewise.
+  CHECK(pieces("I \xE2\x9D\xA4\xEF\xB8\x8F you") == P{"W:I", "S: \xE2\x9D\xA4", "I:\xEF\xB8\x8F", "S: ", "W:you"});
+  // A flag is two regional indicator letters: a word, like the country's name.
+  CHECK(pieces("\xF0\x9F\x87\xAB\xF0\x9F\x87\xB7!") == P{"W:\xF0\x9F\x87\xAB\xF0\x9F\x87\xB7", "S:!"});
+}
+
+TEST_CASE("tokenizer: letter- and digit-like symbols are word characters") {
+  // Enclosed alphanumerics: circled letters (So) and circled digits (No).
+  CHECK(pieces("\xE2\x92\xB6\xE2\x93\x91\xE2\x93\x92 \xE2\x91\xA0\xE2\x91\xA1") ==
+        P{"W:\xE2\x92\xB6\xE2\x93\x91\xE2\x93\x92", "S: ", "N:\xE2\x91\xA0\xE2\x91\xA1"});
+  // Letterlike symbols: ℡ ™ ℃ (compatibility decompositions with letters).
+  CHECK(pieces("\xE2\x84\xA1 Acme\xE2\x84\xA2 5\xE2\x84\x83") ==
+        P{"W:\xE2\x84\xA1", "S: ", "W:Acme\xE2\x84\xA2", "S: ", "W:5\xE2\x84\x83"});
+  // Superscript and subscript digits are digits: x² is one word, ²³ a number.
+  CHECK(pieces("x\xC2\xB2 \xC2\xB2\xC2\xB3 H\xE2\x82\x82O") ==
+        P{"W:x\xC2\xB2", "S: ", "N:\xC2\xB2\xC2\xB3", "S: ", "W:H\xE2\x82\x82O"});
+  // Digits of other scripts (Arabic-Indic) make numbers; fractions too.
+  CHECK(pieces("\xD9\xA1\xD9\xA2\xD9\xA3 \xC2\xBD") == P{"N:\xD9\xA1\xD9\xA2\xD9\xA3", "S: ", "N:\xC2\xBD"});
+  // Mathematical alphanumerics, fullwidth letters, negative squared letters,
+  // Braille.
+  CHECK(pieces("\xF0\x9D\x90\x80\xF0\x9D\x90\x81 \xEF\xBC\xA1 \xF0\x9F\x85\xB0 \xE2\xA0\x93\xE2\xA0\x91") ==
+        P{"W:\xF0\x9D\x90\x80\xF0\x9D\x90\x81", "S: ", "W:\xEF\xBC\xA1", "S: ", "W:\xF0\x9F\x85\xB0",
+          "S: ", "W:\xE2\xA0\x93\xE2\xA0\x91"});
+  // Private use and unassigned code points: unknown meaning, so words.
+  CHECK(pieces("\xEE\x80\x80 \xF3\xB0\x80\x80") == P{"W:\xEE\x80\x80", "S: ", "W:\xF3\xB0\x80\x80"});
+  // A combining mark after a space makes a word of its own.
+  CHECK(pieces("a \xCC\x81") == P{"W:a", "S: ", "W:\xCC\x81"});
+}
+
+TEST_CASE("tokenizer: invisible code points join a word between word characters, else stand alone") {
+  // Persian "mikhaham" with a zero-width non-joiner: one word.
+  CHECK(pieces("\xD9\x85\xDB\x8C\xE2\x80\x8C\xD8\xAE\xD9\x88\xD8\xA7\xD9\x87\xD9\x85") ==
+        P{"W:\xD9\x85\xDB\x8C\xE2\x80\x8C\xD8\xAE\xD9\x88\xD8\xA7\xD9\x87\xD9\x85"});
+  // A soft hyphen or zero-width space inside a word; a tag run inside a word.
+  CHECK(pieces("pass\xC2\xADword") == P{"W:pass\xC2\xADword"});
+  CHECK(pieces("ab\xE2\x80\x8B\xE2\x80\x8B"
+               "cd") == P{"W:ab\xE2\x80\x8B\xE2\x80\x8B"
+                          "cd"});
+  CHECK(pieces("hi\xF3\xA0\x81\xA8\xF3\xA0\x81\xA9there") == P{"W:hi\xF3\xA0\x81\xA8\xF3\xA0\x81\xA9there"});
+  // Tag characters after a word, before a space: a run of their own.
+  CHECK(pieces("hi\xF3\xA0\x81\xA8\xF3\xA0\x81\xA9 x") ==
+        P{"W:hi", "I:\xF3\xA0\x81\xA8\xF3\xA0\x81\xA9", "S: ", "W:x"});
+  // Bidi controls around a word; a byte order mark at the start.
+  CHECK(pieces("\xE2\x80\xAE"
+               "abc\xE2\x80\xAC") == P{"I:\xE2\x80\xAE", "W:abc", "I:\xE2\x80\xAC"});
+  CHECK(pieces("\xEF\xBB\xBFok") == P{"I:\xEF\xBB\xBF", "W:ok"});
+  // A variation selector of the supplement (U+E0100..) after a Han
+  // character is part of the word when a word character follows, else a run
+  // of its own; 300 of them alone are one invisible run.
+  CHECK(pieces("\xE8\xBE\xBB\xF3\xA0\x84\x80\xE8\xBE\xBB") == P{"W:\xE8\xBE\xBB\xF3\xA0\x84\x80\xE8\xBE\xBB"});
+  CHECK(pieces("\xE8\xBE\xBB\xF3\xA0\x84\x80") == P{"W:\xE8\xBE\xBB", "I:\xF3\xA0\x84\x80"});
+  std::string selectors;
+  for (int i = 0; i < 300; ++i) selectors += "\xF3\xA0\x84\x80";
+  CHECK(pieces(" " + selectors + " ") == P{"S: ", "I:" + selectors, "S: "});
+  // A joiner next to an invisible run does not join across it.
+  CHECK(pieces("a'\xE2\x80\x8B"
+               "b") == P{"W:a", "S:'", "I:\xE2\x80\x8B", "W:b"});
 }
 
 TEST_CASE("tokenizer: control characters and NUL are spans") {

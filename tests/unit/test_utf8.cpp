@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Strict UTF-8 decoding (src/unicode/utf8.hpp) and simple case mapping
 // (src/unicode/case_mapping.hpp).
 #include <doctest/doctest.h>

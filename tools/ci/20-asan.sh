@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI job: the whole ctest suite under AddressSanitizer + UndefinedBehaviorSanitizer
 # (g++, build-ci/asan/). Any report stops the test that made it (halt_on_error,
 # -fno-sanitize-recover=all), leaks included. The statistical suites are left
@@ -14,7 +15,7 @@ sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
-  g++ cmake ninja-build pkg-config binutils libssl-dev libeigen3-dev doctest-dev python3 >/dev/null
+  g++ cmake ninja-build pkg-config binutils libssl-dev libeigen3-dev doctest-dev python3 unicode-data >/dev/null
 
 cmake -S . -B build-ci/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDXT_SANITIZE=address,undefined -DDXT_BUILD_BENCH=OFF >/dev/null

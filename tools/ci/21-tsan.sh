@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI job: the concurrency stress test (tests/unit/test_concurrency_stress.cpp)
-# and the thread test of the ABI under ThreadSanitizer (g++, build-ci/tsan/).
+# the thread test of the ABI and the detection of two threads on one context
+# (tests/unit/test_context_busy.cpp) under ThreadSanitizer (g++, build-ci/tsan/).
 # DXT_STRESS_SECONDS sets how long the threads run (default here 5).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,7 +15,7 @@ $sudo apt-get install -y -qq --no-install-recommends \
 
 cmake -S . -B build-ci/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDXT_SANITIZE=thread -DDXT_BUILD_BENCH=OFF >/dev/null
-cmake --build build-ci/tsan -j"$(nproc)" --target test_concurrency_stress test_abi
+cmake --build build-ci/tsan -j"$(nproc)" --target test_concurrency_stress test_abi test_context_busy
 
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4"
 export DXT_STRESS_SECONDS="${DXT_STRESS_SECONDS:-5}"
@@ -23,3 +25,4 @@ run=()
 if setarch "$(uname -m)" -R true 2>/dev/null; then run=(setarch "$(uname -m)" -R); fi
 "${run[@]}" build-ci/tsan/bin/test_concurrency_stress
 "${run[@]}" build-ci/tsan/bin/test_abi --test-case="*contexts*"
+"${run[@]}" build-ci/tsan/bin/test_context_busy

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI job: every libFuzzer target (tests/fuzz/) for a short fixed time each,
 # with ASan + UBSan, starting from its committed seed corpus (clang 14 and
 # libFuzzer from Debian: clang, libclang-rt-14-dev). New inputs go to a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI job: the evaluation pipeline end to end on a tiny committed slice of the
 # State of the Union addresses (eval/data/sotu-slice.jsonl, public domain)
 # with the 123-word demo model: privatize --jsonl, the attackers, the utility

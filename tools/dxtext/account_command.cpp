@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dxtext account syntf | syntf
 //
 //   account syntf: the exact per-draw privacy loss l of the SynTF mechanism
@@ -21,6 +22,7 @@
 #include "errors/error.hpp"
 #include "model/model.hpp"
 #include "progress_bar.hpp"
+#include "release_output.hpp"
 #include "text/tokenizer.hpp"
 
 namespace dxt::cli {
@@ -32,13 +34,6 @@ std::string number(double v) {
   char b[64];
   const auto r = std::to_chars(b, b + sizeof b, v);
   return std::string(b, r.ptr);
-}
-
-void check(dxt_status s) {
-  if (s != DXT_OK) {
-    const std::string msg = dxt_last_error_message();
-    throw Error(s, msg.empty() ? dxt_status_string(s) : msg);
-  }
 }
 
 // "word count" lines; blank lines are skipped. Errors name the line.
@@ -78,7 +73,7 @@ std::map<std::string, uint64_t> read_counts(std::istream& in) {
 std::map<std::string, uint64_t> count_tokens(const std::string& text) {
   std::map<std::string, uint64_t> bag;
   for (const Token& t : tokenize(text))
-    if (t.kind != TokenKind::kSpan) ++bag[text.substr(t.begin, t.end - t.begin)];
+    if (is_word_or_number(t.kind)) ++bag[text.substr(t.begin, t.end - t.begin)];
   return bag;
 }
 
@@ -102,7 +97,7 @@ int run_account(int argc, char** argv) {
   j += ",\"vocabulary_size\":" + std::to_string(r.vocabulary_size);
   j += ",\"loss\":" + number(r.loss) + ",\"ratio\":" + number(r.loss / r.epsilon);
   j += ",\"document\":\"" + number(r.loss) + " * n_out\"";
-  // The bounds a report gives without this computation, for comparison.
+  // The bound a release record gives without this computation, for comparison.
   j += ",\"vocabulary_bound\":" + number(syntf_vocabulary_bound(r.epsilon, r.vocabulary_size));
   j += ",\"worst_output\":" + json_string(std::string(model->word(r.worst_output)));
   j += ",\"most_likely_from\":" + json_string(std::string(model->word(r.most_likely_input)));
@@ -113,7 +108,8 @@ int run_account(int argc, char** argv) {
 }
 
 int run_syntf(int argc, char** argv) {
-  Args args(argc, argv, 2, {"model", "epsilon", "n-out", "s", "seed"}, {"report", "text", "verify"});
+  Args args(argc, argv, 2, {"model", "epsilon", "n-out", "s", "seed"},
+            {kReportFlag, kDiagnosticsFlag, "text", "verify"});
   if (!args.positional().empty()) throw UsageError("syntf reads its bag from standard input and takes no arguments");
   dxt_privatize_options o;
   dxt_privatize_options_init(&o);
@@ -153,11 +149,10 @@ int run_syntf(int argc, char** argv) {
   std::vector<dxt_bag_entry> entries;
   for (const auto& [word, count] : bag) entries.push_back({word.data(), word.size(), count});
 
-  dxt_report report;
-  dxt_report_init(&report);
+  ReleaseOutputs release(args);
   dxt_bag* out = nullptr;
   check(dxt_syntf(ctx.get(), &o, entries.data(), entries.size(), static_cast<uint32_t>(n_out), &out,
-                  args.flag("report") ? &report : nullptr));
+                  release.record_ptr(), release.diagnostics_ptr()));
   const std::unique_ptr<dxt_bag, void (*)(dxt_bag*)> owned(out, dxt_bag_free);
   std::string j = "{";
   for (size_t i = 0; i < out->size; ++i)
@@ -166,15 +161,7 @@ int run_syntf(int argc, char** argv) {
   std::cout << j << "}\n";
   std::cout.flush();
   if (!std::cout) fail(DXT_E_IO, "writing to standard output failed");
-  if (args.flag("report")) {
-    size_t need = 0;
-    const dxt_status probe = dxt_report_to_json(&report, nullptr, 0, &need);
-    if (probe != DXT_E_INPUT_TOO_LARGE) check(probe);
-    std::string s(need, '\0');
-    check(dxt_report_to_json(&report, s.data(), s.size(), &need));
-    s.resize(need - 1);
-    std::fprintf(stderr, "%s\n", s.c_str());
-  }
+  release.print();
   return 0;
 }
 

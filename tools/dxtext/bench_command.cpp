@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 // dxtext bench: how fast privatising is on this machine, next to what the
 // machine allows and to naive implementations, all measured in one run and
 // printed as one JSON object (docs/performance.md explains every field).
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -30,6 +32,8 @@
 #include "search/exact_scan.hpp"
 #include "search/ivf_search.hpp"
 #include "search/kernels.hpp"
+#include "text/text_privatizer.hpp"
+#include "text/tokenizer.hpp"
 
 namespace dxt::cli {
 
@@ -180,6 +184,59 @@ std::optional<std::string> run_numpy(const std::string& python, const std::strin
   return out;
 }
 
+// A text of `tokens` words drawn by the model's word frequencies (Zipf's
+// law by rank when the model has none), joined by spaces: the repeats of a
+// real text without needing one. Seeded, so every run benches the same texts.
+std::vector<std::string> frequency_texts(const Model& m, size_t count, size_t tokens) {
+  const uint32_t V = m.vocabulary_size();
+  std::vector<double> cumulative(V);
+  double total = 0;
+  for (uint32_t v = 0; v < V; ++v)
+    cumulative[v] = total += m.has_frequencies() ? static_cast<double>(m.frequency(v)) + 1 : 1.0 / (v + 1.0);
+  std::array<uint8_t, 32> seed{};
+  seed[0] = 0x7e;
+  RandomStream rng(make_keyed_stream(seed));
+  std::vector<std::string> texts(count);
+  for (std::string& text : texts)
+    for (size_t t = 0; t < tokens; ++t) {
+      const double u = rng.uniform() * total;
+      const auto v =
+          static_cast<uint32_t>(std::lower_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
+      if (t > 0) text += ' ';
+      text += m.word(std::min(v, V - 1));
+    }
+  return texts;
+}
+
+// Microseconds per privatised token of TextPrivatizer::privatize_text over
+// `texts` in turn, each call on `mechanism` (nullptr: a new mechanism for
+// every text, as a new context would have), and the cache it holds after.
+struct TextFigures {
+  double us_per_token = std::nan(""), cache_kib = 0;
+};
+TextFigures time_texts(const Model& m, const MechanismParams& p, const std::vector<std::string>& texts, bool fresh,
+                       double budget) {
+  std::unique_ptr<RandomStream> rng = system_stream();
+  std::unique_ptr<Mechanism> warm = fresh ? nullptr : make_mechanism(m, p);
+  const TokenPolicies policies;  // every word and number privatised
+  std::vector<size_t> words(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i)
+    for (const Token& token : tokenize(texts[i])) words[i] += token.kind != TokenKind::kSpan;
+  size_t next = 0, tokens = 0;
+  const std::vector<double> t = time_runs(budget, 3, [&] {
+    std::unique_ptr<Mechanism> own = fresh ? make_mechanism(m, p) : nullptr;
+    TextPrivatizer privatizer(m, fresh ? *own : *warm, *rng, policies);
+    privatizer.privatize_text(texts[next % texts.size()]);
+    tokens += words[next++ % texts.size()];
+  });
+  double total = 0;
+  for (double x : t) total += x;
+  TextFigures f;
+  f.us_per_token = total / static_cast<double>(std::max<size_t>(tokens, 1)) * 1e6;
+  if (warm) f.cache_kib = static_cast<double>(warm->cache_bytes()) / 1024;
+  return f;
+}
+
 double json_number(const std::string& json, const std::string& key) {
   const std::string k = "\"" + key + "\":";
   const size_t at = json.find(k);
@@ -190,9 +247,10 @@ double json_number(const std::string& json, const std::string& key) {
 }  // namespace
 
 int run_bench(int argc, char** argv) {
-  std::vector<std::string> options = {"model",   "epsilon",      "batch",  "threads",
-                                      "seconds", "numpy-script", "python", "recall-points"};
-  options.insert(options.end(), std::begin(kMechanismOptions), std::end(kMechanismOptions));
+  std::vector<std::string> options = {"model",   "geometry",     "epsilon",       "batch",       "threads",
+                                      "seconds", "numpy-script", "recall-points", "text-tokens", "python"};
+  const std::vector<std::string> mechanism_options = privatize_option_flags(false);
+  options.insert(options.end(), mechanism_options.begin(), mechanism_options.end());
   Args args(argc, argv, 2, options, {"no-baselines"});
   MechanismParams p = parse_mechanism_params(args);
   p.epsilon = args.number("epsilon", p.id == DXT_MECHANISM_HYPERBOLIC ? 20.0 : 10.0);
@@ -213,6 +271,7 @@ int run_bench(int argc, char** argv) {
   Model::open_file(path, ModelOpenOptions{});
   const Rss before_open = read_rss();
   std::shared_ptr<const Model> model = Model::open_file(path, ModelOpenOptions{});
+  apply_output_top(args, *model, p);
   const Rss after_open = read_rss();
   const std::vector<double> opens = time_runs(budget / 4, 20, [&] { Model::open_file(path, ModelOpenOptions{}); });
   const Model& m = *model;
@@ -375,6 +434,45 @@ int run_bench(int argc, char** argv) {
     return static_cast<double>(done) / seconds_since(t0);
   };
   const double one = throughput(1), many = throughput(threads);
+
+  // Beside laplace, measured here in the same run: single words (drawn at
+  // random from the vocabulary, so nearly every call builds its candidate
+  // list) and texts of --text-tokens words, with a new mechanism for every
+  // text (an empty cache) and with one mechanism for a stream of different
+  // texts (64 of them, so that the stream seldom comes back to one).
+  if (p.id != DXT_MECHANISM_LAPLACE && euclidean) {
+    progress("beside laplace: single words and texts");
+    MechanismParams lp;
+    lp.id = DXT_MECHANISM_LAPLACE;
+    lp.epsilon = p.epsilon;
+    std::unique_ptr<Mechanism> laplace = make_mechanism(m, lp), own = make_mechanism(m, p);
+    const std::vector<std::optional<uint32_t>> fresh_words = random_words(*rng, m.vocabulary_size(), 100000);
+    size_t a = 0, b = 0;
+    const std::vector<double> own_single =
+        time_runs(budget, 10, [&] { own->privatize(*rng, fresh_words[a++ % fresh_words.size()]); });
+    const std::vector<double> laplace_single =
+        time_runs(budget, 10, [&] { laplace->privatize(*rng, fresh_words[b++ % fresh_words.size()]); });
+    const double own_single_us = percentile(own_single, 0.5) * 1e6,
+                 laplace_single_us = percentile(laplace_single, 0.5) * 1e6;
+    const auto tokens = static_cast<size_t>(args.count("text-tokens", 1000));
+    const std::vector<std::string> texts = frequency_texts(m, 64, tokens);
+    const TextFigures own_fresh = time_texts(m, p, texts, true, budget),
+                      own_warm = time_texts(m, p, texts, false, budget);
+    const TextFigures laplace_text = time_texts(m, lp, texts, false, budget);
+    out.add("beside_laplace",
+            Json()
+                .num("single_us_per_word_p50", own_single_us)
+                .num("laplace_single_us_per_word_p50", laplace_single_us)
+                .num("single_ratio_to_laplace", own_single_us / laplace_single_us)
+                .num("text_tokens", static_cast<double>(tokens))
+                .num("text_us_per_token_new_context", own_fresh.us_per_token)
+                .num("text_us_per_token_warm_context", own_warm.us_per_token)
+                .num("laplace_text_us_per_token", laplace_text.us_per_token)
+                .num("text_ratio_to_laplace_new_context", own_fresh.us_per_token / laplace_text.us_per_token)
+                .num("text_ratio_to_laplace_warm_context", own_warm.us_per_token / laplace_text.us_per_token)
+                .num("cache_kib_after_warm_texts", own_warm.cache_kib)
+                .text());
+  }
   out.add("threads", Json()
                          .num("count", threads)
                          .num("batch", static_cast<double>(batch))

@@ -1,7 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // dxtext calibrate: N_w / S_w statistics at one epsilon, a sweep, or the
 // epsilon that reaches a target median N_w (bisection).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -16,6 +19,8 @@
 #include "mechanisms/mechanism.hpp"
 #include "model/model.hpp"
 #include "model/model_locator.hpp"
+#include "output_format.hpp"
+#include "progress_bar.hpp"
 #include "rng/byte_source.hpp"
 
 namespace dxt::cli {
@@ -29,6 +34,17 @@ std::string stats_json(double eps, const CalibrationStats& s) {
                 "\"distinct\":{\"mean\":%.6g,\"median\":%.6g,\"max\":%.6g}}",
                 eps, s.words, s.trials, s.keep_mean, s.keep_median, s.keep_max, s.distinct_mean, s.distinct_median,
                 s.distinct_max);
+  return b;
+}
+
+const char kTableHeader[] =
+    "| epsilon | N_w mean | N_w median | N_w max | S_w mean | S_w median | S_w max |\n"
+    "|---:|---:|---:|---:|---:|---:|---:|\n";
+
+std::string table_row(double eps, const CalibrationStats& s) {
+  char b[256];
+  std::snprintf(b, sizeof b, "| %.4g | %.3f | %.3f | %.3f | %.1f | %.1f | %.0f |\n", eps, s.keep_mean, s.keep_median,
+                s.keep_max, s.distinct_mean, s.distinct_median, s.distinct_max);
   return b;
 }
 
@@ -52,17 +68,23 @@ std::vector<double> parse_list(const std::string& s) {
 }  // namespace
 
 int run_calibrate(int argc, char** argv) {
-  Args args(argc, argv, 2,
-            {"model", "mechanism", "epsilon", "epsilons", "target-keep", "target-stat", "words", "trials", "seed",
-             "gamma", "beta", "t", "lambda", "s", "sampler"},
-            {});
+  std::vector<std::string> options = {"model", "geometry", "epsilons", "target-keep", "target-stat",
+                                      "words", "trials",   "seed",     "format"};
+  const std::vector<std::string> mechanism_options = privatize_option_flags(false);
+  options.insert(options.end(), mechanism_options.begin(), mechanism_options.end());
+  Args args(argc, argv, 2, options, {});
+  const bool json = output_format(args, OutputFormat::kJson) == OutputFormat::kJson;
   MechanismParams p = parse_mechanism_params(args);
-  const auto words = static_cast<uint32_t>(args.count("words", 50));
+  // The target search compares medians across epsilons: it needs more words
+  // than one reading does for the same spread (docs/calibration.md).
+  const bool search = args.get("target-keep").has_value();
+  const auto words = static_cast<uint32_t>(args.count("words", search ? 400 : 50));
   const auto trials = static_cast<uint32_t>(args.count("trials", 100));
   if (words == 0 || trials == 0) throw UsageError("--words and --trials must be at least 1");
 
   const std::string path = model_path_for(args, p);
   const auto model = Model::open_file(path, ModelOpenOptions{});
+  apply_output_top(args, *model, p);
   std::unique_ptr<ByteSource> source;
   if (auto seed = args.get("seed")) {
     std::array<uint8_t, 32> key{};
@@ -72,13 +94,25 @@ int run_calibrate(int argc, char** argv) {
     source = make_system_byte_source();
   }
   RandomStream rng(std::move(source));
-  // One sample of words for every epsilon, so a sweep or a bisection
-  // compares like with like.
+  // One sample of words and one key for every epsilon: common random
+  // numbers, so a sweep or a bisection compares like with like (the same
+  // words, each with the same draws) and a search sees one monotone curve.
   const std::vector<uint32_t> sample = sample_words(rng, model->vocabulary_size(), words);
+  std::array<uint8_t, 32> key{};
+  for (size_t i = 0; i < key.size(); i += 8) {
+    const uint64_t v = rng.next_u64();
+    std::memcpy(key.data() + i, &v, 8);
+  }
+  // Every run privatises each sampled word `trials` times: the progress bar
+  // counts runs (of a sweep, or of the bisection's 14 steps and its bracket).
+  ProgressBar bar("calibrate", ProgressBar::Unit::kCount);
+  uint64_t runs_done = 0, runs_total = 1;
   auto run = [&](double eps) {
     p.epsilon = eps;
     auto m = make_mechanism(*model, p);
-    return calibrate(*m, rng, sample, trials);
+    CalibrationStats s = calibrate_common(*m, key, sample, trials);
+    bar.update(++runs_done, std::max(runs_total, runs_done));
+    return s;
   };
 
   if (auto target = args.get("target-keep")) {
@@ -89,41 +123,51 @@ int run_calibrate(int argc, char** argv) {
     const std::string stat = args.get("target-stat").value_or("median");
     if (stat != "median" && stat != "mean" && stat != "max")
       throw UsageError("--target-stat must be median, mean or max");
-    auto keep = [&stat](const CalibrationStats& s) {
-      return stat == "max" ? s.keep_max : stat == "mean" ? s.keep_mean : s.keep_median;
-    };
+    const KeepStatistic which = stat == "max"    ? KeepStatistic::kMax
+                                : stat == "mean" ? KeepStatistic::kMean
+                                                 : KeepStatistic::kMedian;
     // The smallest admissible epsilon: hyperbolic needs eps > n - 1.
     const double floor = p.id == DXT_MECHANISM_HYPERBOLIC ? model->dimension() - 1.0 : 0.0;
-    double lo = floor, hi = std::max(1.0, floor + 1);
-    while (keep(run(hi)) < want) {
-      lo = hi;
-      hi = floor + 2 * (hi - floor);
-      if (hi > 1e7) fail(DXT_E_INVALID_ARGUMENT, "no epsilon up to 1e7 reaches that median N_w");
-      std::fprintf(stderr, "calibrate: epsilon %.4g is below the target\n", lo);
-    }
-    for (int i = 0; i < 14; ++i) {
-      const double mid = (lo + hi) / 2;
-      (keep(run(mid)) < want ? lo : hi) = mid;
-      std::fprintf(stderr, "calibrate: bisection %d/14: epsilon in [%.4g, %.4g]\n", i + 1, lo, hi);
-    }
-    std::cout << "{\"mechanism\":\"" << mechanism_name(p.id) << "\",\"target_keep_" << stat << "\":" << want
-              << ",\"result\":" << stats_json(hi, run(hi)) << "}\n";
-    return 0;
-  }
-  if (auto list = args.get("epsilons")) {
-    std::cout << "| epsilon | N_w mean | N_w median | N_w max | S_w mean | S_w median | S_w max |\n"
-              << "|---:|---:|---:|---:|---:|---:|---:|\n";
-    for (double eps : parse_list(*list)) {
-      const CalibrationStats s = run(eps);
-      char b[256];
-      std::snprintf(b, sizeof b, "| %.4g | %.3f | %.3f | %.3f | %.1f | %.1f | %.0f |\n", eps, s.keep_mean,
-                    s.keep_median, s.keep_max, s.distinct_mean, s.distinct_median, s.distinct_max);
-      std::cout << b << std::flush;
+    runs_total = 20;  // a guess: the bracket, 14 bisection steps, a few for the interval
+    const EpsilonSearch found = search_epsilon(run, want, which, floor, rng);
+    bar.finish();
+    char extra[256];
+    std::snprintf(extra, sizeof extra, ",\"bracket\":[%.6g,%.6g],\"interval_95\":[%.6g,%.6g],\"runs\":%u",
+                  found.bracket_low, found.epsilon, found.interval_low, found.interval_high, found.runs);
+    if (json) {
+      std::cout << "{\"mechanism\":\"" << mechanism_name(p.id) << "\",\"target_keep_" << stat << "\":" << want
+                << ",\"result\":" << stats_json(found.epsilon, found.stats) << extra
+                << ",\"interval_method\":\"percentile bootstrap over the sampled words (1000 resamples), common "
+                   "random numbers\"}\n";
+    } else {
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "\nepsilon %.4g; 95%% interval over the word sample [%.4g, %.4g] (%u words, %u trials each)\n",
+                    found.epsilon, found.interval_low, found.interval_high, found.stats.words, found.stats.trials);
+      std::cout << kTableHeader << table_row(found.epsilon, found.stats) << line;
     }
     return 0;
   }
-  const double eps = args.number("epsilon");
-  std::cout << "{\"mechanism\":\"" << mechanism_name(p.id) << "\",\"result\":" << stats_json(eps, run(eps)) << "}\n";
+  if (!args.get("epsilons")) {
+    const double eps = args.number("epsilon");
+    const CalibrationStats result = run(eps);
+    bar.finish();
+    if (json)
+      std::cout << "{\"mechanism\":\"" << mechanism_name(p.id) << "\",\"result\":" << stats_json(eps, result) << "}\n";
+    else
+      std::cout << kTableHeader << table_row(eps, result);
+    return 0;
+  }
+  const std::vector<double> epsilons = parse_list(*args.get("epsilons"));
+  runs_total = epsilons.size();
+  // A sweep prints as it goes: a table row, or a JSON array of results.
+  std::cout << (json ? "{\"mechanism\":\"" + std::string(mechanism_name(p.id)) + "\",\"results\":[" : kTableHeader);
+  for (size_t i = 0; i < epsilons.size(); ++i) {
+    const CalibrationStats s = run(epsilons[i]);
+    std::cout << (json ? (i ? "," : "") + stats_json(epsilons[i], s) : table_row(epsilons[i], s)) << std::flush;
+  }
+  bar.finish();
+  if (json) std::cout << "]}\n";
   return 0;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cli_args.hpp"
 
 #include <algorithm>
@@ -5,7 +6,20 @@
 #include <cmath>
 #include <cstdio>
 
+#include "suggestion.hpp"
+
 namespace dxt::cli {
+
+namespace {
+
+std::string unknown_option_hint(const std::string& name, const std::vector<std::string>& options,
+                                const std::vector<std::string>& flags) {
+  std::vector<std::string> all = options;
+  all.insert(all.end(), flags.begin(), flags.end());
+  return did_you_mean(name, all, "--");
+}
+
+}  // namespace
 
 Args::Args(int argc, char** argv, int first, const std::vector<std::string>& options,
            const std::vector<std::string>& flags) {
@@ -30,17 +44,25 @@ Args::Args(int argc, char** argv, int first, const std::vector<std::string>& opt
       value = name.substr(eq + 1);
       name.resize(eq);
     }
+    // An option given twice is refused rather than letting the last one win:
+    // "--epsilon 5 ... --epsilon 1e9" appended by a wrapper script would
+    // otherwise silently release the text almost unchanged.
+    auto once = [&](bool seen) {
+      if (seen) throw UsageError("--" + name + " is given more than once");
+    };
     if (known(flags, name)) {
       if (inline_value) throw UsageError("--" + name + " takes no value");
+      once(flags_.count(name) != 0);
       flags_[name] = true;
     } else if (known(options, name)) {
       if (!inline_value) {
         if (i + 1 >= argc) throw UsageError("--" + name + " needs a value");
         value = argv[++i];
       }
+      once(values_.count(name) != 0);
       values_[name] = value;
     } else {
-      throw UsageError("unknown option --" + name);
+      throw UsageError("unknown option --" + name + unknown_option_hint(name, options, flags));
     }
   }
 }

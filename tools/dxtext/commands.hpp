@@ -1,8 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
 // The dxtext subcommands. Each returns the process exit code and throws
 // dxt::Error or cli::UsageError on failure.
 #pragma once
 
+#include <string>
+
+#include "dxtext/dxtext.h"
+#include "errors/error.hpp"
+
 namespace dxt::cli {
+
+// Throws dxt::Error with the library's message when a C API call failed.
+inline void check(dxt_status s) {
+  if (s != DXT_OK) {
+    const std::string msg = dxt_last_error_message();
+    throw Error(s, msg.empty() ? dxt_status_string(s) : msg);
+  }
+}
 
 int run_convert(int argc, char** argv);
 int run_inspect(int argc, char** argv);
@@ -17,5 +31,6 @@ int run_calibrate(int argc, char** argv);
 int run_bench(int argc, char** argv);
 int run_synth(int argc, char** argv);
 int run_index(int argc, char** argv);
+int run_ledger(int argc, char** argv);
 
 }  // namespace dxt::cli

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dxtext index: build the search index of a model (docs/format.md §10.2) and
 // measure its recall against exact decoding.
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "model/model.hpp"
 #include "model/model_writer.hpp"
 #include "model/search_index_writer.hpp"
+#include "output_format.hpp"
 #include "progress_bar.hpp"
 #include "search/ivf_build.hpp"
 #include "search/ivf_search.hpp"
@@ -32,7 +34,11 @@ uint32_t count_u32(const Args& args, const std::string& name, uint32_t fallback,
 }  // namespace
 
 int run_index(int argc, char** argv) {
-  Args args(argc, argv, 2, {"cells", "sample", "iterations", "seed", "threads", "epsilon", "queries"}, {});
+  Args args(argc, argv, 2, {"cells", "sample", "iterations", "seed", "threads", "epsilon", "queries", "format"}, {});
+  // The recall table goes to standard output with --format text, else to
+  // standard error beside the JSON.
+  const bool json = output_format(args, OutputFormat::kJson) == OutputFormat::kJson;
+  FILE* table = json ? stderr : stdout;
   if (args.positional().size() != 2) throw UsageError("index needs IN.dxe and OUT.dxe");
   const std::string in_path = args.positional()[0], out_path = args.positional()[1];
   IvfBuildOptions o;
@@ -97,12 +103,12 @@ int run_index(int argc, char** argv) {
   std::sort(probes.begin(), probes.end());
   std::fprintf(stderr, "measuring recall on %zu laplace noisy points (epsilon %g)...\n", queries, epsilon);
   const RecallReport r = measure_ivf_recall(*written, epsilon, queries, o.seed, probes, /*stop_when_slower=*/true);
-  std::fprintf(stderr, "%8s %8s %12s %9s\n", "nprobe", "recall", "ms/point", "speedup");
-  std::fprintf(stderr, "%8s %8s %12.4f %9s\n", "exact", "1", r.exact_ms_per_point, "1");
+  std::fprintf(table, "%8s %8s %12s %9s\n", "nprobe", "recall", "ms/point", "speedup");
+  std::fprintf(table, "%8s %8s %12.4f %9s\n", "exact", "1", r.exact_ms_per_point, "1");
   for (const RecallPoint& p : r.probes)
-    std::fprintf(stderr, "%8u %8.4f %12.4f %8.1fx%s\n", p.nprobe, p.recall, p.ms_per_point,
+    std::fprintf(table, "%8u %8.4f %12.4f %8.1fx%s\n", p.nprobe, p.recall, p.ms_per_point,
                  r.exact_ms_per_point / p.ms_per_point, p.nprobe == dflt ? "  (default)" : "");
-  std::cout << recall_json(r) << '\n';
+  if (json) std::cout << recall_json(r) << '\n';
   return 0;
 }
 

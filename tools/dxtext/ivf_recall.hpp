@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Measured recall of IVF decoding against exact decoding, on the same noisy
 // points: what `dxtext index` prints after a build and `dxtext bench --search
 // ivf` reports. The points are laplace noisy vectors around words drawn at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small, strict JSON (RFC 8259) reader for one line of a JSON Lines file:
 // it checks the whole line and finds one string member of the top-level
 // object, so `privatize --jsonl` can replace that value and copy every other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The dxtext command-line program.
 #include <cstdio>
 #include <cstring>
@@ -5,84 +6,60 @@
 #include <string>
 
 #include "cli_args.hpp"
+#include "command_help.hpp"
 #include "commands.hpp"
 #include "dxtext/dxtext.h"
 #include "errors/error.hpp"
+#include "suggestion.hpp"
 
 namespace {
 
-const char kUsage[] =
-    "usage: dxtext COMMAND [OPTIONS]\n"
-    "\n"
-    "  privatize [--model M] --epsilon E [--mechanism NAME] [--seed HEX64] [--report]\n"
-    "            [--search exact|ivf [--nprobe P]]\n"
-    "            [--oov|--numbers|--stopwords|--in-vocabulary privatize|placeholder|drop|keep]\n"
-    "            [--placeholder S] [--verify] [TEXT...]\n"
-    "      sanitise TEXT (or standard input); --report prints the privacy report\n"
-    "      as JSON on standard error\n"
-    "  privatize --jsonl [--field NAME] [--on-error stop|skip] [privatize options]\n"
-    "      JSON lines on standard input: privatise the string member NAME (default text)\n"
-    "      of each record, copy everything else; a bad record stops the run or is skipped\n"
-    "  sample [--model M] --epsilon E --word W --trials N [--mechanism NAME] [--seed HEX64]\n"
-    "         [--search exact|ivf [--nprobe P]]\n"
-    "      privatise W N times and print {output word: count} as JSON\n"
-    "  calibrate [--model M] [--mechanism NAME] (--epsilon E | --epsilons A,B,C | --target-keep F)\n"
-    "            [--words K] [--trials T] [--seed HEX64]\n"
-    "      N_w (how often a word survives) and S_w (distinct outputs) over K sampled words;\n"
-    "      --target-keep finds the epsilon whose median (--target-stat mean|max) N_w is F\n"
-    "  syntf --model M --epsilon E --n-out K [--s S] [--text] [--seed HEX64] [--report]\n"
-    "      SynTF: a synthetic bag of K words from the bag on standard input (\"word count\"\n"
-    "      lines, or plain text with --text), printed as {word: count} JSON\n"
-    "  account syntf --model M --epsilon E [--s S] [--threads N]\n"
-    "      the exact per-draw privacy loss of syntf on the model's vocabulary (O(V^2))\n"
-    "  decode --model M\n"
-    "      read one whitespace-separated vector per line, print its nearest word\n"
-    "  convert --format glove|word2vec|word2vec-bin|fasttext [--quant f32|f16|int8]\n"
-    "          [--lowercase] [--max-words N] [--geometry euclidean|poincare]\n"
-    "          [--frequencies WORD_COUNTS] [--covariance|--no-covariance] [--source TEXT]\n"
-    "          [--license TEXT] [--index] IN OUT.dxe\n"
-    "      --covariance stores the covariance the mahalanobis mechanism needs (default for\n"
-    "      euclidean); --index adds a search index with default parameters (dxtext index)\n"
-    "  tokenize [--lowercase] [--words-only]\n"
-    "      split standard input into words and numbers as privatize does, one line per line\n"
-    "  inspect [--no-verify] MODEL     print the model's header, digests and metadata as JSON\n"
-    "  export [--output FILE] MODEL    write the model as word2vec text\n"
-    "  synth --vocab V --dim D [--quant f32|f16|int8] [--clusters K] [--seed N] OUT.dxe\n"
-    "      write a synthetic model with clustered vectors, for scale tests\n"
-    "  index [--cells K] [--sample N] [--iterations I] [--seed S] [--threads T]\n"
-    "        [--epsilon E] [--queries Q] IN.dxe OUT.dxe\n"
-    "      copy IN with a search index (k-means cells, default K = 4*sqrt(V)) for\n"
-    "      --search ivf, then print its recall against exact decoding on Q laplace\n"
-    "      noisy points at epsilon E (default 10) for several nprobe values\n"
-    "  bench [--model M] [--mechanism NAME] [--epsilon E] [--batch B] [--threads T]\n"
-    "        [--seconds S] [--numpy-script PATH] [--python PATH] [--no-baselines]\n"
-    "        [--search exact|ivf [--nprobe P] [--recall-points N]]\n"
-    "      measure words/s, latency, open time, memory, scan GB/s and MAC/s next to the\n"
-    "      machine's limits and naive baselines; prints JSON (docs/performance.md);\n"
-    "      with --search ivf also the recall against exact decoding on the same points\n"
-    "  version                         print the library version\n"
-    "\n"
-    "\n"
-    "Mechanisms (--mechanism): laplace (default), hyperbolic (Poincare models, epsilon > n-1),\n"
-    "exponential [--sampler gumbel|permute-and-flip], syntf [--s S], mahalanobis [--lambda L],\n"
-    "vickrey [--t T], tem [--gamma G | --beta B]. docs/guarantees.md states each guarantee.\n"
-    "--search ivf (laplace, vickrey, mahalanobis) decodes through the model's search index\n"
-    "(dxtext index): faster on large vocabularies, approximate; exact is the default.\n"
-    "Without --model, the default model for the mechanism's geometry is used: $DXTEXT_MODEL,\n"
-    "then the installed models directory, then the source tree's models/ (see README).\n"
-    "--seed makes the noise reproducible and the output NOT private (testing only).\n";
+// `COMMAND --help` or `COMMAND -h` anywhere before a `--`.
+bool asks_for_help(int argc, char** argv) {
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) return false;
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
+  }
+  return false;
+}
+
+int print_version(int argc, char** argv) {
+  dxt::cli::Args args(argc, argv, 2, {"format"}, {});
+  const std::string format = args.get("format").value_or("text");
+  if (format == "json") {
+    std::printf("{\"version\":\"%s\",\"format_version\":\"%u.%u\",\"abi_version\":%u}\n", dxt_version_string(),
+                DXT_FORMAT_VERSION_MAJOR, DXT_FORMAT_VERSION_MINOR, dxt_abi_version());
+  } else if (format == "text") {
+    std::printf("dxtext %s (model format %u.%u)\n", dxt_version_string(), DXT_FORMAT_VERSION_MAJOR,
+                DXT_FORMAT_VERSION_MINOR);
+  } else {
+    throw dxt::cli::UsageError("--format must be text or json, not '" + format + "'");
+  }
+  return 0;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || std::strcmp(argv[1], "help") == 0 || std::strcmp(argv[1], "--help") == 0 ||
-      std::strcmp(argv[1], "-h") == 0) {
-    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+  using namespace dxt::cli;
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
+      (std::strcmp(argv[1], "help") == 0 && argc == 2)) {
+    std::fputs(overall_usage().c_str(), argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
   const std::string command = argv[1];
+  const std::string topic = command == "help" ? argv[2] : command;
+  if (command == "help" || asks_for_help(argc, argv)) {
+    const std::string usage = usage_of(topic);
+    if (usage.empty()) {
+      std::fprintf(stderr, "dxtext: no command '%s'%s (see 'dxtext help')\n", topic.c_str(),
+                   did_you_mean(topic, command_names()).c_str());
+      return 2;
+    }
+    std::fputs(usage.c_str(), stdout);
+    return 0;
+  }
   try {
-    using namespace dxt::cli;
     if (command == "privatize") return run_privatize(argc, argv);
     if (command == "sample") return run_sample(argc, argv);
     if (command == "decode") return run_decode(argc, argv);
@@ -96,14 +73,12 @@ int main(int argc, char** argv) {
     if (command == "bench") return run_bench(argc, argv);
     if (command == "synth") return run_synth(argc, argv);
     if (command == "index") return run_index(argc, argv);
-    if (command == "version" || command == "--version") {
-      std::printf("dxtext %s (model format %u.%u)\n", dxt_version_string(), DXT_FORMAT_VERSION_MAJOR,
-                  DXT_FORMAT_VERSION_MINOR);
-      return 0;
-    }
-    throw UsageError("unknown command '" + command + "'");
+    if (command == "ledger") return run_ledger(argc, argv);
+    if (command == "version" || command == "--version") return print_version(argc, argv);
+    throw UsageError("unknown command '" + command + "'" + did_you_mean(command, command_names()));
   } catch (const dxt::cli::UsageError& e) {
-    std::fprintf(stderr, "dxtext: %s (see 'dxtext help')\n", e.what());
+    const std::string help = usage_of(command).empty() ? "dxtext help" : "dxtext help " + command;
+    std::fprintf(stderr, "dxtext: %s (see '%s')\n", e.what(), help.c_str());
     return 2;
   } catch (const dxt::Error& e) {
     std::fprintf(stderr, "dxtext: error: %s\n", e.what());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mechanism_args.hpp"
 
 #include "accounting/privacy_report.hpp"
@@ -6,44 +7,38 @@
 namespace dxt::cli {
 
 MechanismParams parse_mechanism_params(const Args& args) {
+  const dxt_privatize_options o = parse_privatize_options(args);
   MechanismParams p;
-  const std::string name = args.get("mechanism").value_or("laplace");
-  p.id = mechanism_from_name(name);
-  if (p.id == DXT_MECHANISM_UNKNOWN) {
-    std::string known;
-    for (int id = DXT_MECHANISM_LAPLACE; id <= DXT_MECHANISM_TEM; ++id)
-      known += std::string(known.empty() ? "" : ", ") + mechanism_name(static_cast<dxt_mechanism>(id));
-    throw UsageError("unknown mechanism '" + name + "' (" + known + ")");
-  }
-  p.tem_gamma = args.number("gamma", p.tem_gamma);
-  p.tem_beta = args.number("beta", p.tem_beta);
-  p.vickrey_t = args.number("t", p.vickrey_t);
-  p.mahalanobis_lambda = args.number("lambda", p.mahalanobis_lambda);
-  p.syntf_s = args.number("s", p.syntf_s);
-  if (auto s = args.get("sampler")) {
-    if (*s == "permute-and-flip") {
-      p.sampler = DXT_SAMPLER_PERMUTE_AND_FLIP;
-    } else if (*s != "gumbel") {
-      throw UsageError("--sampler must be gumbel or permute-and-flip");
-    }
-  }
-  const std::string search = args.get("search").value_or("exact");
-  if (search == "ivf") {
-    p.search = DXT_SEARCH_IVF;
-    const uint64_t nprobe = args.count("nprobe", 0);
-    if (nprobe > UINT32_MAX) throw UsageError("--nprobe is too large");
-    p.ivf_nprobe = static_cast<uint32_t>(nprobe);
-  } else if (search != "exact") {
-    throw UsageError("--search must be exact or ivf");
-  } else if (args.get("nprobe")) {
-    throw UsageError("--nprobe needs --search ivf");
-  }
+  p.id = static_cast<dxt_mechanism>(o.mechanism);
+  p.tem_gamma = o.tem_gamma;
+  p.tem_beta = o.tem_beta;
+  p.vickrey_t = o.vickrey_t;
+  p.mahalanobis_lambda = o.mahalanobis_lambda;
+  p.syntf_s = o.syntf_s;
+  p.sampler = static_cast<dxt_exponential_sampler>(o.exponential_sampler);
+  p.search = static_cast<dxt_search>(o.search);
+  p.ivf_nprobe = o.ivf_nprobe;
   return p;
 }
 
+void apply_output_top(const Args& args, const Model& model, MechanismParams& params) {
+  const dxt_privatize_options o = parse_privatize_options(args);
+  if (o.output_top != 0) params.output = output_top(model, o.output_top);
+}
+
+dxt_geometry default_model_geometry(const Args& args, dxt_mechanism mechanism) {
+  if (auto g = args.get("geometry")) {
+    if (*g == "euclidean") return DXT_GEOMETRY_EUCLIDEAN;
+    if (*g == "poincare") return DXT_GEOMETRY_POINCARE;
+    throw UsageError("--geometry must be euclidean or poincare");
+  }
+  return mechanism == DXT_MECHANISM_HYPERBOLIC ? DXT_GEOMETRY_POINCARE : DXT_GEOMETRY_EUCLIDEAN;
+}
+
 std::string model_path_for(const Args& args, const MechanismParams& params) {
+  const dxt_geometry geometry = default_model_geometry(args, params.id);  // checks --geometry even with --model
   if (auto m = args.get("model")) return *m;
-  return find_default_model(params.id == DXT_MECHANISM_HYPERBOLIC ? DXT_GEOMETRY_POINCARE : DXT_GEOMETRY_EUCLIDEAN);
+  return find_default_model(geometry);
 }
 
 }  // namespace dxt::cli

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mechanism options shared by the commands that build a mechanism
 // directly (calibrate, bench): --mechanism and its parameters.
 #pragma once
@@ -6,19 +7,30 @@
 
 #include "cli_args.hpp"
 #include "mechanisms/mechanism.hpp"
+#include "privatize_option_args.hpp"
 
 namespace dxt::cli {
 
-// The names of the options parse_mechanism_params reads, for Args.
-inline const char* const kMechanismOptions[] = {"mechanism", "gamma",   "beta",   "t",     "lambda",
-                                                "s",         "sampler", "search", "nprobe"};
-
-// --mechanism (default laplace), --gamma, --beta, --t, --lambda, --s,
-// --sampler, --search exact|ivf, --nprobe; epsilon is left to the caller.
+// --mechanism (default laplace) and the mechanism parameters of
+// tools/options/privatize_options.table (--tem-gamma or --gamma, ...,
+// --search exact|ivf, --ivf-nprobe or --nprobe), read by
+// parse_privatize_options; the epsilon is left to the caller. Their flags
+// for Args: privatize_option_flags(false).
+// Not the output vocabulary, which needs the model: apply_output_top.
 MechanismParams parse_mechanism_params(const Args& args);
 
-// The model to use: --model, or the default model for the mechanism's
-// geometry.
+// --output-top N: params.output = the model's N most frequent words.
+void apply_output_top(const Args& args, const Model& model, MechanismParams& params);
+
+// The geometry whose default model is used without --model: --geometry
+// euclidean|poincare, else Poincare for the hyperbolic mechanism and
+// Euclidean for the others. (exponential and tem work in either geometry:
+// on a Poincare model they give eps * d_H for any epsilon, the route for
+// epsilon <= n - 1, which the hyperbolic mechanism cannot take.)
+dxt_geometry default_model_geometry(const Args& args, dxt_mechanism mechanism);
+
+// The model to use: --model, or the default model of
+// default_model_geometry().
 std::string model_path_for(const Args& args, const MechanismParams& params);
 
 }  // namespace dxt::cli

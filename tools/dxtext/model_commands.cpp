@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dxtext convert | synth | inspect | export
 #include <cmath>
 #include <cstdio>
@@ -114,6 +115,10 @@ int run_convert(int argc, char** argv) {
     std::fprintf(stderr, "; %llu later spellings that lowercase to an earlier word were skipped",
                  static_cast<unsigned long long>(stats.case_duplicates_skipped));
   std::fputc('\n', stderr);
+  std::cout << "{\"output\":" << json_string(out_path) << ",\"words\":" << stats.words
+            << ",\"dimension\":" << stats.dimension << ",\"quantization\":\"" << quantization_name(o.quantization)
+            << "\",\"case_duplicates_skipped\":" << stats.case_duplicates_skipped
+            << ",\"search_index\":" << (args.flag("index") ? "true" : "false") << "}\n";
   return 0;
 }
 
@@ -183,6 +188,8 @@ int run_synth(int argc, char** argv) {
   std::fprintf(stderr, "wrote %s: %llu words x %llu dimensions (%s), %llu clusters\n", args.positional()[0].c_str(),
                static_cast<unsigned long long>(V), static_cast<unsigned long long>(D),
                quantization_name(o.quantization), static_cast<unsigned long long>(K));
+  std::cout << "{\"output\":" << json_string(args.positional()[0]) << ",\"words\":" << V << ",\"dimension\":" << D
+            << ",\"quantization\":\"" << quantization_name(o.quantization) << "\",\"clusters\":" << K << "}\n";
   return 0;
 }
 

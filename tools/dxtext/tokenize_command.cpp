@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dxtext tokenize: the library's own tokenizer as a filter, so that corpora
 // for training embeddings are split exactly as privatize will split text.
 #include <iostream>
@@ -6,6 +7,7 @@
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "errors/error.hpp"
+#include "output_format.hpp"
 #include "text/text_privatizer.hpp"
 #include "text/tokenizer.hpp"
 #include "unicode/case_mapping.hpp"
@@ -13,7 +15,8 @@
 namespace dxt::cli {
 
 int run_tokenize(int argc, char** argv) {
-  Args args(argc, argv, 2, {}, {"lowercase", "words-only"});
+  Args args(argc, argv, 2, {"format"}, {"lowercase", "words-only"});
+  const bool json = output_format(args, OutputFormat::kText) == OutputFormat::kJson;
   if (!args.positional().empty()) throw UsageError("tokenize reads standard input and takes no arguments");
   const bool lower = args.flag("lowercase");
   const bool words_only = args.flag("words-only");
@@ -30,14 +33,15 @@ int run_tokenize(int argc, char** argv) {
       fail(e.status(), "line " + std::to_string(line_no) + ": " + e.what());
     }
     for (const Token& t : tokens) {
-      if (t.kind == TokenKind::kSpan || (words_only && t.kind == TokenKind::kNumber)) continue;
+      if (!is_word_or_number(t.kind) || (words_only && t.kind == TokenKind::kNumber)) continue;
       const std::string_view piece(line.data() + t.begin, t.end - t.begin);
-      if (!out.empty()) out += ' ';
+      if (!out.empty()) out += json ? "," : " ";
       // Fold apostrophes as lookups do, so corpora and vocabularies agree.
       const std::string folded = fold_apostrophes(piece);
-      out += lower ? unicode::lowercase(folded) : folded;
+      out += json ? json_string(lower ? unicode::lowercase(folded) : folded)
+                  : (lower ? unicode::lowercase(folded) : folded);
     }
-    out += '\n';
+    out = json ? "[" + out + "]\n" : out + '\n';
     std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
   }
   std::cout.flush();

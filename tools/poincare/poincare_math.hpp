@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Poincaré-ball arithmetic and a seeded random generator for the Poincaré
 // embedding trainer (tools/poincare/poincare_train.cpp). Standard library
 // only; nothing here depends on dxtext.

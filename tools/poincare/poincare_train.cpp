@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dxtext-poincare-train: Poincaré embeddings of a hierarchy (Nickel & Kiela,
 // "Poincaré Embeddings for Learning Hierarchical Representations", NIPS 2017),
 // trained by Riemannian SGD, deterministically, on several threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import org.dxtext.DxException;
 import org.dxtext.DxModel;
 import org.dxtext.DxOptions;
@@ -11,9 +12,9 @@ public class Privatize {
     String text = args.length > 0 ? args[0] : "The president spoke to the nation about the war.";
     try (DxModel model = DxModel.openDefault(); // share it between threads
         DxPrivatizer privatizer = new DxPrivatizer(model)) { // one per thread
-      DxText result = privatizer.privatizeTextWithReport(text, DxOptions.epsilon(20));
+      DxText result = privatizer.privatizeTextWithRecord(text, DxOptions.epsilon(20));
       System.out.println(result.getText());
-      System.out.println(result.getReport().toJson());
+      System.out.println(result.getRecord().toJson()); // the guarantee: safe to send
       try {
         privatizer.privatizeText(text, DxOptions.epsilon(-1));
       } catch (DxException e) {

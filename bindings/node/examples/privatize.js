@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 'use strict';
 // Privatise a sentence with the default model and print the guarantee.
 //   node examples/privatize.js "The president spoke to the nation."
@@ -7,9 +8,9 @@ async function main() {
   const text = process.argv[2] || 'The president spoke to the nation about the war.';
   const model = dxtext.Model.openDefault(); // share it
   const privatizer = new dxtext.Privatizer(model); // random state; calls on it queue
-  const { text: privateText, report } = await privatizer.privatizeText(text, { epsilon: 20 });
+  const { text: privateText, record } = await privatizer.privatizeText(text, { epsilon: 20 });
   console.log(privateText);
-  console.log(report.json);
+  console.log(record.json); // the guarantee; safe to send with the text
   console.log(privatizer.privatizeWord('house', { epsilon: 20 })); // synchronous
   try {
     await privatizer.privatizeText(text, { epsilon: -1 });

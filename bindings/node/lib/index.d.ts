@@ -1,13 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
 // Type declarations of lib/index.js.
 
 export type Mechanism = 'laplace' | 'hyperbolic' | 'exponential' | 'syntf' | 'mahalanobis' | 'vickrey' | 'tem';
 export type Policy = 'privatize' | 'placeholder' | 'drop' | 'keep';
 export type Geometry = 'euclidean' | 'poincare';
 
+/** The options of docs/options.md (tools/options/privatize_options.table). */
 export interface OptionsObject {
   epsilon: number;
   mechanism?: Mechanism;
-  policies?: Partial<Record<'inVocabulary' | 'outOfVocabulary' | 'number' | 'stopword', Policy>>;
+  inVocabulary?: Policy;
+  oov?: Policy;
+  numbers?: Policy;
+  stopwords?: Policy;
   placeholder?: string;
   temGamma?: number;
   temBeta?: number;
@@ -17,8 +22,14 @@ export interface OptionsObject {
   sampler?: 'gumbel' | 'permute-and-flip';
   /** Decoding: 'exact' (the default) or through the model's search index. */
   search?: 'exact' | 'ivf';
+  /** What of the input's form a text shows: 'keep' (default), 'normalize' or 'strict' (docs/guarantees.md). */
+  releaseShape?: 'keep' | 'normalize' | 'strict';
   /** Index cells scanned with search 'ivf' (0 or absent: the library's default). */
   ivfNprobe?: number;
+  /** release only the model's N most frequent words (0 = all) */
+  outputTop?: number;
+  /** true adds localDiagnostics (token counts of the input) to the result. */
+  localDiagnostics?: boolean;
 }
 /** A number is the epsilon with every other option at its default. */
 export type Options = number | OptionsObject;
@@ -30,20 +41,39 @@ export interface ActionCounts {
   kept: number;
 }
 
-export interface Report {
+/** What a call released and the guarantee it carries: safe to send with the output. */
+export interface ReleaseRecord {
+  release: 'word' | 'text' | 'bag' | 'syntheticBag' | 'unknown';
   mechanism: Mechanism | 'unknown';
+  /** Per word, per unit of the metric. */
   epsilon: number;
   metric: 'euclidean' | 'hyperbolic' | 'mahalanobis' | 'discrete' | 'unknown';
   rng: 'system' | 'deterministic' | 'unknown';
   isPrivate: boolean;
   modelFingerprint: string | null;
+  /** word: eps*d(w,w'); positionwise (ordered text): eps*sum_i d(x_i,x'_i);
+      bagEmd: eps*N*EMD(b,b'); anyInputs: epsilonTotal-DP between any two inputs. */
+  bound: 'word' | 'positionwise' | 'bagEmd' | 'anyInputs' | 'unknown';
+  /** Features of the input the output shows as they are. */
+  reveals: Array<
+    'wordCount' | 'layout' | 'caseShape' | 'tokenClasses' | 'keptWords' | 'sentenceBoundaries' | 'clauseBoundaries'
+  >;
+  /** anyInputs: the number of draws; 0 otherwise. */
+  draws: number;
+  /** anyInputs: epsilon * draws; 0 otherwise. */
+  epsilonTotal: number;
+  /** syntf only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of epsilon. */
+  epsilonVocabulary: number;
+  /** What of the input's form the text release copied. */
+  releaseShape: 'keep' | 'normalize' | 'strict' | 'unknown';
+  json: string;
+}
+
+/** Token counts of the input. They describe the input: keep them on the device. */
+export interface LocalDiagnostics {
   counts: { inVocabulary: ActionCounts; outOfVocabulary: ActionCounts; number: ActionCounts; stopword: ActionCounts };
   wordsPrivatized: number;
   wordsLeaked: number;
-  epsilonPerUnitDistance: number;
-  epsilonDocument: number;
-  /** syntf only (0 otherwise): (eps + ln eta(eps, V)) * N, from the vocabulary size V. */
-  epsilonDocumentVocabulary: number;
   json: string;
 }
 
@@ -90,15 +120,31 @@ export class Privatizer {
   constructor(model: Model, options?: { seed?: Uint8Array });
   readonly model: Model;
   privatizeWord(word: string, options: Options): string;
-  privatizeWordWithReport(word: string, options: Options): { text: string; report: Report };
-  privatizeText(text: string, options: Options): Promise<{ text: string; report: Report }>;
-  privatizeBag(bag: Bag, options: Options): Promise<{ bag: Map<string, number>; report: Report }>;
-  syntf(bag: Bag, nOut: number, options: Options): Promise<{ bag: Map<string, number>; report: Report }>;
+  privatizeWordWithRecord(
+    word: string,
+    options: Options,
+  ): { text: string; record: ReleaseRecord; localDiagnostics?: LocalDiagnostics };
+  privatizeText(
+    text: string,
+    options: Options,
+  ): Promise<{ text: string; record: ReleaseRecord; localDiagnostics?: LocalDiagnostics }>;
+  privatizeBag(
+    bag: Bag,
+    options: Options,
+  ): Promise<{ bag: Map<string, number>; record: ReleaseRecord; localDiagnostics?: LocalDiagnostics }>;
+  syntf(
+    bag: Bag,
+    nOut: number,
+    options: Options,
+  ): Promise<{ bag: Map<string, number>; record: ReleaseRecord; localDiagnostics?: LocalDiagnostics }>;
   calibrate(options: Options, sample?: { words?: number; trials?: number }): Promise<Calibration>;
   close(): Promise<void>;
 }
 
 export const version: string;
+/** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
+export const EPSILON_MIN: number;
+export const EPSILON_MAX: number;
 
 export class DxtextError extends Error {
   readonly status: number;
@@ -121,3 +167,34 @@ export class UnsupportedError extends DxtextError {}
 export class InputTooLargeError extends DxtextError {}
 export class ParseError extends DxtextError {}
 export class InternalError extends DxtextError {}
+export class ContextBusyError extends DxtextError {}
+export class BudgetExceededError extends DxtextError {}
+export class LedgerCorruptError extends DxtextError {}
+
+export interface LedgerTotals {
+  readonly cap: number;
+  readonly spent: number;
+  readonly spentAnyInputs: number;
+  readonly releases: number;
+  readonly memoised: number;
+  readonly memoCapacity: number;
+  readonly words: number;
+}
+
+/** A privacy budget per scope in a file the app owns (docs/budgets.md). */
+export class Ledger {
+  static open(
+    filePath: string,
+    options?: { scope?: string; cap?: number; memoCapacity?: number; key?: Uint8Array },
+  ): Ledger;
+  privatizeText(
+    privatizer: Privatizer,
+    text: string,
+    options: Options,
+    flags?: { fresh?: boolean },
+  ): Promise<{ text: string; memoised: boolean; record: ReleaseRecord; localDiagnostics?: LocalDiagnostics }>;
+  totals(): LedgerTotals;
+  toJSON(): Record<string, unknown>;
+  setCap(cap: number): void;
+  close(): Promise<void>;
+}

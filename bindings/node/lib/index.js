@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 'use strict';
 /**
  * dxtext for Node.js: sanitise text under metric differential privacy.
@@ -5,14 +6,16 @@
  *   const dxtext = require('dxtext');
  *   const model = dxtext.Model.openDefault();          // share it
  *   const privatizer = new dxtext.Privatizer(model);   // random state
- *   const { text, report } = await privatizer.privatizeText('The quick brown fox', { epsilon: 20 });
+ *   const { text, record } = await privatizer.privatizeText('The quick brown fox', { epsilon: 20 });
  *
  * Long calls (texts, bags, SynTF, calibration) return promises and run on
  * the libuv thread pool; privatizeWord is synchronous. Errors are instances
  * of DxtextError subclasses with .status (the C status number) and .code
  * ('DXT_E_INVALID_EPSILON', ...).
  */
+const fs = require('node:fs');
 const path = require('node:path');
+const { OPTIONS } = require('./options_table.js');
 
 // --------------------------------------------------------------------------
 // Errors
@@ -43,11 +46,19 @@ class UnsupportedError extends DxtextError {}
 class InputTooLargeError extends DxtextError {}
 class ParseError extends DxtextError {}
 class InternalError extends DxtextError {}
+/** Another thread was inside a call on the same context (status 17). */
+class ContextBusyError extends DxtextError {}
+/** A Ledger refused the release: it would pass the scope's cap (status 18).
+    Nothing was drawn, released or spent. */
+class BudgetExceededError extends DxtextError {}
+/** The ledger file fails its MAC or format checks (status 19); it is left as it is. */
+class LedgerCorruptError extends DxtextError {}
 
 const ERROR_CLASSES = [
   null, InvalidArgumentError, InvalidEpsilonError, FileError, NotAModelError, UnsupportedVersionError,
   CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError,
   InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError,
+  ContextBusyError, BudgetExceededError, LedgerCorruptError,
 ];
 
 /** The typed error for an error thrown by the addon (others pass through). */
@@ -72,14 +83,20 @@ function invalid(message) {
 // --------------------------------------------------------------------------
 // The addon
 
+// DXTEXT_NODE_ADDON, else the addon built by `npm install` from source
+// (build/), else the prebuilt one of this platform (prebuilds/).
 function loadAddon() {
-  const file = process.env.DXTEXT_NODE_ADDON || path.join(__dirname, '..', 'build', 'dxtext.node');
+  const root = path.join(__dirname, '..');
+  const candidates = process.env.DXTEXT_NODE_ADDON
+    ? [process.env.DXTEXT_NODE_ADDON]
+    : [path.join(root, 'build', 'dxtext.node'), path.join(root, 'prebuilds', `${process.platform}-${process.arch}`, 'dxtext.node')];
+  const file = candidates.find((candidate) => fs.existsSync(candidate)) || candidates[0];
   try {
     return require(file);
   } catch (error) {
     throw new Error(
       `cannot load the dxtext addon ${file}: ${error.message}\n` +
-        'Build it with `node scripts/build.js` in bindings/node (or `npm install`), or set DXTEXT_NODE_ADDON.',
+        'Build it with `node scripts/install.js` in the package (`npm install` does), or set DXTEXT_NODE_ADDON.',
     );
   }
 }
@@ -93,11 +110,18 @@ const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete'
 const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
 const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
 const RNG_MODES = ['unknown', 'system', 'deterministic'];
-const POLICIES = ['default', 'privatize', 'placeholder', 'drop', 'keep'];
 const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
 const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
-const SAMPLERS = { gumbel: 1, 'permute-and-flip': 2 };
-const SEARCHES = { exact: 0, ivf: 1 };
+const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
+const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
+// DXT_REVEALS_* bits, in bit order.
+const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries',
+  'clauseBoundaries'];
+// dxt_release_shape, by number.
+const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
+/** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
+const EPSILON_MIN = 1e-6;
+const EPSILON_MAX = 1e6;
 
 // table[name] for the table's own names only ('constructor' is not a search).
 function lookup(table, name) {
@@ -111,39 +135,72 @@ function indexOfName(table, name, what) {
 }
 
 /**
- * Options: a number (epsilon) or
- * { epsilon, mechanism: 'laplace' | 'hyperbolic' | ..., policies: {
- *   inVocabulary, outOfVocabulary, number, stopword: 'privatize' |
- *   'placeholder' | 'drop' | 'keep' }, placeholder, temGamma, temBeta,
- *   vickreyT, mahalanobisLambda, syntfS, sampler: 'gumbel' | 'permute-and-flip',
- *   search: 'exact' | 'ivf', ivfNprobe }
+ * Options: a number (epsilon) or an object with the options of
+ * tools/options/privatize_options.table (lib/options_table.js is generated
+ * from it; docs/options.md lists them): { epsilon, mechanism: 'laplace' |
+ * 'hyperbolic' | ..., inVocabulary, oov, numbers, stopwords: 'privatize' |
+ * 'placeholder' | 'drop' | 'keep', placeholder, temGamma, temBeta, vickreyT,
+ * mahalanobisLambda, syntfS, sampler: 'gumbel' | 'permute-and-flip',
+ * search: 'exact' | 'ivf', ivfNprobe }, and one option of the call,
+ * localDiagnostics: boolean (true adds the token counts of the input to the
+ * result; they describe the input: keep them on the device). Any other name
+ * is an error. The addon reads the numbers under the same names, and the
+ * policies as one array, policy.
  */
+const OPTION_BY_NAME = new Map(OPTIONS.map((option) => [option.name, option]));
+
 function nativeOptions(options) {
   if (typeof options === 'number') return { epsilon: options };
   if (options === null || typeof options !== 'object') throw invalid('options must be a number (epsilon) or an object');
-  const out = { ...options };
-  delete out.policies;
-  if (options.mechanism !== undefined) out.mechanism = indexOfName(MECHANISMS, options.mechanism, 'mechanism');
-  if (options.sampler !== undefined) {
-    out.sampler = lookup(SAMPLERS, options.sampler);
-    if (out.sampler === undefined) throw invalid(`unknown sampler ${JSON.stringify(options.sampler)}`);
+  const out = {};
+  if (options.localDiagnostics !== undefined && typeof options.localDiagnostics !== 'boolean') {
+    throw invalid('localDiagnostics must be true or false');
   }
-  if (options.search !== undefined) {
-    out.search = lookup(SEARCHES, options.search);
-    if (out.search === undefined) throw invalid(`unknown search ${JSON.stringify(options.search)} (exact or ivf)`);
-  }
-  if (options.policies !== undefined) {
-    out.policy = [0, 0, 0, 0];
-    for (const [tokenClass, policy] of Object.entries(options.policies)) {
-      const row = TOKEN_CLASSES.indexOf(tokenClass);
-      if (row < 0) throw invalid(`unknown token class ${JSON.stringify(tokenClass)}`);
-      out.policy[row] = indexOfName(POLICIES, policy, 'policy');
+  for (const [name, value] of Object.entries(options)) {
+    if (name === 'localDiagnostics') continue;  // an option of the call, read by result()
+    const option = OPTION_BY_NAME.get(name);
+    if (!option) throw invalid(`unknown option ${JSON.stringify(name)} (options are ${OPTIONS.map((o) => o.name).join(', ')})`);
+    if (value === undefined) continue;
+    let converted = value;
+    if (option.type === 'enum') {
+      converted = lookup(option.values, value);
+      if (converted === undefined) {
+        throw invalid(`unknown ${name} ${JSON.stringify(value)} (one of ${Object.keys(option.values).join(', ')})`);
+      }
+    }
+    const element = /^policy\[(\d)\]$/.exec(option.field);
+    if (element) {
+      out.policy = out.policy || [0, 0, 0, 0];
+      out.policy[Number(element[1])] = converted;
+    } else {
+      out[name] = converted;
     }
   }
   return out;
 }
 
-function report(raw) {
+// The release record: what was released and its guarantee; safe to send.
+function record(raw) {
+  return Object.freeze({
+    release: RELEASES[raw.release] || 'unknown',
+    mechanism: MECHANISMS[raw.mechanism] || 'unknown',
+    epsilon: raw.epsilon,
+    metric: METRICS[raw.metric] || 'unknown',
+    rng: RNG_MODES[raw.rngMode] || 'unknown',
+    isPrivate: raw.isPrivate,
+    modelFingerprint: raw.modelFingerprint,
+    bound: BOUNDS[raw.bound] || 'unknown',
+    reveals: REVEALS.filter((_, bit) => (raw.reveals & (1 << bit)) !== 0),
+    draws: raw.draws,
+    epsilonTotal: raw.epsilonTotal,
+    epsilonVocabulary: raw.epsilonVocabulary,
+    releaseShape: SHAPES[raw.releaseShape] || 'unknown',
+    json: raw.json,
+  });
+}
+
+// The token counts of the input: they describe it, so they stay local.
+function localDiagnostics(raw) {
   const counts = {};
   TOKEN_CLASSES.forEach((name, row) => {
     counts[name] = {};
@@ -151,21 +208,16 @@ function report(raw) {
       counts[name][action] = raw.counts[row][column];
     });
   });
-  return {
-    mechanism: MECHANISMS[raw.mechanism] || 'unknown',
-    epsilon: raw.epsilon,
-    metric: METRICS[raw.metric] || 'unknown',
-    rng: RNG_MODES[raw.rngMode] || 'unknown',
-    isPrivate: raw.isPrivate,
-    modelFingerprint: raw.modelFingerprint,
-    counts,
-    wordsPrivatized: raw.wordsPrivatized,
-    wordsLeaked: raw.wordsLeaked,
-    epsilonPerUnitDistance: raw.epsilonPerUnitDistance,
-    epsilonDocument: raw.epsilonDocument,
-    epsilonDocumentVocabulary: raw.epsilonDocumentVocabulary,
-    json: raw.json,
-  };
+  return Object.freeze({ counts, wordsPrivatized: raw.wordsPrivatized, wordsLeaked: raw.wordsLeaked, json: raw.json });
+}
+
+// { [key]: value, record } plus localDiagnostics when the options ask for them.
+function result(key, value, raw, options) {
+  const out = { [key]: value, record: record(raw.record) };
+  if (options !== null && typeof options === 'object' && options.localDiagnostics === true) {
+    out.localDiagnostics = localDiagnostics(raw.diagnostics);
+  }
+  return out;
 }
 
 function bagPairs(bag) {
@@ -199,12 +251,24 @@ class Model {
     return new Model(call(() => native.modelFromBuffer(buffer, Boolean(verifyDigests))), null);
   }
 
-  /** The path of the default model for 'euclidean' or 'poincare'. */
+  /**
+   * The path of the default model for 'euclidean' or 'poincare': the file
+   * named by DXTEXT_MODEL, else the newest model of that geometry in the
+   * package's models/ directory, else the library's default (beside the
+   * library, the installed models directory, the source tree's models/).
+   */
   static defaultPath(geometry = 'euclidean') {
-    return call(() => native.defaultModelPath(indexOfName(GEOMETRIES, geometry, 'geometry')));
+    const code = indexOfName(GEOMETRIES, geometry, 'geometry');
+    if (!process.env.DXTEXT_MODEL) {
+      const prefix = code === 2 ? 'dxtext-wordnet-poincare-' : 'dxtext-en-euclid-';
+      const dir = path.join(__dirname, '..', 'models');
+      const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.startsWith(prefix) && n.endsWith('.dxe')) : [];
+      if (names.length > 0) return path.join(dir, names.sort().pop());
+    }
+    return call(() => native.defaultModelPath(code));
   }
 
-  /** Open the default model ($DXTEXT_MODEL, installed, or the source tree's). */
+  /** Open the default model (see defaultPath). */
   static openDefault(geometry = 'euclidean', options = {}) {
     return Model.open(Model.defaultPath(geometry), options);
   }
@@ -230,7 +294,7 @@ class Model {
     return this.info.vocabularySize;
   }
 
-  /** SHA-256 of the model file, as hex: its fingerprint in reports. */
+  /** SHA-256 of the model file, as hex: its fingerprint in release records. */
   fingerprint() {
     return call(() => native.modelFingerprint(this._handle()));
   }
@@ -290,36 +354,39 @@ class Privatizer {
 
   /** Privatise one word, synchronously; the replacement word. */
   privatizeWord(word, options) {
-    return this.privatizeWordWithReport(word, options).text;
+    return this.privatizeWordWithRecord(word, options).text;
   }
 
-  /** { text, report } for one word, synchronously. */
-  privatizeWordWithReport(word, options) {
+  /** { text, record } for one word, synchronously (and localDiagnostics
+      when options.localDiagnostics is true). */
+  privatizeWordWithRecord(word, options) {
     const raw = call(() => native.privatizeWord(this._context(), word, nativeOptions(options)));
-    return { text: raw.text, report: report(raw.report) };
+    return result('text', raw.text, raw, options);
   }
 
-  /** Promise of { text, report }: words replaced, spacing and punctuation kept. */
+  /** Promise of { text, record }: words replaced, spacing and punctuation
+      kept; the record's bound is positionwise (epsilon * sum_i d(x_i, x'_i)). */
   privatizeText(text, options) {
     return this._enqueue(async (context) => {
       const raw = await native.privatizeText(context, text, nativeOptions(options));
-      return { text: raw.text, report: report(raw.report) };
+      return result('text', raw.text, raw, options);
     });
   }
 
-  /** Promise of { bag: Map(word -> count), report }: every occurrence privatised. */
+  /** Promise of { bag: Map(word -> count), record }: every occurrence
+      privatised; the record's bound is epsilon * N * EMD for bags of size N. */
   privatizeBag(bag, options) {
     return this._enqueue(async (context) => {
       const raw = await native.privatizeBag(context, bagPairs(bag), nativeOptions(options));
-      return { bag: new Map(raw.bag), report: report(raw.report) };
+      return result('bag', new Map(raw.bag), raw, options);
     });
   }
 
-  /** Promise of { bag, report }: a SynTF synthetic bag of exactly nOut words. */
+  /** Promise of { bag, record }: a SynTF synthetic bag of exactly nOut words. */
   syntf(bag, nOut, options) {
     return this._enqueue(async (context) => {
       const raw = await native.syntf(context, bagPairs(bag), nOut, nativeOptions(options));
-      return { bag: new Map(raw.bag), report: report(raw.report) };
+      return result('bag', new Map(raw.bag), raw, options);
     });
   }
 
@@ -339,10 +406,93 @@ class Privatizer {
   }
 }
 
+// --------------------------------------------------------------------------
+// Ledger
+
+class Ledger {
+  /**
+   * Open (or create) the ledger file at `filePath` and select `scope`
+   * (docs/budgets.md). `cap` (epsilon summed over releases) and
+   * `memoCapacity` apply to a new scope; `key` (a Buffer of 16 to 64 bytes)
+   * makes the file's MAC unforgeable without it.
+   */
+  static open(filePath, { scope = 'default', cap = 0, memoCapacity, key } = {}) {
+    const handle = call(() => native.ledgerOpen(String(filePath), scope, { cap, memoCapacity, key }));
+    return new Ledger(handle);
+  }
+
+  /** Use Ledger.open. */
+  constructor(handle) {
+    if (handle === undefined || handle === null) throw invalid('use Ledger.open()');
+    this._handle = handle;
+    this._tail = Promise.resolve();
+  }
+
+  _ledger() {
+    if (this._handle === null) throw invalid('the ledger is closed');
+    return this._handle;
+  }
+
+  /**
+   * Promise of { text, memoised, record }: privatizer.privatizeText through
+   * the ledger. The same text with the same options returns the memoised
+   * output and spends nothing, unless `fresh`; a release past the cap
+   * rejects with BudgetExceededError before any noise is drawn.
+   */
+  privatizeText(privatizer, text, options, { fresh = false } = {}) {
+    if (!(privatizer instanceof Privatizer)) return Promise.reject(invalid('privatizeText needs a Privatizer'));
+    const run = this._tail.then(() =>
+      privatizer._enqueue(async (context) => {
+        const raw = await native.ledgerPrivatizeText(this._ledger(), context, text, nativeOptions(options), Boolean(fresh));
+        const out = result('text', raw.text, raw, options);
+        out.memoised = raw.memoised;
+        return out;
+      }),
+    );
+    this._tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run.catch((error) => {
+      throw typed(error);
+    });
+  }
+
+  /** { cap, spent, spentAnyInputs, releases, memoised, memoCapacity, words }, read from the file. */
+  totals() {
+    return call(() => native.ledgerTotals(this._ledger()));
+  }
+
+  /** The scope as `dxtext ledger` prints it (an object). */
+  toJSON() {
+    return JSON.parse(call(() => native.ledgerJson(this._ledger())));
+  }
+
+  /** Set the scope's cap (finite, >= 0). */
+  setCap(cap) {
+    call(() => native.ledgerSetCap(this._ledger(), cap));
+  }
+
+  /** Release the handle (after pending calls finish); the file stays. */
+  async close() {
+    await this._tail;
+    if (this._handle !== null) {
+      const handle = this._handle;
+      this._handle = null;
+      native.ledgerClose(handle);
+    }
+  }
+}
+
 module.exports = {
   Model,
   Privatizer,
+  Ledger,
+  BudgetExceededError,
+  LedgerCorruptError,
   version: native.versionString(),
+  EPSILON_MIN,
+  EPSILON_MAX,
   DxtextError,
   InvalidArgumentError,
   InvalidEpsilonError,
@@ -361,4 +511,5 @@ module.exports = {
   InputTooLargeError,
   ParseError,
   InternalError,
+  ContextBusyError,
 };

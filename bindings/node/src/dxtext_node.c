@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dxtext for Node.js: a plain C N-API addon over the public C header only.
  * lib/index.js is the JavaScript interface; this file gives it handles
@@ -44,6 +45,9 @@ static const char *status_code(dxt_status s) {
     case DXT_E_INPUT_TOO_LARGE: return "DXT_E_INPUT_TOO_LARGE";
     case DXT_E_PARSE: return "DXT_E_PARSE";
     case DXT_E_INTERNAL: return "DXT_E_INTERNAL";
+    case DXT_E_CONTEXT_BUSY: return "DXT_E_CONTEXT_BUSY";
+    case DXT_E_BUDGET_EXCEEDED: return "DXT_E_BUDGET_EXCEEDED";
+    case DXT_E_LEDGER_CORRUPT: return "DXT_E_LEDGER_CORRUPT";
     default: return "DXT_E_UNKNOWN";
   }
 }
@@ -234,18 +238,28 @@ static int get_double_property(napi_env env, napi_value object, const char *name
   return 1;
 }
 
-static int get_u32_property(napi_env env, napi_value object, const char *name, uint32_t *out) {
-  napi_value v;
+/* A JavaScript number that must be an integer in [0, 2^32): N-API's own
+   napi_get_value_uint32 wraps instead (2**32 + 3 becomes 3, -1 becomes
+   2^32 - 1), so a caller's mistake would run a different call. Throws and
+   returns 0 otherwise. */
+static int get_u32_value(napi_env env, napi_value v, const char *name, uint32_t *out) {
   double d = 0;
-  if (!get_property(env, object, name, &v)) return 1;
   if (napi_get_value_double(env, v, &d) != napi_ok || !(d >= 0 && d <= 4294967295.0) || d != (double)(uint32_t)d) {
     char message[128];
-    snprintf(message, sizeof message, "options.%s must be a non-negative integer", name);
+    snprintf(message, sizeof message, "%s must be an integer in [0, 2^32)", name);
     throw_argument(env, message);
     return 0;
   }
   *out = (uint32_t)d;
   return 1;
+}
+
+static int get_u32_property(napi_env env, napi_value object, const char *name, uint32_t *out) {
+  napi_value v;
+  char qualified[96];
+  if (!get_property(env, object, name, &v)) return 1;
+  snprintf(qualified, sizeof qualified, "options.%s", name);
+  return get_u32_value(env, v, qualified, out);
 }
 
 /* Options and the placeholder string they point to (owned). */
@@ -255,7 +269,7 @@ typedef struct options_copy {
 } options_copy;
 
 /* Reads {epsilon, mechanism, policy: [4], placeholder, temGamma, temBeta,
-   vickreyT, mahalanobisLambda, syntfS, sampler, search, ivfNprobe} (numbers
+   vickreyT, mahalanobisLambda, syntfS, sampler, search, ivfNprobe, releaseShape, outputTop} (numbers
    as in the C header; lib/index.js maps names to numbers). */
 static int get_options(napi_env env, napi_value object, options_copy *out) {
   napi_valuetype t;
@@ -279,16 +293,18 @@ static int get_options(napi_env env, napi_value object, options_copy *out) {
       !get_double_property(env, object, "syntfS", &out->options.syntf_s) ||
       !get_u32_property(env, object, "sampler", &out->options.exponential_sampler) ||
       !get_u32_property(env, object, "search", &out->options.search) ||
-      !get_u32_property(env, object, "ivfNprobe", &out->options.ivf_nprobe))
+      !get_u32_property(env, object, "ivfNprobe", &out->options.ivf_nprobe) ||
+      !get_u32_property(env, object, "releaseShape", &out->options.release_shape) ||
+      !get_u32_property(env, object, "outputTop", &out->options.output_top))
     return 0;
   if (get_property(env, object, "policy", &v)) {
     uint32_t i;
     for (i = 0; i < DXT_TOKEN_CLASS_COUNT; ++i) {
       napi_value p;
       if (napi_get_element(env, v, i, &p) != napi_ok) return 0;
-      if (napi_typeof(env, p, &t) == napi_ok && t == napi_number) {
-        napi_get_value_uint32(env, p, &out->options.policy[i]);
-      }
+      if (napi_typeof(env, p, &t) == napi_ok && t == napi_number &&
+          !get_u32_value(env, p, "options.policy", &out->options.policy[i]))
+        return 0;
     }
   }
   if (get_property(env, object, "placeholder", &v)) {
@@ -371,12 +387,13 @@ static void set_number(napi_env env, napi_value object, const char *name, double
   napi_set_named_property(env, object, name, v);
 }
 
-static napi_value report_object(napi_env env, const dxt_report *r) {
-  napi_value o, v, counts;
-  uint32_t i, j;
+static napi_value record_object(napi_env env, const dxt_release_record *r) {
+  napi_value o, v;
+  uint32_t i;
   char json[4096];
   size_t required = 0;
   napi_create_object(env, &o);
+  set_number(env, o, "release", r->release);
   set_number(env, o, "mechanism", r->mechanism);
   set_number(env, o, "epsilon", r->epsilon);
   set_number(env, o, "metric", r->metric);
@@ -391,23 +408,39 @@ static napi_value report_object(napi_env env, const dxt_report *r) {
     napi_get_null(env, &v);
   }
   napi_set_named_property(env, o, "modelFingerprint", v);
+  set_number(env, o, "bound", r->bound);
+  set_number(env, o, "reveals", r->reveals);
+  set_number(env, o, "draws", (double)r->draws);
+  set_number(env, o, "epsilonTotal", r->epsilon_total);
+  set_number(env, o, "epsilonVocabulary", r->epsilon_vocabulary);
+  set_number(env, o, "releaseShape", r->release_shape);
+  if (dxt_release_record_to_json(r, json, sizeof json, &required) == DXT_OK) {
+    napi_create_string_utf8(env, json, required - 1, &v);
+    napi_set_named_property(env, o, "json", v);
+  }
+  return o;
+}
+
+static napi_value diagnostics_object(napi_env env, const dxt_local_diagnostics *d) {
+  napi_value o, v, counts;
+  uint32_t i, j;
+  char json[4096];
+  size_t required = 0;
+  napi_create_object(env, &o);
   napi_create_array_with_length(env, DXT_TOKEN_CLASS_COUNT, &counts);
   for (i = 0; i < DXT_TOKEN_CLASS_COUNT; ++i) {
     napi_value row;
     napi_create_array_with_length(env, DXT_TOKEN_ACTION_COUNT, &row);
     for (j = 0; j < DXT_TOKEN_ACTION_COUNT; ++j) {
-      napi_create_double(env, (double)r->counts[i][j], &v);
+      napi_create_double(env, (double)d->counts[i][j], &v);
       napi_set_element(env, row, j, v);
     }
     napi_set_element(env, counts, i, row);
   }
   napi_set_named_property(env, o, "counts", counts);
-  set_number(env, o, "wordsPrivatized", (double)r->words_privatized);
-  set_number(env, o, "wordsLeaked", (double)r->words_leaked);
-  set_number(env, o, "epsilonPerUnitDistance", r->epsilon_per_unit_distance);
-  set_number(env, o, "epsilonDocument", r->epsilon_document);
-  set_number(env, o, "epsilonDocumentVocabulary", r->epsilon_document_vocabulary);
-  if (dxt_report_to_json(r, json, sizeof json, &required) == DXT_OK) {
+  set_number(env, o, "wordsPrivatized", (double)d->words_privatized);
+  set_number(env, o, "wordsLeaked", (double)d->words_leaked);
+  if (dxt_local_diagnostics_to_json(d, json, sizeof json, &required) == DXT_OK) {
     napi_create_string_utf8(env, json, required - 1, &v);
     napi_set_named_property(env, o, "json", v);
   }
@@ -577,7 +610,7 @@ static napi_value model_word(napi_env env, napi_callback_info info) {
   const char *word = NULL;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if ((m = get_model(env, argv[0])) == NULL) return NULL;
-  NAPI_CALL(env, napi_get_value_uint32(env, argv[1], &index));
+  if (!get_u32_value(env, argv[1], "index", &index)) return NULL;
   if (throw_status(env, dxt_model_word(m->model, index, &word, &length))) return NULL;
   napi_create_string_utf8(env, word, length, &out);
   return out;
@@ -591,7 +624,7 @@ static napi_value default_model_path(napi_env env, napi_callback_info info) {
   char *buffer;
   dxt_status s;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &geometry));
+  if (!get_u32_value(env, argv[0], "geometry", &geometry)) return NULL;
   s = dxt_default_model_path(geometry, small, 0, &required);
   if (s != DXT_E_INPUT_TOO_LARGE && throw_status(env, s)) return NULL;
   buffer = (char *)malloc(required);
@@ -664,13 +697,14 @@ static napi_value context_close(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* privatizeWord(context, word, options) -> {text, report} */
+/* privatizeWord(context, word, options) -> {text, record, diagnostics} */
 static napi_value privatize_word(napi_env env, napi_callback_info info) {
   size_t argc = 3, length = 0, out_length = 0;
   napi_value argv[3], result, v;
   context_box *c;
   options_copy o;
-  dxt_report report;
+  dxt_release_record record;
+  dxt_local_diagnostics diagnostics;
   char *word, *out = NULL;
   dxt_status s;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
@@ -681,8 +715,9 @@ static napi_value privatize_word(napi_env env, napi_callback_info info) {
     free(o.placeholder);
     return NULL;
   }
-  dxt_report_init(&report);
-  s = dxt_privatize_word(c->context, &o.options, word, length, &out, &out_length, &report);
+  dxt_release_record_init(&record);
+  dxt_local_diagnostics_init(&diagnostics);
+  s = dxt_privatize_word(c->context, &o.options, word, length, &out, &out_length, &record, &diagnostics);
   free(word);
   free(o.placeholder);
   if (throw_status(env, s)) return NULL;
@@ -690,7 +725,8 @@ static napi_value privatize_word(napi_env env, napi_callback_info info) {
   napi_create_string_utf8(env, out, out_length, &v);
   dxt_text_free(out);
   napi_set_named_property(env, result, "text", v);
-  napi_set_named_property(env, result, "report", report_object(env, &report));
+  napi_set_named_property(env, result, "record", record_object(env, &record));
+  napi_set_named_property(env, result, "diagnostics", diagnostics_object(env, &diagnostics));
   return result;
 }
 
@@ -698,7 +734,13 @@ static napi_value privatize_word(napi_env env, napi_callback_info info) {
 /* Asynchronous calls                                                        */
 /* ------------------------------------------------------------------------ */
 
-enum job_kind { JOB_TEXT, JOB_BAG, JOB_SYNTF, JOB_CALIBRATE };
+enum job_kind { JOB_TEXT, JOB_BAG, JOB_SYNTF, JOB_CALIBRATE, JOB_LEDGER_TEXT };
+
+/* A privacy ledger handle; busy while an asynchronous call uses it. */
+typedef struct ledger_box {
+  dxt_ledger *ledger; /* NULL once closed */
+  int busy;
+} ledger_box;
 
 typedef struct job {
   enum job_kind kind;
@@ -706,6 +748,10 @@ typedef struct job {
   napi_deferred deferred;
   napi_ref context_ref; /* keeps the context handle alive */
   context_box *context;
+  napi_ref ledger_ref; /* JOB_LEDGER_TEXT: keeps the ledger handle alive */
+  ledger_box *ledger;
+  uint32_t ledger_flags;
+  bool memoised;
   options_copy options;
   /* inputs */
   char *text;
@@ -718,13 +764,15 @@ typedef struct job {
   char *out_text;
   size_t out_length;
   dxt_bag *out_bag;
-  dxt_report report;
+  dxt_release_record record;
+  dxt_local_diagnostics diagnostics;
   dxt_calibration calibration;
 } job;
 
 static void job_free(napi_env env, job *j) {
   if (j->work != NULL) napi_delete_async_work(env, j->work);
   if (j->context_ref != NULL) napi_delete_reference(env, j->context_ref);
+  if (j->ledger_ref != NULL) napi_delete_reference(env, j->ledger_ref);
   free(j->options.placeholder);
   free(j->text);
   bag_copy_free(&j->bag);
@@ -741,16 +789,23 @@ static void job_execute(napi_env env, void *data) {
   switch (j->kind) {
     case JOB_TEXT:
       j->status = dxt_privatize_text(ctx, &j->options.options, j->text, j->text_length, &j->out_text, &j->out_length,
-                                     &j->report);
+                                     &j->record, &j->diagnostics);
       break;
     case JOB_BAG:
-      j->status = dxt_privatize_bag(ctx, &j->options.options, j->bag.entries, j->bag.count, &j->out_bag, &j->report);
+      j->status = dxt_privatize_bag(ctx, &j->options.options, j->bag.entries, j->bag.count, &j->out_bag, &j->record,
+                                    &j->diagnostics);
       break;
     case JOB_SYNTF:
-      j->status = dxt_syntf(ctx, &j->options.options, j->bag.entries, j->bag.count, j->n_out, &j->out_bag, &j->report);
+      j->status = dxt_syntf(ctx, &j->options.options, j->bag.entries, j->bag.count, j->n_out, &j->out_bag, &j->record,
+                            &j->diagnostics);
       break;
     case JOB_CALIBRATE:
       j->status = dxt_calibrate(ctx, &j->options.options, j->words, j->trials, &j->calibration);
+      break;
+    case JOB_LEDGER_TEXT:
+      j->status = dxt_ledger_privatize_text(j->ledger->ledger, ctx, &j->options.options, j->text, j->text_length,
+                                            j->ledger_flags, &j->out_text, &j->out_length, &j->memoised, &j->record,
+                                            &j->diagnostics);
       break;
   }
   /* The message is thread-local: copy it on this thread. */
@@ -761,6 +816,7 @@ static void job_complete(napi_env env, napi_status napi_result, void *data) {
   job *j = (job *)data;
   napi_value result, v;
   j->context->busy = 0;
+  if (j->ledger != NULL) j->ledger->busy = 0;
   if (napi_result != napi_ok || j->status != DXT_OK) {
     dxt_status s = napi_result != napi_ok ? DXT_E_INTERNAL : j->status;
     napi_reject_deferred(env, j->deferred,
@@ -771,8 +827,13 @@ static void job_complete(napi_env env, napi_status napi_result, void *data) {
   napi_create_object(env, &result);
   switch (j->kind) {
     case JOB_TEXT:
+    case JOB_LEDGER_TEXT:
       napi_create_string_utf8(env, j->out_text, j->out_length, &v);
       napi_set_named_property(env, result, "text", v);
+      if (j->kind == JOB_LEDGER_TEXT) {
+        napi_get_boolean(env, j->memoised, &v);
+        napi_set_named_property(env, result, "memoised", v);
+      }
       break;
     case JOB_BAG:
     case JOB_SYNTF: napi_set_named_property(env, result, "bag", bag_array(env, j->out_bag)); break;
@@ -787,7 +848,10 @@ static void job_complete(napi_env env, napi_status napi_result, void *data) {
       set_number(env, result, "distinctMax", j->calibration.distinct_max);
       break;
   }
-  if (j->kind != JOB_CALIBRATE) napi_set_named_property(env, result, "report", report_object(env, &j->report));
+  if (j->kind != JOB_CALIBRATE) {
+    napi_set_named_property(env, result, "record", record_object(env, &j->record));
+    napi_set_named_property(env, result, "diagnostics", diagnostics_object(env, &j->diagnostics));
+  }
   napi_resolve_deferred(env, j->deferred, result);
   job_free(env, j);
 }
@@ -804,7 +868,8 @@ static job *job_begin(napi_env env, napi_value context_handle, enum job_kind kin
   }
   j->kind = kind;
   j->context = c;
-  dxt_report_init(&j->report);
+  dxt_release_record_init(&j->record);
+  dxt_local_diagnostics_init(&j->diagnostics);
   dxt_calibration_init(&j->calibration);
   if (napi_create_reference(env, context_handle, 1, &j->context_ref) != napi_ok) {
     job_free(env, j);
@@ -823,10 +888,11 @@ static napi_value job_start(napi_env env, job *j) {
     return NULL;
   }
   j->context->busy = 1;
+  if (j->ledger != NULL) j->ledger->busy = 1;
   return promise;
 }
 
-/* privatizeText(context, text, options) -> Promise<{text, report}> */
+/* privatizeText(context, text, options) -> Promise<{text, record, diagnostics}> */
 static napi_value privatize_text_async(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
@@ -841,7 +907,7 @@ static napi_value privatize_text_async(napi_env env, napi_callback_info info) {
   return job_start(env, j);
 }
 
-/* privatizeBag(context, [[word, count], ...], options) -> Promise<{bag, report}> */
+/* privatizeBag(context, [[word, count], ...], options) -> Promise<{bag, record, diagnostics}> */
 static napi_value privatize_bag_async(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
@@ -855,18 +921,18 @@ static napi_value privatize_bag_async(napi_env env, napi_callback_info info) {
   return job_start(env, j);
 }
 
-/* syntf(context, bag, nOut, options) -> Promise<{bag, report}> */
+/* syntf(context, bag, nOut, options) -> Promise<{bag, record, diagnostics}> */
 static napi_value syntf_async(napi_env env, napi_callback_info info) {
   size_t argc = 4;
   napi_value argv[4];
   job *j;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if ((j = job_begin(env, argv[0], JOB_SYNTF)) == NULL) return NULL;
-  if (!get_bag(env, argv[1], &j->bag) || napi_get_value_uint32(env, argv[2], &j->n_out) != napi_ok ||
+  if (!get_bag(env, argv[1], &j->bag) || !get_u32_value(env, argv[2], "nOut", &j->n_out) ||
       !get_options(env, argv[3], &j->options)) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
-    if (!pending) throw_argument(env, "nOut must be a number");
+    if (!pending) throw_argument(env, "invalid syntf arguments");
     job_free(env, j);
     return NULL;
   }
@@ -880,14 +946,193 @@ static napi_value calibrate_async(napi_env env, napi_callback_info info) {
   job *j;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if ((j = job_begin(env, argv[0], JOB_CALIBRATE)) == NULL) return NULL;
-  if (!get_options(env, argv[1], &j->options) || napi_get_value_uint32(env, argv[2], &j->words) != napi_ok ||
-      napi_get_value_uint32(env, argv[3], &j->trials) != napi_ok) {
+  if (!get_options(env, argv[1], &j->options) || !get_u32_value(env, argv[2], "words", &j->words) ||
+      !get_u32_value(env, argv[3], "trials", &j->trials)) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
-    if (!pending) throw_argument(env, "words and trials must be numbers");
+    if (!pending) throw_argument(env, "invalid calibrate arguments");
     job_free(env, j);
     return NULL;
   }
+  return job_start(env, j);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Privacy ledger                                                            */
+/* ------------------------------------------------------------------------ */
+
+static void ledger_finalize(napi_env env, void *data, void *hint) {
+  ledger_box *l = (ledger_box *)data;
+  (void)env, (void)hint;
+  dxt_ledger_close(l->ledger);
+  free(l);
+}
+
+static ledger_box *get_ledger(napi_env env, napi_value v) {
+  void *data = NULL;
+  napi_valuetype t;
+  ledger_box *l;
+  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external || napi_get_value_external(env, v, &data) != napi_ok) {
+    throw_argument(env, "not a ledger handle");
+    return NULL;
+  }
+  l = (ledger_box *)data;
+  if (l->ledger == NULL) {
+    throw_argument(env, "the ledger is closed");
+    return NULL;
+  }
+  if (l->busy) {
+    throw_argument(env, "the ledger is running an asynchronous call; await it first");
+    return NULL;
+  }
+  return l;
+}
+
+/* ledgerOpen(path, scope, {cap, memoCapacity, key}) -> handle */
+static napi_value ledger_open(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3], out, key_value;
+  char *path, *scope;
+  dxt_ledger_options options;
+  dxt_ledger *ledger = NULL;
+  ledger_box *l;
+  dxt_status s;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((path = get_string(env, argv[0], NULL, "path")) == NULL) return NULL;
+  if ((scope = get_string(env, argv[1], NULL, "scope")) == NULL) {
+    free(path);
+    return NULL;
+  }
+  dxt_ledger_options_init(&options);
+  if (!get_double_property(env, argv[2], "cap", &options.cap) ||
+      !get_u32_property(env, argv[2], "memoCapacity", &options.memo_capacity)) {
+    free(path);
+    free(scope);
+    return NULL;
+  }
+  if (get_property(env, argv[2], "key", &key_value)) {
+    void *key = NULL;
+    size_t length = 0;
+    bool is_buffer = false;
+    napi_is_buffer(env, key_value, &is_buffer);
+    if (!is_buffer || napi_get_buffer_info(env, key_value, &key, &length) != napi_ok) {
+      free(path);
+      free(scope);
+      throw_argument(env, "options.key must be a Buffer");
+      return NULL;
+    }
+    options.key = (const uint8_t *)key;
+    options.key_length = length;
+  }
+  s = dxt_ledger_open(path, scope, &options, &ledger);
+  free(path);
+  free(scope);
+  if (throw_status(env, s)) return NULL;
+  l = (ledger_box *)calloc(1, sizeof *l);
+  if (l == NULL) {
+    dxt_ledger_close(ledger);
+    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+    return NULL;
+  }
+  l->ledger = ledger;
+  if (napi_create_external(env, l, ledger_finalize, NULL, &out) != napi_ok) {
+    ledger_finalize(env, l, NULL);
+    return NULL;
+  }
+  return out;
+}
+
+static napi_value ledger_close(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  ledger_box *l;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
+  dxt_ledger_close(l->ledger);
+  l->ledger = NULL;
+  return NULL;
+}
+
+static napi_value ledger_set_cap(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  ledger_box *l;
+  double cap = 0;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
+  if (napi_get_value_double(env, argv[1], &cap) != napi_ok) {
+    throw_argument(env, "cap must be a number");
+    return NULL;
+  }
+  throw_status(env, dxt_ledger_set_cap(l->ledger, cap));
+  return NULL;
+}
+
+/* ledgerTotals(handle) -> {cap, spent, spentAnyInputs, releases, memoised, memoCapacity, words} */
+static napi_value ledger_totals(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1], o;
+  ledger_box *l;
+  dxt_ledger_totals t;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
+  dxt_ledger_totals_init(&t);
+  if (throw_status(env, dxt_ledger_get_totals(l->ledger, &t))) return NULL;
+  napi_create_object(env, &o);
+  set_number(env, o, "cap", t.cap);
+  set_number(env, o, "spent", t.spent);
+  set_number(env, o, "spentAnyInputs", t.spent_any_inputs);
+  set_number(env, o, "releases", (double)t.releases);
+  set_number(env, o, "memoised", (double)t.memoised);
+  set_number(env, o, "memoCapacity", t.memo_capacity);
+  set_number(env, o, "words", (double)t.words);
+  return o;
+}
+
+static napi_value ledger_json(napi_env env, napi_callback_info info) {
+  size_t argc = 1, required = 0;
+  napi_value argv[1], out;
+  ledger_box *l;
+  char *buffer;
+  dxt_status s;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
+  s = dxt_ledger_to_json(l->ledger, NULL, 0, &required);
+  if (s != DXT_E_INPUT_TOO_LARGE && throw_status(env, s)) return NULL;
+  if ((buffer = (char *)malloc(required)) == NULL) {
+    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+    return NULL;
+  }
+  s = dxt_ledger_to_json(l->ledger, buffer, required, &required);
+  if (throw_status(env, s)) {
+    free(buffer);
+    return NULL;
+  }
+  napi_create_string_utf8(env, buffer, NAPI_AUTO_LENGTH, &out);
+  free(buffer);
+  return out;
+}
+
+/* ledgerPrivatizeText(ledger, context, text, options, fresh)
+   -> Promise<{text, memoised, record, diagnostics}> */
+static napi_value ledger_privatize_text_async(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  ledger_box *l;
+  job *j;
+  bool fresh = false;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
+  if ((j = job_begin(env, argv[1], JOB_LEDGER_TEXT)) == NULL) return NULL;
+  if (argc > 4) napi_get_value_bool(env, argv[4], &fresh);
+  j->ledger_flags = fresh ? DXT_LEDGER_FRESH : 0u;
+  if (napi_create_reference(env, argv[0], 1, &j->ledger_ref) != napi_ok ||
+      (j->text = get_string(env, argv[2], &j->text_length, "text")) == NULL ||
+      !get_options(env, argv[3], &j->options)) {
+    job_free(env, j);
+    return NULL;
+  }
+  j->ledger = l;
   return job_start(env, j);
 }
 
@@ -919,6 +1164,12 @@ NAPI_MODULE_INIT() {
       {"privatizeBag", privatize_bag_async},
       {"syntf", syntf_async},
       {"calibrate", calibrate_async},
+      {"ledgerOpen", ledger_open},
+      {"ledgerClose", ledger_close},
+      {"ledgerSetCap", ledger_set_cap},
+      {"ledgerTotals", ledger_totals},
+      {"ledgerJson", ledger_json},
+      {"ledgerPrivatizeText", ledger_privatize_text_async},
   };
   size_t i;
   for (i = 0; i < sizeof functions / sizeof functions[0]; ++i) {

@@ -1,12 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 'use strict';
-// Run with `node --test test/` (DXTEXT_NODE_ADDON may name the addon).
+// Run with `node --test test/` (DXTEXT_NODE_ADDON may name the addon;
+// DXTEXT_NODE_PACKAGE an installed package to test instead of this one).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const dxtext = require('..');
+const dxtext = require(process.env.DXTEXT_NODE_PACKAGE || '..');
 
 const GOLDEN = path.join(__dirname, '..', '..', '..', 'tests', 'data', 'golden_v1.dxe');
 const SENTENCE = 'The president spoke to the nation about the war.';
@@ -24,50 +26,85 @@ test('opens the default model', () => {
   assert.match(dxtext.version, /^\d+\.\d+\.\d+$/);
 });
 
-test('privatizes a text and reads the report', async () => {
+test('privatizes a text and reads the release record and, when asked, the diagnostics', async () => {
   const privatizer = new dxtext.Privatizer(model);
-  const { text, report } = await privatizer.privatizeText(SENTENCE, { epsilon: 20 });
+  const { text, record, localDiagnostics } = await privatizer.privatizeText(SENTENCE, {
+    epsilon: 20,
+    localDiagnostics: true,
+  });
   assert.ok(text.endsWith('.'), text);
-  assert.equal(report.mechanism, 'laplace');
-  assert.equal(report.metric, 'euclidean');
-  assert.equal(report.rng, 'system');
-  assert.equal(report.isPrivate, true);
-  assert.equal(report.epsilon, 20);
-  assert.equal(report.wordsPrivatized, 9);
-  assert.equal(report.counts.inVocabulary.privatized + report.counts.stopword.privatized, 9);
-  assert.equal(report.epsilonDocument, 180);
-  assert.equal(report.modelFingerprint, model.fingerprint());
-  assert.equal(JSON.parse(report.json).words_privatized, 9);
+  assert.equal(record.release, 'text');
+  assert.equal(record.mechanism, 'laplace');
+  assert.equal(record.metric, 'euclidean');
+  assert.equal(record.rng, 'system');
+  assert.equal(record.isPrivate, true);
+  assert.equal(record.epsilon, 20);
+  assert.equal(record.bound, 'positionwise');
+  assert.deepEqual(record.reveals, ['wordCount', 'layout', 'caseShape']);
+  assert.equal(record.releaseShape, 'keep');
+  assert.equal(record.modelFingerprint, model.fingerprint());
+  // strict: the words alone, so a text that differs only in punctuation,
+  // case and spacing gives the same output with the same seed.
+  const seeded = new dxtext.Privatizer(model, { seed: Buffer.alloc(32, 7) });
+  const a = await seeded.privatizeText('The cat sat. On the mat!', { epsilon: 5, releaseShape: 'strict' });
+  const seeded2 = new dxtext.Privatizer(model, { seed: Buffer.alloc(32, 7) });
+  const b = await seeded2.privatizeText('the CAT -- sat on (the) mat', { epsilon: 5, releaseShape: 'strict' });
+  assert.equal(a.text, b.text);
+  assert.equal(a.record.releaseShape, 'strict');
+  assert.deepEqual(a.record.reveals, ['wordCount']);
+  const n = await privatizer.privatizeText('cat; dog!', { epsilon: 5, releaseShape: 'normalize' });
+  assert.deepEqual(n.record.reveals, ['wordCount', 'sentenceBoundaries', 'clauseBoundaries']);
+  await assert.rejects(privatizer.privatizeText('cat', { epsilon: 5, releaseShape: 'strict', oov: 'keep' }), /strict/);
+  const json = JSON.parse(record.json);
+  assert.equal(json.bound, 'positionwise');
+  assert.equal(json.words_privatized, undefined); // nothing about the input
+  assert.equal(localDiagnostics.wordsPrivatized, 9);
+  assert.equal(localDiagnostics.counts.inVocabulary.privatized + localDiagnostics.counts.stopword.privatized, 9);
+  assert.equal(JSON.parse(localDiagnostics.json).words_privatized, 9);
+  // Without the option, no diagnostics travel in the result.
+  const plain = await privatizer.privatizeText(SENTENCE, 20);
+  assert.deepEqual(Object.keys(plain).sort(), ['record', 'text']);
+  await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 20, localDiagnostics: 'yes' }), dxtext.InvalidArgumentError);
   await privatizer.close();
 });
 
 test('privatizes a bag', async () => {
   const privatizer = new dxtext.Privatizer(model);
-  const { bag, report } = await privatizer.privatizeBag(new Map([['war', 3], ['peace', 2], ['zzqxv', 1]]), 10);
+  const { bag, record, localDiagnostics } = await privatizer.privatizeBag(
+    new Map([['war', 3], ['peace', 2], ['zzqxv', 1]]),
+    { epsilon: 10, localDiagnostics: true },
+  );
   assert.ok(bag instanceof Map);
   assert.equal([...bag.values()].reduce((a, b) => a + b, 0), 6);
-  assert.equal(report.wordsPrivatized, 6);
-  assert.equal(report.counts.outOfVocabulary.privatized, 1);
-  assert.equal(report.epsilonDocument, 60);
+  assert.equal(localDiagnostics.wordsPrivatized, 6);
+  assert.equal(localDiagnostics.counts.outOfVocabulary.privatized, 1);
+  assert.equal(record.bound, 'bagEmd');
   const dropped = await privatizer.privatizeBag(
     { war: 3, peace: 2, zzqxv: 1 },
-    { epsilon: 10, policies: { outOfVocabulary: 'drop' } },
+    { epsilon: 10, oov: 'drop', localDiagnostics: true },
   );
-  assert.equal(dropped.report.counts.outOfVocabulary.dropped, 1);
+  assert.equal(dropped.localDiagnostics.counts.outOfVocabulary.dropped, 1);
+  assert.deepEqual(dropped.record.reveals, ['wordCount', 'tokenClasses']);
   assert.equal([...dropped.bag.values()].reduce((a, b) => a + b, 0), 5);
 });
 
 test('single words are synchronous; syntf and calibration are promises', async () => {
   const privatizer = new dxtext.Privatizer(model);
   assert.equal(privatizer.privatizeWord('house', 1000), 'house');
-  const placeholder = { epsilon: 5, policies: { outOfVocabulary: 'placeholder' }, placeholder: '[x]' };
-  const { text, report } = privatizer.privatizeWordWithReport('zzqxv', placeholder);
+  const placeholder = { epsilon: 5, oov: 'placeholder', placeholder: '[x]' };
+  const { text, record, localDiagnostics } = privatizer.privatizeWordWithRecord('zzqxv', {
+    ...placeholder,
+    localDiagnostics: true,
+  });
   assert.equal(text, '[x]');
-  assert.equal(report.counts.outOfVocabulary.placeholder, 1);
+  assert.equal(record.bound, 'word');
+  assert.equal(localDiagnostics.counts.outOfVocabulary.placeholder, 1);
   const synthetic = await privatizer.syntf([['war', 2], ['peace', 1]], 5, 2);
   assert.equal([...synthetic.bag.values()].reduce((a, b) => a + b, 0), 5);
-  assert.equal(synthetic.report.epsilonDocument, 10);
-  assert.ok(synthetic.report.epsilonDocumentVocabulary > 0 && synthetic.report.epsilonDocumentVocabulary < 10);
+  assert.equal(synthetic.record.bound, 'anyInputs');
+  assert.equal(synthetic.record.draws, 5);
+  assert.equal(synthetic.record.epsilonTotal, 10);
+  assert.ok(synthetic.record.epsilonVocabulary > 0 && synthetic.record.epsilonVocabulary < 2);
   const c = await privatizer.calibrate(20, { words: 20, trials: 10 });
   assert.equal(c.words, 20);
   assert.equal(c.trials, 10);
@@ -80,7 +117,7 @@ test('seeded privatizers repeat and are not private', async () => {
   const b = new dxtext.Privatizer(model, { seed });
   const [ra, rb] = await Promise.all([a.privatizeText(SENTENCE, 5), b.privatizeText(SENTENCE, 5)]);
   assert.equal(ra.text, rb.text);
-  assert.equal(ra.report.isPrivate, false);
+  assert.equal(ra.record.isPrivate, false);
   const c = new dxtext.Privatizer(model, { seed: new Uint8Array(32).fill(7) });
   assert.equal((await c.privatizeText(SENTENCE, 5)).text, ra.text);
   assert.throws(() => new dxtext.Privatizer(model, { seed: Buffer.alloc(5) }), dxtext.InvalidArgumentError);
@@ -88,7 +125,7 @@ test('seeded privatizers repeat and are not private', async () => {
 
 test('a bad epsilon is an InvalidEpsilonError', async () => {
   const privatizer = new dxtext.Privatizer(model);
-  for (const epsilon of [0, -1, NaN, Infinity]) {
+  for (const epsilon of [0, -1, NaN, Infinity, 1e-300, dxtext.EPSILON_MIN / 2, dxtext.EPSILON_MAX * 2]) {
     await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon }), (error) => {
       assert.ok(error instanceof dxtext.InvalidEpsilonError, String(error));
       assert.ok(error instanceof dxtext.DxtextError);
@@ -101,7 +138,29 @@ test('a bad epsilon is an InvalidEpsilonError', async () => {
   assert.throws(() => privatizer.privatizeWord('war', -3), dxtext.InvalidEpsilonError);
   assert.throws(() => privatizer.privatizeWord('war', {}), dxtext.InvalidEpsilonError);
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 'nope' }), dxtext.InvalidArgumentError);
+  // A misspelt option is an error, not silently the default.
+  await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 5, mechansim: 'tem' }), /unknown option "mechansim"/);
+  assert.throws(() => privatizer.privatizeWord('house', { epsilon: 5, vickreyt: 0.5 }), dxtext.InvalidArgumentError);
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 3, mechanism: 'hyperbolic' }), dxtext.UnsupportedError);
+});
+
+test('integers out of range are refused, not wrapped', async () => {
+  const privatizer = new dxtext.Privatizer(model);
+  // N-API's uint32 conversion would make 2**32 + 3 trials 3 and -1 words 2**32 - 1.
+  for (const [words, trials] of [[1, 2 ** 32 + 3], [-1, 1], [1.5, 1], [1, NaN]]) {
+    await assert.rejects(privatizer.calibrate({ epsilon: 1 }, { words, trials }), (error) => {
+      assert.ok(error instanceof dxtext.InvalidArgumentError, String(error));
+      assert.match(error.message, /(words|trials) must be an integer in \[0, 2\^32\)/);
+      return true;
+    });
+  }
+  for (const nOut of [-1, 2 ** 32, 0.5]) {
+    await assert.rejects(privatizer.syntf({ war: 1 }, nOut, { epsilon: 1 }), /nOut must be an integer/);
+  }
+  await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 5, ivfNprobe: 2 ** 32 + 1 }), /ivfNprobe/);
+  for (const index of [-1, 2 ** 32, 1.5]) assert.throws(() => model.word(index), dxtext.InvalidArgumentError);
+  assert.throws(() => model.word(2 ** 32 - 2), dxtext.NotFoundError);
+  await privatizer.close();
 });
 
 test('the search option reaches the library', async () => {
@@ -169,9 +228,9 @@ test('asynchronous calls leave the event loop free', async () => {
   const timer = setInterval(() => {
     ticks += 1;
   }, 1);
-  const { report } = await privatizer.privatizeText(SENTENCE.repeat(40), 15);
+  const { localDiagnostics } = await privatizer.privatizeText(SENTENCE.repeat(40), { epsilon: 15, localDiagnostics: true });
   clearInterval(timer);
-  assert.equal(report.wordsPrivatized, 360);
+  assert.equal(localDiagnostics.wordsPrivatized, 360);
   // The 360 nearest-word searches ran on the thread pool while timers fired.
   assert.ok(ticks > 0, `the event loop was blocked (ticks: ${ticks})`);
   await privatizer.close();
@@ -188,4 +247,44 @@ test('a privatizer outlives its closed model', async () => {
   assert.ok(text.length > 0);
   await privatizer.close();
   await assert.rejects(privatizer.privatizeText(word, 1), dxtext.InvalidArgumentError);
+});
+
+test('a ledger caps, memoises, refuses past the cap and detects a corrupted file', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-node-ledger-'));
+  const file = path.join(dir, 'privacy.dxl');
+  const privatizer = new dxtext.Privatizer(model);
+  const ledger = dxtext.Ledger.open(file, { scope: 'alice', cap: 10 });
+  const first = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 });
+  assert.equal(first.memoised, false);
+  assert.equal(first.record.epsilon, 4);
+  const again = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 });
+  assert.equal(again.memoised, true);
+  assert.equal(again.text, first.text);
+  await ledger.privatizeText(privatizer, 'hello world', { epsilon: 4 });
+  const totals = ledger.totals();
+  assert.deepEqual([totals.spent, totals.releases, totals.memoised, totals.cap], [8, 2, 2, 10]);
+  await assert.rejects(ledger.privatizeText(privatizer, 'a new text', { epsilon: 4 }), (error) => {
+    assert.ok(error instanceof dxtext.BudgetExceededError);
+    assert.equal(error.status, 18);
+    assert.equal(error.code, 'DXT_E_BUDGET_EXCEEDED');
+    return true;
+  });
+  await assert.rejects(ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 }, { fresh: true }), dxtext.BudgetExceededError);
+  ledger.setCap(20);
+  const fresh = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 }, { fresh: true });
+  assert.equal(fresh.memoised, false);
+  assert.equal(ledger.totals().spent, 12);
+  const json = ledger.toJSON();
+  assert.equal(json.scope, 'alice');
+  assert.deepEqual(json.spent_by_metric, { euclidean: 12 });
+  assert.throws(() => ledger.setCap(NaN), dxtext.InvalidArgumentError);
+  await ledger.close();
+  await privatizer.close();
+
+  const bytes = fs.readFileSync(file);
+  bytes[bytes.length >> 1] ^= 1;
+  fs.writeFileSync(file, bytes);
+  assert.throws(() => dxtext.Ledger.open(file, { scope: 'alice' }), dxtext.LedgerCorruptError);
+  assert.deepEqual(fs.readFileSync(file), bytes);
+  fs.rmSync(dir, { recursive: true });
 });

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures of the dxtext Python tests.
 
 By default the package is imported from ../src (the source tree); set

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Status codes become typed exceptions."""
 
 from __future__ import annotations
@@ -91,7 +92,52 @@ def test_status_mapping() -> None:
     assert type(error_for(2, "invalid epsilon", "x")) is dxtext.InvalidEpsilonError
     assert type(error_for(6, "corrupt model", "")) is dxtext.CorruptModelError
     assert type(error_for(16, "internal error", "")) is dxtext.InternalError
+    busy = error_for(17, "context in use by another thread", "")
+    assert type(busy) is dxtext.ContextBusyError and isinstance(busy, RuntimeError)
     unknown = error_for(99, "unknown status", "from a newer library")
     assert type(unknown) is dxtext.DxtextError
     assert unknown.status == 99
     assert str(unknown) == "unknown status: from a newer library"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: m.calibrate(epsilon=1.0, words=1, trials=2**32 + 3),  # ctypes kept the low bits: 3 trials
+        lambda m: m.calibrate(epsilon=1.0, words=-1, trials=1),  # ctypes made it 2**32 - 1: every word
+        lambda m: m.syntf({"the": 1}, epsilon=1.0, n_out=-1),
+        lambda m: m.syntf({"the": 1}, epsilon=1.0, n_out=2**32),
+        lambda m: m.privatize_bag({"the": -1}, epsilon=1.0),
+        lambda m: m.privatize_bag({"the": 2**64}, epsilon=1.0),
+        lambda m: m.privatize("the", epsilon=1.0, ivf_nprobe=2**32),
+        lambda m: m.privatize("the", epsilon=1.0, ivf_nprobe=-1),
+        lambda m: m.privatize("the", epsilon=1.0, mechanism=2**32 + 1),
+        lambda m: m.privatize("the", epsilon=1.0, oov=2**32 + 2),
+    ],
+)
+def test_integers_out_of_range_are_refused_not_truncated(model: dxtext.Model, call) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(dxtext.InvalidArgumentError):
+        call(model)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda m: m.calibrate(epsilon=1.0, words=1.5, trials=1), "words must be an int, not float"),
+        (lambda m: m.calibrate(epsilon=1.0, words=1, trials=True), "trials must be an int, not bool"),
+        (lambda m: m.syntf({"the": 1}, epsilon=1.0, n_out="3"), "n_out must be an int, not str"),
+        (lambda m: m.privatize_bag({"the": 1.0}, epsilon=1.0), "must be an int, not float"),
+        (lambda m: m.privatize("the", epsilon=1.0, placeholder=b"[x]"), "placeholder must be str, not bytes"),
+        (lambda m: m.word("3"), "index must be an int, not str"),
+    ],
+)
+def test_wrong_types_name_the_argument_and_the_type(model: dxtext.Model, call, message: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(TypeError) as e:
+        call(model)
+    assert message in str(e.value)
+
+
+def test_word_index_out_of_range(model: dxtext.Model) -> None:
+    for index in (-1, 2**32, 2**64 + 1):
+        with pytest.raises(dxtext.NotFoundError):
+            model.word(index)

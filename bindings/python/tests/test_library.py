@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Finding libdxtext, and the ctypes declarations against the library."""
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def test_version_and_path() -> None:
         (native.ModelInfoStruct, "dxt_model_info_init_sized"),
         (native.ContextOptions, "dxt_context_options_init_sized"),
         (native.PrivatizeOptions, "dxt_privatize_options_init_sized"),
-        (native.ReportStruct, "dxt_report_init_sized"),
+        (native.ReleaseRecordStruct, "dxt_release_record_init_sized"),
+        (native.LocalDiagnosticsStruct, "dxt_local_diagnostics_init_sized"),
         (native.CalibrationStruct, "dxt_calibration_init_sized"),
     ],
 )
@@ -83,9 +85,14 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
     )
     buffer = ctypes.create_string_buffer(4096)
     assert accepted(
-        native.ReportStruct,
-        "dxt_report_init_sized",
-        lambda o: library.dxt_report_to_json(ctypes.byref(o), buffer, 4096, None),
+        native.ReleaseRecordStruct,
+        "dxt_release_record_init_sized",
+        lambda o: library.dxt_release_record_to_json(ctypes.byref(o), buffer, 4096, None),
+    )
+    assert accepted(
+        native.LocalDiagnosticsStruct,
+        "dxt_local_diagnostics_init_sized",
+        lambda o: library.dxt_local_diagnostics_to_json(ctypes.byref(o), buffer, 4096, None),
     )
     contexts = []
 
@@ -102,7 +109,7 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
 
         def privatize(o: native.PrivatizeOptions) -> int:
             o.epsilon = 1.0
-            return int(library.dxt_privatize_index(context, ctypes.byref(o), 0, ctypes.byref(index), None))
+            return int(library.dxt_privatize_index(context, ctypes.byref(o), 0, ctypes.byref(index), None, None))
 
         assert accepted(native.PrivatizeOptions, "dxt_privatize_options_init_sized", privatize)
         options = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init_sized")

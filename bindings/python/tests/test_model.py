@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Opening models and asking them questions."""
 
 from __future__ import annotations

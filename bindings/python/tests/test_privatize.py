@@ -1,4 +1,6 @@
-"""Privatising text, words and bags; SynTF; calibration; reports."""
+# SPDX-License-Identifier: Apache-2.0
+"""Privatising text, words and bags; SynTF; calibration; release records and
+local diagnostics."""
 
 from __future__ import annotations
 
@@ -15,42 +17,52 @@ def vocabulary(model: dxtext.Model) -> set:
     return {model.word(i) for i in range(len(model))}
 
 
-def test_privatize_text_with_report(model: dxtext.Model, sentence: str) -> None:
-    out, report = model.privatize(sentence, epsilon=5.0, with_report=True)
+def test_privatize_text_with_record_and_diagnostics(model: dxtext.Model, sentence: str) -> None:
+    diagnostics = dxtext.LocalDiagnostics()
+    out, record = model.privatize(sentence, epsilon=5.0, with_record=True, local_diagnostics=diagnostics)
     assert isinstance(out, str)
     assert out.endswith(".")
     assert out[0].isupper()  # the case shape of the first word is kept
     n = len(sentence[:-1].split())
     assert len(out[:-1].split()) == n
-    assert report.words_privatized == n
-    assert report.words_leaked == 0
-    assert report.is_private
-    assert report.rng_mode is dxtext.RngMode.SYSTEM
-    assert report.mechanism is dxtext.Mechanism.LAPLACE
-    assert report.metric is dxtext.Metric.EUCLIDEAN
-    assert report.epsilon == report.epsilon_per_unit_distance == 5.0
-    assert report.epsilon_document == pytest.approx(5.0 * n)
-    assert report.model_fingerprint == model.fingerprint()
-    assert sum(report.counts[c]["privatized"] for c in report.counts) == n
-    as_json = json.loads(report.to_json())
+    assert record.release is dxtext.ReleaseKind.TEXT
+    assert record.is_private
+    assert record.rng_mode is dxtext.RngMode.SYSTEM
+    assert record.mechanism is dxtext.Mechanism.LAPLACE
+    assert record.metric is dxtext.Metric.EUCLIDEAN
+    assert record.epsilon == 5.0
+    assert record.bound is dxtext.Bound.POSITIONWISE
+    assert record.reveals == dxtext.Reveals.WORD_COUNT | dxtext.Reveals.LAYOUT | dxtext.Reveals.CASE_SHAPE
+    assert record.model_fingerprint == model.fingerprint()
+    assert diagnostics.words_privatized == n
+    assert diagnostics.words_leaked == 0
+    assert sum(diagnostics.counts[c]["privatized"] for c in diagnostics.counts) == n
+    as_json = json.loads(record.to_json())
     assert as_json["mechanism"] == "laplace"
     assert as_json["private"] is True
-    assert as_json["words_privatized"] == n
+    assert as_json["bound"] == "positionwise"
+    assert as_json["reveals"] == ["word_count", "layout", "case_shape"]
+    assert "sum_i d_euclidean(x_i, x'_i)" in as_json["guarantee"]["release"]
+    assert "words_privatized" not in as_json and "tokens" not in as_json  # nothing about the input
     assert as_json["model_sha256"] == model.fingerprint().hex()
-    assert report.to_dict() == as_json
-    # Without with_report, just the text.
+    assert record.to_dict() == as_json
+    assert json.loads(diagnostics.to_json())["words_privatized"] == n
+    # Without with_record, just the text; diagnostics only when asked for.
     assert isinstance(model.privatize(sentence, epsilon=5.0), str)
 
 
 def test_privatize_bag(model: dxtext.Model) -> None:
     a, b = model.word(0), model.word(1)
     bag = {a: 3, b: 2, "zzzunknownzzz": 1, model.word(2): 0}
-    out, report = model.privatize_bag(bag, epsilon=2.0, with_report=True)
+    diagnostics = dxtext.LocalDiagnostics()
+    out, record = model.privatize_bag(bag, epsilon=2.0, with_record=True, local_diagnostics=diagnostics)
     assert sum(out.values()) == 6
     assert set(out) <= vocabulary(model)  # OOV words are privatised from the origin
-    assert report.words_privatized == 6
-    assert report.count(dxtext.TokenClass.OUT_OF_VOCABULARY, dxtext.Policy.PRIVATIZE) == 1
-    assert report.epsilon_document == pytest.approx(12.0)
+    assert diagnostics.words_privatized == 6
+    assert diagnostics.count(dxtext.TokenClass.OUT_OF_VOCABULARY, dxtext.Policy.PRIVATIZE) == 1
+    assert record.release is dxtext.ReleaseKind.BAG
+    assert record.bound is dxtext.Bound.BAG_EMD
+    assert "2 * N * EMD(b, b')" in record.to_dict()["guarantee"]["release"]
     # Pairs are accepted too, and a placeholder policy for OOV words.
     out = model.privatize_bag([(a, 1), ("zzzunknownzzz", 2)], epsilon=2.0, oov="placeholder", placeholder="<oov>")
     assert out.get("<oov>") == 2
@@ -58,24 +70,30 @@ def test_privatize_bag(model: dxtext.Model) -> None:
 
 def test_privatize_words(model: dxtext.Model) -> None:
     words = [model.word(0), "zzzunknownzzz", model.word(1)]
-    out, report = model.privatize_words(words, epsilon=3.0, oov="drop", with_report=True)
+    diagnostics = dxtext.LocalDiagnostics()
+    out, record = model.privatize_words(words, epsilon=3.0, oov="drop", with_record=True, local_diagnostics=diagnostics)
     assert len(out) == 3
     assert out[1] == ""
     assert {out[0], out[2]} <= vocabulary(model)
-    assert report.words_privatized == 2
-    assert report.counts["out_of_vocabulary"]["dropped"] == 1
-    assert report.epsilon_document == pytest.approx(6.0)
-    out, report = model.privatize_words([], epsilon=3.0, with_report=True)
-    assert out == [] and report.words_privatized == 0
+    assert diagnostics.words_privatized == 2
+    assert diagnostics.counts["out_of_vocabulary"]["dropped"] == 1
+    assert record.bound is dxtext.Bound.POSITIONWISE  # a list in order, like a text
+    assert record.reveals & dxtext.Reveals.TOKEN_CLASSES
+    out, record = model.privatize_words([], epsilon=3.0, with_record=True, local_diagnostics=diagnostics)
+    assert out == [] and diagnostics.words_privatized == 0
 
 
 def test_policies_and_placeholder(model: dxtext.Model) -> None:
     assert model.privatize("zzzunknownzzz", epsilon=1, oov="placeholder") == "[redacted]"
     assert model.privatize("zzzunknownzzz", epsilon=1, oov=dxtext.Policy.PLACEHOLDER, placeholder="█") == "█"
-    out, report = model.privatize("zzzunknownzzz 42", epsilon=1, oov="keep", numbers="keep", with_report=True)
+    diagnostics = dxtext.LocalDiagnostics()
+    out, record = model.privatize(
+        "zzzunknownzzz 42", epsilon=1, oov="keep", numbers="keep", with_record=True, local_diagnostics=diagnostics
+    )
     assert out == "zzzunknownzzz 42"
-    assert report.words_leaked == 2
-    assert json.loads(report.to_json())["words_leaked"] == 2
+    assert diagnostics.words_leaked == 2
+    assert json.loads(diagnostics.to_json())["words_leaked"] == 2
+    assert "kept_words" in record.to_dict()["reveals"]
     with pytest.raises(dxtext.InvalidArgumentError):
         model.privatize("x", epsilon=1, oov="hide")
     with pytest.raises(dxtext.InvalidArgumentError):
@@ -84,14 +102,14 @@ def test_policies_and_placeholder(model: dxtext.Model) -> None:
 
 def test_mechanisms_and_parameters(model: dxtext.Model, sentence: str) -> None:
     vocab = vocabulary(model)
-    _, report = model.privatize(sentence, epsilon=4, mechanism="vickrey", vickrey_t=0.5, with_report=True)
-    assert report.mechanism is dxtext.Mechanism.VICKREY
+    _, record = model.privatize(sentence, epsilon=4, mechanism="vickrey", vickrey_t=0.5, with_record=True)
+    assert record.mechanism is dxtext.Mechanism.VICKREY
     word = model.privatize_words(
-        [model.word(3)], epsilon=4, mechanism=dxtext.Mechanism.EXPONENTIAL, exponential_sampler="permute-and-flip"
+        [model.word(3)], epsilon=4, mechanism=dxtext.Mechanism.EXPONENTIAL, sampler="permute-and-flip"
     )[0]
     assert word in vocab
-    _, report = model.privatize(sentence, epsilon=4, mechanism="TEM", tem_beta=0.01, with_report=True)
-    assert report.mechanism is dxtext.Mechanism.TEM
+    _, record = model.privatize(sentence, epsilon=4, mechanism="TEM", tem_beta=0.01, with_record=True)
+    assert record.mechanism is dxtext.Mechanism.TEM
     with pytest.raises(dxtext.InvalidArgumentError):
         model.privatize(sentence, epsilon=4, mechanism="vickrey", vickrey_t=7.0)
     with pytest.raises(dxtext.InvalidArgumentError):
@@ -117,13 +135,16 @@ def test_search_option_reaches_the_library(model: dxtext.Model, sentence: str) -
 
 def test_syntf(model: dxtext.Model) -> None:
     bag = {model.word(0): 2, model.word(1): 1}
-    out, report = model.syntf(bag, 10, epsilon=1.0, syntf_s=0.5, with_report=True)
+    out, record = model.syntf(bag, 10, epsilon=1.0, syntf_s=0.5, with_record=True)
     assert sum(out.values()) == 10
     assert set(out) <= vocabulary(model)
-    assert report.mechanism is dxtext.Mechanism.SYNTF
-    assert report.metric is dxtext.Metric.DISCRETE
-    assert report.epsilon_document == pytest.approx(10.0)
-    assert 0 < report.epsilon_document_vocabulary < report.epsilon_document
+    assert record.mechanism is dxtext.Mechanism.SYNTF
+    assert record.metric is dxtext.Metric.DISCRETE
+    assert record.bound is dxtext.Bound.ANY_INPUTS
+    assert record.draws == 10
+    assert record.epsilon_total == pytest.approx(10.0)
+    assert 0 < record.epsilon_vocabulary < record.epsilon
+    assert record.reveals == dxtext.Reveals.NOTHING
     with pytest.raises(dxtext.InvalidArgumentError):
         model.syntf(bag, 0, epsilon=1.0)
     with pytest.raises(dxtext.UnsupportedError):
@@ -142,10 +163,10 @@ def test_calibrate(model: dxtext.Model) -> None:
 def test_seeded_runs_reproduce_and_are_flagged(model: dxtext.Model, sentence: str) -> None:
     text = " ".join([sentence] * 4)
     with pytest.warns(dxtext.NotPrivateWarning):
-        first, report = model.privatize(text, epsilon=0.5, seed=7, with_report=True)
-    assert not report.is_private
-    assert report.rng_mode is dxtext.RngMode.DETERMINISTIC
-    assert "NOT private" in report.to_json()
+        first, record = model.privatize(text, epsilon=0.5, seed=7, with_record=True)
+    assert not record.is_private
+    assert record.rng_mode is dxtext.RngMode.DETERMINISTIC
+    assert "NOT private" in record.to_json()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", dxtext.NotPrivateWarning)
         # Seeds as int, 64 hex digits and 32 bytes are the same seed.
@@ -166,23 +187,69 @@ def test_seeded_runs_reproduce_and_are_flagged(model: dxtext.Model, sentence: st
             model.privatize(text, epsilon=0.5, seed=b"short")
         with pytest.raises(dxtext.InvalidArgumentError):
             model.privatize(text, epsilon=0.5, seed=-1)
-    # Without a seed the report says private.
-    _, report = model.privatize(text, epsilon=0.5, with_report=True)
-    assert report.is_private
+    # Without a seed the record says private.
+    _, record = model.privatize(text, epsilon=0.5, with_record=True)
+    assert record.is_private
 
 
 def test_nul_and_non_ascii_text(model: dxtext.Model) -> None:
     w0, w1 = model.word(0), model.word(1)
-    out, report = model.privatize(f"{w0}\0{w1}", epsilon=1.0, with_report=True)
+    diagnostics = dxtext.LocalDiagnostics()
+    out = model.privatize(f"{w0}\0{w1}", epsilon=1.0, local_diagnostics=diagnostics)
     assert "\0" in out
-    assert report.words_privatized == 2
+    assert diagnostics.words_privatized == 2
     out = model.privatize("Ünïcödé — “quoted” 😀", epsilon=1.0, oov="keep")
     assert out == "Ünïcödé — “quoted” 😀"
     assert model.privatize("", epsilon=1.0) == ""
 
 
-def test_report_is_a_value(model: dxtext.Model) -> None:
-    _, report = model.privatize(model.word(0), epsilon=1.0, with_report=True)
+def test_record_is_a_value(model: dxtext.Model) -> None:
+    _, record = model.privatize(model.word(0), epsilon=1.0, with_record=True)
     with pytest.raises(AttributeError):
-        report.epsilon = 3.0  # type: ignore[misc]
-    assert not math.isnan(report.epsilon_document)
+        record.epsilon = 3.0  # type: ignore[misc]
+    assert not math.isnan(record.epsilon)
+
+
+def test_epsilon_range(model: dxtext.Model) -> None:
+    assert dxtext.EPSILON_MIN == dxtext._library.lib().dxt_epsilon_min()
+    assert dxtext.EPSILON_MAX == dxtext._library.lib().dxt_epsilon_max()
+    for eps in (dxtext.EPSILON_MIN, dxtext.EPSILON_MAX):
+        model.privatize(model.word(0), epsilon=eps)
+    for eps in (math.nextafter(dxtext.EPSILON_MIN, 0), math.nextafter(dxtext.EPSILON_MAX, math.inf), 1e-300):
+        with pytest.raises(dxtext.InvalidEpsilonError, match="DXT_EPSILON_MIN"):
+            model.privatize(model.word(0), epsilon=eps)
+
+
+def test_release_shapes(model: dxtext.Model) -> None:
+    """normalize and strict hide what they claim: with one seed, texts that
+    differ only in it give identical outputs; strict refuses a keep policy."""
+    words = [model.word(i) for i in range(5, 10)]
+    plain = " ".join(words)
+    shaped = f"  {words[0].upper()}, {words[1]} -- {words[2]}!!\n{words[3].title()} ({words[4]})?"
+    outputs = []
+    for text in (plain, shaped):
+        out, record = model.privatize(text, epsilon=3.0, seed=11, release_shape="strict", with_record=True)
+        outputs.append(out)
+        assert record.release_shape is dxtext.ReleaseShape.STRICT
+        assert record.reveals == dxtext.Reveals.WORD_COUNT
+        assert record.to_dict()["shape"] == "strict"
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0].split(" ")) == 5
+    out, record = model.privatize(shaped, epsilon=1e6, seed=11, release_shape="normalize", with_record=True)
+    assert record.reveals == (
+        dxtext.Reveals.WORD_COUNT | dxtext.Reveals.SENTENCE_BOUNDARIES | dxtext.Reveals.CLAUSE_BOUNDARIES
+    )
+    assert out.count(".") == 2 and out.count(",") == 2
+    with pytest.raises(dxtext.InvalidArgumentError, match="strict"):
+        model.privatize(plain, epsilon=3.0, release_shape="strict", oov="keep")
+    with pytest.raises(Exception, match="release_shape"):
+        model.privatize(plain, epsilon=3.0, release_shape="tidy")
+def test_output_top_reaches_the_library(model: dxtext.Model) -> None:
+    try:
+        out = model.privatize("the cat sat on the mat", epsilon=4, mechanism="exponential", output_top=1)
+    except dxtext.UnsupportedError:
+        return  # a model without word frequencies: the library refuses output_top
+    # One output word: every word becomes the model's most frequent word.
+    assert len(set(out.lower().split())) == 1
+    with pytest.raises(dxtext.InvalidArgumentError):
+        model.privatize("the cat", epsilon=4, output_top=2**31)

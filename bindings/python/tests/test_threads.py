@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One Model shared by threads; one context per thread, made by the package."""
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ def test_threads_share_a_model(model: dxtext.Model, sentence: str) -> None:
             if i % 4 == 0:  # errors are thread-local and typed in every thread
                 with pytest.raises(dxtext.InvalidEpsilonError):
                     model.privatize(sentence, epsilon=-k - 1)
-            out, report = model.privatize(sentence, epsilon=1.0 + k, with_report=True)
-            assert report.epsilon == 1.0 + k
-            words += report.words_privatized
+            diagnostics = dxtext.LocalDiagnostics()
+            out, record = model.privatize(sentence, epsilon=1.0 + k, with_record=True, local_diagnostics=diagnostics)
+            assert record.epsilon == 1.0 + k
+            words += diagnostics.words_privatized
             bag = model.privatize_bag({model.word(0): 5}, epsilon=1.0 + k)
             assert sum(bag.values()) == 5 and set(bag) <= vocab
         with lock:

@@ -1,12 +1,24 @@
-//! Finds libdxtext and tells cargo to link it.
+// SPDX-License-Identifier: Apache-2.0
+//! Builds or finds libdxtext and tells cargo to link it.
 //!
-//! Search order: the directory in `DXTEXT_LIB_DIR`; `pkg-config --libs-only-L
-//! dxtext` (an installed tree; set `PKG_CONFIG_PATH` for a non-standard
-//! prefix); the `build/lib` directory of the source tree this crate sits in
-//! (made by `tools/setup.sh`); else the linker's default search path.
-//! `DXTEXT_STATIC=1` links `libdxtext.a` and its dependencies instead.
+//! * `DXTEXT_LIB_DIR` set: link the libdxtext in that directory (shared, or
+//!   `libdxtext.a` and its dependencies with `DXTEXT_STATIC=1`).
+//! * else, with the `vendored` feature (the default): compile the core from
+//!   the sources this crate carries (`vendor/`, or the dxtext source tree the
+//!   crate sits in) with CMake, offline, and link it statically: a binary
+//!   needs no libdxtext at run time. The build uses the portable crypto
+//!   backend (noise from the kernel's CSPRNG, getrandom; no OpenSSL) and
+//!   compiles in no path of the build machine. Needs cmake, a C++17
+//!   compiler and Eigen 3 (Debian: cmake g++ libeigen3-dev).
+//! * else: `pkg-config --libs-only-L dxtext`, then the linker's default path.
+//!
+//! With the `bundled-model` feature (the default), the default Euclidean
+//! model (the newest `dxtext-en-euclid-*.dxe` of `models/`) is compiled into
+//! the binary (`dxtext_sys::BUNDLED_MODEL`), so `dxtext::Model::default()`
+//! works wherever the binary goes.
 
 use std::env;
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -22,17 +34,105 @@ fn pkg_config_lib_dir() -> Option<PathBuf> {
         .find(|dir| dir.is_dir())
 }
 
-fn source_tree_lib_dir() -> Option<PathBuf> {
+/// The dxtext sources: `vendor/` of a packaged crate, else the source tree
+/// this crate is part of (`bindings/rust/dxtext-sys`).
+fn source_root() -> Option<PathBuf> {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR")?);
-    let dir = manifest.join("../../../build/lib");
-    let has_library = ["libdxtext.so", "libdxtext.dylib", "libdxtext.a"]
-        .iter()
-        .any(|name| dir.join(name).exists());
-    if has_library {
-        Some(dir.canonicalize().unwrap_or(dir))
-    } else {
-        None
+    [manifest.join("vendor"), manifest.join("../../..")]
+        .into_iter()
+        .find(|dir| dir.join("CMakeLists.txt").is_file() && dir.join("include/dxtext/dxtext.h").is_file())
+        .map(|dir| dir.canonicalize().unwrap_or(dir))
+}
+
+fn run(command: &mut Command) {
+    let status = command.status().unwrap_or_else(|e| {
+        panic!("cannot run {:?} (building dxtext needs cmake, a C++17 compiler and Eigen 3): {}", command, e)
+    });
+    if !status.success() {
+        panic!("{:?} failed ({}); building dxtext needs cmake, a C++17 compiler and Eigen 3 (Debian: cmake g++ libeigen3-dev)", command, status);
     }
+}
+
+fn build_vendored(root: &Path) -> PathBuf {
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let build = out.join("dxtext-core");
+    let mut configure = Command::new("cmake");
+    configure.arg("-S").arg(root).arg("-B").arg(&build);
+    for flag in [
+        "-DCMAKE_BUILD_TYPE=Release",
+        "-DDXT_CRYPTO=portable",
+        "-DDXT_RELOCATABLE=ON",
+        "-DDXT_BUILD_TESTS=OFF",
+        "-DDXT_BUILD_TOOLS=OFF",
+        "-DDXT_BUILD_BENCH=OFF",
+    ] {
+        configure.arg(flag);
+    }
+    run(&mut configure);
+    let jobs = env::var("NUM_JOBS").unwrap_or_else(|_| "2".to_string());
+    run(Command::new("cmake").arg("--build").arg(&build).args(["--target", "dxtext_static", "-j", &jobs]));
+    build.join("lib")
+}
+
+fn link_cxx_runtime() {
+    let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let runtime = if os == "macos" || os == "ios" || os.ends_with("bsd") { "c++" } else { "stdc++" };
+    println!("cargo:rustc-link-lib=dylib={}", runtime);
+    if os == "linux" || os == "android" {
+        println!("cargo:rustc-link-lib=dylib=m");
+        println!("cargo:rustc-link-lib=dylib=pthread");
+        println!("cargo:rustc-link-lib=dylib=dl");
+    }
+    if os == "macos" || os == "ios" {
+        println!("cargo:rustc-link-lib=framework=Security");
+    }
+}
+
+/// Lets this crate's own tests find a shared library without `LD_LIBRARY_PATH`.
+fn add_rpath(dir: &Path) {
+    let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    if os == "linux" || os == "macos" || os == "android" || os.ends_with("bsd") {
+        println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir.display());
+    }
+}
+
+fn bundle_model(root: Option<&Path>) {
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![manifest.join("models")];
+    if let Some(root) = root {
+        dirs.push(root.join("models"));
+    }
+    let mut model: Option<PathBuf> = None;
+    for dir in &dirs {
+        if let Ok(entries) = fs::read_dir(dir) {
+            let mut names: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                    name.starts_with("dxtext-en-euclid-") && name.ends_with(".dxe")
+                })
+                .collect();
+            names.sort();
+            if let Some(last) = names.pop() {
+                model = Some(last);
+                break;
+            }
+        }
+    }
+    let model = model.unwrap_or_else(|| {
+        panic!("the bundled-model feature needs a models/dxtext-en-euclid-*.dxe (looked in {:?})", dirs)
+    });
+    println!("cargo:rerun-if-changed={}", model.display());
+    let code = format!(
+        "#[repr(C)]\nstruct Aligned<B: ?Sized> {{ _align: [u64; 0], bytes: B }}\n\
+         static MODEL: &Aligned<[u8]> = &Aligned {{ _align: [], bytes: *include_bytes!({:?}) }};\n\
+         /// The default Euclidean model ({}), 8-byte aligned for `dxt_model_open_memory`.\n\
+         pub static BUNDLED_MODEL: Option<&[u8]> = Some(&MODEL.bytes);\n",
+        model.display().to_string(),
+        model.file_name().and_then(|n| n.to_str()).unwrap_or("")
+    );
+    fs::write(out.join("bundled_model.rs"), code).expect("write bundled_model.rs");
 }
 
 fn main() {
@@ -41,38 +141,46 @@ fn main() {
     println!("cargo:rerun-if-env-changed=PKG_CONFIG_PATH");
     println!("cargo:rerun-if-changed=build.rs");
 
-    let dir = env::var_os("DXTEXT_LIB_DIR")
-        .map(PathBuf::from)
-        .or_else(pkg_config_lib_dir)
-        .or_else(source_tree_lib_dir);
-    let is_static = env::var("DXTEXT_STATIC").map(|v| v == "1").unwrap_or(false);
+    let root = source_root();
+    if env::var_os("CARGO_FEATURE_BUNDLED_MODEL").is_some() {
+        bundle_model(root.as_deref());
+    }
 
-    if let Some(dir) = &dir {
+    if let Some(dir) = env::var_os("DXTEXT_LIB_DIR").map(PathBuf::from) {
         println!("cargo:rustc-link-search=native={}", dir.display());
         // Dependent crates read this as DEP_DXTEXT_LIBDIR.
         println!("cargo:libdir={}", dir.display());
-    } else {
-        println!("cargo:warning=libdxtext not found: set DXTEXT_LIB_DIR to the directory holding it");
+        if env::var("DXTEXT_STATIC").map(|v| v == "1").unwrap_or(false) {
+            println!("cargo:rustc-link-lib=static=dxtext");
+            println!("cargo:rustc-link-lib=dylib=crypto");
+            link_cxx_runtime();
+        } else {
+            println!("cargo:rustc-link-lib=dylib=dxtext");
+            add_rpath(&dir);
+        }
+        return;
     }
 
-    if is_static {
+    if env::var_os("CARGO_FEATURE_VENDORED").is_some() {
+        let root = root.unwrap_or_else(|| {
+            panic!("the vendored feature needs the dxtext sources (vendor/ of the packaged crate); set DXTEXT_LIB_DIR to use a built libdxtext instead")
+        });
+        println!("cargo:rerun-if-changed={}", root.join("src").display());
+        println!("cargo:rerun-if-changed={}", root.join("include").display());
+        let dir = build_vendored(&root);
+        println!("cargo:rustc-link-search=native={}", dir.display());
         println!("cargo:rustc-link-lib=static=dxtext");
-        for lib in ["crypto", "stdc++", "m", "pthread"] {
-            println!("cargo:rustc-link-lib=dylib={}", lib);
-        }
-    } else {
-        println!("cargo:rustc-link-lib=dylib=dxtext");
-        if let Some(dir) = &dir {
-            add_rpath(dir);
-        }
+        link_cxx_runtime();
+        return;
     }
-}
 
-/// Lets this crate's own tests find the shared library without
-/// `LD_LIBRARY_PATH`.
-fn add_rpath(dir: &Path) {
-    let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
-    if os == "linux" || os == "macos" || os == "android" || os.ends_with("bsd") {
-        println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir.display());
+    match pkg_config_lib_dir() {
+        Some(dir) => {
+            println!("cargo:rustc-link-search=native={}", dir.display());
+            println!("cargo:libdir={}", dir.display());
+            add_rpath(&dir);
+        }
+        None => println!("cargo:warning=libdxtext not found by pkg-config: set DXTEXT_LIB_DIR, or enable the vendored feature"),
     }
+    println!("cargo:rustc-link-lib=dylib=dxtext");
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! Lets this crate's tests and examples find the shared libdxtext that
 //! dxtext-sys linked (DEP_DXTEXT_LIBDIR) without LD_LIBRARY_PATH.
 fn main() {

@@ -1,25 +1,35 @@
-'use strict';
+// SPDX-License-Identifier: Apache-2.0
 /**
  * dxtext for JavaScript: the dxtext core compiled to WebAssembly, so a web
- * page (or a Node program) can privatise text before it is sent anywhere.
+ * page, a Web Worker or a Node program can privatise text before it is sent
+ * anywhere. An ES module; every call that privatises returns a promise.
  *
- *   const dxtext = require('dxtext-wasm');
- *   const model = await dxtext.loadModel(arrayBuffer);      // a .dxe file
- *   model.privatize('The quick brown fox', { epsilon: 20 });
+ *   import { loadDefaultModel } from 'dxtext-wasm';
+ *   const model = await loadDefaultModel();                  // the model in the package
+ *   const text = await model.privatize('The quick brown fox', { epsilon: 20 });
  *   model.close();
  *
+ * The same API runs in a Web Worker, off the page's thread:
+ *
+ *   import { createWorker } from 'dxtext-wasm';
+ *   const dx = createWorker();                               // a module worker running dxtext-wasm/worker
+ *   const model = await dx.loadDefaultModel();
+ *   const text = await model.privatize('The quick brown fox', { epsilon: 20 });
+ *
  * Noise comes from the platform's cryptographic generator (Web Crypto's
- * crypto.getRandomValues, or Node's crypto) through getentropy()
- * (src/getentropy.js); without one, privatisation fails with RNG_FAILURE and
- * never falls back to a weaker generator.
+ * crypto.getRandomValues, in Node 18 node:crypto's webcrypto) through
+ * getentropy() (src/getentropy.js); without one, privatisation fails with
+ * RNG_FAILURE and never falls back to a weaker generator.
  * Everything goes through the C ABI of include/dxtext/dxtext.h; see
  * docs/bindings/wasm.md.
  */
 
-const createDxtextCore = require('./dxtext_core.js');
+import createDxtextCore from './dxtext_core.js';
+import { DEFAULT_MODEL } from './default_model.js';
+import { OPTIONS } from './options_table.js';
 
 /** dxt_status codes (include/dxtext/dxtext.h). New codes may be added. */
-const Status = Object.freeze({
+export const Status = Object.freeze({
   OK: 0,
   INVALID_ARGUMENT: 1,
   INVALID_EPSILON: 2,
@@ -37,6 +47,9 @@ const Status = Object.freeze({
   INPUT_TOO_LARGE: 14,
   PARSE: 15,
   INTERNAL: 16,
+  CONTEXT_BUSY: 17,
+  BUDGET_EXCEEDED: 18,
+  LEDGER_CORRUPT: 19,
 });
 const STATUS_CODES = Object.fromEntries(Object.entries(Status).map(([name, value]) => [value, name]));
 
@@ -44,7 +57,7 @@ const STATUS_CODES = Object.fromEntries(Object.entries(Status).map(([name, value
  * A dxtext call failed. `status` is the dxt_status number, `code` its name in
  * Status (e.g. 'INVALID_EPSILON'), `message` the library's detailed message.
  */
-class DxtextError extends Error {
+export class DxtextError extends Error {
   constructor(status, message, options) {
     super(message, options);
     this.name = 'DxtextError';
@@ -53,35 +66,33 @@ class DxtextError extends Error {
   }
 }
 
-// Names used in options and reports, as the C enums number them.
+// Names used in options and release records, as the C enums number them.
 const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem'];
 const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
 const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
 const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete'];
 const RNG_MODES = ['unknown', 'system', 'deterministic'];
-const POLICIES = ['default', 'privatize', 'placeholder', 'drop', 'keep'];
-const SAMPLERS = ['default', 'gumbel', 'permute-and-flip'];
-const SEARCHES = ['exact', 'ivf'];
-// Token classes in dxt_token_class order: the option name and the report key.
-const TOKEN_CLASSES = [
-  ['inVocabulary', 'inVocabulary'],
-  ['oov', 'outOfVocabulary'],
-  ['numbers', 'number'],
-  ['stopwords', 'stopword'],
-];
+const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
+const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
+// DXT_REVEALS_* bits, in bit order.
+const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries',
+  'clauseBoundaries'];
+// dxt_release_shape, by number.
+const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
+// Token classes in dxt_token_class order: the local diagnostics' keys.
+const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
 const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
-const NUMERIC_PARAMETERS = {
-  temGamma: 'tem_gamma',
-  temBeta: 'tem_beta',
-  vickreyT: 'vickrey_t',
-  mahalanobisLambda: 'mahalanobis_lambda',
-  syntfS: 'syntf_s',
-};
-const PRIVATIZE_KEYS = new Set([
-  'epsilon', 'mechanism', 'placeholder', 'sampler', 'search', 'ivfNprobe', 'seed', 'withReport',
-  ...TOKEN_CLASSES.map(([option]) => option), ...Object.keys(NUMERIC_PARAMETERS),
-]);
+// The options of tools/options/privatize_options.table (options_table.js is
+// generated from it), and the three of a call: seed, withRecord and
+// withLocalDiagnostics.
+const OPTION_BY_NAME = new Map(OPTIONS.map((option) => [option.name, option]));
+const CALL_KEYS = new Set(['seed', 'withRecord', 'withLocalDiagnostics']);
+// The struct members the options set ("policy[1]" is an element of policy).
+const OPTION_FIELDS = [...new Set(OPTIONS.map((option) => option.field.replace(/\[\d+\]$/, '')))];
 const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
+/** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
+export const EPSILON_MIN = 1e-6;
+export const EPSILON_MAX = 1e6;
 const DXT_OPEN_VERIFY_DIGESTS = 1;
 const DXT_RNG_DETERMINISTIC = 2;
 const DXT_E_INPUT_TOO_LARGE = Status.INPUT_TOO_LARGE;
@@ -93,13 +104,14 @@ function invalidArgument(message) {
   return new DxtextError(Status.INVALID_ARGUMENT, message);
 }
 
-function enumValue(names, value, what) {
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string') {
-    const index = names.indexOf(value.toLowerCase());
-    if (index > 0) return index;
+// The C number of an enum option's value: one of its names, or a number among theirs.
+function enumValue(option, value) {
+  const values = option.values;
+  if (typeof value === 'string' && Object.prototype.hasOwnProperty.call(values, value.toLowerCase())) {
+    return values[value.toLowerCase()];
   }
-  throw invalidArgument(`unknown ${what} ${JSON.stringify(value)} (expected one of ${names.slice(1).join(', ')})`);
+  if (Number.isInteger(value) && Object.values(values).includes(value)) return value;
+  throw invalidArgument(`unknown ${option.name} ${JSON.stringify(value)} (expected one of ${Object.keys(values).join(', ')})`);
 }
 
 function isNode() {
@@ -114,11 +126,10 @@ const LAYOUT_FIELDS = {
   dxt_model_info: ['format_major', 'format_minor', 'dimension', 'vocabulary_size', 'geometry', 'quantization',
     'lowercase', 'has_frequencies'],
   dxt_context_options: ['rng_mode', 'seed'],
-  dxt_privatize_options: ['mechanism', 'epsilon', 'policy', 'placeholder', 'exponential_sampler', 'search', 'ivf_nprobe',
-    ...Object.values(NUMERIC_PARAMETERS)],
-  dxt_report: ['mechanism', 'epsilon', 'metric', 'rng_mode', 'is_private', 'fingerprint_valid', 'model_fingerprint',
-    'counts', 'words_privatized', 'words_leaked', 'epsilon_per_unit_distance', 'epsilon_document',
-    'epsilon_document_vocabulary'],
+  dxt_privatize_options: OPTION_FIELDS,
+  dxt_release_record: ['release', 'mechanism', 'epsilon', 'metric', 'rng_mode', 'is_private', 'fingerprint_valid',
+    'model_fingerprint', 'bound', 'reveals', 'draws', 'epsilon_total', 'epsilon_vocabulary', 'release_shape'],
+  dxt_local_diagnostics: ['counts', 'words_privatized', 'words_leaked'],
   dxt_bag_entry: ['word', 'length', 'count'],
   dxt_bag: ['entries', 'size'],
   dxt_calibration: ['words', 'trials', 'keep_mean', 'keep_median', 'keep_max', 'distinct_mean', 'distinct_median',
@@ -252,59 +263,90 @@ function seedBytes(seed) {
   throw invalidArgument('seed must be 64 hexadecimal digits or a Uint8Array of 32 bytes');
 }
 
-/** The report of a call as a plain object (fields of dxt_report). */
-function readReport(core, ptr) {
-  const L = (field) => ptr + core.layout('dxt_report', field);
-  // The JSON first: its allocations may grow the memory, which replaces the
-  // buffer under any view taken before.
-  const json = withFrame(core, (frame) => {
+// The JSON of a record or diagnostics struct at ptr (to_json: the C function).
+function readJson(core, toJson, ptr) {
+  return withFrame(core, (frame) => {
     const required = frame.alloc(4);
-    const status = core.call('dxt_report_to_json', ptr, 0, 0, required);
+    const status = core.call(toJson, ptr, 0, 0, required);
     if (status !== DXT_E_INPUT_TOO_LARGE) core.check(status);
     const size = core.view().getUint32(required, true);
     const buffer = frame.alloc(size);
-    core.check(core.call('dxt_report_to_json', ptr, buffer, size, 0));
+    core.check(core.call(toJson, ptr, buffer, size, 0));
     return core.cString(buffer);
   });
+}
+
+/** The release record of a call (fields of dxt_release_record): safe to send. */
+function readRecord(core, ptr) {
+  const L = (field) => ptr + core.layout('dxt_release_record', field);
+  // The JSON first: its allocations may grow the memory, which replaces the
+  // buffer under any view taken before.
+  const json = readJson(core, 'dxt_release_record_to_json', ptr);
   const view = core.view();
   const heap = core.m.HEAPU8;
-  const counts = {};
-  TOKEN_CLASSES.forEach(([, key], c) => {
-    counts[key] = {};
-    ACTIONS.forEach((action, a) => {
-      counts[key][action] = readU64(view, L('counts') + 8 * (4 * c + a));
-    });
-  });
   const fingerprintAt = L('model_fingerprint');
   const fingerprint = heap[L('fingerprint_valid')] !== 0 ? hex(heap.subarray(fingerprintAt, fingerprintAt + 32)) : null;
-  return {
+  const reveals = view.getUint32(L('reveals'), true);
+  return Object.freeze({
+    release: RELEASES[view.getUint32(L('release'), true)] || 'unknown',
     mechanism: MECHANISMS[view.getUint32(L('mechanism'), true)] || 'unknown',
     epsilon: view.getFloat64(L('epsilon'), true),
     metric: METRICS[view.getUint32(L('metric'), true)] || 'unknown',
     rngMode: RNG_MODES[view.getUint32(L('rng_mode'), true)] || 'unknown',
     isPrivate: heap[L('is_private')] !== 0,
     modelFingerprint: fingerprint,
+    bound: BOUNDS[view.getUint32(L('bound'), true)] || 'unknown',
+    reveals: REVEALS.filter((_, bit) => (reveals & (1 << bit)) !== 0),
+    draws: readU64(view, L('draws')),
+    epsilonTotal: view.getFloat64(L('epsilon_total'), true),
+    epsilonVocabulary: view.getFloat64(L('epsilon_vocabulary'), true),
+    releaseShape: SHAPES[view.getUint32(L('release_shape'), true)] || 'unknown',
+    json,
+  });
+}
+
+/** The token counts of a call's input: they describe it, so keep them local. */
+function readDiagnostics(core, ptr) {
+  const L = (field) => ptr + core.layout('dxt_local_diagnostics', field);
+  const json = readJson(core, 'dxt_local_diagnostics_to_json', ptr);
+  const view = core.view();
+  const counts = {};
+  TOKEN_CLASSES.forEach((key, c) => {
+    counts[key] = {};
+    ACTIONS.forEach((action, a) => {
+      counts[key][action] = readU64(view, L('counts') + 8 * (4 * c + a));
+    });
+  });
+  return Object.freeze({
     counts,
     wordsPrivatized: readU64(view, L('words_privatized')),
     wordsLeaked: readU64(view, L('words_leaked')),
-    epsilonPerUnitDistance: view.getFloat64(L('epsilon_per_unit_distance'), true),
-    epsilonDocument: view.getFloat64(L('epsilon_document'), true),
-    epsilonDocumentVocabulary: view.getFloat64(L('epsilon_document_vocabulary'), true),
     json,
-  };
+  });
+}
+
+// What a call returns: the result alone, or { [key]: result, record?,
+// localDiagnostics? } with what options.withRecord / withLocalDiagnostics ask.
+function shaped(key, run, options) {
+  if (!options.withRecord && !options.withLocalDiagnostics) return run.result;
+  const out = { [key]: run.result };
+  if (options.withRecord) out.record = run.record;
+  if (options.withLocalDiagnostics) out.localDiagnostics = run.localDiagnostics;
+  return out;
 }
 
 /**
  * An opened .dxe model held in WebAssembly memory, and the privatisation
  * calls on it. Call close() when done: the memory is not garbage-collected.
  */
-class Model {
+export class Model {
   constructor(core, handle, buffer) {
     this._core = core;
     this._handle = handle;
     this._buffer = buffer;
     this._context = 0; // the system-RNG context, made on first use
     this._info = null;
+    this._info = this.info; // read now, so it stays readable after close()
   }
 
   _require() {
@@ -327,8 +369,8 @@ class Model {
 
   /** { formatVersion, dimension, vocabularySize, geometry, quantization, lowercase, hasFrequencies } */
   get info() {
-    const handle = this._require();
     if (!this._info) {
+      const handle = this._require();
       const core = this._core;
       this._info = withFrame(core, (frame) => {
         const ptr = frame.struct('dxt_model_info');
@@ -350,8 +392,8 @@ class Model {
     return this._info;
   }
 
-  /** SHA-256 of the whole model file, as 64 hex digits (the fingerprint in reports). */
-  fingerprint() {
+  /** Promise of the SHA-256 of the whole model file, as 64 hex digits (the fingerprint in release records). */
+  async fingerprint() {
     const handle = this._require();
     const core = this._core;
     return withFrame(core, (frame) => {
@@ -361,8 +403,8 @@ class Model {
     });
   }
 
-  /** Whether `word` is in the vocabulary (looked up as the privatise calls do). */
-  has(word) {
+  /** Promise of whether `word` is in the vocabulary (looked up as the privatise calls do). */
+  async has(word) {
     const handle = this._require();
     const core = this._core;
     return withFrame(core, (frame) => {
@@ -414,71 +456,64 @@ class Model {
       throw new TypeError('options must be an object with at least { epsilon }');
     }
     for (const key of Object.keys(options)) {
-      if (!PRIVATIZE_KEYS.has(key)) throw invalidArgument(`unknown option '${key}'`);
+      if (!OPTION_BY_NAME.has(key) && !CALL_KEYS.has(key)) throw invalidArgument(`unknown option '${key}'`);
     }
     const core = this._core;
     const ptr = frame.struct('dxt_privatize_options');
-    const at = (field) => ptr + core.layout('dxt_privatize_options', field);
-    const view = core.view();
     if (typeof options.epsilon !== 'number') {
       throw new DxtextError(Status.INVALID_EPSILON, 'epsilon is required and must be a number');
     }
-    view.setFloat64(at('epsilon'), options.epsilon, true); // the library checks its value
-    if (options.mechanism !== undefined) {
-      view.setUint32(at('mechanism'), enumValue(MECHANISMS, options.mechanism, 'mechanism'), true);
-    }
-    TOKEN_CLASSES.forEach(([option], c) => {
-      if (options[option] !== undefined) {
-        view.setUint32(at('policy') + 4 * c, enumValue(POLICIES, options[option], `${option} policy`), true);
+    for (const option of OPTIONS) {
+      const value = options[option.name];
+      if (value === undefined) continue;
+      const [, field, element] = /^(\w+)(?:\[(\d+)\])?$/.exec(option.field);
+      const at = ptr + core.layout('dxt_privatize_options', field) + 4 * Number(element || 0);
+      if (option.type === 'enum') {
+        core.view().setUint32(at, enumValue(option, value), true);
+      } else if (option.type === 'double') {
+        if (typeof value !== 'number') throw new TypeError(`${option.name} must be a number`);
+        core.view().setFloat64(at, value, true); // the library checks its value
+      } else if (option.type === 'uint32') {
+        if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
+          throw new TypeError(`${option.name} must be an integer in [0, 2^32)`);
+        }
+        core.view().setUint32(at, value, true);
+      } else {
+        if (typeof value !== 'string') throw new TypeError(`${option.name} must be a string`);
+        const [text] = frame.string(value); // may grow the memory: the view is taken anew above
+        core.view().setUint32(at, text, true);
       }
-    });
-    if (options.placeholder !== undefined) {
-      if (typeof options.placeholder !== 'string') throw new TypeError('placeholder must be a string');
-      const [text] = frame.string(options.placeholder);
-      core.view().setUint32(at('placeholder'), text, true);
-    }
-    for (const [option, field] of Object.entries(NUMERIC_PARAMETERS)) {
-      if (options[option] === undefined) continue;
-      if (typeof options[option] !== 'number') throw new TypeError(`${option} must be a number`);
-      core.view().setFloat64(at(field), options[option], true);
-    }
-    if (options.sampler !== undefined) {
-      core.view().setUint32(at('exponential_sampler'), enumValue(SAMPLERS, options.sampler, 'sampler'), true);
-    }
-    if (options.search !== undefined) {
-      // 'exact' is value 0, so it is looked up here rather than by enumValue.
-      const search = typeof options.search === 'string' ? SEARCHES.indexOf(options.search.toLowerCase()) : -1;
-      if (search < 0) throw invalidArgument(`unknown search ${JSON.stringify(options.search)} (exact or ivf)`);
-      core.view().setUint32(at('search'), search, true);
-    }
-    if (options.ivfNprobe !== undefined) {
-      if (!Number.isInteger(options.ivfNprobe) || options.ivfNprobe < 0 || options.ivfNprobe > 0xffffffff) {
-        throw new TypeError('ivfNprobe must be an integer in [0, 2^32)');
-      }
-      core.view().setUint32(at('ivf_nprobe'), options.ivfNprobe, true);
     }
     return ptr;
   }
 
-  // Runs one privatise call: fn(frame, context, optionsPtr, reportPtr)
-  // returns the result; the report is added when options.withReport.
+  // Runs one privatise call: fn(frame, context, optionsPtr, recordPtr,
+  // diagnosticsPtr) returns the result; the record and the diagnostics are
+  // read when options.withRecord / withLocalDiagnostics ask for them.
   _run(options, fn) {
     const core = this._core;
     return withFrame(core, (frame) => {
       const optionsPtr = this._options(frame, options);
-      const reportPtr = options.withReport ? frame.struct('dxt_report') : 0;
-      const result = this._withContext(options.seed, (context) => fn(frame, context, optionsPtr, reportPtr));
-      return options.withReport ? { result, report: readReport(core, reportPtr) } : { result };
+      const recordPtr = options.withRecord ? frame.struct('dxt_release_record') : 0;
+      const diagnosticsPtr = options.withLocalDiagnostics ? frame.struct('dxt_local_diagnostics') : 0;
+      const result = this._withContext(options.seed, (context) =>
+        fn(frame, context, optionsPtr, recordPtr, diagnosticsPtr),
+      );
+      return {
+        result,
+        record: recordPtr ? readRecord(core, recordPtr) : undefined,
+        localDiagnostics: diagnosticsPtr ? readDiagnostics(core, diagnosticsPtr) : undefined,
+      };
     });
   }
 
   _text(name, text, options) {
     if (typeof text !== 'string') throw new TypeError(`text must be a string, not ${typeof text}`);
     const core = this._core;
-    const { result, report } = this._run(options, (frame, context, optionsPtr, reportPtr) => {
+    const run = this._run(options, (frame, context, optionsPtr, recordPtr, diagnosticsPtr) => {
       const [input, length] = frame.string(text);
       const out = frame.alloc(8); // char* then size_t (wasm32)
-      core.check(core.call(name, context, optionsPtr, input, length, out, out + 4, reportPtr));
+      core.check(core.call(name, context, optionsPtr, input, length, out, out + 4, recordPtr, diagnosticsPtr));
       const view = core.view();
       const ptr = view.getUint32(out, true);
       try {
@@ -487,7 +522,7 @@ class Model {
         core.call('dxt_text_free', ptr);
       }
     });
-    return options.withReport ? { text: result, report } : result;
+    return shaped('text', run, options);
   }
 
   /**
@@ -495,35 +530,38 @@ class Model {
    * and punctuation are kept; each word's case shape is restored.
    * options: { epsilon (required), mechanism, inVocabulary, oov, numbers,
    * stopwords, placeholder, temGamma, temBeta, vickreyT, mahalanobisLambda,
-   * syntfS, sampler, search, ivfNprobe, seed, withReport }. Returns the text, or
-   * { text, report } with withReport: true.
+   * syntfS, sampler, search, ivfNprobe, seed, withRecord, withLocalDiagnostics }.
+   * Returns the text, or { text, record, localDiagnostics } with what
+   * withRecord (the guarantee, positionwise for text: safe to send) and
+   * withLocalDiagnostics (token counts of the input: keep them local) ask for.
    */
-  privatize(text, options) {
+  async privatize(text, options) {
     return this._text('dxt_privatize_text', text, options);
   }
 
   /** Privatise one word (no tokenisation); options as privatize(). */
-  privatizeWord(word, options) {
+  async privatizeWord(word, options) {
     return this._text('dxt_privatize_word', word, options);
   }
 
   /**
    * Privatise a bag of words, given as a Map, a plain object {word: count}
    * or an iterable of [word, count]. Every occurrence is privatised
-   * independently; the report's epsilonDocument is epsilon * N for the earth
-   * mover's distance between bags of N words. Returns a Map ordered by
-   * vocabulary index, or { bag, report } with withReport: true.
+   * independently; the record's bound is epsilon * N * EMD for bags of equal
+   * size N. Returns a Map ordered by vocabulary index, or { bag, record,
+   * localDiagnostics } as privatize() does.
    */
-  privatizeBag(bag, options) {
+  async privatizeBag(bag, options) {
     return this._bag('bag', bag, 0, options);
   }
 
   /**
    * SynTF (Weggenmann & Kerschbaum 2018): a synthetic bag of exactly
    * `nOut` words drawn from `bag`; options as privatize() (mechanism is
-   * ignored). Returns a Map, or { bag, report } with withReport: true.
+   * ignored). Returns a Map, or { bag, record, localDiagnostics } as
+   * privatize() does.
    */
-  syntf(bag, nOut, options) {
+  async syntf(bag, nOut, options) {
     if (!Number.isInteger(nOut) || nOut < 1 || nOut > MAX_BAG_WORDS) {
       throw invalidArgument(`nOut must be an integer from 1 to ${MAX_BAG_WORDS}`);
     }
@@ -537,14 +575,14 @@ class Model {
    * distinctMean, distinctMedian, distinctMax }: N_w, the share of trials
    * that returned the word itself, and S_w, the number of distinct outputs.
    */
-  calibrate(words, trials, options) {
+  async calibrate(words, trials, options) {
     for (const [name, value] of [['words', words], ['trials', trials]]) {
       if (!Number.isInteger(value) || value < 1 || value > 2 ** 32 - 1) {
         throw invalidArgument(`${name} must be a positive integer`);
       }
     }
     const core = this._core;
-    const { result } = this._run({ ...options, withReport: false }, (frame, context, optionsPtr) => {
+    const { result } = this._run({ ...options, withRecord: false, withLocalDiagnostics: false }, (frame, context, optionsPtr) => {
       const out = frame.struct('dxt_calibration');
       core.check(core.call('dxt_calibrate', context, optionsPtr, words, trials, out));
       const view = core.view();
@@ -566,7 +604,7 @@ class Model {
   _bag(kind, bag, nOut, options) {
     const entries = bagEntries(bag);
     const core = this._core;
-    const { result, report } = this._run(options, (frame, context, optionsPtr, reportPtr) => {
+    const run = this._run(options, (frame, context, optionsPtr, recordPtr, diagnosticsPtr) => {
       const size = core.layout('dxt_bag_entry', 'sizeof');
       const array = frame.alloc(size * entries.length);
       entries.forEach(([word, count], i) => {
@@ -581,9 +619,13 @@ class Model {
       });
       const out = frame.alloc(4);
       if (kind === 'bag') {
-        core.check(core.call('dxt_privatize_bag', context, optionsPtr, array, entries.length, out, reportPtr));
+        core.check(
+          core.call('dxt_privatize_bag', context, optionsPtr, array, entries.length, out, recordPtr, diagnosticsPtr),
+        );
       } else {
-        core.check(core.call('dxt_syntf', context, optionsPtr, array, entries.length, nOut, out, reportPtr));
+        core.check(
+          core.call('dxt_syntf', context, optionsPtr, array, entries.length, nOut, out, recordPtr, diagnosticsPtr),
+        );
       }
       const bagPtr = core.view().getUint32(out, true);
       try {
@@ -592,7 +634,7 @@ class Model {
         core.call('dxt_bag_free', bagPtr);
       }
     });
-    return options.withReport ? { bag: result, report } : result;
+    return shaped('bag', run, options);
   }
 }
 
@@ -634,7 +676,7 @@ function readBag(core, bagPtr) {
  * An instantiated dxtext WebAssembly module. Most programs need only one,
  * which the module-level loadModel() makes on first use.
  */
-class Dxtext {
+export class Dxtext {
   constructor(core) {
     this._core = core;
   }
@@ -645,12 +687,27 @@ class Dxtext {
   }
 
   /**
+   * The privacy ledger (docs/budgets.md) needs a file with locks and atomic
+   * renames, which WebAssembly does not have: this always rejects with
+   * DxtextError UNSUPPORTED, from the library's own dxt_ledger_open. Keep
+   * the budget on the server side of the app, or in the native bindings.
+   */
+  async openLedger(path, scope = 'default') {
+    const core = this._core;
+    withFrame(core, (frame) => {
+      const out = frame.alloc(4);
+      core.check(core.call('dxt_ledger_open', frame.string(String(path))[0], frame.string(String(scope))[0], 0, out));
+    });
+    throw new DxtextError(Status.INTERNAL, 'dxt_ledger_open succeeded in a WebAssembly build');
+  }
+
+  /**
    * Open a .dxe model from its bytes (an ArrayBuffer or a typed array). The
    * bytes are copied into WebAssembly memory, 8-byte aligned as
    * dxt_model_open_memory requires. options: { verifyDigests } also checks
    * every section's SHA-256.
    */
-  loadModel(data, options = {}) {
+  async loadModel(data, options = {}) {
     let bytes;
     if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
     else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
@@ -684,11 +741,34 @@ class Dxtext {
     }
     let data;
     try {
-      data = await require('fs').promises.readFile(path);
+      const fs = await import('node:fs/promises');
+      data = await fs.readFile(path);
     } catch (e) {
       throw new DxtextError(Status.IO, `cannot read model file '${path}': ${e.message}`, { cause: e });
     }
     return this.loadModel(data, options);
+  }
+
+  /**
+   * Open the default Euclidean model that the package carries (models/
+   * beside this file): fetched in a browser or worker, read from disk in
+   * Node.
+   */
+  async loadDefaultModel(options = {}) {
+    if (!DEFAULT_MODEL) throw new DxtextError(Status.NOT_FOUND, 'this dxtext-wasm package carries no default model');
+    const url = new URL(DEFAULT_MODEL, import.meta.url);
+    if (isNode()) {
+      const { fileURLToPath } = await import('node:url');
+      return this.loadModelFile(fileURLToPath(url), options);
+    }
+    let response;
+    try {
+      response = await fetch(url);
+    } catch (e) {
+      throw new DxtextError(Status.IO, `cannot fetch the default model ${url}: ${e.message}`, { cause: e });
+    }
+    if (!response.ok) throw new DxtextError(Status.IO, `cannot fetch the default model ${url}: HTTP ${response.status}`);
+    return this.loadModel(await response.arrayBuffer(), options);
   }
 }
 
@@ -697,13 +777,19 @@ class Dxtext {
  * factory, e.g. { locateFile: (name) => '/static/' + name } when
  * dxtext_core.wasm is not served beside dxtext_core.js, or { wasmBinary }.
  */
-async function load(moduleOptions = {}) {
-  let options = moduleOptions;
-  if (isNode() && !options.wasmBinary && !options.locateFile && !options.instantiateWasm) {
-    // emscripten 3.1's loader would fetch() a file path under Node 18+,
-    // which has a global fetch; read the file instead.
-    const wasmPath = require('path').join(__dirname, 'dxtext_core.wasm');
-    options = { ...options, wasmBinary: await require('fs').promises.readFile(wasmPath) };
+export async function load(moduleOptions = {}) {
+  let options = { ...moduleOptions };
+  if (isNode()) {
+    // The core is built for web and worker only (emscripten 3.1's ES module
+    // output cannot run its Node loader): Node reads the file itself.
+    if (!options.wasmBinary && !options.instantiateWasm) {
+      const fs = await import('node:fs/promises');
+      options.wasmBinary = await fs.readFile(new URL('./dxtext_core.wasm', import.meta.url));
+    }
+    // Node 18 has no global Web Crypto; getentropy() then uses node:crypto's.
+    if (!(typeof crypto === 'object' && crypto && typeof crypto.getRandomValues === 'function')) {
+      options.dxtextCrypto = (await import('node:crypto')).webcrypto;
+    }
   }
   const core = new Core(await createDxtextCore(options));
   core.loadLayouts();
@@ -721,15 +807,82 @@ function sharedInstance() {
   return shared;
 }
 
-module.exports = {
-  load,
-  /** loadModel(data, options) on a module instantiated on first use. */
-  loadModel: async (data, options) => (await sharedInstance()).loadModel(data, options),
-  /** loadModelFile(path, options) (Node) on a module instantiated on first use. */
-  loadModelFile: async (path, options) => (await sharedInstance()).loadModelFile(path, options),
-  Dxtext,
-  Model,
-  DxtextError,
-  Status,
-  MECHANISMS: MECHANISMS.slice(1),
-};
+/** loadModel(data, options) on a module instantiated on first use. */
+export async function loadModel(data, options) {
+  return (await sharedInstance()).loadModel(data, options);
+}
+
+/** loadModelFile(path, options) (Node) on a module instantiated on first use. */
+export async function loadModelFile(path, options) {
+  return (await sharedInstance()).loadModelFile(path, options);
+}
+
+/** loadDefaultModel(options) on a module instantiated on first use. */
+export async function loadDefaultModel(options) {
+  return (await sharedInstance()).loadDefaultModel(options);
+}
+
+/** The mechanisms' names, as options.mechanism takes them. */
+export const MECHANISM_NAMES = Object.freeze(MECHANISMS.slice(1));
+
+// --------------------------------------------------------------------------
+// Web Workers: the same API, with the work done in a worker.
+
+/** Model methods a worker runs (each returns a promise there too). */
+export const WORKER_METHODS = Object.freeze(['privatize', 'privatizeWord', 'privatizeBag', 'syntf', 'calibrate', 'fingerprint', 'has']);
+
+/**
+ * A dxtext that runs in `worker` (a Worker running dxtext-wasm/worker.js,
+ * e.g. `new Worker(new URL('dxtext-wasm/worker.js', import.meta.url), { type: 'module' })`).
+ * Its loadModel / loadDefaultModel give models with the same promise API as
+ * Model; calls run one after another in the worker, off the calling thread.
+ */
+export function connectWorker(worker) {
+  let next = 1;
+  const pending = new Map();
+  worker.addEventListener('message', ({ data }) => {
+    const waiting = pending.get(data.id);
+    if (!waiting) return;
+    pending.delete(data.id);
+    if (data.error) waiting.reject(remoteError(data.error));
+    else waiting.resolve(data.result);
+  });
+  worker.addEventListener('error', (event) => {
+    const error = new DxtextError(Status.INTERNAL, `the dxtext worker failed: ${event.message || event}`);
+    for (const waiting of pending.values()) waiting.reject(error);
+    pending.clear();
+  });
+  const send = (method, args, transfer = []) =>
+    new Promise((resolve, reject) => {
+      const id = next++;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, method, args }, transfer);
+    });
+  const wrap = ({ handle, info }) => {
+    const model = { info, closed: false };
+    for (const method of WORKER_METHODS) model[method] = (...args) => send('call', [handle, method, ...args]);
+    model.close = () => {
+      if (model.closed) return Promise.resolve();
+      model.closed = true;
+      return send('close', [handle]);
+    };
+    return model;
+  };
+  return {
+    version: () => send('version', []),
+    loadModel: async (data, options) => wrap(await send('loadModel', [data, options])),
+    loadDefaultModel: async (options) => wrap(await send('loadDefaultModel', [options])),
+    terminate: () => worker.terminate(),
+  };
+}
+
+/** A module worker running dxtext-wasm/worker.js, connected (browsers). */
+export function createWorker() {
+  return connectWorker(new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+}
+
+function remoteError({ status, message, name }) {
+  if (typeof status === 'number') return new DxtextError(status, message);
+  const Kind = name === 'TypeError' ? TypeError : Error;
+  return new Kind(message);
+}

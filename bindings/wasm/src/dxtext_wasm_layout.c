@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the JavaScript wrapper needs to know about the public structs, taken
  * from the compiler rather than written by hand: each field's offset and each
@@ -35,32 +36,26 @@ static const struct {
     DXTW_FIELD(dxt_context_options, rng_mode),
     DXTW_FIELD(dxt_context_options, seed),
     DXTW_STRUCT(dxt_privatize_options),
-    DXTW_FIELD(dxt_privatize_options, mechanism),
-    DXTW_FIELD(dxt_privatize_options, epsilon),
-    DXTW_FIELD(dxt_privatize_options, policy),
-    DXTW_FIELD(dxt_privatize_options, placeholder),
-    DXTW_FIELD(dxt_privatize_options, tem_gamma),
-    DXTW_FIELD(dxt_privatize_options, tem_beta),
-    DXTW_FIELD(dxt_privatize_options, vickrey_t),
-    DXTW_FIELD(dxt_privatize_options, mahalanobis_lambda),
-    DXTW_FIELD(dxt_privatize_options, syntf_s),
-    DXTW_FIELD(dxt_privatize_options, exponential_sampler),
-    DXTW_FIELD(dxt_privatize_options, search),
-    DXTW_FIELD(dxt_privatize_options, ivf_nprobe),
-    DXTW_STRUCT(dxt_report),
-    DXTW_FIELD(dxt_report, mechanism),
-    DXTW_FIELD(dxt_report, epsilon),
-    DXTW_FIELD(dxt_report, metric),
-    DXTW_FIELD(dxt_report, rng_mode),
-    DXTW_FIELD(dxt_report, is_private),
-    DXTW_FIELD(dxt_report, fingerprint_valid),
-    DXTW_FIELD(dxt_report, model_fingerprint),
-    DXTW_FIELD(dxt_report, counts),
-    DXTW_FIELD(dxt_report, words_privatized),
-    DXTW_FIELD(dxt_report, words_leaked),
-    DXTW_FIELD(dxt_report, epsilon_per_unit_distance),
-    DXTW_FIELD(dxt_report, epsilon_document),
-    DXTW_FIELD(dxt_report, epsilon_document_vocabulary),
+#include "privatize_options_layout.inc" /* generated from tools/options/privatize_options.table */
+    DXTW_STRUCT(dxt_release_record),
+    DXTW_FIELD(dxt_release_record, release),
+    DXTW_FIELD(dxt_release_record, mechanism),
+    DXTW_FIELD(dxt_release_record, epsilon),
+    DXTW_FIELD(dxt_release_record, metric),
+    DXTW_FIELD(dxt_release_record, rng_mode),
+    DXTW_FIELD(dxt_release_record, is_private),
+    DXTW_FIELD(dxt_release_record, fingerprint_valid),
+    DXTW_FIELD(dxt_release_record, model_fingerprint),
+    DXTW_FIELD(dxt_release_record, bound),
+    DXTW_FIELD(dxt_release_record, reveals),
+    DXTW_FIELD(dxt_release_record, draws),
+    DXTW_FIELD(dxt_release_record, epsilon_total),
+    DXTW_FIELD(dxt_release_record, epsilon_vocabulary),
+    DXTW_FIELD(dxt_release_record, release_shape),
+    DXTW_STRUCT(dxt_local_diagnostics),
+    DXTW_FIELD(dxt_local_diagnostics, counts),
+    DXTW_FIELD(dxt_local_diagnostics, words_privatized),
+    DXTW_FIELD(dxt_local_diagnostics, words_leaked),
     DXTW_STRUCT(dxt_bag_entry),
     DXTW_FIELD(dxt_bag_entry, word),
     DXTW_FIELD(dxt_bag_entry, length),
@@ -80,7 +75,7 @@ static const struct {
 };
 
 /**
- * @param[in] type   a struct name, e.g. "dxt_report"
+ * @param[in] type   a struct name, e.g. "dxt_release_record"
  * @param[in] field  a field name, or "sizeof" for the struct's size
  * @return the offset or size in bytes, or -1 when the pair is unknown
  */
@@ -106,8 +101,10 @@ int dxtwasm_init(const char *type, void *memory) {
     dxt_context_options_init(memory);
   else if (strcmp(type, "dxt_privatize_options") == 0)
     dxt_privatize_options_init(memory);
-  else if (strcmp(type, "dxt_report") == 0)
-    dxt_report_init(memory);
+  else if (strcmp(type, "dxt_release_record") == 0)
+    dxt_release_record_init(memory);
+  else if (strcmp(type, "dxt_local_diagnostics") == 0)
+    dxt_local_diagnostics_init(memory);
   else if (strcmp(type, "dxt_calibration") == 0)
     dxt_calibration_init(memory);
   else

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the binding jobs in tools/ci/: finds the shared libdxtext.
 #
 #   dxt_install_packages PKG...   apt-get install (sudo only when not root)

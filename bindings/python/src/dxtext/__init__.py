@@ -1,16 +1,19 @@
+# SPDX-License-Identifier: Apache-2.0
 """dxtext: on-device text sanitisation under metric differential privacy.
 
 Each word of a text is moved to a random nearby word of an embedding model:
 noise is added to the word's vector and the noisy point is decoded to the
 nearest vocabulary word. All noise comes from the operating system's
-cryptographic generator (through OpenSSL), and every call can report the
-guarantee it gave.
+cryptographic generator (through OpenSSL), and every call can return its
+release record: the guarantee it gave and what the output still reveals,
+safe to send with the text. Token counts of the input (local diagnostics)
+are kept apart, since they describe the input.
 
     import dxtext
 
     with dxtext.Model.open("build/models/demo.dxe") as model:
-        text, report = model.privatize("The quick brown fox", epsilon=5, with_report=True)
-        print(text, report.words_privatized, report.to_json())
+        text, record = model.privatize("The quick brown fox", epsilon=5, with_record=True)
+        print(text, record.to_json())
 
 These are ctypes bindings to the C library libdxtext; see
 docs/bindings/python.md for how the library is found and the threading rules
@@ -21,8 +24,24 @@ for you).
 from __future__ import annotations
 
 from . import _library
-from .enums import Geometry, Mechanism, Metric, Policy, Quantization, RngMode, Sampler, Search, TokenClass
+from .enums import (
+    Bound,
+    Geometry,
+    Mechanism,
+    Metric,
+    Policy,
+    Quantization,
+    ReleaseKind,
+    ReleaseShape,
+    Reveals,
+    RngMode,
+    Sampler,
+    Search,
+    TokenClass,
+)
 from .errors import (
+    BudgetExceededError,
+    ContextBusyError,
     CorruptModelError,
     DigestMismatchError,
     DxtextError,
@@ -33,6 +52,7 @@ from .errors import (
     InvalidArgumentError,
     InvalidEpsilonError,
     InvalidUtf8Error,
+    LedgerCorruptError,
     LibraryNotFoundError,
     ModelError,
     NotAModelError,
@@ -43,13 +63,16 @@ from .errors import (
     UnsupportedError,
     UnsupportedVersionError,
 )
+from .ledger import Ledger, LedgerRelease, LedgerTotals
 from .model import Model
 from .options import NotPrivateWarning
-from .reports import Calibration, ModelInfo, Report
+from .reports import Calibration, LocalDiagnostics, ModelInfo, ReleaseRecord
 
 __version__ = "0.1.0"
 
 MAX_BAG_WORDS = 1 << 24  # DXT_MAX_BAG_WORDS: largest total count of a bag
+EPSILON_MIN = 1e-6  # DXT_EPSILON_MIN: the smallest epsilon any call accepts
+EPSILON_MAX = 1e6  # DXT_EPSILON_MAX: the largest
 
 
 def library_version() -> str:
@@ -64,12 +87,21 @@ def library_path() -> str:
 
 
 __all__ = [
+    "Bound",
+    "BudgetExceededError",
+    "Ledger",
+    "LedgerCorruptError",
+    "LedgerRelease",
+    "LedgerTotals",
     "Calibration",
+    "ContextBusyError",
     "CorruptModelError",
     "DigestMismatchError",
     "DxtextError",
     "DxtextIOError",
     "DxtextMemoryError",
+    "EPSILON_MAX",
+    "EPSILON_MIN",
     "Geometry",
     "InputTooLargeError",
     "InternalError",
@@ -77,6 +109,7 @@ __all__ = [
     "InvalidEpsilonError",
     "InvalidUtf8Error",
     "LibraryNotFoundError",
+    "LocalDiagnostics",
     "MAX_BAG_WORDS",
     "Mechanism",
     "Metric",
@@ -89,7 +122,10 @@ __all__ = [
     "ParseError",
     "Policy",
     "Quantization",
-    "Report",
+    "ReleaseKind",
+    "ReleaseRecord",
+    "ReleaseShape",
+    "Reveals",
     "RngFailureError",
     "RngMode",
     "Sampler",

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Finding and loading libdxtext, and the ctypes declarations of its C API
 (include/dxtext/dxtext.h). Nothing else in the package touches ctypes
 signatures."""
@@ -62,10 +63,13 @@ class PrivatizeOptions(ctypes.Structure):
         ("exponential_sampler", c_u32),
         ("search", c_u32),
         ("ivf_nprobe", c_u32),
+        ("release_shape", c_u32),
+        ("output_top", c_u32),
+        ("output_set", ctypes.c_void_p),
     ]
 
 
-class ReportStruct(ctypes.Structure):
+class ReleaseRecordStruct(ctypes.Structure):
     _fields_ = [
         ("struct_size", c_u32),
         ("mechanism", c_u32),
@@ -75,12 +79,25 @@ class ReportStruct(ctypes.Structure):
         ("is_private", c_bool),
         ("fingerprint_valid", c_bool),
         ("model_fingerprint", ctypes.c_uint8 * 32),
+        ("release", c_u32),
+        ("bound", c_u32),
+        ("reveals", c_u32),
+        ("draws", c_u64),
+        ("epsilon_total", c_double),
+        ("epsilon_vocabulary", c_double),
+        ("release_shape", c_u32),
+        ("output_kind", c_u32),
+        ("output_size", c_u32),
+        ("output_digest", ctypes.c_uint8 * 32),
+    ]
+
+
+class LocalDiagnosticsStruct(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", c_u32),
         ("counts", (c_u64 * 4) * 4),
         ("words_privatized", c_u64),
         ("words_leaked", c_u64),
-        ("epsilon_per_unit_distance", c_double),
-        ("epsilon_document", c_double),
-        ("epsilon_document_vocabulary", c_double),
     ]
 
 
@@ -103,6 +120,29 @@ class CalibrationStruct(ctypes.Structure):
         ("distinct_mean", c_double),
         ("distinct_median", c_double),
         ("distinct_max", c_double),
+    ]
+
+
+class LedgerOptionsStruct(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", c_u32),
+        ("cap", c_double),
+        ("memo_capacity", c_u32),
+        ("key", c_ptr),
+        ("key_length", c_size),
+    ]
+
+
+class LedgerTotalsStruct(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", c_u32),
+        ("cap", c_double),
+        ("spent", c_double),
+        ("spent_any_inputs", c_double),
+        ("releases", c_u64),
+        ("memoised", c_u64),
+        ("memo_capacity", c_u32),
+        ("words", c_u64),
     ]
 
 
@@ -129,27 +169,53 @@ _SIGNATURES = {
     "dxt_context_create": (c_status, [c_ptr, _P(ContextOptions), _P(c_ptr)]),
     "dxt_context_destroy": (None, [c_ptr]),
     "dxt_privatize_options_init_sized": (None, [c_ptr, c_size]),
-    "dxt_report_init_sized": (None, [c_ptr, c_size]),
-    "dxt_report_to_json": (c_status, [_P(ReportStruct), ctypes.c_char_p, c_size, _P(c_size)]),
-    "dxt_privatize_index": (c_status, [c_ptr, _P(PrivatizeOptions), c_u32, _P(c_u32), _P(ReportStruct)]),
+    "dxt_release_record_init_sized": (None, [c_ptr, c_size]),
+    "dxt_release_record_to_json": (c_status, [_P(ReleaseRecordStruct), ctypes.c_char_p, c_size, _P(c_size)]),
+    "dxt_local_diagnostics_init_sized": (None, [c_ptr, c_size]),
+    "dxt_local_diagnostics_to_json": (
+        c_status,
+        [_P(LocalDiagnosticsStruct), ctypes.c_char_p, c_size, _P(c_size)],
+    ),
+    "dxt_epsilon_min": (c_double, []),
+    "dxt_epsilon_max": (c_double, []),
+    "dxt_privatize_index": (
+        c_status,
+        [c_ptr, _P(PrivatizeOptions), c_u32, _P(c_u32), _P(ReleaseRecordStruct), _P(LocalDiagnosticsStruct)],
+    ),
     "dxt_privatize_word": (
         c_status,
-        [c_ptr, _P(PrivatizeOptions), ctypes.c_char_p, c_size, _P(c_ptr), _P(c_size), _P(ReportStruct)],
+        [c_ptr, _P(PrivatizeOptions), ctypes.c_char_p, c_size, _P(c_ptr), _P(c_size), _P(ReleaseRecordStruct),
+         _P(LocalDiagnosticsStruct)],
     ),
     "dxt_privatize_text": (
         c_status,
-        [c_ptr, _P(PrivatizeOptions), ctypes.c_char_p, c_size, _P(c_ptr), _P(c_size), _P(ReportStruct)],
+        [c_ptr, _P(PrivatizeOptions), ctypes.c_char_p, c_size, _P(c_ptr), _P(c_size), _P(ReleaseRecordStruct),
+         _P(LocalDiagnosticsStruct)],
     ),
     "dxt_text_free": (None, [c_ptr]),
     "dxt_privatize_bag": (
         c_status,
-        [c_ptr, _P(PrivatizeOptions), _P(BagEntry), c_size, _P(_P(BagStruct)), _P(ReportStruct)],
+        [c_ptr, _P(PrivatizeOptions), _P(BagEntry), c_size, _P(_P(BagStruct)), _P(ReleaseRecordStruct),
+         _P(LocalDiagnosticsStruct)],
     ),
     "dxt_bag_free": (None, [_P(BagStruct)]),
     "dxt_syntf": (
         c_status,
-        [c_ptr, _P(PrivatizeOptions), _P(BagEntry), c_size, c_u32, _P(_P(BagStruct)), _P(ReportStruct)],
+        [c_ptr, _P(PrivatizeOptions), _P(BagEntry), c_size, c_u32, _P(_P(BagStruct)), _P(ReleaseRecordStruct),
+         _P(LocalDiagnosticsStruct)],
     ),
+    "dxt_ledger_options_init_sized": (None, [c_ptr, c_size]),
+    "dxt_ledger_open": (c_status, [ctypes.c_char_p, ctypes.c_char_p, _P(LedgerOptionsStruct), _P(c_ptr)]),
+    "dxt_ledger_close": (None, [c_ptr]),
+    "dxt_ledger_set_cap": (c_status, [c_ptr, c_double]),
+    "dxt_ledger_privatize_text": (
+        c_status,
+        [c_ptr, c_ptr, _P(PrivatizeOptions), ctypes.c_char_p, c_size, c_u32, _P(c_ptr), _P(c_size), _P(c_bool),
+         _P(ReleaseRecordStruct), _P(LocalDiagnosticsStruct)],
+    ),
+    "dxt_ledger_totals_init_sized": (None, [c_ptr, c_size]),
+    "dxt_ledger_get_totals": (c_status, [c_ptr, _P(LedgerTotalsStruct)]),
+    "dxt_ledger_to_json": (c_status, [c_ptr, ctypes.c_char_p, c_size, _P(c_size)]),
     "dxt_calibration_init_sized": (None, [c_ptr, c_size]),
     "dxt_calibrate": (c_status, [c_ptr, _P(PrivatizeOptions), c_u32, c_u32, _P(CalibrationStruct)]),
 }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Enumerations of the C API, with the same numbers. Functions that take one
 also accept its name as a string, in any case ("laplace", "permute-and-flip")."""
 
@@ -34,13 +35,54 @@ class Mechanism(enum.IntEnum):
 
 
 class Metric(enum.IntEnum):
-    """The distance d of a report's guarantee epsilon * d."""
+    """The distance d of a release record's bound."""
 
     UNKNOWN = 0
     EUCLIDEAN = 1
     HYPERBOLIC = 2
     MAHALANOBIS = 3
     DISCRETE = 4
+
+
+class ReleaseKind(enum.IntEnum):
+    """Which call made a release."""
+
+    UNKNOWN = 0
+    WORD = 1
+    TEXT = 2
+    BAG = 3
+    SYNTHETIC_BAG = 4
+
+
+class Bound(enum.IntEnum):
+    """The form of a release's guarantee (docs/guarantees.md)."""
+
+    UNKNOWN = 0
+    WORD = 1  # epsilon * d(w, w')
+    POSITIONWISE = 2  # ordered text: epsilon * sum_i d(x_i, x'_i); not EMD
+    BAG_EMD = 3  # bags of equal size N: epsilon * N * EMD(b, b')
+    ANY_INPUTS = 4  # epsilon_total-DP between any two inputs (syntf)
+
+
+class Reveals(enum.IntFlag):
+    """Features of the input that a release shows as they are."""
+
+    NOTHING = 0
+    WORD_COUNT = 0x1
+    LAYOUT = 0x2
+    CASE_SHAPE = 0x4
+    TOKEN_CLASSES = 0x8
+    KEPT_WORDS = 0x10
+    SENTENCE_BOUNDARIES = 0x20  # normalize: where sentences end
+    CLAUSE_BOUNDARIES = 0x40  # normalize: where other punctuation stood
+
+
+class ReleaseShape(enum.IntEnum):
+    """What of the input's form a text release copies (option release_shape)."""
+
+    KEEP = 1  # spans between words and case shapes verbatim
+    NORMALIZE = 2  # one canonical mark per gap ('.', ',' or ' '), sentence capitals
+    STRICT = 3  # the words alone, one space apart
 
 
 class Sampler(enum.IntEnum):

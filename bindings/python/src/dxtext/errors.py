@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Exceptions: one class per dxt_status code, all derived from DxtextError."""
 
 from __future__ import annotations
@@ -126,6 +127,28 @@ class InternalError(DxtextError):
     status = 16
 
 
+class ContextBusyError(DxtextError, RuntimeError):
+    """DXT_E_CONTEXT_BUSY: another thread is inside a call on the same
+    privatizer; nothing was done. Use one privatizer per thread."""
+
+    status = 17
+
+
+class BudgetExceededError(DxtextError):
+    """DXT_E_BUDGET_EXCEEDED: a Ledger refused the release because it would
+    pass the scope's cap. Nothing was drawn, released or spent."""
+
+    status = 18
+
+
+class LedgerCorruptError(DxtextError):
+    """DXT_E_LEDGER_CORRUPT: the ledger file fails its MAC or its format
+    checks (damaged, truncated, edited, or another app key). The file is
+    left as it is, never reset."""
+
+    status = 19
+
+
 class LibraryNotFoundError(ImportError):
     """libdxtext could not be found or loaded (see dxtext.library_path())."""
 
@@ -149,6 +172,9 @@ _BY_STATUS: Dict[int, Type[DxtextError]] = {
         InputTooLargeError,
         ParseError,
         InternalError,
+        ContextBusyError,
+        BudgetExceededError,
+        LedgerCorruptError,
     )
 }
 

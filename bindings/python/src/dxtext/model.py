@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Models, and privatisation with one dxt_context per thread.
 
 A Model is immutable and may be used from any number of threads at once. The
@@ -15,8 +16,17 @@ from typing import Dict, Iterable, List, Literal, Mapping, Optional, Sequence, T
 
 from . import _library as native
 from .enums import Geometry, Mechanism, Quantization, coerce
-from .options import MechanismLike, PolicyLike, SeedLike, invalid_argument, make_options, seed_bytes, warn_not_private
-from .reports import Calibration, ModelInfo, Report
+from .options import (
+    MechanismLike,
+    PolicyLike,
+    SeedLike,
+    invalid_argument,
+    make_options,
+    seed_bytes,
+    unsigned,
+    warn_not_private,
+)
+from .reports import Calibration, LocalDiagnostics, ModelInfo, ReleaseRecord
 
 PathLike = Union[str, "os.PathLike[str]"]
 BagLike = Union[Mapping[str, int], Iterable[Tuple[str, int]]]
@@ -144,7 +154,8 @@ class Model:
     @staticmethod
     def default_path(geometry: Union[Geometry, str] = Geometry.EUCLIDEAN) -> str:
         """The default model's path for `geometry`: $DXTEXT_MODEL, then the
-        installed models directory, then the source tree's models/.
+        model beside the library (the wheel's own), the installed models
+        directory, then the source tree's models/.
         Raises NotFoundError when there is none."""
         g = coerce(Geometry, geometry, "geometry")
         library = native.lib()
@@ -264,6 +275,8 @@ class Model:
     def word(self, index: int) -> str:
         """The word at vocabulary `index`. Raises NotFoundError when out of range."""
         handle = self._require()
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"index must be an int, not {type(index).__name__}")
         if not 0 <= index < 2**32:
             raise error_not_found(index)
         pointer = ctypes.c_void_p()
@@ -295,7 +308,8 @@ class Model:
         stopwords: Optional[PolicyLike] = ...,
         placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
-        with_report: Literal[False] = ...,
+        with_record: Literal[False] = ...,
+        local_diagnostics: Optional[LocalDiagnostics] = ...,
         **params: object,
     ) -> str: ...
 
@@ -312,9 +326,10 @@ class Model:
         stopwords: Optional[PolicyLike] = ...,
         placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
-        with_report: Literal[True],
+        with_record: Literal[True],
+        local_diagnostics: Optional[LocalDiagnostics] = ...,
         **params: object,
-    ) -> Tuple[str, Report]: ...
+    ) -> Tuple[str, ReleaseRecord]: ...
 
     def privatize(
         self,
@@ -328,9 +343,10 @@ class Model:
         stopwords: Optional[PolicyLike] = None,
         placeholder: Optional[str] = None,
         seed: Optional[SeedLike] = None,
-        with_report: bool = False,
+        with_record: bool = False,
+        local_diagnostics: Optional[LocalDiagnostics] = None,
         **params: object,
-    ) -> Union[str, Tuple[str, Report]]:
+    ) -> Union[str, Tuple[str, ReleaseRecord]]:
         """Privatise UTF-8 text: each word is replaced by the mechanism's
         output, spacing and punctuation are kept, and each word's case shape
         (lower, Title, UPPER) is restored.
@@ -343,25 +359,29 @@ class Model:
                 "syntf", "mahalanobis", "vickrey" or "tem" (or a Mechanism).
             in_vocabulary, oov, numbers, stopwords: the policy for that class
                 of token: "privatize", "placeholder", "drop" or "keep" ("keep"
-                passes the token through and is reported as a leak).
+                passes the token through: a leak the record names).
             placeholder: the replacement of the "placeholder" policy
                 (default "[redacted]").
             seed: 32 bytes, 64 hex digits or an int: reproducible noise that
                 is NOT private (testing and research only; issues a
-                NotPrivateWarning and the report says is_private=False).
-            with_report: also return the privacy Report.
+                NotPrivateWarning and the record says is_private=False).
+            with_record: also return the ReleaseRecord: the guarantee (for
+                text, epsilon * sum_i d(x_i, x'_i), position by position)
+                and what the output still reveals; safe to send with the text.
+            local_diagnostics: a LocalDiagnostics to fill with the token
+                counts of the input. They describe the input: keep them local.
             **params: mechanism parameters: tem_gamma, tem_beta, vickrey_t,
-                mahalanobis_lambda, syntf_s, exponential_sampler; search
+                mahalanobis_lambda, syntf_s, sampler; search
                 ("exact" or "ivf") and ivf_nprobe.
 
         Returns:
-            the text, or (text, report) with with_report=True.
+            the text, or (text, record) with with_record=True.
         """
         data = _encode(text, "text")
         options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
         context = self._context(seed)
-        out, report = _call_text(native.lib().dxt_privatize_text, context, options, data)
-        return (out, report) if with_report else out
+        out, record = _call_text(native.lib().dxt_privatize_text, context, options, data, local_diagnostics)
+        return (out, record) if with_record else out
 
     @overload
     def privatize_words(
@@ -376,7 +396,8 @@ class Model:
         stopwords: Optional[PolicyLike] = ...,
         placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
-        with_report: Literal[False] = ...,
+        with_record: Literal[False] = ...,
+        local_diagnostics: Optional[LocalDiagnostics] = ...,
         **params: object,
     ) -> List[str]: ...
 
@@ -393,9 +414,10 @@ class Model:
         stopwords: Optional[PolicyLike] = ...,
         placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
-        with_report: Literal[True],
+        with_record: Literal[True],
+        local_diagnostics: Optional[LocalDiagnostics] = ...,
         **params: object,
-    ) -> Tuple[List[str], Report]: ...
+    ) -> Tuple[List[str], ReleaseRecord]: ...
 
     def privatize_words(
         self,
@@ -409,24 +431,33 @@ class Model:
         stopwords: Optional[PolicyLike] = None,
         placeholder: Optional[str] = None,
         seed: Optional[SeedLike] = None,
-        with_report: bool = False,
+        with_record: bool = False,
+        local_diagnostics: Optional[LocalDiagnostics] = None,
         **params: object,
-    ) -> Union[List[str], Tuple[List[str], Report]]:
+    ) -> Union[List[str], Tuple[List[str], ReleaseRecord]]:
         """Privatise each word of a list on its own (no tokenisation), in
-        order. A word dropped by its policy becomes "". The report adds up
-        the per-word reports (sequential composition). Arguments as privatize()."""
+        order. A word dropped by its policy becomes "". The record's bound is
+        the positionwise one over the list, epsilon * sum_i d(x_i, x'_i); the
+        diagnostics add up. Arguments as privatize()."""
         encoded = [_encode(w, "word") for w in words]
         options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
         context = self._context(seed)
         function = native.lib().dxt_privatize_word
-        results = [_call_text(function, context, options, w) for w in encoded]
+        if local_diagnostics is not None:
+            local_diagnostics._set(native.initialised(native.LocalDiagnosticsStruct, "dxt_local_diagnostics_init_sized"))
+        results = []
+        for w in encoded:
+            each = LocalDiagnostics() if local_diagnostics is not None else None
+            results.append(_call_text(function, context, options, w, each))
+            if local_diagnostics is not None and each is not None:
+                local_diagnostics._add(each)
         out = [text for text, _ in results]
-        if not with_report:
+        if not with_record:
             return out
-        report = Report._combine(r for _, r in results)
-        if report is None:  # no words: an empty report of the mechanism
-            _, report = _call_text(native.lib().dxt_privatize_text, context, options, b"")
-        return out, report
+        record = ReleaseRecord._sequence(r for _, r in results)
+        if record is None:  # no words: the record of an empty text
+            _, record = _call_text(native.lib().dxt_privatize_text, context, options, b"", None)
+        return out, record
 
     @overload
     def privatize_bag(
@@ -441,7 +472,8 @@ class Model:
         stopwords: Optional[PolicyLike] = ...,
         placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
-        with_report: Literal[False] = ...,
+        with_record: Literal[False] = ...,
+        local_diagnostics: Optional[LocalDiagnostics] = ...,
         **params: object,
     ) -> Dict[str, int]: ...
 
@@ -458,9 +490,10 @@ class Model:
         stopwords: Optional[PolicyLike] = ...,
         placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
-        with_report: Literal[True],
+        with_record: Literal[True],
+        local_diagnostics: Optional[LocalDiagnostics] = ...,
         **params: object,
-    ) -> Tuple[Dict[str, int], Report]: ...
+    ) -> Tuple[Dict[str, int], ReleaseRecord]: ...
 
     def privatize_bag(
         self,
@@ -474,24 +507,33 @@ class Model:
         stopwords: Optional[PolicyLike] = None,
         placeholder: Optional[str] = None,
         seed: Optional[SeedLike] = None,
-        with_report: bool = False,
+        with_record: bool = False,
+        local_diagnostics: Optional[LocalDiagnostics] = None,
         **params: object,
-    ) -> Union[Dict[str, int], Tuple[Dict[str, int], Report]]:
+    ) -> Union[Dict[str, int], Tuple[Dict[str, int], ReleaseRecord]]:
         """Privatise a bag of words {word: count}: every occurrence
-        independently; the report's epsilon_document is epsilon * N for the
-        earth mover's distance between bags of N words (Fernandes et al. 2019).
+        independently; the record's bound is epsilon * N * EMD(b, b') for bags
+        of equal size N (Fernandes, Dras & McIver 2019).
         The result is ordered by vocabulary index. Arguments as privatize()."""
         entries, keep = _bag_entries(bag)
         options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
         context = self._context(seed)
-        report = native.initialised(native.ReportStruct, "dxt_report_init_sized")
+        record, diagnostics = _outputs()
         out = ctypes.POINTER(native.BagStruct)()
         status = native.lib().dxt_privatize_bag(
-            context.ptr, ctypes.byref(options), entries, len(entries), ctypes.byref(out), ctypes.byref(report)
+            context.ptr,
+            ctypes.byref(options),
+            entries,
+            len(entries),
+            ctypes.byref(out),
+            ctypes.byref(record),
+            ctypes.byref(diagnostics),
         )
         del keep
         result = _take_bag(status, out)
-        return (result, Report._from_struct(report)) if with_report else result
+        if local_diagnostics is not None:
+            local_diagnostics._set(diagnostics)
+        return (result, ReleaseRecord._from_struct(record)) if with_record else result
 
     @overload
     def syntf(
@@ -505,7 +547,8 @@ class Model:
         numbers: Optional[PolicyLike] = ...,
         stopwords: Optional[PolicyLike] = ...,
         seed: Optional[SeedLike] = ...,
-        with_report: Literal[False] = ...,
+        with_record: Literal[False] = ...,
+        local_diagnostics: Optional[LocalDiagnostics] = ...,
         **params: object,
     ) -> Dict[str, int]: ...
 
@@ -521,9 +564,10 @@ class Model:
         numbers: Optional[PolicyLike] = ...,
         stopwords: Optional[PolicyLike] = ...,
         seed: Optional[SeedLike] = ...,
-        with_report: Literal[True],
+        with_record: Literal[True],
+        local_diagnostics: Optional[LocalDiagnostics] = ...,
         **params: object,
-    ) -> Tuple[Dict[str, int], Report]: ...
+    ) -> Tuple[Dict[str, int], ReleaseRecord]: ...
 
     def syntf(
         self,
@@ -536,29 +580,37 @@ class Model:
         numbers: Optional[PolicyLike] = None,
         stopwords: Optional[PolicyLike] = None,
         seed: Optional[SeedLike] = None,
-        with_report: bool = False,
+        with_record: bool = False,
+        local_diagnostics: Optional[LocalDiagnostics] = None,
         **params: object,
-    ) -> Union[Dict[str, int], Tuple[Dict[str, int], Report]]:
+    ) -> Union[Dict[str, int], Tuple[Dict[str, int], ReleaseRecord]]:
         """SynTF (Weggenmann & Kerschbaum 2018): a synthetic bag of exactly
         `n_out` words drawn from the term distribution of `bag`, each replaced
         by the SynTF exponential mechanism (parameter syntf_s, default 0.3).
-        Policies may only be "privatize" or "drop". The report gives
-        epsilon * n_out (plain DP, all documents adjacent)."""
-        if isinstance(n_out, bool) or not isinstance(n_out, int):
-            raise TypeError("n_out must be an int")
-        if not 0 <= n_out < 2**32:
-            raise invalid_argument("n_out must be in [1, DXT_MAX_BAG_WORDS]")
+        Policies may only be "privatize" or "drop". The record's bound is
+        ANY_INPUTS: epsilon_total = epsilon * n_out (plain DP, all documents
+        adjacent)."""
+        unsigned(n_out, "n_out", 32)
         entries, keep = _bag_entries(bag)
         options = make_options(epsilon, Mechanism.SYNTF, in_vocabulary, oov, numbers, stopwords, None, params)
         context = self._context(seed)
-        report = native.initialised(native.ReportStruct, "dxt_report_init_sized")
+        record, diagnostics = _outputs()
         out = ctypes.POINTER(native.BagStruct)()
         status = native.lib().dxt_syntf(
-            context.ptr, ctypes.byref(options), entries, len(entries), n_out, ctypes.byref(out), ctypes.byref(report)
+            context.ptr,
+            ctypes.byref(options),
+            entries,
+            len(entries),
+            n_out,
+            ctypes.byref(out),
+            ctypes.byref(record),
+            ctypes.byref(diagnostics),
         )
         del keep
         result = _take_bag(status, out)
-        return (result, Report._from_struct(report)) if with_report else result
+        if local_diagnostics is not None:
+            local_diagnostics._set(diagnostics)
+        return (result, ReleaseRecord._from_struct(record)) if with_record else result
 
     def calibrate(
         self,
@@ -573,6 +625,8 @@ class Model:
         """Plausible-deniability statistics of `mechanism` at `epsilon`:
         `words` vocabulary words sampled at random, each privatised `trials`
         times; N_w (how often the word survives) and S_w (distinct outputs)."""
+        unsigned(words, "words", 32)
+        unsigned(trials, "trials", 32)
         options = make_options(epsilon, mechanism, None, None, None, None, None, params)
         context = self._context(seed)
         raw = native.initialised(native.CalibrationStruct, "dxt_calibration_init_sized")
@@ -595,20 +649,44 @@ def error_not_found(index: int) -> Exception:
     return error_for(12, "not found", f"word index {index} is out of range")
 
 
-def _call_text(function, context: _Context, options: native.PrivatizeOptions, data: bytes) -> Tuple[str, Report]:  # type: ignore[no-untyped-def]
+def _outputs() -> Tuple[native.ReleaseRecordStruct, native.LocalDiagnosticsStruct]:
+    """A fresh record and diagnostics for one call."""
+    return (
+        native.initialised(native.ReleaseRecordStruct, "dxt_release_record_init_sized"),
+        native.initialised(native.LocalDiagnosticsStruct, "dxt_local_diagnostics_init_sized"),
+    )
+
+
+def _call_text(  # type: ignore[no-untyped-def]
+    function, context: _Context, options: native.PrivatizeOptions, data: bytes, diagnostics: Optional[LocalDiagnostics]
+) -> Tuple[str, ReleaseRecord]:
     """One dxt_privatize_text / dxt_privatize_word call."""
-    report = native.initialised(native.ReportStruct, "dxt_report_init_sized")
+    record, raw = _outputs()
     out = ctypes.c_void_p()
     length = ctypes.c_size_t()
     status = function(
-        context.ptr, ctypes.byref(options), data, len(data), ctypes.byref(out), ctypes.byref(length), ctypes.byref(report)
+        context.ptr,
+        ctypes.byref(options),
+        data,
+        len(data),
+        ctypes.byref(out),
+        ctypes.byref(length),
+        ctypes.byref(record),
+        ctypes.byref(raw),
     )
+    text = _take_text(status, out, length)
+    if diagnostics is not None:
+        diagnostics._set(raw)
+    return text, ReleaseRecord._from_struct(record)
+
+
+def _take_text(status: int, out: ctypes.c_void_p, length: ctypes.c_size_t) -> str:
+    """The text a call returned in out/length (freed here), or its error."""
     try:
         native.check(status)
-        text = ctypes.string_at(out.value, length.value).decode("utf-8") if out.value else ""
+        return ctypes.string_at(out.value, length.value).decode("utf-8") if out.value else ""
     finally:
         native.lib().dxt_text_free(out)
-    return text, Report._from_struct(report)
 
 
 def _bag_entries(bag: BagLike) -> Tuple[ctypes.Array, List[bytes]]:  # type: ignore[type-arg]
@@ -619,10 +697,7 @@ def _bag_entries(bag: BagLike) -> Tuple[ctypes.Array, List[bytes]]:  # type: ign
     keep: List[bytes] = []
     for i, (word, count) in enumerate(items):
         data = _encode(word, "bag word")
-        if isinstance(count, bool) or not isinstance(count, int):
-            raise TypeError(f"the count of {word!r} must be an int")
-        if not 0 <= count < 2**64:
-            raise invalid_argument(f"the count of {word!r} is out of range")
+        unsigned(count, f"the count of {word!r}", 64)
         keep.append(data)
         entries[i].word = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value
         entries[i].length = len(data)

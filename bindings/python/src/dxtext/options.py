@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Keyword options of the privatisation calls, turned into the C options
 struct. Validation of values (epsilon, parameters) is the library's job; this
 module only converts names and types."""
@@ -8,24 +9,21 @@ import warnings
 from typing import Mapping, Optional, Union
 
 from . import _library as native
-from .enums import Mechanism, Policy, Sampler, Search, TokenClass, coerce
+from ._options_table import OPTIONS, Option
+from .enums import Mechanism, Policy
 from .errors import error_for
 
 MechanismLike = Union[Mechanism, str, int]
 PolicyLike = Union[Policy, str, int]
 SeedLike = Union[bytes, bytearray, int, str]
 
-# Mechanism parameters accepted as keyword arguments (the C field names).
-PARAMETERS = (
-    "tem_gamma",
-    "tem_beta",
-    "vickrey_t",
-    "mahalanobis_lambda",
-    "syntf_s",
-    "exponential_sampler",
-    "search",
-    "ivf_nprobe",
-)
+# Every option has the name of tools/options/privatize_options.table
+# (_options_table.py is generated from it); the calls take epsilon,
+# mechanism, the four policies and placeholder as named parameters, and the
+# others (the mechanism parameters) as keyword arguments.
+_OPTIONS = {option.name: option for option in OPTIONS}
+_NAMED = ("epsilon", "mechanism", "in_vocabulary", "oov", "numbers", "stopwords", "placeholder")
+PARAMETERS = tuple(option.name for option in OPTIONS if option.name not in _NAMED)
 
 
 class NotPrivateWarning(UserWarning):
@@ -34,6 +32,55 @@ class NotPrivateWarning(UserWarning):
 
 def invalid_argument(detail: str) -> Exception:
     return error_for(1, "invalid argument", detail)
+
+
+def unsigned(value: object, name: str, bits: int) -> int:
+    """`value` as an int for a C uint{bits}_t: ctypes would silently keep the
+    low bits (2**32 + 3 trials would run 3, -1 words all of them), so a
+    value of another type is a TypeError and one out of range an
+    InvalidArgumentError."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not 0 <= value < 1 << bits:
+        raise invalid_argument(f"{name} must be in [0, 2**{bits}), not {value}")
+    return value
+
+
+def _enum_number(option: Option, value: object) -> int:
+    """The C number of an enum option's value: one of its names
+    ("permute-and-flip", any case, '_' for '-'), or a member or number of
+    the matching enum (Mechanism.VICKREY, 6)."""
+    values = option.values or {}
+    if isinstance(value, str):
+        key = value.strip().lower().replace("_", "-")
+        if key in values:
+            return values[key]
+    elif isinstance(value, int) and not isinstance(value, bool) and int(value) in values.values():
+        return int(value)
+    raise invalid_argument(f"unknown {option.name} {value!r} (one of {', '.join(values)})")
+
+
+def _set(o: native.PrivatizeOptions, option: Option, value: object) -> None:
+    if option.type == "enum":
+        number: object = _enum_number(option, value)
+    elif option.type == "uint32":
+        number = unsigned(value, option.name, 32)
+    elif option.type == "double":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"{option.name} must be a number, not {type(value).__name__}")
+        number = float(value)
+    else:  # string: the placeholder
+        if not isinstance(value, str):
+            raise TypeError(f"{option.name} must be str, not {type(value).__name__}")
+        if "\0" in value:
+            raise invalid_argument(f"the {option.name} contains a NUL character")
+        # ctypes keeps the encoded bytes alive as long as the struct.
+        number = value.encode("utf-8", "surrogatepass")
+    field, _, index = option.field.partition("[")
+    if index:
+        getattr(o, field)[int(index.rstrip("]"))] = number
+    else:
+        setattr(o, field, number)
 
 
 def make_options(
@@ -50,36 +97,15 @@ def make_options(
     o = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init_sized")
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)):
         raise TypeError(f"epsilon must be a number, not {type(epsilon).__name__}")
-    o.epsilon = float(epsilon)
-    o.mechanism = int(coerce(Mechanism, mechanism, "mechanism"))
-    for token_class, policy in (
-        (TokenClass.IN_VOCABULARY, in_vocabulary),
-        (TokenClass.OUT_OF_VOCABULARY, oov),
-        (TokenClass.NUMBER, numbers),
-        (TokenClass.STOPWORD, stopwords),
-    ):
-        if policy is not None:
-            o.policy[int(token_class)] = int(coerce(Policy, policy, "policy"))
-    if placeholder is not None:
-        if "\0" in placeholder:
-            raise invalid_argument("the placeholder contains a NUL character")
-        # ctypes keeps the encoded bytes alive as long as the struct.
-        o.placeholder = placeholder.encode("utf-8", "surrogatepass")
-    for name, value in params.items():
+    given = {"epsilon": epsilon, "mechanism": mechanism, "in_vocabulary": in_vocabulary, "oov": oov,
+             "numbers": numbers, "stopwords": stopwords, "placeholder": placeholder}
+    for name in params:
         if name not in PARAMETERS:
             raise TypeError(f"unknown option {name!r}; mechanism parameters are {', '.join(PARAMETERS)}")
-        if name == "exponential_sampler":
-            o.exponential_sampler = int(coerce(Sampler, value, "sampler"))  # type: ignore[arg-type]
-        elif name == "search":
-            o.search = int(coerce(Search, value, "search"))  # type: ignore[arg-type]
-        elif name == "ivf_nprobe":
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
-                raise TypeError(f"ivf_nprobe must be an int in [0, 2**32), not {value!r}")
-            o.ivf_nprobe = value
-        else:
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"{name} must be a number, not {type(value).__name__}")
-            setattr(o, name, float(value))
+    given.update(params)
+    for name, value in given.items():
+        if value is not None:
+            _set(o, _OPTIONS[name], value)
     return o
 
 

@@ -1,5 +1,6 @@
-"""Values returned by the library: privacy reports, model facts and
-calibration statistics, as frozen dataclasses."""
+# SPDX-License-Identifier: Apache-2.0
+"""Values returned by the library: release records, local diagnostics, model
+facts and calibration statistics."""
 
 from __future__ import annotations
 
@@ -9,47 +10,170 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Optional
 
 from . import _library as native
-from .enums import Geometry, Mechanism, Metric, Policy, Quantization, RngMode, TokenClass
+from .enums import (
+    Bound,
+    Geometry,
+    Mechanism,
+    Metric,
+    Policy,
+    Quantization,
+    ReleaseKind,
+    ReleaseShape,
+    Reveals,
+    RngMode,
+    TokenClass,
+)
 
 _CLASS_KEYS = ("in_vocabulary", "out_of_vocabulary", "number", "stopword")
 _ACTION_KEYS = ("privatized", "placeholder", "dropped", "kept")
 
 
+def _json_of(struct: ctypes.Structure, function_name: str) -> str:
+    library = native.lib()
+    function = getattr(library, function_name)
+    required = ctypes.c_size_t(0)
+    status = function(ctypes.byref(struct), None, 0, ctypes.byref(required))
+    if status != 14:  # DXT_E_INPUT_TOO_LARGE is the expected answer to a size query
+        native.check(status)
+    buffer = ctypes.create_string_buffer(required.value)
+    native.check(function(ctypes.byref(struct), buffer, len(buffer), None))
+    return buffer.value.decode("utf-8")
+
+
 @dataclass(frozen=True)
-class Report:
-    """What a call did and the guarantee it gave.
+class ReleaseRecord:
+    """What a call released and the guarantee it carries. Every field depends
+    only on the options, the model and the generator mode (and n_out for
+    syntf), never on the input: safe to send beside the output.
 
     Attributes:
+        release: which call made it (WORD, TEXT, BAG, SYNTHETIC_BAG).
         mechanism: the mechanism that ran.
-        epsilon: the epsilon it ran with.
-        metric: the distance d of the per-word guarantee epsilon * d(w, w').
+        epsilon: per word, per unit of the metric.
+        metric: the distance d of the bound.
         rng_mode: SYSTEM (private) or DETERMINISTIC (seeded: NOT private).
         is_private: False when the noise came from a seed.
         model_fingerprint: SHA-256 of the model file (32 bytes), or None.
-        counts: tokens of each class handled each way, as in the JSON report:
-            counts["out_of_vocabulary"]["placeholder"].
-        words_privatized: N, the number of noise draws made.
-        words_leaked: tokens passed through verbatim by a "keep" policy.
-        epsilon_per_unit_distance: per word, outputs for w and w' differ by at
-            most this * d(w, w').
-        epsilon_document: for the text or bag as a whole, this * EMD for bags
-            of N words (syntf: plain DP between any two documents).
-        epsilon_document_vocabulary: syntf only (0 otherwise): the tighter
-            bound (epsilon + ln eta(epsilon, V)) * N from the vocabulary size V.
+        bound: the form of the guarantee: WORD (epsilon * d(w, w')),
+            POSITIONWISE (ordered text: epsilon * sum_i d(x_i, x'_i); not an
+            EMD bound), BAG_EMD (bags of equal size N: epsilon * N * EMD),
+            ANY_INPUTS (epsilon_total-DP between any two inputs).
+        reveals: features of the input the output shows as they are.
+        draws: ANY_INPUTS: the number of draws n_out; 0 otherwise.
+        epsilon_total: ANY_INPUTS: epsilon * draws; 0 otherwise.
+        epsilon_vocabulary: syntf only (0 otherwise): epsilon + ln eta(epsilon,
+            V) <= epsilon, usable in place of epsilon in the bound.
+        release_shape: what of the input's form a text release copied (KEEP,
+            NORMALIZE, STRICT).
     """
 
+    release: ReleaseKind
     mechanism: Mechanism
     epsilon: float
     metric: Metric
     rng_mode: RngMode
     is_private: bool
     model_fingerprint: Optional[bytes]
-    counts: Dict[str, Dict[str, int]] = field(repr=False)
-    words_privatized: int
-    words_leaked: int
-    epsilon_per_unit_distance: float
-    epsilon_document: float
-    epsilon_document_vocabulary: float = 0.0
+    bound: Bound
+    reveals: Reveals
+    draws: int = 0
+    epsilon_total: float = 0.0
+    epsilon_vocabulary: float = 0.0
+    release_shape: ReleaseShape = ReleaseShape.KEEP
+
+    def to_json(self) -> str:
+        """The record as one line of JSON, as the C library writes it: the
+        fields, the guarantee in words, and what the output reveals."""
+        return _json_of(_record_struct(self), "dxt_release_record_to_json")
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON record parsed into a dict."""
+        result: Dict[str, Any] = json.loads(self.to_json())
+        return result
+
+    @classmethod
+    def _from_struct(cls, r: native.ReleaseRecordStruct) -> "ReleaseRecord":
+        return cls(
+            release=ReleaseKind(r.release),
+            mechanism=Mechanism(r.mechanism),
+            epsilon=r.epsilon,
+            metric=Metric(r.metric),
+            rng_mode=RngMode(r.rng_mode),
+            is_private=bool(r.is_private),
+            model_fingerprint=bytes(r.model_fingerprint) if r.fingerprint_valid else None,
+            bound=Bound(r.bound),
+            reveals=Reveals(r.reveals),
+            draws=int(r.draws),
+            epsilon_total=r.epsilon_total,
+            epsilon_vocabulary=r.epsilon_vocabulary,
+            release_shape=ReleaseShape(r.release_shape or ReleaseShape.KEEP),
+        )
+
+    @classmethod
+    def _sequence(cls, records: Iterable["ReleaseRecord"]) -> Optional["ReleaseRecord"]:
+        """The record of per-word releases made in order: the positionwise
+        bound epsilon * sum_i d(x_i, x'_i) over the list."""
+        items = list(records)
+        if not items:
+            return None
+        first = items[0]
+        reveals = Reveals.NOTHING
+        for r in items:
+            reveals |= r.reveals
+        return cls(
+            release=first.release,
+            mechanism=first.mechanism,
+            epsilon=first.epsilon,
+            metric=first.metric,
+            rng_mode=first.rng_mode,
+            is_private=all(r.is_private for r in items),
+            model_fingerprint=first.model_fingerprint,
+            bound=Bound.POSITIONWISE,
+            reveals=reveals,
+            epsilon_vocabulary=first.epsilon_vocabulary,
+            release_shape=first.release_shape,
+        )
+
+
+def _record_struct(record: ReleaseRecord) -> native.ReleaseRecordStruct:
+    r = native.initialised(native.ReleaseRecordStruct, "dxt_release_record_init_sized")
+    r.release = int(record.release)
+    r.mechanism = int(record.mechanism)
+    r.epsilon = record.epsilon
+    r.metric = int(record.metric)
+    r.rng_mode = int(record.rng_mode)
+    r.is_private = record.is_private
+    r.fingerprint_valid = record.model_fingerprint is not None
+    if record.model_fingerprint is not None:
+        ctypes.memmove(r.model_fingerprint, record.model_fingerprint, 32)
+    r.bound = int(record.bound)
+    r.reveals = int(record.reveals)
+    r.draws = record.draws
+    r.epsilon_total = record.epsilon_total
+    r.epsilon_vocabulary = record.epsilon_vocabulary
+    r.release_shape = int(record.release_shape)
+    return r
+
+
+@dataclass
+class LocalDiagnostics:
+    """What a call did to the tokens of its input. These numbers DESCRIBE THE
+    INPUT (for example its share of out-of-vocabulary words) and no guarantee
+    covers them: keep them on the device. Pass one as local_diagnostics= to a
+    privatising call; the call fills it in.
+
+    Attributes:
+        counts: tokens of each class handled each way, as in the JSON:
+            counts["out_of_vocabulary"]["placeholder"].
+        words_privatized: the number of noise draws made.
+        words_leaked: tokens passed through verbatim by a "keep" policy.
+    """
+
+    counts: Dict[str, Dict[str, int]] = field(
+        default_factory=lambda: {c: {a: 0 for a in _ACTION_KEYS} for c in _CLASS_KEYS}, repr=False
+    )
+    words_privatized: int = 0
+    words_leaked: int = 0
 
     def count(self, token_class: TokenClass, policy: Policy) -> int:
         """Tokens of `token_class` handled by `policy` (PRIVATIZE .. KEEP)."""
@@ -58,85 +182,28 @@ class Report:
         return self.counts[_CLASS_KEYS[int(token_class)]][_ACTION_KEYS[int(policy) - 1]]
 
     def to_json(self) -> str:
-        """The report as one line of JSON, as the C library writes it."""
-        report = _to_struct(self)
-        library = native.lib()
-        required = ctypes.c_size_t(0)
-        status = library.dxt_report_to_json(ctypes.byref(report), None, 0, ctypes.byref(required))
-        if status != 14:  # DXT_E_INPUT_TOO_LARGE is the expected answer to a size query
-            native.check(status)
-        buffer = ctypes.create_string_buffer(required.value)
-        native.check(library.dxt_report_to_json(ctypes.byref(report), buffer, len(buffer), None))
-        return buffer.value.decode("utf-8")
+        """As one line of JSON, as the C library writes it."""
+        d = native.initialised(native.LocalDiagnosticsStruct, "dxt_local_diagnostics_init_sized")
+        for c, class_key in enumerate(_CLASS_KEYS):
+            for a, action_key in enumerate(_ACTION_KEYS):
+                d.counts[c][a] = self.counts[class_key][action_key]
+        d.words_privatized = self.words_privatized
+        d.words_leaked = self.words_leaked
+        return _json_of(d, "dxt_local_diagnostics_to_json")
 
-    def to_dict(self) -> Dict[str, Any]:
-        """The JSON report parsed into a dict."""
-        result: Dict[str, Any] = json.loads(self.to_json())
-        return result
+    def _set(self, d: native.LocalDiagnosticsStruct) -> None:
+        self.counts = {
+            _CLASS_KEYS[c]: {_ACTION_KEYS[a]: int(d.counts[c][a]) for a in range(4)} for c in range(4)
+        }
+        self.words_privatized = int(d.words_privatized)
+        self.words_leaked = int(d.words_leaked)
 
-    @classmethod
-    def _from_struct(cls, r: native.ReportStruct) -> "Report":
-        return cls(
-            mechanism=Mechanism(r.mechanism),
-            epsilon=r.epsilon,
-            metric=Metric(r.metric),
-            rng_mode=RngMode(r.rng_mode),
-            is_private=bool(r.is_private),
-            model_fingerprint=bytes(r.model_fingerprint) if r.fingerprint_valid else None,
-            counts={
-                _CLASS_KEYS[c]: {_ACTION_KEYS[a]: int(r.counts[c][a]) for a in range(4)} for c in range(4)
-            },
-            words_privatized=int(r.words_privatized),
-            words_leaked=int(r.words_leaked),
-            epsilon_per_unit_distance=r.epsilon_per_unit_distance,
-            epsilon_document=r.epsilon_document,
-            epsilon_document_vocabulary=r.epsilon_document_vocabulary,
-        )
-
-    @classmethod
-    def _combine(cls, reports: Iterable["Report"]) -> Optional["Report"]:
-        """Sequential composition of per-word reports of one mechanism and
-        epsilon: counts, draws, leaks and the document epsilon add up."""
-        items = list(reports)
-        if not items:
-            return None
-        first = items[0]
-        counts = {c: {a: sum(r.counts[c][a] for r in items) for a in _ACTION_KEYS} for c in _CLASS_KEYS}
-        return cls(
-            mechanism=first.mechanism,
-            epsilon=first.epsilon,
-            metric=first.metric,
-            rng_mode=first.rng_mode,
-            is_private=all(r.is_private for r in items),
-            model_fingerprint=first.model_fingerprint,
-            counts=counts,
-            words_privatized=sum(r.words_privatized for r in items),
-            words_leaked=sum(r.words_leaked for r in items),
-            epsilon_per_unit_distance=max(r.epsilon_per_unit_distance for r in items),
-            epsilon_document=sum(r.epsilon_document for r in items),
-            epsilon_document_vocabulary=sum(r.epsilon_document_vocabulary for r in items),
-        )
-
-
-def _to_struct(report: Report) -> native.ReportStruct:
-    r = native.initialised(native.ReportStruct, "dxt_report_init_sized")
-    r.mechanism = int(report.mechanism)
-    r.epsilon = report.epsilon
-    r.metric = int(report.metric)
-    r.rng_mode = int(report.rng_mode)
-    r.is_private = report.is_private
-    r.fingerprint_valid = report.model_fingerprint is not None
-    if report.model_fingerprint is not None:
-        ctypes.memmove(r.model_fingerprint, report.model_fingerprint, 32)
-    for c, class_key in enumerate(_CLASS_KEYS):
-        for a, action_key in enumerate(_ACTION_KEYS):
-            r.counts[c][a] = report.counts[class_key][action_key]
-    r.words_privatized = report.words_privatized
-    r.words_leaked = report.words_leaked
-    r.epsilon_per_unit_distance = report.epsilon_per_unit_distance
-    r.epsilon_document = report.epsilon_document
-    r.epsilon_document_vocabulary = report.epsilon_document_vocabulary
-    return r
+    def _add(self, other: "LocalDiagnostics") -> None:
+        for c in _CLASS_KEYS:
+            for a in _ACTION_KEYS:
+                self.counts[c][a] += other.counts[c][a]
+        self.words_privatized += other.words_privatized
+        self.words_leaked += other.words_leaked
 
 
 @dataclass(frozen=True)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! Raw declarations of the dxtext C ABI, written by hand from
 //! `include/dxtext/dxtext.h` (the test `tests/header.rs` checks every
 //! function signature, constant and struct layout here against the header
@@ -9,6 +10,14 @@
 //! caller's side to the exported `dxt_*_init_sized()`.
 #![allow(non_camel_case_types)]
 use std::mem::size_of;
+
+// The default Euclidean model compiled in (feature `bundled-model`; see build.rs).
+#[cfg(feature = "bundled-model")]
+include!(concat!(env!("OUT_DIR"), "/bundled_model.rs"));
+/// The default Euclidean model compiled in: `None` without the
+/// `bundled-model` feature.
+#[cfg(not(feature = "bundled-model"))]
+pub static BUNDLED_MODEL: Option<&[u8]> = None;
 pub use std::os::raw::{c_char, c_void};
 
 // Versions ---------------------------------------------------------------
@@ -41,6 +50,9 @@ pub const DXT_E_UNSUPPORTED: dxt_status = 13;
 pub const DXT_E_INPUT_TOO_LARGE: dxt_status = 14;
 pub const DXT_E_PARSE: dxt_status = 15;
 pub const DXT_E_INTERNAL: dxt_status = 16;
+pub const DXT_E_CONTEXT_BUSY: dxt_status = 17;
+pub const DXT_E_BUDGET_EXCEEDED: dxt_status = 18;
+pub const DXT_E_LEDGER_CORRUPT: dxt_status = 19;
 
 // Enumerations (stored in uint32_t fields) ---------------------------------
 
@@ -75,6 +87,11 @@ pub const DXT_SAMPLER_PERMUTE_AND_FLIP: u32 = 2;
 pub const DXT_SEARCH_EXACT: u32 = 0;
 pub const DXT_SEARCH_IVF: u32 = 1;
 
+pub const DXT_SHAPE_DEFAULT: u32 = 0;
+pub const DXT_SHAPE_KEEP: u32 = 1;
+pub const DXT_SHAPE_NORMALIZE: u32 = 2;
+pub const DXT_SHAPE_STRICT: u32 = 3;
+
 pub const DXT_RNG_UNKNOWN: u32 = 0;
 pub const DXT_RNG_SYSTEM: u32 = 1;
 pub const DXT_RNG_DETERMINISTIC: u32 = 2;
@@ -93,7 +110,31 @@ pub const DXT_TOKEN_CLASS_COUNT: usize = 4;
 pub const DXT_TOKEN_ACTION_COUNT: usize = 4;
 
 pub const DXT_OPEN_VERIFY_DIGESTS: u32 = 0x1;
+pub const DXT_OPEN_PRIVATE_COPY: u32 = 0x2;
 pub const DXT_MAX_BAG_WORDS: u64 = 1 << 24;
+
+pub const DXT_EPSILON_MIN: f64 = 1e-6;
+pub const DXT_EPSILON_MAX: f64 = 1e6;
+
+pub const DXT_RELEASE_UNKNOWN: u32 = 0;
+pub const DXT_RELEASE_WORD: u32 = 1;
+pub const DXT_RELEASE_TEXT: u32 = 2;
+pub const DXT_RELEASE_BAG: u32 = 3;
+pub const DXT_RELEASE_SYNTHETIC_BAG: u32 = 4;
+
+pub const DXT_BOUND_UNKNOWN: u32 = 0;
+pub const DXT_BOUND_WORD: u32 = 1;
+pub const DXT_BOUND_POSITIONWISE: u32 = 2;
+pub const DXT_BOUND_BAG_EMD: u32 = 3;
+pub const DXT_BOUND_ANY_INPUTS: u32 = 4;
+
+pub const DXT_REVEALS_WORD_COUNT: u32 = 0x1;
+pub const DXT_REVEALS_LAYOUT: u32 = 0x2;
+pub const DXT_REVEALS_CASE_SHAPE: u32 = 0x4;
+pub const DXT_REVEALS_TOKEN_CLASSES: u32 = 0x8;
+pub const DXT_REVEALS_KEPT_WORDS: u32 = 0x10;
+pub const DXT_REVEALS_SENTENCE_BOUNDARIES: u32 = 0x20;
+pub const DXT_REVEALS_CLAUSE_BOUNDARIES: u32 = 0x40;
 
 // Handles and structs ------------------------------------------------------
 
@@ -154,11 +195,16 @@ pub struct dxt_privatize_options {
     pub exponential_sampler: u32,
     pub search: u32,
     pub ivf_nprobe: u32,
+    pub release_shape: u32,
+    pub output_top: u32,
+    /// An output word list (`dxt_output_set_create`); null = none.
+    pub output_set: *const dxt_output_set,
 }
 
+/// What a call released and the guarantee it carries: safe to transmit.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct dxt_report {
+pub struct dxt_release_record {
     pub struct_size: u32,
     pub mechanism: u32,
     pub epsilon: f64,
@@ -167,12 +213,26 @@ pub struct dxt_report {
     pub is_private: bool,
     pub fingerprint_valid: bool,
     pub model_fingerprint: [u8; 32],
+    pub release: u32,
+    pub bound: u32,
+    pub reveals: u32,
+    pub draws: u64,
+    pub epsilon_total: f64,
+    pub epsilon_vocabulary: f64,
+    pub release_shape: u32,
+    pub output_kind: u32,
+    pub output_size: u32,
+    pub output_digest: [u8; 32],
+}
+
+/// Token counts of a call's input: they describe the input; keep them local.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dxt_local_diagnostics {
+    pub struct_size: u32,
     pub counts: [[u64; DXT_TOKEN_ACTION_COUNT]; DXT_TOKEN_CLASS_COUNT],
     pub words_privatized: u64,
     pub words_leaked: u64,
-    pub epsilon_per_unit_distance: f64,
-    pub epsilon_document: f64,
-    pub epsilon_document_vocabulary: f64,
 }
 
 #[repr(C)]
@@ -202,6 +262,50 @@ pub struct dxt_calibration {
     pub distinct_mean: f64,
     pub distinct_median: f64,
     pub distinct_max: f64,
+}
+
+/// The words a mechanism may release (`dxt_output_kind`).
+pub const DXT_OUTPUT_VOCABULARY: u32 = 0;
+pub const DXT_OUTPUT_TOP: u32 = 1;
+pub const DXT_OUTPUT_LIST: u32 = 2;
+
+/// Opaque handle of an application's output word list.
+#[repr(C)]
+pub struct dxt_output_set {
+    _private: [u8; 0],
+}
+
+/// Opaque handle of a privacy ledger.
+#[repr(C)]
+pub struct dxt_ledger {
+    _private: [u8; 0],
+}
+
+pub const DXT_LEDGER_MEMO_DEFAULT: u32 = 64;
+pub const DXT_LEDGER_MEMO_MAX: u32 = 4096;
+pub const DXT_LEDGER_FRESH: u32 = 0x1;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dxt_ledger_options {
+    pub struct_size: u32,
+    pub cap: f64,
+    pub memo_capacity: u32,
+    pub key: *const u8,
+    pub key_length: usize,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dxt_ledger_totals {
+    pub struct_size: u32,
+    pub cap: f64,
+    pub spent: f64,
+    pub spent_any_inputs: f64,
+    pub releases: u64,
+    pub memoised: u64,
+    pub memo_capacity: u32,
+    pub words: u64,
 }
 
 // Functions ------------------------------------------------------------------
@@ -257,9 +361,18 @@ extern "C" {
     pub fn dxt_context_destroy(context: *mut dxt_context);
 
     pub fn dxt_privatize_options_init_sized(options: *mut dxt_privatize_options, struct_size: usize);
-    pub fn dxt_report_init_sized(report: *mut dxt_report, struct_size: usize);
-    pub fn dxt_report_to_json(
-        report: *const dxt_report,
+    pub fn dxt_epsilon_min() -> f64;
+    pub fn dxt_epsilon_max() -> f64;
+    pub fn dxt_release_record_init_sized(record: *mut dxt_release_record, struct_size: usize);
+    pub fn dxt_release_record_to_json(
+        record: *const dxt_release_record,
+        buffer: *mut c_char,
+        capacity: usize,
+        required: *mut usize,
+    ) -> dxt_status;
+    pub fn dxt_local_diagnostics_init_sized(diagnostics: *mut dxt_local_diagnostics, struct_size: usize);
+    pub fn dxt_local_diagnostics_to_json(
+        diagnostics: *const dxt_local_diagnostics,
         buffer: *mut c_char,
         capacity: usize,
         required: *mut usize,
@@ -269,7 +382,8 @@ extern "C" {
         options: *const dxt_privatize_options,
         index: u32,
         out_index: *mut u32,
-        report: *mut dxt_report,
+        record: *mut dxt_release_record,
+        diagnostics: *mut dxt_local_diagnostics,
     ) -> dxt_status;
     pub fn dxt_privatize_word(
         context: *mut dxt_context,
@@ -278,7 +392,8 @@ extern "C" {
         length: usize,
         out: *mut *mut c_char,
         out_length: *mut usize,
-        report: *mut dxt_report,
+        record: *mut dxt_release_record,
+        diagnostics: *mut dxt_local_diagnostics,
     ) -> dxt_status;
     pub fn dxt_privatize_text(
         context: *mut dxt_context,
@@ -287,7 +402,8 @@ extern "C" {
         length: usize,
         out: *mut *mut c_char,
         out_length: *mut usize,
-        report: *mut dxt_report,
+        record: *mut dxt_release_record,
+        diagnostics: *mut dxt_local_diagnostics,
     ) -> dxt_status;
     pub fn dxt_text_free(text: *mut c_char);
     pub fn dxt_privatize_bag(
@@ -296,7 +412,8 @@ extern "C" {
         entries: *const dxt_bag_entry,
         entry_count: usize,
         out: *mut *mut dxt_bag,
-        report: *mut dxt_report,
+        record: *mut dxt_release_record,
+        diagnostics: *mut dxt_local_diagnostics,
     ) -> dxt_status;
     pub fn dxt_bag_free(bag: *mut dxt_bag);
     pub fn dxt_syntf(
@@ -306,8 +423,43 @@ extern "C" {
         entry_count: usize,
         n_out: u32,
         out: *mut *mut dxt_bag,
-        report: *mut dxt_report,
+        record: *mut dxt_release_record,
+        diagnostics: *mut dxt_local_diagnostics,
     ) -> dxt_status;
+    pub fn dxt_output_set_create(
+        model: *const dxt_model,
+        words: *const *const c_char,
+        count: usize,
+        out: *mut *mut dxt_output_set,
+    ) -> dxt_status;
+    pub fn dxt_output_set_size(set: *const dxt_output_set) -> u32;
+    pub fn dxt_output_set_free(set: *mut dxt_output_set);
+    pub fn dxt_ledger_options_init_sized(options: *mut dxt_ledger_options, struct_size: usize);
+    pub fn dxt_ledger_open(
+        path: *const c_char,
+        scope: *const c_char,
+        options: *const dxt_ledger_options,
+        out: *mut *mut dxt_ledger,
+    ) -> dxt_status;
+    pub fn dxt_ledger_close(ledger: *mut dxt_ledger);
+    pub fn dxt_ledger_set_cap(ledger: *mut dxt_ledger, cap: f64) -> dxt_status;
+    pub fn dxt_ledger_privatize_text(
+        ledger: *mut dxt_ledger,
+        context: *mut dxt_context,
+        options: *const dxt_privatize_options,
+        text: *const c_char,
+        length: usize,
+        flags: u32,
+        out: *mut *mut c_char,
+        out_length: *mut usize,
+        memoised: *mut bool,
+        record: *mut dxt_release_record,
+        diagnostics: *mut dxt_local_diagnostics,
+    ) -> dxt_status;
+    pub fn dxt_ledger_totals_init_sized(totals: *mut dxt_ledger_totals, struct_size: usize);
+    pub fn dxt_ledger_get_totals(ledger: *mut dxt_ledger, totals: *mut dxt_ledger_totals) -> dxt_status;
+    pub fn dxt_ledger_to_json(ledger: *mut dxt_ledger, buffer: *mut c_char, capacity: usize, required: *mut usize)
+        -> dxt_status;
     pub fn dxt_calibration_init_sized(calibration: *mut dxt_calibration, struct_size: usize);
     pub fn dxt_calibrate(
         context: *mut dxt_context,
@@ -349,10 +501,17 @@ pub unsafe fn dxt_privatize_options_init(options: *mut dxt_privatize_options) {
 }
 
 /// # Safety
-/// `report` is NULL or points to a writable `dxt_report`.
+/// `record` is NULL or points to a writable `dxt_release_record`.
 #[inline]
-pub unsafe fn dxt_report_init(report: *mut dxt_report) {
-    dxt_report_init_sized(report, size_of::<dxt_report>())
+pub unsafe fn dxt_release_record_init(record: *mut dxt_release_record) {
+    dxt_release_record_init_sized(record, size_of::<dxt_release_record>())
+}
+
+/// # Safety
+/// `diagnostics` is NULL or points to a writable `dxt_local_diagnostics`.
+#[inline]
+pub unsafe fn dxt_local_diagnostics_init(diagnostics: *mut dxt_local_diagnostics) {
+    dxt_local_diagnostics_init_sized(diagnostics, size_of::<dxt_local_diagnostics>())
 }
 
 /// # Safety
@@ -360,4 +519,18 @@ pub unsafe fn dxt_report_init(report: *mut dxt_report) {
 #[inline]
 pub unsafe fn dxt_calibration_init(calibration: *mut dxt_calibration) {
     dxt_calibration_init_sized(calibration, size_of::<dxt_calibration>())
+}
+
+/// # Safety
+/// `options` is NULL or points to a writable `dxt_ledger_options`.
+#[inline]
+pub unsafe fn dxt_ledger_options_init(options: *mut dxt_ledger_options) {
+    dxt_ledger_options_init_sized(options, size_of::<dxt_ledger_options>())
+}
+
+/// # Safety
+/// `totals` is NULL or points to a writable `dxt_ledger_totals`.
+#[inline]
+pub unsafe fn dxt_ledger_totals_init(totals: *mut dxt_ledger_totals) {
+    dxt_ledger_totals_init_sized(totals, size_of::<dxt_ledger_totals>())
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! Checks the hand-written declarations of `src/lib.rs` against
 //! `include/dxtext/dxtext.h`:
 //! - every `DXT_API` function of the header is declared with the same
@@ -228,7 +229,8 @@ fn constants_match_the_header() {
         DXT_FORMAT_VERSION_MINOR, DXT_OK, DXT_E_INVALID_ARGUMENT, DXT_E_INVALID_EPSILON, DXT_E_IO, DXT_E_NOT_A_MODEL,
         DXT_E_UNSUPPORTED_VERSION, DXT_E_CORRUPT_MODEL, DXT_E_TRUNCATED_MODEL, DXT_E_DIGEST_MISMATCH,
         DXT_E_OUT_OF_MEMORY, DXT_E_RNG_FAILURE, DXT_E_INVALID_UTF8, DXT_E_NOT_FOUND, DXT_E_UNSUPPORTED,
-        DXT_E_INPUT_TOO_LARGE, DXT_E_PARSE, DXT_E_INTERNAL, DXT_GEOMETRY_UNKNOWN, DXT_GEOMETRY_EUCLIDEAN,
+        DXT_E_INPUT_TOO_LARGE, DXT_E_PARSE, DXT_E_INTERNAL, DXT_E_CONTEXT_BUSY, DXT_E_BUDGET_EXCEEDED, DXT_E_LEDGER_CORRUPT,
+        DXT_LEDGER_MEMO_DEFAULT, DXT_LEDGER_MEMO_MAX, DXT_LEDGER_FRESH, DXT_GEOMETRY_UNKNOWN, DXT_GEOMETRY_EUCLIDEAN,
         DXT_GEOMETRY_POINCARE, DXT_QUANT_UNKNOWN, DXT_QUANT_F32, DXT_QUANT_F16, DXT_QUANT_INT8,
         DXT_MECHANISM_UNKNOWN, DXT_MECHANISM_LAPLACE, DXT_MECHANISM_HYPERBOLIC, DXT_MECHANISM_EXPONENTIAL,
         DXT_MECHANISM_SYNTF, DXT_MECHANISM_MAHALANOBIS, DXT_MECHANISM_VICKREY, DXT_MECHANISM_TEM,
@@ -237,7 +239,12 @@ fn constants_match_the_header() {
         DXT_SEARCH_EXACT, DXT_SEARCH_IVF, DXT_RNG_UNKNOWN, DXT_RNG_SYSTEM, DXT_RNG_DETERMINISTIC, DXT_POLICY_DEFAULT, DXT_POLICY_PRIVATIZE,
         DXT_POLICY_PLACEHOLDER, DXT_POLICY_DROP, DXT_POLICY_KEEP, DXT_CLASS_IN_VOCABULARY,
         DXT_CLASS_OUT_OF_VOCABULARY, DXT_CLASS_NUMBER, DXT_CLASS_STOPWORD, DXT_TOKEN_CLASS_COUNT,
-        DXT_TOKEN_ACTION_COUNT, DXT_OPEN_VERIFY_DIGESTS, DXT_MAX_BAG_WORDS,
+        DXT_TOKEN_ACTION_COUNT, DXT_OPEN_VERIFY_DIGESTS, DXT_OPEN_PRIVATE_COPY, DXT_MAX_BAG_WORDS, DXT_RELEASE_UNKNOWN,
+        DXT_RELEASE_WORD, DXT_RELEASE_TEXT, DXT_RELEASE_BAG, DXT_RELEASE_SYNTHETIC_BAG, DXT_BOUND_UNKNOWN, DXT_BOUND_WORD,
+        DXT_BOUND_POSITIONWISE, DXT_BOUND_BAG_EMD, DXT_BOUND_ANY_INPUTS, DXT_REVEALS_WORD_COUNT, DXT_REVEALS_LAYOUT,
+        DXT_REVEALS_CASE_SHAPE, DXT_REVEALS_TOKEN_CLASSES, DXT_REVEALS_KEPT_WORDS, DXT_REVEALS_SENTENCE_BOUNDARIES,
+        DXT_REVEALS_CLAUSE_BOUNDARIES, DXT_SHAPE_DEFAULT, DXT_SHAPE_KEEP, DXT_SHAPE_NORMALIZE, DXT_SHAPE_STRICT,
+        DXT_OUTPUT_VOCABULARY, DXT_OUTPUT_TOP, DXT_OUTPUT_LIST,
     ];
     let header = header_constants();
     assert!(header.len() >= 50, "parsed only {} constants from the header", header.len());
@@ -297,14 +304,19 @@ fn rust_layouts() -> Layouts {
         quantization, lowercase, has_frequencies);
     layout!(m, dxt_context_options; struct_size, rng_mode, seed);
     layout!(m, dxt_privatize_options; struct_size, mechanism, epsilon, policy, placeholder, tem_gamma, tem_beta,
-        vickrey_t, mahalanobis_lambda, syntf_s, exponential_sampler, search, ivf_nprobe);
-    layout!(m, dxt_report; struct_size, mechanism, epsilon, metric, rng_mode, is_private, fingerprint_valid,
-        model_fingerprint, counts, words_privatized, words_leaked, epsilon_per_unit_distance, epsilon_document,
-        epsilon_document_vocabulary);
+        vickrey_t, mahalanobis_lambda, syntf_s, exponential_sampler, search, ivf_nprobe,
+        release_shape, output_top, output_set);
+    layout!(m, dxt_release_record; struct_size, mechanism, epsilon, metric, rng_mode, is_private,
+        fingerprint_valid, model_fingerprint, release, bound, reveals, draws, epsilon_total, epsilon_vocabulary,
+        release_shape, output_kind, output_size, output_digest);
+    layout!(m, dxt_local_diagnostics; struct_size, counts, words_privatized, words_leaked);
     layout!(m, dxt_bag_entry; word, length, count);
     layout!(m, dxt_bag; entries, size);
     layout!(m, dxt_calibration; struct_size, words, trials, keep_mean, keep_median, keep_max, distinct_mean,
         distinct_median, distinct_max);
+    layout!(m, dxt_ledger_options; struct_size, cap, memo_capacity, key, key_length);
+    layout!(m, dxt_ledger_totals; struct_size, cap, spent, spent_any_inputs, releases, memoised, memo_capacity,
+        words);
     m
 }
 
@@ -354,26 +366,31 @@ fn c_layouts(structs: &BTreeMap<String, Vec<String>>) -> Layouts {
 #[test]
 fn struct_layouts_match_the_c_compiler() {
     let structs = header_structs();
-    assert_eq!(structs.len(), 8, "structs parsed from the header: {:?}", structs.keys());
+    assert_eq!(structs.len(), 11, "structs parsed from the header: {:?}", structs.keys());
     assert_eq!(rust_layouts(), c_layouts(&structs));
 }
 
 #[test]
 fn init_sized_calls_link_and_respect_the_size() {
     let mut options = std::mem::MaybeUninit::<dxt_privatize_options>::uninit();
-    let mut report = std::mem::MaybeUninit::<dxt_report>::uninit();
-    // SAFETY: both point to writable structs of the declared size.
-    let (options, report) = unsafe {
+    let mut record = std::mem::MaybeUninit::<dxt_release_record>::uninit();
+    let mut diagnostics = std::mem::MaybeUninit::<dxt_local_diagnostics>::uninit();
+    // SAFETY: all three point to writable structs of the declared size.
+    let (options, record, diagnostics) = unsafe {
         dxt_privatize_options_init(options.as_mut_ptr());
-        dxt_report_init(report.as_mut_ptr());
-        (options.assume_init(), report.assume_init())
+        dxt_release_record_init(record.as_mut_ptr());
+        dxt_local_diagnostics_init(diagnostics.as_mut_ptr());
+        (options.assume_init(), record.assume_init(), diagnostics.assume_init())
     };
     assert_eq!(options.struct_size as usize, size_of::<dxt_privatize_options>());
     assert_eq!(options.mechanism, DXT_MECHANISM_LAPLACE);
-    assert_eq!(report.struct_size as usize, size_of::<dxt_report>());
+    assert_eq!(record.struct_size as usize, size_of::<dxt_release_record>());
+    assert_eq!(diagnostics.struct_size as usize, size_of::<dxt_local_diagnostics>());
     // SAFETY: plain calls without pointers.
     unsafe {
         assert_eq!(dxt_version_number(), DXT_VERSION_NUMBER);
         assert_eq!(dxt_abi_version(), DXT_ABI_VERSION);
+        assert_eq!(dxt_epsilon_min(), DXT_EPSILON_MIN);
+        assert_eq!(dxt_epsilon_max(), DXT_EPSILON_MAX);
     }
 }

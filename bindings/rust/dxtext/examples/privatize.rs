@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! Privatise a sentence with the default model and print the guarantee.
 //!
 //!     cargo run --example privatize -- "The president spoke to the nation."
@@ -7,9 +8,10 @@ fn main() -> Result<(), dxtext::Error> {
     let text = std::env::args().nth(1).unwrap_or_else(|| "The president spoke to the nation about the war.".into());
     let model = Model::open_default(Geometry::Euclidean)?; // share this between threads
     let mut context = Context::new(&model)?; // one per thread
-    let (private, report) = context.privatize_text_report(&text, &Options::new(20.0))?;
+    // The release record is safe to send with the text; no diagnostics asked for.
+    let (private, record) = context.privatize_text_record(&text, &Options::new(20.0), None)?;
     println!("{}", private);
-    println!("{}", report.to_json()?);
+    println!("{}", record.to_json()?);
 
     match context.privatize_text(&text, &Options::new(-1.0)) {
         Err(e) => eprintln!("as expected: {} ({:?})", e, e.kind()),

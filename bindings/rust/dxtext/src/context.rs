@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! `Context`: the random-number state of one thread, and the privatisation
 //! calls.
 
@@ -9,14 +10,14 @@ use dxtext_sys as sys;
 use crate::error::{check, Error, Result};
 use crate::model::{Model, ModelHandle};
 use crate::options::Options;
-use crate::report::{Calibration, Report};
+use crate::report::{Calibration, LocalDiagnostics, ReleaseRecord};
 
 /// Random-number state and scratch space for privatisation calls. Each call
 /// takes `&mut self`, so one `Context` serves one thread at a time; it may
 /// be moved to another thread (`Send`). Make one per thread from a shared
 /// `Model`.
 pub struct Context {
-    ptr: *mut sys::dxt_context,
+    pub(crate) ptr: *mut sys::dxt_context,
     _model: Arc<ModelHandle>, // keeps a from_bytes buffer alive
 }
 
@@ -32,10 +33,10 @@ impl Drop for Context {
 }
 
 /// A library-owned string, freed with dxt_text_free.
-struct OwnedText(*mut c_char, usize);
+pub(crate) struct OwnedText(pub(crate) *mut c_char, pub(crate) usize);
 
 impl OwnedText {
-    fn to_string(&self) -> Result<String> {
+    pub(crate) fn to_string(&self) -> Result<String> {
         // SAFETY: the library returned `self.1` bytes at `self.0`.
         let bytes = unsafe { std::slice::from_raw_parts(self.0 as *const u8, self.1) };
         String::from_utf8(bytes.to_vec()).map_err(|_| Error::invalid_argument("the result is not UTF-8"))
@@ -93,7 +94,7 @@ impl Context {
     }
 
     /// A context whose noise is a keyed stream from `seed`: reproducible,
-    /// and NOT private (reports say so). For tests and research only.
+    /// and NOT private (release records say so). For tests and research only.
     pub fn seeded(model: &Model, seed: [u8; 32]) -> Result<Context> {
         Context::create(model, Some(seed))
     }
@@ -129,21 +130,35 @@ impl Context {
     /// Privatise UTF-8 text: words are replaced, spacing and punctuation
     /// kept, each word's case shape restored.
     pub fn privatize_text(&mut self, text: &str, options: &Options) -> Result<String> {
-        self.text_call(text, options, None)
+        self.text_call(text, options, None, None)
     }
 
-    /// `privatize_text` with the report of the call.
-    pub fn privatize_text_report(&mut self, text: &str, options: &Options) -> Result<(String, Report)> {
-        let mut report = Report::empty();
-        let out = self.text_call(text, options, Some(&mut report))?;
-        Ok((out, report))
+    /// `privatize_text` with the release record of the call (its bound is
+    /// positionwise: eps·Σᵢ d(xᵢ, x'ᵢ)); `diagnostics`, when given, gets the
+    /// token counts of the input, which must stay local.
+    pub fn privatize_text_record(
+        &mut self,
+        text: &str,
+        options: &Options,
+        diagnostics: Option<&mut LocalDiagnostics>,
+    ) -> Result<(String, ReleaseRecord)> {
+        let mut record = ReleaseRecord::empty();
+        let out = self.text_call(text, options, Some(&mut record), diagnostics)?;
+        Ok((out, record))
     }
 
-    fn text_call(&mut self, text: &str, options: &Options, report: Option<&mut Report>) -> Result<String> {
+    fn text_call(
+        &mut self,
+        text: &str,
+        options: &Options,
+        record: Option<&mut ReleaseRecord>,
+        diagnostics: Option<&mut LocalDiagnostics>,
+    ) -> Result<String> {
         let raw = options.as_raw();
         let mut out: *mut c_char = std::ptr::null_mut();
         let mut length = 0usize;
-        let report_ptr = report.map_or(std::ptr::null_mut(), |r| r.raw_mut());
+        let record_ptr = record.map_or(std::ptr::null_mut(), |r| r.raw_mut());
+        let diagnostics_ptr = diagnostics.map_or(std::ptr::null_mut(), |d| d.raw_mut());
         // SAFETY: live context, options valid while `options` is, text
         // passed with its length, writable outputs.
         let status = unsafe {
@@ -154,7 +169,8 @@ impl Context {
                 text.len(),
                 &mut out,
                 &mut length,
-                report_ptr,
+                record_ptr,
+                diagnostics_ptr,
             )
         };
         let owned = OwnedText(out, length);
@@ -178,6 +194,7 @@ impl Context {
                 &mut out,
                 &mut length,
                 std::ptr::null_mut(),
+                std::ptr::null_mut(),
             )
         };
         let owned = OwnedText(out, length);
@@ -190,41 +207,73 @@ impl Context {
         let raw = options.as_raw();
         let mut out = 0u32;
         // SAFETY: live context, valid options, writable output.
-        check(unsafe { sys::dxt_privatize_index(self.ptr, &raw, index, &mut out, std::ptr::null_mut()) })?;
+        check(unsafe { sys::dxt_privatize_index(self.ptr, &raw, index, &mut out, std::ptr::null_mut(), std::ptr::null_mut()) })?;
         Ok(out)
     }
 
     /// Privatise a bag of (word, count): each of the N occurrences
     /// independently. The result is merged and sorted by vocabulary index;
-    /// the report gives eps·N·EMD for the bag.
-    pub fn privatize_bag(&mut self, bag: &[(&str, u64)], options: &Options) -> Result<(Vec<(String, u64)>, Report)> {
+    /// the record's bound is eps·N·EMD for bags of equal size N.
+    /// `diagnostics`, when given, gets the token counts (keep them local).
+    pub fn privatize_bag(
+        &mut self,
+        bag: &[(&str, u64)],
+        options: &Options,
+        diagnostics: Option<&mut LocalDiagnostics>,
+    ) -> Result<(Vec<(String, u64)>, ReleaseRecord)> {
         let raw = options.as_raw();
         let entries = bag_entries(bag);
-        let mut report = Report::empty();
+        let mut record = ReleaseRecord::empty();
+        let diagnostics_ptr = diagnostics.map_or(std::ptr::null_mut(), |d| d.raw_mut());
         let mut out: *mut sys::dxt_bag = std::ptr::null_mut();
         // SAFETY: entries point into `bag`, alive for the call.
         let status = unsafe {
-            sys::dxt_privatize_bag(self.ptr, &raw, entries.as_ptr(), entries.len(), &mut out, report.raw_mut())
+            sys::dxt_privatize_bag(
+                self.ptr,
+                &raw,
+                entries.as_ptr(),
+                entries.len(),
+                &mut out,
+                record.raw_mut(),
+                diagnostics_ptr,
+            )
         };
         let owned = OwnedBag(out);
         check(status)?;
-        Ok((owned.to_vec()?, report))
+        Ok((owned.to_vec()?, record))
     }
 
     /// SynTF: a synthetic bag of exactly `n_out` words drawn from `bag`
-    /// (`options.mechanism` is ignored).
-    pub fn syntf(&mut self, bag: &[(&str, u64)], n_out: u32, options: &Options) -> Result<(Vec<(String, u64)>, Report)> {
+    /// (`options.mechanism` is ignored). The record's bound is
+    /// `Bound::AnyInputs` with `epsilon_total` = eps·n_out.
+    pub fn syntf(
+        &mut self,
+        bag: &[(&str, u64)],
+        n_out: u32,
+        options: &Options,
+        diagnostics: Option<&mut LocalDiagnostics>,
+    ) -> Result<(Vec<(String, u64)>, ReleaseRecord)> {
         let raw = options.as_raw();
         let entries = bag_entries(bag);
-        let mut report = Report::empty();
+        let mut record = ReleaseRecord::empty();
+        let diagnostics_ptr = diagnostics.map_or(std::ptr::null_mut(), |d| d.raw_mut());
         let mut out: *mut sys::dxt_bag = std::ptr::null_mut();
         // SAFETY: as in privatize_bag.
         let status = unsafe {
-            sys::dxt_syntf(self.ptr, &raw, entries.as_ptr(), entries.len(), n_out, &mut out, report.raw_mut())
+            sys::dxt_syntf(
+                self.ptr,
+                &raw,
+                entries.as_ptr(),
+                entries.len(),
+                n_out,
+                &mut out,
+                record.raw_mut(),
+                diagnostics_ptr,
+            )
         };
         let owned = OwnedBag(out);
         check(status)?;
-        Ok((owned.to_vec()?, report))
+        Ok((owned.to_vec()?, record))
     }
 
     /// N_w and S_w over `words` random vocabulary words, `trials` each.

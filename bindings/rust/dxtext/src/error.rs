@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! `Error`: a failed call's status, as an `ErrorKind`, and its message.
 
 use std::ffi::CStr;
@@ -38,6 +39,14 @@ pub enum ErrorKind {
     Parse,
     /// A bug in dxtext.
     Internal,
+    /// Another thread is inside a call on the same context; nothing was done.
+    ContextBusy,
+    /// A ledger refused the release: it would pass the scope's cap. Nothing
+    /// was drawn, released or spent.
+    BudgetExceeded,
+    /// The ledger file fails its MAC or format checks (damaged, edited, or
+    /// another app key); it is left as it is.
+    LedgerCorrupt,
     /// A status this crate does not know (a newer library).
     Other(i32),
 }
@@ -61,6 +70,9 @@ impl ErrorKind {
             sys::DXT_E_INPUT_TOO_LARGE => ErrorKind::InputTooLarge,
             sys::DXT_E_PARSE => ErrorKind::Parse,
             sys::DXT_E_INTERNAL => ErrorKind::Internal,
+            sys::DXT_E_CONTEXT_BUSY => ErrorKind::ContextBusy,
+            sys::DXT_E_BUDGET_EXCEEDED => ErrorKind::BudgetExceeded,
+            sys::DXT_E_LEDGER_CORRUPT => ErrorKind::LedgerCorrupt,
             other => ErrorKind::Other(other),
         }
     }

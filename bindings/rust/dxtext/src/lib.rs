@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! dxtext: sanitise text on the device under metric differential privacy.
 //!
 //! Each word's embedding gets noise from a cryptographic generator and is
@@ -7,7 +8,12 @@
 //! - [`Model`]: an opened model; cheap to clone, `Send + Sync`, share it.
 //! - [`Context`]: random state; one per thread (`Send`, calls take `&mut`).
 //! - [`Options`]: epsilon, mechanism, token policies.
-//! - [`Report`]: what a call did and the guarantee it gave.
+//! - [`ReleaseRecord`]: what a call released and the guarantee it carries;
+//!   safe to send with the output.
+//! - [`LocalDiagnostics`]: token counts of the input; they describe the
+//!   input, so keep them on the device.
+//! - [`Ledger`]: a privacy budget per user in a file the app owns:
+//!   refuses releases past a cap, memoises repeats (docs/budgets.md).
 //! - [`Error`] with an [`ErrorKind`] per status of the C API.
 //!
 //! ```no_run
@@ -15,22 +21,30 @@
 //!
 //! let model = Model::open_default(Geometry::Euclidean)?;
 //! let mut context = Context::new(&model)?;
-//! let (text, report) = context.privatize_text_report("The quick brown fox", &Options::new(20.0))?;
-//! println!("{} ({} words privatised)", text, report.words_privatized());
+//! let (text, record) = context.privatize_text_record("The quick brown fox", &Options::new(20.0), None)?;
+//! println!("{} {}", text, record.to_json()?);
 //! # Ok::<(), dxtext::Error>(())
 //! ```
 
 mod context;
 mod error;
+mod ledger;
 mod model;
 mod options;
 mod report;
 
 pub use context::Context;
 pub use error::{Error, ErrorKind, Result};
+pub use ledger::{Ledger, LedgerOptions, LedgerRelease, LedgerTotals};
 pub use model::{default_model_path, Geometry, Model, ModelInfo};
-pub use options::{Mechanism, Options, Policy, TokenClass};
-pub use report::{Calibration, Metric, Report};
+pub use options::{Mechanism, Options, Policy, ReleaseShape, Sampler, Search, TokenClass};
+pub use report::{Bound, Calibration, LocalDiagnostics, Metric, ReleaseKind, ReleaseRecord};
+
+/// The smallest epsilon every call accepts (`DXT_EPSILON_MIN`); below it the
+/// arithmetic of the mechanisms is not guaranteed to stay finite.
+pub const EPSILON_MIN: f64 = dxtext_sys::DXT_EPSILON_MIN;
+/// The largest epsilon every call accepts (`DXT_EPSILON_MAX`).
+pub const EPSILON_MAX: f64 = dxtext_sys::DXT_EPSILON_MAX;
 
 /// "major.minor.patch" of the libdxtext actually loaded.
 pub fn library_version() -> String {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! `Model`: an opened `.dxe` embedding model, shared freely between threads.
 
 use std::ffi::{CStr, CString};
@@ -118,9 +119,34 @@ impl Model {
         Ok(Model { handle: Arc::new(ModelHandle { ptr: out, _buffer: Some(buffer) }), path: None })
     }
 
-    /// The default model for `geometry` (see `default_model_path`).
+    /// The default model for `geometry`: the file `default_model_path`
+    /// finds (`DXTEXT_MODEL`, or a model beside the library); else, for
+    /// `Geometry::Euclidean` with the `bundled-model` feature (the default),
+    /// the model compiled into the binary.
     pub fn open_default(geometry: Geometry) -> Result<Model> {
-        Model::open(default_model_path(geometry)?)
+        match default_model_path(geometry) {
+            Ok(path) => Model::open(path),
+            Err(e) => match (geometry, sys::BUNDLED_MODEL) {
+                (Geometry::Euclidean, Some(bytes)) if std::env::var_os("DXTEXT_MODEL").is_none() => {
+                    Model::from_static(bytes)
+                }
+                _ => Err(e),
+            },
+        }
+    }
+
+    /// Open a model from bytes that live as long as the program and are
+    /// 8-byte aligned (as `dxtext_sys::BUNDLED_MODEL` is), without copying
+    /// them; unaligned bytes are copied as by `from_bytes`.
+    pub fn from_static(bytes: &'static [u8]) -> Result<Model> {
+        if bytes.as_ptr() as usize % 8 != 0 {
+            return Model::from_bytes(bytes);
+        }
+        let options = open_options(false);
+        let mut out: *mut sys::dxt_model = std::ptr::null_mut();
+        // SAFETY: the bytes are aligned, never written and live forever.
+        check(unsafe { sys::dxt_model_open_memory(bytes.as_ptr() as *const _, bytes.len(), &options, &mut out) })?;
+        Ok(Model { handle: Arc::new(ModelHandle { ptr: out, _buffer: None }), path: None })
     }
 
     /// The file the model was opened from, if any.
@@ -152,7 +178,7 @@ impl Model {
         })
     }
 
-    /// SHA-256 of the model file: its fingerprint in reports.
+    /// SHA-256 of the model file: its fingerprint in release records.
     pub fn fingerprint(&self) -> Result<[u8; 32]> {
         let mut out = [0u8; 32];
         // SAFETY: live handle, 32 writable bytes.

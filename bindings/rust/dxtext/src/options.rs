@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! `Options`: epsilon, mechanism, token policies and mechanism parameters.
 
 use std::ffi::CString;
@@ -71,11 +72,52 @@ pub enum Policy {
     Placeholder = 2,
     /// Remove the token.
     Drop = 3,
-    /// Pass through verbatim: reported as a leak.
+    /// Pass through verbatim: a leak the release record names.
     Keep = 4,
 }
 
-/// Options of a privatisation call, built by chaining:
+/// The exponential mechanism's sampler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sampler {
+    /// Gumbel-max (the default).
+    Gumbel,
+    /// Permute-and-flip (McKenna and Sheldon 2020).
+    PermuteAndFlip,
+}
+
+/// How a noisy point is decoded to a word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Search {
+    /// The exact nearest word (the default).
+    Exact,
+    /// The model's search index: approximate.
+    Ivf,
+}
+
+/// What of the input's form a text release copies (docs/guarantees.md,
+/// "Release shapes").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReleaseShape {
+    /// The text between words and each word's case shape, verbatim (the default).
+    Keep,
+    /// One canonical mark per gap ('.', ',' or a space), sentence capitals.
+    Normalize,
+    /// The words alone, one space apart; a keep policy is refused.
+    Strict,
+}
+
+impl ReleaseShape {
+    pub(crate) fn code(self) -> u32 {
+        match self {
+            ReleaseShape::Keep => sys::DXT_SHAPE_KEEP,
+            ReleaseShape::Normalize => sys::DXT_SHAPE_NORMALIZE,
+            ReleaseShape::Strict => sys::DXT_SHAPE_STRICT,
+        }
+    }
+}
+
+/// Options of a privatisation call, built by chaining (one method per option
+/// of docs/options.md, named as there):
 /// `Options::new(8.0).mechanism(Mechanism::Vickrey).vickrey_t(0.5)`.
 /// Values are checked by the library when a call uses them.
 #[derive(Clone, Debug)]
@@ -118,6 +160,26 @@ impl Options {
         self
     }
 
+    /// The policy of in-vocabulary words.
+    pub fn in_vocabulary(self, policy: Policy) -> Options {
+        self.policy(TokenClass::InVocabulary, policy)
+    }
+
+    /// The policy of out-of-vocabulary words.
+    pub fn oov(self, policy: Policy) -> Options {
+        self.policy(TokenClass::OutOfVocabulary, policy)
+    }
+
+    /// The policy of numbers.
+    pub fn numbers(self, policy: Policy) -> Options {
+        self.policy(TokenClass::Number, policy)
+    }
+
+    /// The policy of stopwords.
+    pub fn stopwords(self, policy: Policy) -> Options {
+        self.policy(TokenClass::Stopword, policy)
+    }
+
     /// The replacement of the `Placeholder` policy ("[redacted]" by default).
     /// Fails on an interior NUL byte.
     pub fn placeholder(mut self, text: &str) -> Result<Options> {
@@ -151,27 +213,45 @@ impl Options {
         self
     }
 
-    /// Use permute-and-flip instead of Gumbel-max in the exponential mechanism.
-    pub fn permute_and_flip(mut self, on: bool) -> Options {
-        self.raw.exponential_sampler = if on { sys::DXT_SAMPLER_PERMUTE_AND_FLIP } else { sys::DXT_SAMPLER_GUMBEL };
+    /// The exponential mechanism's sampler (Gumbel-max by default).
+    pub fn sampler(mut self, sampler: Sampler) -> Options {
+        self.raw.exponential_sampler = match sampler {
+            Sampler::Gumbel => sys::DXT_SAMPLER_GUMBEL,
+            Sampler::PermuteAndFlip => sys::DXT_SAMPLER_PERMUTE_AND_FLIP,
+        };
         self
     }
 
-    /// Decode through the model's search index (`DXT_SEARCH_IVF`, laplace,
-    /// vickrey and mahalanobis): approximate, faster on large vocabularies;
-    /// `nprobe` cells are scanned (0 = the library's default). The model
-    /// needs an index (`dxtext index`). Privacy is unchanged; see
-    /// docs/guarantees.md.
-    pub fn ivf_search(mut self, nprobe: u32) -> Options {
-        self.raw.search = sys::DXT_SEARCH_IVF;
+    /// How laplace, vickrey and mahalanobis decode: `Search::Exact` (the
+    /// default) or `Search::Ivf`, through the model's search index (`dxtext
+    /// index`): approximate, faster on large vocabularies. Privacy is
+    /// unchanged; see docs/guarantees.md.
+    pub fn search(mut self, search: Search) -> Options {
+        self.raw.search = match search {
+            Search::Exact => sys::DXT_SEARCH_EXACT,
+            Search::Ivf => sys::DXT_SEARCH_IVF,
+        };
+        self
+    }
+
+    /// With `Search::Ivf`: the index cells scanned (0 = the library's
+    /// default); the library refuses it with exact search.
+    pub fn ivf_nprobe(mut self, nprobe: u32) -> Options {
         self.raw.ivf_nprobe = nprobe;
         self
     }
 
-    /// Decode exactly (the default).
-    pub fn exact_search(mut self) -> Options {
-        self.raw.search = sys::DXT_SEARCH_EXACT;
-        self.raw.ivf_nprobe = 0;
+    /// What of the input's form a text shows: `ReleaseShape::Keep` (the
+    /// default), `Normalize` or `Strict`.
+    pub fn release_shape(mut self, shape: ReleaseShape) -> Options {
+        self.raw.release_shape = shape.code();
+        self
+    }
+
+    /// The output vocabulary: release only the model's `n` most frequent
+    /// words (its frequencies section); 0 = the whole vocabulary.
+    pub fn output_top(mut self, n: u32) -> Options {
+        self.raw.output_top = n;
         self
     }
 

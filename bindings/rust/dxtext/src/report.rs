@@ -1,11 +1,14 @@
-//! `Report`: what a call did and the guarantee it gave; `Calibration`.
+// SPDX-License-Identifier: Apache-2.0
+//! `ReleaseRecord` (what a call released and its guarantee: safe to send),
+//! `LocalDiagnostics` (what it did to the input's tokens: keep local),
+//! `Calibration`.
 
 use std::os::raw::c_char;
 
 use dxtext_sys as sys;
 
 use crate::error::{check, Error, Result};
-use crate::options::{Mechanism, Policy, TokenClass};
+use crate::options::{Mechanism, Policy, ReleaseShape, TokenClass};
 
 /// The distance d of a guarantee eps·d.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,35 +22,92 @@ pub enum Metric {
     Unknown,
 }
 
-/// What a privatisation call did and what it guarantees.
-#[derive(Clone, Debug)]
-pub struct Report {
-    raw: sys::dxt_report,
+/// Which call made a release.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ReleaseKind {
+    Word,
+    Text,
+    Bag,
+    SyntheticBag,
+    Unknown,
 }
 
-impl Report {
-    pub(crate) fn empty() -> Report {
-        let mut raw = std::mem::MaybeUninit::<sys::dxt_report>::uninit();
+/// The form of a release's guarantee (docs/guarantees.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Bound {
+    /// eps·d(w, w')
+    Word,
+    /// Ordered text: eps·Σᵢ d(xᵢ, x'ᵢ), position by position. Not an EMD bound.
+    Positionwise,
+    /// Bags of equal size N: eps·N·EMD(b, b').
+    BagEmd,
+    /// `epsilon_total`-DP between any two inputs (SynTF bags).
+    AnyInputs,
+    Unknown,
+}
+
+/// Calls `to_json(p, buffer, capacity, &required)` until the buffer fits.
+fn json_of<T>(p: &T, to_json: unsafe extern "C" fn(*const T, *mut c_char, usize, *mut usize) -> i32) -> Result<String> {
+    let mut buffer: Vec<u8> = vec![0; 1024];
+    loop {
+        let mut required = 0usize;
+        // SAFETY: the buffer holds buffer.len() writable bytes; p is a live struct.
+        let status = unsafe { to_json(p, buffer.as_mut_ptr() as *mut c_char, buffer.len(), &mut required) };
+        if status == sys::DXT_E_INPUT_TOO_LARGE && required > buffer.len() {
+            buffer.resize(required, 0);
+            continue;
+        }
+        check(status)?;
+        buffer.truncate(required.saturating_sub(1));
+        return String::from_utf8(buffer).map_err(|_| Error::invalid_argument("the JSON is not UTF-8"));
+    }
+}
+
+/// What a call released and the guarantee it carries. Every field depends
+/// only on the options, the model and the generator mode (and `n_out` for
+/// SynTF), never on the input: safe to send beside the output.
+#[derive(Clone, Debug)]
+pub struct ReleaseRecord {
+    raw: sys::dxt_release_record,
+}
+
+impl ReleaseRecord {
+    pub(crate) fn empty() -> ReleaseRecord {
+        let mut raw = std::mem::MaybeUninit::<sys::dxt_release_record>::uninit();
         // SAFETY: a writable struct of the declared size, filled by the call.
         let raw = unsafe {
-            sys::dxt_report_init(raw.as_mut_ptr());
+            sys::dxt_release_record_init(raw.as_mut_ptr());
             raw.assume_init()
         };
-        Report { raw }
+        ReleaseRecord { raw }
     }
 
-    pub(crate) fn raw_mut(&mut self) -> *mut sys::dxt_report {
+    pub(crate) fn raw_mut(&mut self) -> *mut sys::dxt_release_record {
         &mut self.raw
+    }
+
+    pub fn release(&self) -> ReleaseKind {
+        match self.raw.release {
+            sys::DXT_RELEASE_WORD => ReleaseKind::Word,
+            sys::DXT_RELEASE_TEXT => ReleaseKind::Text,
+            sys::DXT_RELEASE_BAG => ReleaseKind::Bag,
+            sys::DXT_RELEASE_SYNTHETIC_BAG => ReleaseKind::SyntheticBag,
+            _ => ReleaseKind::Unknown,
+        }
     }
 
     pub fn mechanism(&self) -> Option<Mechanism> {
         Mechanism::from_raw(self.raw.mechanism)
     }
 
+    /// Per word, per unit of the metric.
     pub fn epsilon(&self) -> f64 {
         self.raw.epsilon
     }
 
+    /// The distance d of the bound.
     pub fn metric(&self) -> Metric {
         match self.raw.metric {
             sys::DXT_METRIC_EUCLIDEAN => Metric::Euclidean,
@@ -63,7 +123,7 @@ impl Report {
         self.raw.is_private
     }
 
-    /// SHA-256 of the model file, when the report carries it.
+    /// SHA-256 of the model file, when the record carries it.
     pub fn model_fingerprint(&self) -> Option<[u8; 32]> {
         if self.raw.fingerprint_valid {
             Some(self.raw.model_fingerprint)
@@ -72,12 +132,87 @@ impl Report {
         }
     }
 
+    pub fn bound(&self) -> Bound {
+        match self.raw.bound {
+            sys::DXT_BOUND_WORD => Bound::Word,
+            sys::DXT_BOUND_POSITIONWISE => Bound::Positionwise,
+            sys::DXT_BOUND_BAG_EMD => Bound::BagEmd,
+            sys::DXT_BOUND_ANY_INPUTS => Bound::AnyInputs,
+            _ => Bound::Unknown,
+        }
+    }
+
+    /// `DXT_REVEALS_*` bits: features of the input the output shows as they are.
+    pub fn reveals(&self) -> u32 {
+        self.raw.reveals
+    }
+
+    /// `Bound::AnyInputs`: the number of draws; 0 otherwise.
+    pub fn draws(&self) -> u64 {
+        self.raw.draws
+    }
+
+    /// `Bound::AnyInputs`: eps·draws; 0 otherwise.
+    pub fn epsilon_total(&self) -> f64 {
+        self.raw.epsilon_total
+    }
+
+    /// What of the input's form the release copied.
+    pub fn release_shape(&self) -> ReleaseShape {
+        match self.raw.release_shape {
+            sys::DXT_SHAPE_NORMALIZE => ReleaseShape::Normalize,
+            sys::DXT_SHAPE_STRICT => ReleaseShape::Strict,
+            _ => ReleaseShape::Keep,
+        }
+    }
+
+    /// SynTF only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of eps.
+    pub fn epsilon_vocabulary(&self) -> f64 {
+        self.raw.epsilon_vocabulary
+    }
+
+    /// The record as one line of JSON: its fields, the guarantee in words
+    /// and what the output reveals.
+    pub fn to_json(&self) -> Result<String> {
+        json_of(&self.raw, sys::dxt_release_record_to_json)
+    }
+}
+
+/// What a call did to the tokens of its input. It DESCRIBES THE INPUT (for
+/// example its share of out-of-vocabulary words) and no guarantee covers it:
+/// keep it on the device.
+#[derive(Clone, Debug)]
+pub struct LocalDiagnostics {
+    raw: sys::dxt_local_diagnostics,
+}
+
+impl Default for LocalDiagnostics {
+    fn default() -> Self {
+        LocalDiagnostics::new()
+    }
+}
+
+impl LocalDiagnostics {
+    pub fn new() -> LocalDiagnostics {
+        let mut raw = std::mem::MaybeUninit::<sys::dxt_local_diagnostics>::uninit();
+        // SAFETY: a writable struct of the declared size, filled by the call.
+        let raw = unsafe {
+            sys::dxt_local_diagnostics_init(raw.as_mut_ptr());
+            raw.assume_init()
+        };
+        LocalDiagnostics { raw }
+    }
+
+    pub(crate) fn raw_mut(&mut self) -> *mut sys::dxt_local_diagnostics {
+        &mut self.raw
+    }
+
     /// Tokens of `class` handled by `policy`.
     pub fn count(&self, class: TokenClass, policy: Policy) -> u64 {
         self.raw.counts[class as usize][policy as usize - 1]
     }
 
-    /// N: the number of noise draws made.
+    /// The number of noise draws made.
     pub fn words_privatized(&self) -> u64 {
         self.raw.words_privatized
     }
@@ -87,40 +222,9 @@ impl Report {
         self.raw.words_leaked
     }
 
-    /// Per word: outputs for w, w' differ by at most this · d(w, w').
-    pub fn epsilon_per_unit_distance(&self) -> f64 {
-        self.raw.epsilon_per_unit_distance
-    }
-
-    /// For the text or bag as a whole: this · EMD for bags of equal size N
-    /// (for SynTF: eps · n_out, all documents adjacent).
-    pub fn epsilon_document(&self) -> f64 {
-        self.raw.epsilon_document
-    }
-
-    /// SynTF only (0 otherwise): the tighter bound (eps + ln eta(eps, V)) · n
-    /// from the vocabulary size V.
-    pub fn epsilon_document_vocabulary(&self) -> f64 {
-        self.raw.epsilon_document_vocabulary
-    }
-
-    /// The report as one line of JSON.
+    /// As one line of JSON.
     pub fn to_json(&self) -> Result<String> {
-        let mut buffer: Vec<u8> = vec![0; 1024];
-        loop {
-            let mut required = 0usize;
-            // SAFETY: the buffer holds buffer.len() writable bytes.
-            let status = unsafe {
-                sys::dxt_report_to_json(&self.raw, buffer.as_mut_ptr() as *mut c_char, buffer.len(), &mut required)
-            };
-            if status == sys::DXT_E_INPUT_TOO_LARGE && required > buffer.len() {
-                buffer.resize(required, 0);
-                continue;
-            }
-            check(status)?;
-            buffer.truncate(required.saturating_sub(1));
-            return String::from_utf8(buffer).map_err(|_| Error::invalid_argument("the report is not UTF-8"));
-        }
+        json_of(&self.raw, sys::dxt_local_diagnostics_to_json)
     }
 }
 

@@ -1,9 +1,14 @@
-//! The safe interface end to end: the default model, text and bags, reports,
+// SPDX-License-Identifier: Apache-2.0
+//! The safe interface end to end: the default model, text and bags, release
+//! records and local diagnostics,
 //! typed errors, and one context per thread over a shared model.
 
 use std::path::PathBuf;
 
-use dxtext::{Context, ErrorKind, Geometry, Mechanism, Metric, Model, Options, Policy, TokenClass};
+use dxtext::{
+    Bound, Context, ErrorKind, Geometry, LocalDiagnostics, Mechanism, Metric, Model, Options, Policy, ReleaseKind,
+    ReleaseShape, Sampler, Search, TokenClass,
+};
 
 fn golden_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tests/data/golden_v1.dxe")
@@ -26,25 +31,46 @@ fn opens_the_default_model() {
 }
 
 #[test]
-fn privatizes_a_text_with_a_report() {
+fn privatizes_a_text_with_a_record_and_diagnostics() {
     let model = default_model();
     let mut context = Context::new(&model).unwrap();
     let text = "The president spoke to the nation about the war.";
-    let (out, report) = context.privatize_text_report(text, &Options::new(20.0)).unwrap();
+    let mut diagnostics = LocalDiagnostics::new();
+    let (out, record) = context.privatize_text_record(text, &Options::new(20.0), Some(&mut diagnostics)).unwrap();
     assert!(!out.is_empty());
     assert!(out.ends_with('.'), "punctuation is kept: {:?}", out);
-    assert_eq!(report.mechanism(), Some(Mechanism::Laplace));
-    assert_eq!(report.metric(), Metric::Euclidean);
-    assert_eq!(report.epsilon(), 20.0);
-    assert!(report.is_private());
-    assert_eq!(report.words_privatized(), 9);
-    let privatized =
-        report.count(TokenClass::InVocabulary, Policy::Privatize) + report.count(TokenClass::Stopword, Policy::Privatize);
+    assert_eq!(record.release(), ReleaseKind::Text);
+    assert_eq!(record.mechanism(), Some(Mechanism::Laplace));
+    assert_eq!(record.metric(), Metric::Euclidean);
+    assert_eq!(record.epsilon(), 20.0);
+    assert!(record.is_private());
+    assert_eq!(record.bound(), Bound::Positionwise);
+    assert_eq!(record.reveals(), 0x1 | 0x2 | 0x4);
+    assert_eq!(diagnostics.words_privatized(), 9);
+    let privatized = diagnostics.count(TokenClass::InVocabulary, Policy::Privatize)
+        + diagnostics.count(TokenClass::Stopword, Policy::Privatize);
     assert_eq!(privatized, 9);
-    assert_eq!(report.epsilon_document(), 20.0 * 9.0);
-    assert_eq!(report.model_fingerprint(), Some(model.fingerprint().unwrap()));
-    let json = report.to_json().unwrap();
+    assert_eq!(record.model_fingerprint(), Some(model.fingerprint().unwrap()));
+    let json = record.to_json().unwrap();
     assert!(json.starts_with('{') && json.contains("\"mechanism\":\"laplace\""), "{}", json);
+    assert!(json.contains("\"bound\":\"positionwise\"") && !json.contains("words_privatized"), "{}", json);
+    assert!(diagnostics.to_json().unwrap().contains("\"words_privatized\":9"));
+    assert_eq!(record.release_shape(), ReleaseShape::Keep);
+}
+
+#[test]
+fn strict_release_shape_shows_the_words_alone() {
+    let model = default_model();
+    let strict = Options::new(5.0).release_shape(ReleaseShape::Strict);
+    let mut a = Context::seeded(&model, [9; 32]).unwrap();
+    let mut b = Context::seeded(&model, [9; 32]).unwrap();
+    let (x, record) = a.privatize_text_record("The cat sat. On the mat!", &strict, None).unwrap();
+    let (y, _) = b.privatize_text_record("the CAT -- sat on (the) mat", &strict, None).unwrap();
+    assert_eq!(x, y);
+    assert_eq!(record.release_shape(), ReleaseShape::Strict);
+    assert_eq!(record.reveals(), 0x1);
+    let keep = strict.clone().policy(TokenClass::OutOfVocabulary, Policy::Keep);
+    assert_eq!(a.privatize_text("cat", &keep).unwrap_err().kind(), ErrorKind::InvalidArgument);
 }
 
 #[test]
@@ -54,9 +80,9 @@ fn seeded_contexts_repeat_and_say_they_are_not_private() {
     let text = "quiet rivers run deep";
     let mut a = Context::seeded(&model, [7; 32]).unwrap();
     let mut b = Context::seeded(&model, [7; 32]).unwrap();
-    let (out_a, report) = a.privatize_text_report(text, &options).unwrap();
+    let (out_a, record) = a.privatize_text_record(text, &options, None).unwrap();
     assert_eq!(out_a, b.privatize_text(text, &options).unwrap());
-    assert!(!report.is_private());
+    assert!(!record.is_private());
 }
 
 #[test]
@@ -64,16 +90,17 @@ fn privatizes_a_bag() {
     let model = default_model();
     let mut context = Context::new(&model).unwrap();
     let bag = [("war", 3u64), ("peace", 2), ("zzqxv-not-a-word", 1)];
-    let (out, report) = context.privatize_bag(&bag, &Options::new(10.0)).unwrap();
+    let mut diagnostics = LocalDiagnostics::new();
+    let (out, record) = context.privatize_bag(&bag, &Options::new(10.0), Some(&mut diagnostics)).unwrap();
     assert_eq!(out.iter().map(|(_, c)| c).sum::<u64>(), 6);
-    assert_eq!(report.words_privatized(), 6);
-    assert_eq!(report.count(TokenClass::OutOfVocabulary, Policy::Privatize), 1);
-    assert_eq!(report.epsilon_document(), 60.0);
+    assert_eq!(diagnostics.words_privatized(), 6);
+    assert_eq!(diagnostics.count(TokenClass::OutOfVocabulary, Policy::Privatize), 1);
+    assert_eq!(record.bound(), Bound::BagEmd);
 
-    let (dropped, report) =
-        context.privatize_bag(&bag, &Options::new(10.0).policy(TokenClass::OutOfVocabulary, Policy::Drop)).unwrap();
+    let drop = Options::new(10.0).oov(Policy::Drop);
+    let (dropped, _) = context.privatize_bag(&bag, &drop, Some(&mut diagnostics)).unwrap();
     assert_eq!(dropped.iter().map(|(_, c)| c).sum::<u64>(), 5);
-    assert_eq!(report.count(TokenClass::OutOfVocabulary, Policy::Drop), 1);
+    assert_eq!(diagnostics.count(TokenClass::OutOfVocabulary, Policy::Drop), 1);
 }
 
 #[test]
@@ -85,10 +112,12 @@ fn words_syntf_and_calibration() {
     assert_eq!(context.privatize_word("house", &options).unwrap(), "house");
     let placeholder = Options::new(5.0).policy(TokenClass::OutOfVocabulary, Policy::Placeholder).placeholder("[x]");
     assert_eq!(context.privatize_word("zzqxv", &placeholder.unwrap()).unwrap(), "[x]");
-    let (bag, report) = context.syntf(&[("war", 2), ("peace", 1)], 5, &Options::new(2.0)).unwrap();
+    let (bag, record) = context.syntf(&[("war", 2), ("peace", 1)], 5, &Options::new(2.0), None).unwrap();
     assert_eq!(bag.iter().map(|(_, c)| c).sum::<u64>(), 5);
-    assert_eq!(report.epsilon_document(), 10.0);
-    assert!(report.epsilon_document_vocabulary() > 0.0 && report.epsilon_document_vocabulary() < 10.0);
+    assert_eq!(record.bound(), Bound::AnyInputs);
+    assert_eq!(record.draws(), 5);
+    assert_eq!(record.epsilon_total(), 10.0);
+    assert!(record.epsilon_vocabulary() > 0.0 && record.epsilon_vocabulary() < 2.0);
     let c = context.calibrate(&Options::new(20.0), 20, 10).unwrap();
     assert_eq!((c.words, c.trials), (20, 10));
     assert!(c.keep_mean >= 0.0 && c.keep_mean <= 1.0 && c.distinct_max <= 10.0);
@@ -98,7 +127,9 @@ fn words_syntf_and_calibration() {
 fn bad_epsilon_is_a_typed_error() {
     let model = default_model();
     let mut context = Context::new(&model).unwrap();
-    for epsilon in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+    assert!(context.privatize_text("hello world", &Options::new(dxtext::EPSILON_MIN)).is_ok());
+    assert!(context.privatize_text("hello world", &Options::new(dxtext::EPSILON_MAX)).is_ok());
+    for epsilon in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-300, 0.99e-6, 1.01e6] {
         let error = context.privatize_text("hello world", &Options::new(epsilon)).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidEpsilon, "{}", error);
         assert_eq!(error.status(), 2);
@@ -106,6 +137,21 @@ fn bad_epsilon_is_a_typed_error() {
     }
     let error = context.privatize_word("war", &Options::new(3.0).mechanism(Mechanism::Hyperbolic)).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Unsupported, "hyperbolic on a Euclidean model: {}", error);
+}
+
+#[test]
+fn sampler_and_search_options_reach_the_library() {
+    let model = default_model();
+    let mut context = Context::new(&model).unwrap();
+    let exponential = Options::new(10.0).mechanism(Mechanism::Exponential).sampler(Sampler::PermuteAndFlip);
+    assert!(!context.privatize_text("the war", &exponential).unwrap().is_empty());
+    assert!(!context.privatize_text("the war", &Options::new(10.0).search(Search::Exact)).unwrap().is_empty());
+    // The default model has no search index: the library refuses IVF, and
+    // nprobe without IVF.
+    let ivf = context.privatize_text("the war", &Options::new(10.0).search(Search::Ivf).ivf_nprobe(4)).unwrap_err();
+    assert_eq!(ivf.kind(), ErrorKind::Unsupported, "{}", ivf);
+    let nprobe = context.privatize_text("the war", &Options::new(10.0).ivf_nprobe(4)).unwrap_err();
+    assert_eq!(nprobe.kind(), ErrorKind::InvalidArgument, "{}", nprobe);
 }
 
 #[test]

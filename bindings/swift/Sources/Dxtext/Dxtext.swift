@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dxtext for Swift: privatise text under metric differential privacy.
 //
 //   let model = try DxModel(path: modelPath)          // or DxModel(data:)
@@ -30,6 +31,13 @@ public struct DxtextError: Error, CustomStringConvertible {
     public static let digestMismatch: Int32 = 8
     public static let rngFailure: Int32 = 10
     public static let notFound: Int32 = 12
+    public static let inputTooLarge: Int32 = 14
+    public static let contextBusy: Int32 = 17
+    /// A DxLedger refused the release: it would pass the scope's cap.
+    /// Nothing was drawn, released or spent.
+    public static let budgetExceeded: Int32 = 18
+    /// The ledger file fails its MAC or format checks; it is left as it is.
+    public static let ledgerCorrupt: Int32 = 19
 }
 
 /// Throws DxtextError for any status but DXT_OK (0).
@@ -50,17 +58,67 @@ public enum Policy: UInt32 {
     case privatize = 1, placeholder = 2, drop = 3, keep = 4
 }
 
-/// Privatisation settings; `epsilon` is required (finite, > 0).
+/// The exponential mechanism's sampler (dxt_exponential_sampler).
+public enum Sampler: UInt32 {
+    case gumbel = 1, permuteAndFlip = 2
+}
+
+/// How a noisy point is decoded to a word (dxt_search).
+public enum Search: UInt32 {
+    /// The exact nearest word (the default).
+    case exact = 0
+    /// The model's search index (`dxtext index`): approximate, faster on large vocabularies.
+    case ivf = 1
+}
+
+/// What of the input's form a text release copies (dxt_release_shape).
+public enum ReleaseShape: UInt32 {
+    /// The text between words and each word's case shape, verbatim (the default).
+    case keep = 1
+    /// One canonical mark per gap ('.', ',' or a space), sentence capitals.
+    case normalize = 2
+    /// The words alone, one space apart; a keep policy is refused.
+    case strict = 3
+}
+
+/// Privatisation settings: one property per option of docs/options.md,
+/// named as there in camelCase; `epsilon` is required, in
+/// [`PrivatizeOptions.epsilonMin`, `PrivatizeOptions.epsilonMax`].
 public struct PrivatizeOptions {
+    /// DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts.
+    public static let epsilonMin: Double = 1e-6
+    public static let epsilonMax: Double = 1e6
+
     public var epsilon: Double
     public var mechanism: Mechanism = .laplace
     /// Policies by token class; nil keeps the library's default (privatise).
     public var inVocabulary: Policy? = nil
-    public var outOfVocabulary: Policy? = nil
+    public var oov: Policy? = nil
     public var numbers: Policy? = nil
     public var stopwords: Policy? = nil
     /// Replacement for .placeholder; nil gives "[redacted]".
     public var placeholder: String? = nil
+    /// Mechanism parameters; nil keeps the library's default (dxtext.h).
+    /// tem: truncation radius gamma (0 = derived from temBeta).
+    public var temGamma: Double? = nil
+    /// tem: beta of Carvalho et al.
+    public var temBeta: Double? = nil
+    /// vickrey: t in [0, 1].
+    public var vickreyT: Double? = nil
+    /// mahalanobis: lambda in [0, 1].
+    public var mahalanobisLambda: Double? = nil
+    /// syntf: weight s >= 0 of the bigram term.
+    public var syntfS: Double? = nil
+    /// exponential: the sampler (Gumbel-max by default).
+    public var sampler: Sampler? = nil
+    /// laplace, vickrey, mahalanobis: exact (default) or ivf decoding.
+    public var search: Search? = nil
+    /// ivf: cells probed (0 = the library's default).
+    public var ivfNprobe: UInt32? = nil
+    /// text: what of the input's form shows (keep by default).
+    public var releaseShape: ReleaseShape? = nil
+    /// Release only the model's N most frequent words (0 = all).
+    public var outputTop: UInt32? = nil
 
     public init(epsilon: Double, mechanism: Mechanism = .laplace) {
         self.epsilon = epsilon
@@ -68,18 +126,34 @@ public struct PrivatizeOptions {
     }
 
     /// Fills a dxt_privatize_options with its _init function, applies these
-    /// settings, and runs `body` while the placeholder string is alive.
-    func withCOptions<R>(_ body: (UnsafePointer<dxt_privatize_options>) throws -> R) rethrows -> R {
+    /// settings, and runs `body` while the placeholder string is alive. A
+    /// placeholder with a NUL character is refused: as a C string it would
+    /// silently end there.
+    func withCOptions<R>(_ body: (UnsafePointer<dxt_privatize_options>) throws -> R) throws -> R {
         var o = dxt_privatize_options()
         dxt_privatize_options_init(&o)
         o.mechanism = mechanism.rawValue
         o.epsilon = epsilon
         // policy is uint32_t[4], imported as a tuple, indexed by dxt_token_class.
         if let p = inVocabulary { o.policy.0 = p.rawValue }
-        if let p = outOfVocabulary { o.policy.1 = p.rawValue }
+        if let p = oov { o.policy.1 = p.rawValue }
         if let p = numbers { o.policy.2 = p.rawValue }
         if let p = stopwords { o.policy.3 = p.rawValue }
+        if let v = temGamma { o.tem_gamma = v }
+        if let v = temBeta { o.tem_beta = v }
+        if let v = vickreyT { o.vickrey_t = v }
+        if let v = mahalanobisLambda { o.mahalanobis_lambda = v }
+        if let v = syntfS { o.syntf_s = v }
+        if let v = sampler { o.exponential_sampler = v.rawValue }
+        if let v = search { o.search = v.rawValue }
+        if let v = ivfNprobe { o.ivf_nprobe = v }
+        if let v = releaseShape { o.release_shape = v.rawValue }
+        if let v = outputTop { o.output_top = v }
         guard let placeholder = placeholder else { return try body(&o) }
+        if placeholder.utf8.contains(0) {
+            throw DxtextError(status: DxtextError.invalidArgument, statusName: "invalid argument",
+                              message: "the placeholder contains a NUL character")
+        }
         return try placeholder.withCString { text in
             o.placeholder = text
             return try body(&o)
@@ -87,9 +161,14 @@ public struct PrivatizeOptions {
     }
 }
 
-/// What a call did and the guarantee it gave (dxt_report).
-public struct Report {
+/// What a call released and the guarantee it carries (dxt_release_record).
+/// Every field depends only on the options, the model and the generator
+/// mode, never on the input: safe to send beside the output.
+public struct ReleaseRecord {
+    /// dxt_release_kind: 1 word, 2 text, 3 bag, 4 synthetic bag.
+    public let release: UInt32
     public let mechanism: UInt32
+    /// Per word, per unit of the metric.
     public let epsilon: Double
     /// dxt_metric: 1 Euclidean, 2 hyperbolic, 3 Mahalanobis, 4 discrete.
     public let metric: UInt32
@@ -97,36 +176,66 @@ public struct Report {
     public let isPrivate: Bool
     /// SHA-256 of the model file, or nil.
     public let modelFingerprint: [UInt8]?
-    /// N: the number of noise draws made.
-    public let wordsPrivatized: UInt64
-    /// Tokens passed through verbatim by a .keep policy.
-    public let wordsLeaked: UInt64
-    /// Per word: outputs for w and w' differ by at most this * d(w, w').
-    public let epsilonPerUnitDistance: Double
-    /// The text or bag as a whole: this * EMD for bags of N words.
-    public let epsilonDocument: Double
-    /// SynTF only (0 otherwise): (eps + ln eta(eps, V)) * N, from the vocabulary size V.
-    public let epsilonDocumentVocabulary: Double
-    /// The report as one line of JSON, as the C library writes it.
+    /// dxt_bound: 1 word (eps*d(w,w')), 2 positionwise (ordered text:
+    /// eps*sum_i d(x_i,x'_i); not EMD), 3 bag EMD (eps*N*EMD), 4 any inputs
+    /// (epsilonTotal-DP).
+    public let bound: UInt32
+    /// DXT_REVEALS_* bits: features of the input the output shows as they are.
+    public let reveals: UInt32
+    /// Bound 4: the number of draws; 0 otherwise.
+    public let draws: UInt64
+    /// Bound 4: epsilon * draws; 0 otherwise.
+    public let epsilonTotal: Double
+    /// SynTF only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of epsilon.
+    public let epsilonVocabulary: Double
+    /// What of the input's form the release copied.
+    public let releaseShape: ReleaseShape
+    /// The record as one line of JSON, as the C library writes it.
     public let json: String
 
-    init(_ r: dxt_report) throws {
+    init(_ r: dxt_release_record) throws {
+        release = r.release
         mechanism = r.mechanism
         epsilon = r.epsilon
         metric = r.metric
         isPrivate = r.is_private
         modelFingerprint = r.fingerprint_valid ? withUnsafeBytes(of: r.model_fingerprint) { Array($0) } : nil
-        wordsPrivatized = r.words_privatized
-        wordsLeaked = r.words_leaked
-        epsilonPerUnitDistance = r.epsilon_per_unit_distance
-        epsilonDocument = r.epsilon_document
-        epsilonDocumentVocabulary = r.epsilon_document_vocabulary
+        bound = r.bound
+        reveals = r.reveals
+        draws = r.draws
+        epsilonTotal = r.epsilon_total
+        epsilonVocabulary = r.epsilon_vocabulary
+        releaseShape = ReleaseShape(rawValue: r.release_shape) ?? .keep
         var copy = r
         var required = 0
-        let status = dxt_report_to_json(&copy, nil, 0, &required)
+        let status = dxt_release_record_to_json(&copy, nil, 0, &required)
         if status != 14 { try check(status) }  // DXT_E_INPUT_TOO_LARGE answers the size query
         var buffer = [CChar](repeating: 0, count: required)
-        try check(dxt_report_to_json(&copy, &buffer, required, nil))  // not buffer.count: exclusive access
+        try check(dxt_release_record_to_json(&copy, &buffer, required, nil))  // not buffer.count: exclusive access
+        json = String(cString: buffer)
+    }
+}
+
+/// What a call did to the tokens of its input (dxt_local_diagnostics).
+/// These numbers DESCRIBE THE INPUT and no guarantee covers them: keep them
+/// on the device.
+public struct LocalDiagnostics {
+    /// The number of noise draws made.
+    public let wordsPrivatized: UInt64
+    /// Tokens passed through verbatim by a .keep policy.
+    public let wordsLeaked: UInt64
+    /// As one line of JSON, with the counts of each token class and action.
+    public let json: String
+
+    init(_ d: dxt_local_diagnostics) throws {
+        wordsPrivatized = d.words_privatized
+        wordsLeaked = d.words_leaked
+        var copy = d
+        var required = 0
+        let status = dxt_local_diagnostics_to_json(&copy, nil, 0, &required)
+        if status != 14 { try check(status) }
+        var buffer = [CChar](repeating: 0, count: required)
+        try check(dxt_local_diagnostics_to_json(&copy, &buffer, required, nil))
         json = String(cString: buffer)
     }
 }
@@ -169,7 +278,8 @@ public final class DxModel: @unchecked Sendable {
     }
 
     /// The default model's path for Euclidean mechanisms ($DXTEXT_MODEL, the
-    /// installed models directory, then the source tree's models/).
+    /// model beside the library, the installed models directory, then the
+    /// source tree's models/).
     public static func defaultPath() throws -> String {
         var required = 0
         let status = dxt_default_model_path(1, nil, 0, &required)  // DXT_GEOMETRY_EUCLIDEAN
@@ -197,7 +307,7 @@ public final class DxModel: @unchecked Sendable {
 /// For one thread at a time; make one per thread.
 public final class DxPrivatizer {
     private let model: DxModel
-    private let context: OpaquePointer
+    let context: OpaquePointer  // internal: DxLedger privatises through it
 
     /// `seed` (32 bytes) makes the noise reproducible: NOT private, for
     /// tests only. Without it, noise comes from the system generator
@@ -231,22 +341,45 @@ public final class DxPrivatizer {
         try privatize(text, options: PrivatizeOptions(epsilon: epsilon, mechanism: mechanism)).text
     }
 
-    public func privatize(_ text: String, options: PrivatizeOptions) throws -> (text: String, report: Report) {
-        var report = dxt_report()
-        dxt_report_init(&report)
+    /// The text and its release record (bound: positionwise).
+    public func privatize(_ text: String, options: PrivatizeOptions) throws -> (text: String, record: ReleaseRecord) {
+        let (result, record, _) = try privatizeText(text, options: options, diagnostics: false)
+        return (result, record)
+    }
+
+    /// As privatize(_:options:), with the token counts of the input, which must stay local.
+    public func privatizeWithLocalDiagnostics(_ text: String, options: PrivatizeOptions) throws
+        -> (text: String, record: ReleaseRecord, localDiagnostics: LocalDiagnostics)
+    {
+        let (result, record, diagnostics) = try privatizeText(text, options: options, diagnostics: true)
+        return (result, record, diagnostics!)
+    }
+
+    private func privatizeText(_ text: String, options: PrivatizeOptions, diagnostics wanted: Bool) throws
+        -> (String, ReleaseRecord, LocalDiagnostics?)
+    {
+        var record = dxt_release_record()
+        dxt_release_record_init(&record)
+        var diagnostics = dxt_local_diagnostics()
+        dxt_local_diagnostics_init(&diagnostics)
         var out: UnsafeMutablePointer<CChar>? = nil
         var length = 0
         try options.withCOptions { o in
-            try check(dxt_privatize_text(context, o, text, text.utf8.count, &out, &length, &report))
+            if wanted {
+                try check(dxt_privatize_text(context, o, text, text.utf8.count, &out, &length, &record, &diagnostics))
+            } else {
+                try check(dxt_privatize_text(context, o, text, text.utf8.count, &out, &length, &record, nil))
+            }
         }
         defer { dxt_text_free(out) }
         let result = String(decoding: UnsafeRawBufferPointer(start: out, count: length), as: UTF8.self)
-        return (result, try Report(report))
+        return (result, try ReleaseRecord(record), wanted ? try LocalDiagnostics(diagnostics) : nil)
     }
 
     /// Privatise a bag of words {word: count}; every occurrence independently.
+    /// The record's bound is eps * N * EMD for bags of equal size N.
     public func privatizeBag(_ bag: [String: UInt64], options: PrivatizeOptions) throws
-        -> (bag: [String: UInt64], report: Report)
+        -> (bag: [String: UInt64], record: ReleaseRecord)
     {
         // All words in one buffer, so every entry's pointer is valid during the call.
         let words = Array(bag)
@@ -258,15 +391,15 @@ public final class DxPrivatizer {
             blob.append(contentsOf: bytes)
         }
         blob.append(0)  // never empty, so baseAddress is not nil
-        var report = dxt_report()
-        dxt_report_init(&report)
+        var record = dxt_release_record()
+        dxt_release_record_init(&record)
         var out: UnsafeMutablePointer<dxt_bag>? = nil
         try blob.withUnsafeBufferPointer { base in
             let entries = zip(words, spans).map { pair in
                 dxt_bag_entry(word: base.baseAddress! + pair.1.offset, length: pair.1.length, count: pair.0.value)
             }
             try options.withCOptions { o in
-                try check(dxt_privatize_bag(context, o, entries, entries.count, &out, &report))
+                try check(dxt_privatize_bag(context, o, entries, entries.count, &out, &record, nil))
             }
         }
         defer { dxt_bag_free(out) }
@@ -278,6 +411,6 @@ public final class DxPrivatizer {
                 result[word, default: 0] += e.count
             }
         }
-        return (result, try Report(report))
+        return (result, try ReleaseRecord(record))
     }
 }

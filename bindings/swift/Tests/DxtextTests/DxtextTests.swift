@@ -1,20 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
 // Run with `swift test` on a machine with Swift and an installed dxtext
 // (see README.md); they are not part of the Linux CI, which has no Swift.
+import Foundation
 import XCTest
 
 @testable import Dxtext
 
 final class DxtextTests: XCTestCase {
-    func testPrivatizeTextAndReport() throws {
+    func testPrivatizeTextRecordAndDiagnostics() throws {
         let model = try DxModel(path: try DxModel.defaultPath())
         let privatizer = try DxPrivatizer(model: model)
         var options = PrivatizeOptions(epsilon: 20)
-        options.outOfVocabulary = .placeholder
-        let (text, report) = try privatizer.privatize("The president spoke to the nation.", options: options)
+        options.oov = .placeholder
+        let (text, record, diagnostics) = try privatizer.privatizeWithLocalDiagnostics(
+            "The president spoke to the nation.", options: options)
         XCTAssertTrue(text.hasSuffix("."))
-        XCTAssertEqual(report.wordsPrivatized, 6)
-        XCTAssertTrue(report.isPrivate)
-        XCTAssertEqual(report.modelFingerprint?.count, 32)
+        XCTAssertEqual(diagnostics.wordsPrivatized, 6)
+        XCTAssertTrue(record.isPrivate)
+        XCTAssertEqual(record.bound, 2)  // DXT_BOUND_POSITIONWISE
+        XCTAssertEqual(record.modelFingerprint?.count, 32)
+        XCTAssertFalse(record.json.contains("words_privatized"))
     }
 
     func testBagAndSeed() throws {
@@ -23,9 +28,10 @@ final class DxtextTests: XCTestCase {
         let a = try DxPrivatizer(model: model, seed: seed)
         let b = try DxPrivatizer(model: model, seed: seed)
         let options = PrivatizeOptions(epsilon: 15)
-        let (bag, report) = try a.privatizeBag(["president": 2, "war": 1], options: options)
+        let (bag, record) = try a.privatizeBag(["president": 2, "war": 1], options: options)
         XCTAssertEqual(bag.values.reduce(0, +), 3)
-        XCTAssertFalse(report.isPrivate)
+        XCTAssertFalse(record.isPrivate)
+        XCTAssertEqual(record.bound, 3)  // DXT_BOUND_BAG_EMD
         XCTAssertEqual(try b.privatizeBag(["president": 2, "war": 1], options: options).bag, bag)
     }
 
@@ -41,5 +47,32 @@ final class DxtextTests: XCTestCase {
         XCTAssertThrowsError(try DxModel(bytes: Array("not a model".utf8))) { error in
             XCTAssertEqual((error as? DxtextError)?.status, DxtextError.notAModel)
         }
+        // A NUL would end the C string early: refused, not truncated.
+        var options = PrivatizeOptions(epsilon: 5)
+        options.oov = .placeholder
+        options.placeholder = "[x\u{0}y]"
+        XCTAssertThrowsError(try privatizer.privatize("zzqxv", options: options)) { error in
+            XCTAssertEqual((error as? DxtextError)?.status, DxtextError.invalidArgument)
+        }
+    }
+
+    func testLedger() throws {
+        let model = try DxModel(path: try DxModel.defaultPath())
+        let privatizer = try DxPrivatizer(model: model)
+        let path = NSTemporaryDirectory() + "dxtext-swift-ledger-\(getpid()).dxl"
+        defer { unlink(path); unlink(path + ".lock") }
+        let ledger = try DxLedger(path: path, scope: "alice", cap: 10)
+        let options = PrivatizeOptions(epsilon: 4)
+        let first = try ledger.privatize("The president spoke.", with: privatizer, options: options)
+        XCTAssertFalse(first.memoised)
+        let again = try ledger.privatize("The president spoke.", with: privatizer, options: options)
+        XCTAssertTrue(again.memoised)
+        XCTAssertEqual(again.text, first.text)
+        _ = try ledger.privatize("hello world", with: privatizer, options: options)
+        XCTAssertEqual(try ledger.totals().spent, 8)
+        XCTAssertThrowsError(try ledger.privatize("a new text", with: privatizer, options: options)) { error in
+            XCTAssertEqual((error as? DxtextError)?.status, DxtextError.budgetExceeded)
+        }
+        XCTAssertTrue(try ledger.json().contains("\"releases\":2"))
     }
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dxtext for the JVM and Android: the JNI side of org.dxtext.DxNative, over
  * the public C header only. Strings cross as UTF-8 byte arrays (JNI's own
@@ -113,7 +114,7 @@ static dxt_context *context_of(JNIEnv *env, jlong handle) {
 }
 
 /* ------------------------------------------------------------------------ */
-/* Options and reports                                                       */
+/* Options                                                                   */
 /* ------------------------------------------------------------------------ */
 
 typedef struct options_copy {
@@ -123,21 +124,21 @@ typedef struct options_copy {
 
 /* doubles: epsilon, tem_gamma, tem_beta, vickrey_t, mahalanobis_lambda,
    syntf_s (NaN = default, except epsilon); ints: mechanism, sampler,
-   policy[4], search, ivf_nprobe (-1 = default). See DxOptions. */
+   policy[4], search, ivf_nprobe, release_shape, output_top (-1 = default). See DxOptions. */
 static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteArray placeholder, options_copy *o) {
   jdouble d[6];
-  jint i[8];
+  jint i[10];
   double *fields[5];
   int k;
   memset(o, 0, sizeof *o);
   dxt_privatize_options_init(&o->options);
   if (doubles == NULL || ints == NULL || (*env)->GetArrayLength(env, doubles) != 6 ||
-      (*env)->GetArrayLength(env, ints) != 8) {
+      (*env)->GetArrayLength(env, ints) != 10) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed options");
     return 0;
   }
   (*env)->GetDoubleArrayRegion(env, doubles, 0, 6, d);
-  (*env)->GetIntArrayRegion(env, ints, 0, 8, i);
+  (*env)->GetIntArrayRegion(env, ints, 0, 10, i);
   o->options.epsilon = d[0];
   fields[0] = &o->options.tem_gamma;
   fields[1] = &o->options.tem_beta;
@@ -152,6 +153,8 @@ static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteA
     if (i[2 + k] >= 0) o->options.policy[k] = (uint32_t)i[2 + k];
   if (i[6] >= 0) o->options.search = (uint32_t)i[6];
   if (i[7] >= 0) o->options.ivf_nprobe = (uint32_t)i[7];
+  if (i[8] >= 0) o->options.release_shape = (uint32_t)i[8];
+  if (i[9] >= 0) o->options.output_top = (uint32_t)i[9];
   if (placeholder != NULL) {
     o->placeholder = copy_bytes(env, placeholder, NULL, "placeholder");
     if (o->placeholder == NULL) return 0;
@@ -160,31 +163,46 @@ static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteA
   return 1;
 }
 
-/* Layout of DxReport's array. */
-static void put_report(JNIEnv *env, const dxt_report *r, jdoubleArray values, jbyteArray fingerprint,
+/* Layout of DxReleaseRecord's array. */
+static void put_record(JNIEnv *env, const dxt_release_record *r, jdoubleArray values, jbyteArray fingerprint,
                        jobjectArray json) {
-  jdouble v[27];
+  jdouble v[13];
+  char text[4096];
+  size_t required = 0;
+  if (values == NULL) return;
+  v[0] = r->release;
+  v[1] = r->mechanism;
+  v[2] = r->epsilon;
+  v[3] = r->metric;
+  v[4] = r->rng_mode;
+  v[5] = r->is_private ? 1 : 0;
+  v[6] = r->fingerprint_valid ? 1 : 0;
+  v[7] = r->bound;
+  v[8] = r->reveals;
+  v[9] = (jdouble)r->draws;
+  v[10] = r->epsilon_total;
+  v[11] = r->epsilon_vocabulary;
+  v[12] = r->release_shape;
+  (*env)->SetDoubleArrayRegion(env, values, 0, 13, v);
+  if (fingerprint != NULL) (*env)->SetByteArrayRegion(env, fingerprint, 0, 32, (const jbyte *)r->model_fingerprint);
+  if (json != NULL && dxt_release_record_to_json(r, text, sizeof text, &required) == DXT_OK)
+    (*env)->SetObjectArrayElement(env, json, 0, new_bytes(env, text, required - 1));
+}
+
+/* Layout of DxLocalDiagnostics' array; its JSON goes to json[1]. */
+static void put_diagnostics(JNIEnv *env, const dxt_local_diagnostics *d, jdoubleArray values, jobjectArray json) {
+  jdouble v[18];
   int c, a;
   char text[4096];
   size_t required = 0;
   if (values == NULL) return;
-  v[0] = r->mechanism;
-  v[1] = r->epsilon;
-  v[2] = r->metric;
-  v[3] = r->rng_mode;
-  v[4] = r->is_private ? 1 : 0;
-  v[5] = r->fingerprint_valid ? 1 : 0;
   for (c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c)
-    for (a = 0; a < DXT_TOKEN_ACTION_COUNT; ++a) v[6 + 4 * c + a] = (jdouble)r->counts[c][a];
-  v[22] = (jdouble)r->words_privatized;
-  v[23] = (jdouble)r->words_leaked;
-  v[24] = r->epsilon_per_unit_distance;
-  v[25] = r->epsilon_document;
-  v[26] = r->epsilon_document_vocabulary;
-  (*env)->SetDoubleArrayRegion(env, values, 0, 27, v);
-  if (fingerprint != NULL) (*env)->SetByteArrayRegion(env, fingerprint, 0, 32, (const jbyte *)r->model_fingerprint);
-  if (json != NULL && dxt_report_to_json(r, text, sizeof text, &required) == DXT_OK)
-    (*env)->SetObjectArrayElement(env, json, 0, new_bytes(env, text, required - 1));
+    for (a = 0; a < DXT_TOKEN_ACTION_COUNT; ++a) v[4 * c + a] = (jdouble)d->counts[c][a];
+  v[16] = (jdouble)d->words_privatized;
+  v[17] = (jdouble)d->words_leaked;
+  (*env)->SetDoubleArrayRegion(env, values, 0, 18, v);
+  if (json != NULL && dxt_local_diagnostics_to_json(d, text, sizeof text, &required) == DXT_OK)
+    (*env)->SetObjectArrayElement(env, json, 1, new_bytes(env, text, required - 1));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -242,6 +260,39 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelFromBytes(JNIEnv *env, jcl
   dxt_model_open_options_init(&options);
   options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
   if (check(env, dxt_model_open_memory(copy, length, &options, &model))) {
+    free(copy);
+    return 0;
+  }
+  return box_model(env, model, copy);
+}
+
+/* A direct ByteBuffer's bytes [position, position + length), copied into an
+   aligned buffer as modelFromBytes does (the caller may reuse the buffer). */
+JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelFromDirectBuffer(JNIEnv *env, jclass cls, jobject buffer,
+                                                                       jint position, jint length, jboolean verify) {
+  dxt_model_open_options options;
+  dxt_model *model = NULL;
+  const char *base = buffer != NULL ? (const char *)(*env)->GetDirectBufferAddress(env, buffer) : NULL;
+  jlong capacity = buffer != NULL ? (*env)->GetDirectBufferCapacity(env, buffer) : -1;
+  char *copy;
+  (void)cls;
+  if (base == NULL || capacity < 0) {
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "not a direct ByteBuffer");
+    return 0;
+  }
+  if (position < 0 || length < 0 || (jlong)position + (jlong)length > capacity) {
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "the buffer's position and remaining bytes are out of range");
+    return 0;
+  }
+  copy = (char *)malloc((size_t)length + 1);
+  if (copy == NULL) {
+    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+    return 0;
+  }
+  memcpy(copy, base + position, (size_t)length);
+  dxt_model_open_options_init(&options);
+  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
+  if (check(env, dxt_model_open_memory(copy, (size_t)length, &options, &model))) {
     free(copy);
     return 0;
   }
@@ -388,14 +439,15 @@ JNIEXPORT void JNICALL Java_org_dxtext_DxNative_contextDestroy(JNIEnv *env, jcla
 /* ------------------------------------------------------------------------ */
 
 typedef dxt_status (*text_function)(dxt_context *, const dxt_privatize_options *, const char *, size_t, char **,
-                                    size_t *, dxt_report *);
+                                    size_t *, dxt_release_record *, dxt_local_diagnostics *);
 
 static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, jdoubleArray doubles, jintArray ints,
-                            jbyteArray placeholder, jbyteArray input, jdoubleArray report_values,
-                            jbyteArray fingerprint, jobjectArray json) {
+                            jbyteArray placeholder, jbyteArray input, jdoubleArray record_values,
+                            jdoubleArray diagnostics_values, jbyteArray fingerprint, jobjectArray json) {
   dxt_context *context = context_of(env, handle);
   options_copy o;
-  dxt_report report;
+  dxt_release_record record;
+  dxt_local_diagnostics diagnostics;
   size_t length = 0, out_length = 0;
   char *text, *out = NULL;
   dxt_status s;
@@ -406,12 +458,16 @@ static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, j
     free(o.placeholder);
     return NULL;
   }
-  dxt_report_init(&report);
-  s = function(context, &o.options, text, length, &out, &out_length, &report);
+  dxt_release_record_init(&record);
+  dxt_local_diagnostics_init(&diagnostics);
+  /* The diagnostics are computed only when asked for. */
+  s = function(context, &o.options, text, length, &out, &out_length, &record,
+               diagnostics_values != NULL ? &diagnostics : NULL);
   free(text);
   free(o.placeholder);
   if (!check(env, s)) {
-    put_report(env, &report, report_values, fingerprint, json);
+    put_record(env, &record, record_values, fingerprint, json);
+    put_diagnostics(env, &diagnostics, diagnostics_values, json);
     result = new_bytes(env, out, out_length);
   }
   dxt_text_free(out);
@@ -421,30 +477,31 @@ static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, j
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeText(JNIEnv *env, jclass cls, jlong handle,
                                                                     jdoubleArray doubles, jintArray ints,
                                                                     jbyteArray placeholder, jbyteArray text,
-                                                                    jdoubleArray report, jbyteArray fingerprint,
-                                                                    jobjectArray json) {
+                                                                    jdoubleArray record, jdoubleArray diagnostics,
+                                                                    jbyteArray fingerprint, jobjectArray json) {
   (void)cls;
-  return text_call(env, dxt_privatize_text, handle, doubles, ints, placeholder, text, report, fingerprint, json);
+  return text_call(env, dxt_privatize_text, handle, doubles, ints, placeholder, text, record, diagnostics, fingerprint,
+                   json);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeWord(JNIEnv *env, jclass cls, jlong handle,
                                                                     jdoubleArray doubles, jintArray ints,
                                                                     jbyteArray placeholder, jbyteArray word,
-                                                                    jdoubleArray report, jbyteArray fingerprint,
-                                                                    jobjectArray json) {
+                                                                    jdoubleArray record, jdoubleArray diagnostics,
+                                                                    jbyteArray fingerprint, jobjectArray json) {
   (void)cls;
-  return text_call(env, dxt_privatize_word, handle, doubles, ints, placeholder, word, report, fingerprint, json);
+  return text_call(env, dxt_privatize_word, handle, doubles, ints, placeholder, word, record, diagnostics, fingerprint,
+                   json);
 }
 
-JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(JNIEnv *env, jclass cls, jlong handle,
-                                                                     jdoubleArray doubles, jintArray ints,
-                                                                     jbyteArray placeholder, jobjectArray words,
-                                                                     jlongArray counts, jint n_out,
-                                                                     jdoubleArray report_values, jbyteArray fingerprint,
-                                                                     jobjectArray json) {
+JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(
+    JNIEnv *env, jclass cls, jlong handle, jdoubleArray doubles, jintArray ints, jbyteArray placeholder,
+    jobjectArray words, jlongArray counts, jint n_out, jdoubleArray record_values, jdoubleArray diagnostics_values,
+    jbyteArray fingerprint, jobjectArray json) {
   dxt_context *context = context_of(env, handle);
   options_copy o;
-  dxt_report report;
+  dxt_release_record record;
+  dxt_local_diagnostics diagnostics;
   dxt_bag_entry *entries = NULL;
   char **copies = NULL;
   jlong *count_values = NULL;
@@ -482,11 +539,14 @@ JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(JNIEnv *env
     entries[i].length = length;
     entries[i].count = (uint64_t)count_values[i];
   }
-  dxt_report_init(&report);
+  dxt_release_record_init(&record);
+  dxt_local_diagnostics_init(&diagnostics);
   if (n_out < 0)
-    s = dxt_privatize_bag(context, &o.options, entries, (size_t)n, &bag, &report);
+    s = dxt_privatize_bag(context, &o.options, entries, (size_t)n, &bag, &record,
+                          diagnostics_values != NULL ? &diagnostics : NULL);
   else
-    s = dxt_syntf(context, &o.options, entries, (size_t)n, (uint32_t)n_out, &bag, &report);
+    s = dxt_syntf(context, &o.options, entries, (size_t)n, (uint32_t)n_out, &bag, &record,
+                  diagnostics_values != NULL ? &diagnostics : NULL);
   if (check(env, s)) goto done;
   {
     jclass byte_array = (*env)->FindClass(env, "[B");
@@ -510,7 +570,8 @@ JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(JNIEnv *env
     if (result == NULL) goto done;
     (*env)->SetObjectArrayElement(env, result, 0, out_words);
     (*env)->SetObjectArrayElement(env, result, 1, out_counts);
-    put_report(env, &report, report_values, fingerprint, json);
+    put_record(env, &record, record_values, fingerprint, json);
+    put_diagnostics(env, &diagnostics, diagnostics_values, json);
   }
 done:
   dxt_bag_free(bag);
@@ -554,4 +615,136 @@ JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_calibrate(JNIEnv *env, j
   out = (*env)->NewDoubleArray(env, 8);
   if (out != NULL) (*env)->SetDoubleArrayRegion(env, out, 0, 8, v);
   return out;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Privacy ledger                                                            */
+/* ------------------------------------------------------------------------ */
+
+static dxt_ledger *ledger_of(JNIEnv *env, jlong handle) {
+  dxt_ledger *l = (dxt_ledger *)(intptr_t)handle;
+  if (l == NULL) throw_dx(env, DXT_E_INVALID_ARGUMENT, "the ledger is closed");
+  return l;
+}
+
+/* memo_capacity < 0: the default; key may be null. */
+JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_ledgerOpen(JNIEnv *env, jclass cls, jbyteArray path, jbyteArray scope,
+                                                            jdouble cap, jint memo_capacity, jbyteArray key) {
+  dxt_ledger_options options;
+  dxt_ledger *ledger = NULL;
+  char *p, *sc, *k = NULL;
+  size_t key_length = 0;
+  dxt_status s;
+  (void)cls;
+  if ((p = copy_bytes(env, path, NULL, "path")) == NULL) return 0;
+  if ((sc = copy_bytes(env, scope, NULL, "scope")) == NULL) {
+    free(p);
+    return 0;
+  }
+  if (key != NULL && (k = copy_bytes(env, key, &key_length, "key")) == NULL) {
+    free(p);
+    free(sc);
+    return 0;
+  }
+  dxt_ledger_options_init(&options);
+  options.cap = cap;
+  if (memo_capacity >= 0) options.memo_capacity = (uint32_t)memo_capacity;
+  options.key = (const uint8_t *)k;
+  options.key_length = key_length;
+  s = dxt_ledger_open(p, sc, &options, &ledger);
+  free(p);
+  free(sc);
+  if (k != NULL) {
+    memset(k, 0, key_length);
+    free(k);
+  }
+  if (check(env, s)) return 0;
+  return (jlong)(intptr_t)ledger;
+}
+
+JNIEXPORT void JNICALL Java_org_dxtext_DxNative_ledgerClose(JNIEnv *env, jclass cls, jlong handle) {
+  (void)env, (void)cls;
+  dxt_ledger_close((dxt_ledger *)(intptr_t)handle);
+}
+
+JNIEXPORT void JNICALL Java_org_dxtext_DxNative_ledgerSetCap(JNIEnv *env, jclass cls, jlong handle, jdouble cap) {
+  dxt_ledger *l = ledger_of(env, handle);
+  (void)cls;
+  if (l != NULL) check(env, dxt_ledger_set_cap(l, cap));
+}
+
+/* {cap, spent, spentAnyInputs, releases, memoised, memoCapacity, words} */
+JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_ledgerTotals(JNIEnv *env, jclass cls, jlong handle) {
+  dxt_ledger *l = ledger_of(env, handle);
+  dxt_ledger_totals t;
+  jdouble v[7];
+  jdoubleArray out;
+  (void)cls;
+  if (l == NULL) return NULL;
+  dxt_ledger_totals_init(&t);
+  if (check(env, dxt_ledger_get_totals(l, &t))) return NULL;
+  v[0] = t.cap;
+  v[1] = t.spent;
+  v[2] = t.spent_any_inputs;
+  v[3] = (jdouble)t.releases;
+  v[4] = (jdouble)t.memoised;
+  v[5] = t.memo_capacity;
+  v[6] = (jdouble)t.words;
+  out = (*env)->NewDoubleArray(env, 7);
+  if (out != NULL) (*env)->SetDoubleArrayRegion(env, out, 0, 7, v);
+  return out;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerJson(JNIEnv *env, jclass cls, jlong handle) {
+  dxt_ledger *l = ledger_of(env, handle);
+  size_t required = 0;
+  char *buffer;
+  jbyteArray out = NULL;
+  dxt_status s;
+  (void)cls;
+  if (l == NULL) return NULL;
+  s = dxt_ledger_to_json(l, NULL, 0, &required);
+  if (s != DXT_E_INPUT_TOO_LARGE && check(env, s)) return NULL;
+  if ((buffer = (char *)malloc(required)) == NULL) {
+    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+    return NULL;
+  }
+  if (!check(env, dxt_ledger_to_json(l, buffer, required, &required))) out = new_bytes(env, buffer, strlen(buffer));
+  free(buffer);
+  return out;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerPrivatizeText(
+    JNIEnv *env, jclass cls, jlong ledger_handle, jlong context_handle, jdoubleArray doubles, jintArray ints,
+    jbyteArray placeholder, jbyteArray input, jboolean fresh, jbooleanArray memoised_out, jdoubleArray record_values,
+    jbyteArray fingerprint, jobjectArray json) {
+  dxt_ledger *l = ledger_of(env, ledger_handle);
+  dxt_context *context;
+  options_copy o;
+  dxt_release_record record;
+  size_t length = 0, out_length = 0;
+  char *text, *out = NULL;
+  bool memoised = false;
+  dxt_status s;
+  jbyteArray result = NULL;
+  (void)cls;
+  if (l == NULL || (context = context_of(env, context_handle)) == NULL) return NULL;
+  if (!get_options(env, doubles, ints, placeholder, &o)) return NULL;
+  if ((text = copy_bytes(env, input, &length, "text")) == NULL) {
+    free(o.placeholder);
+    return NULL;
+  }
+  dxt_release_record_init(&record);
+  s = dxt_ledger_privatize_text(l, context, &o.options, text, length, fresh ? DXT_LEDGER_FRESH : 0u, &out, &out_length,
+                                &memoised, &record, NULL);
+  free(text);
+  free(o.placeholder);
+  if (!check(env, s)) {
+    jboolean m = memoised ? JNI_TRUE : JNI_FALSE;
+    put_record(env, &record, record_values, fingerprint, json);
+    if (memoised_out != NULL) (*env)->SetBooleanArrayRegion(env, memoised_out, 0, 1, &m);
+    result = new_bytes(env, out, out_length);
+  }
+  dxt_text_free(out);
+  return result;
 }

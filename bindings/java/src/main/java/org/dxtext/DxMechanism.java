@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
 /** The mechanisms; docs/guarantees.md states and proves each guarantee. */

@@ -1,5 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -42,21 +48,85 @@ public final class DxModel implements AutoCloseable {
   }
 
   /**
+   * Open a model from a ByteBuffer: its bytes from position to limit are
+   * copied into an aligned native buffer (the buffer's position is not
+   * changed, and it may be reused afterwards). Direct and heap buffers both
+   * work, e.g. a memory-mapped file or an Android asset read into memory.
+   */
+  public static DxModel fromByteBuffer(ByteBuffer buffer) {
+    if (buffer.isDirect()) {
+      return new DxModel(DxNative.modelFromDirectBuffer(buffer, buffer.position(), buffer.remaining(), false), null);
+    }
+    byte[] bytes = new byte[buffer.remaining()];
+    buffer.duplicate().get(bytes);
+    return fromBytes(bytes);
+  }
+
+  /**
+   * Open a model from a stream read to its end (not closed here), e.g. an
+   * Android asset: {@code DxModel.fromStream(context.getAssets().open("model.dxe"))}.
+   */
+  public static DxModel fromStream(InputStream in) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
+    byte[] chunk = new byte[1 << 16];
+    for (int n; (n = in.read(chunk)) > 0; ) {
+      out.write(chunk, 0, n);
+    }
+    return fromBytes(out.toByteArray());
+  }
+
+  /** The resource of the Euclidean model carried by this jar, or null. */
+  static String bundledModelResource() {
+    try (InputStream in = DxModel.class.getResourceAsStream("/org/dxtext/models/default-euclidean")) {
+      if (in == null) {
+        return null;
+      }
+      ByteArrayOutputStream name = new ByteArrayOutputStream();
+      for (int c; (c = in.read()) >= 0; ) {
+        name.write(c);
+      }
+      return "/org/dxtext/models/" + name.toString("UTF-8").trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
    * The path of the default model: the file named by the environment variable
    * DXTEXT_MODEL, else the newest dxtext-en-euclid-*.dxe (Euclidean) or
-   * dxtext-wordnet-poincare-*.dxe (Poincare) of the installed models
-   * directory, then of the source tree's models/. NOT_FOUND when none.
+   * dxtext-wordnet-poincare-*.dxe (Poincare) found beside the native
+   * library, in the installed models directory, or in the source tree's
+   * models/. NOT_FOUND when none. (The model inside a packaged jar has no
+   * path: {@link #openDefault()} opens it.)
    */
   public static String defaultPath(DxModelInfo.Geometry geometry) {
     return new String(DxNative.defaultModelPath(geometry.ordinal()), StandardCharsets.UTF_8);
   }
 
-  /** The default Euclidean model. */
+  /**
+   * The default Euclidean model: the file named by DXTEXT_MODEL if set, else
+   * the model carried inside the dxtext jar, else {@link #defaultPath}'s.
+   */
   public static DxModel openDefault() {
-    return open(defaultPath(DxModelInfo.Geometry.EUCLIDEAN));
+    String env = System.getenv("DXTEXT_MODEL");
+    String resource = env == null || env.isEmpty() ? bundledModelResource() : null;
+    if (resource == null) {
+      return open(defaultPath(DxModelInfo.Geometry.EUCLIDEAN));
+    }
+    try (InputStream in = DxModel.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new DxException(DxStatus.NOT_FOUND.code(), "the jar names " + resource + " but does not carry it");
+      }
+      return fromStream(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + resource + " from the jar", e);
+    }
   }
 
   public static DxModel openDefault(DxModelInfo.Geometry geometry) {
+    if (geometry == DxModelInfo.Geometry.EUCLIDEAN) {
+      return openDefault();
+    }
     return open(defaultPath(geometry));
   }
 

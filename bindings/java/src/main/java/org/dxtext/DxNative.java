@@ -1,21 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
 /**
  * The JNI entry points (src/main/c/dxtext_jni.c). Strings cross as UTF-8
- * byte arrays; failures throw {@link DxException}.
- *
- * <p>The library is loaded from the file named by the system property
- * {@code dxtext.jni.path} if set, else by {@code System.loadLibrary("dxtext_jni")}
- * (on Android: the libdxtext_jni.so packaged in the APK).
+ * byte arrays; failures throw {@link DxException}. The native library is
+ * loaded by {@link DxNativeLoader}.
  */
 final class DxNative {
   static {
-    String path = System.getProperty("dxtext.jni.path");
-    if (path != null && !path.isEmpty()) {
-      System.load(path);
-    } else {
-      System.loadLibrary("dxtext_jni");
-    }
+    DxNativeLoader.load();
   }
 
   private DxNative() {}
@@ -25,6 +18,9 @@ final class DxNative {
   static native long modelOpen(byte[] path, boolean verifyDigests);
 
   static native long modelFromBytes(byte[] data, boolean verifyDigests);
+
+  static native long modelFromDirectBuffer(java.nio.ByteBuffer buffer, int position, int length,
+      boolean verifyDigests);
 
   static native void modelClose(long model);
 
@@ -42,16 +38,36 @@ final class DxNative {
 
   static native void contextDestroy(long context);
 
-  /** report, fingerprint, json: outputs, or all null for no report. */
+  /**
+   * record, fingerprint, json (of length 2): the release record's outputs, or all null for none;
+   * diagnostics: the local diagnostics' values (JSON in json[1]), or null for none.
+   */
   static native byte[] privatizeText(long context, double[] doubles, int[] ints, byte[] placeholder,
-      byte[] text, double[] report, byte[] fingerprint, byte[][] json);
+      byte[] text, double[] record, double[] diagnostics, byte[] fingerprint, byte[][] json);
 
   static native byte[] privatizeWord(long context, double[] doubles, int[] ints, byte[] placeholder,
-      byte[] word, double[] report, byte[] fingerprint, byte[][] json);
+      byte[] word, double[] record, double[] diagnostics, byte[] fingerprint, byte[][] json);
 
   /** Returns {byte[][] words, long[] counts}; nOut < 0 privatises, else SynTF. */
   static native Object[] privatizeBag(long context, double[] doubles, int[] ints, byte[] placeholder,
-      byte[][] words, long[] counts, int nOut, double[] report, byte[] fingerprint, byte[][] json);
+      byte[][] words, long[] counts, int nOut, double[] record, double[] diagnostics, byte[] fingerprint,
+      byte[][] json);
+
+  /** memoCapacity < 0: the default; key may be null. */
+  static native long ledgerOpen(byte[] path, byte[] scope, double cap, int memoCapacity, byte[] key);
+
+  static native void ledgerClose(long ledger);
+
+  static native void ledgerSetCap(long ledger, double cap);
+
+  /** {cap, spent, spentAnyInputs, releases, memoised, memoCapacity, words}. */
+  static native double[] ledgerTotals(long ledger);
+
+  static native byte[] ledgerJson(long ledger);
+
+  static native byte[] ledgerPrivatizeText(long ledger, long context, double[] doubles, int[] ints,
+      byte[] placeholder, byte[] text, boolean fresh, boolean[] memoised, double[] record, byte[] fingerprint,
+      byte[][] json);
 
   static native double[] calibrate(long context, double[] doubles, int[] ints, byte[] placeholder,
       int words, int trials);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
 import java.nio.charset.StandardCharsets;
@@ -5,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Options of a privatisation call, built by chaining:
  * {@code DxOptions.epsilon(8).mechanism(DxMechanism.VICKREY).vickreyT(0.5)}.
+ * One method per option of docs/options.md, named as there in camelCase.
  * Unset parameters take the library's defaults; values are checked by the
  * library when a call uses them. Immutable: every setter returns a copy.
  */
@@ -12,7 +14,8 @@ public final class DxOptions {
   // Indexes into doubles / ints, as read by the native code.
   static final int D_EPSILON = 0, D_TEM_GAMMA = 1, D_TEM_BETA = 2, D_VICKREY_T = 3;
   static final int D_MAHALANOBIS_LAMBDA = 4, D_SYNTF_S = 5, D_COUNT = 6;
-  static final int I_MECHANISM = 0, I_SAMPLER = 1, I_POLICY = 2, I_SEARCH = 6, I_NPROBE = 7, I_COUNT = 8;
+  static final int I_MECHANISM = 0, I_SAMPLER = 1, I_POLICY = 2, I_SEARCH = 6, I_NPROBE = 7;
+  static final int I_RELEASE_SHAPE = 8, I_OUTPUT_TOP = 9, I_COUNT = 10;
 
   // NaN / -1: not set, the library's default applies.
   final double[] doubles;
@@ -63,6 +66,26 @@ public final class DxOptions {
     return withInt(I_POLICY + tokenClass.ordinal(), policy.code);
   }
 
+  /** The policy of in-vocabulary words. */
+  public DxOptions inVocabulary(DxPolicy policy) {
+    return policy(DxTokenClass.IN_VOCABULARY, policy);
+  }
+
+  /** The policy of out-of-vocabulary words. */
+  public DxOptions oov(DxPolicy policy) {
+    return policy(DxTokenClass.OUT_OF_VOCABULARY, policy);
+  }
+
+  /** The policy of numbers. */
+  public DxOptions numbers(DxPolicy policy) {
+    return policy(DxTokenClass.NUMBER, policy);
+  }
+
+  /** The policy of stopwords. */
+  public DxOptions stopwords(DxPolicy policy) {
+    return policy(DxTokenClass.STOPWORD, policy);
+  }
+
   /** The replacement of {@link DxPolicy#PLACEHOLDER} ("[redacted]" by default). */
   public DxOptions placeholder(String text) {
     return new DxOptions(doubles, ints, text.getBytes(StandardCharsets.UTF_8));
@@ -88,24 +111,46 @@ public final class DxOptions {
     return withDouble(D_SYNTF_S, s);
   }
 
-  /** Permute-and-flip instead of Gumbel-max in the exponential mechanism. */
-  public DxOptions permuteAndFlip(boolean on) {
-    return withInt(I_SAMPLER, on ? 2 : 1);
+  /** The exponential mechanism's sampler (Gumbel-max by default). */
+  public DxOptions sampler(DxSampler sampler) {
+    return withInt(I_SAMPLER, sampler.code);
   }
 
   /**
-   * Decode through the model's search index ({@code dxtext index}) instead of
-   * exactly, scanning {@code nprobe} cells (0: the library's default). The
-   * library refuses it for models without an index and for mechanisms that
-   * do not decode a noisy point.
+   * What of the input's form a text shows ({@code dxt_release_shape}): KEEP
+   * (the default), NORMALIZE or STRICT; docs/guarantees.md, "Release shapes".
    */
-  public DxOptions ivfSearch(int nprobe) {
-    if (nprobe < 0) throw new IllegalArgumentException("nprobe must be >= 0");
-    return withInt(I_SEARCH, 1).withInt(I_NPROBE, nprobe);
+  public DxOptions releaseShape(DxReleaseShape shape) {
+    return withInt(I_RELEASE_SHAPE, shape.code);
   }
 
-  /** Exact decoding (the default). */
-  public DxOptions exactSearch() {
-    return withInt(I_SEARCH, 0).withInt(I_NPROBE, -1);
+  /**
+   * How laplace, vickrey and mahalanobis decode: {@link DxSearch#EXACT} (the
+   * default) or through the model's search index ({@code dxtext index}).
+   */
+  public DxOptions search(DxSearch search) {
+    return withInt(I_SEARCH, search.code);
+  }
+
+  /**
+   * With {@link DxSearch#IVF}: the index cells scanned (0: the library's
+   * default); the library refuses it with exact search.
+   */
+  public DxOptions ivfNprobe(int nprobe) {
+    if (nprobe < 0) {
+      throw new IllegalArgumentException("ivfNprobe must be >= 0");
+    }
+    return withInt(I_NPROBE, nprobe);
+  }
+
+  /**
+   * The output vocabulary: release only the model's {@code n} most frequent words (its frequencies
+   * section); 0 = the whole vocabulary. docs/guarantees.md, "Output vocabularies".
+   */
+  public DxOptions outputTop(int n) {
+    if (n < 0) {
+      throw new IllegalArgumentException("outputTop must be >= 0");
+    }
+    return withInt(I_OUTPUT_TOP, n);
   }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
 /** What to do with one class of token. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,7 @@ public final class DxPrivatizer implements AutoCloseable {
 
   /**
    * With a 32-byte {@code seed}, the noise is a reproducible keyed stream:
-   * NOT private (reports say so), for tests and research only. A null seed
+   * NOT private (release records say so), for tests and research only. A null seed
    * is the private mode.
    */
   public DxPrivatizer(DxModel model, byte[] seed) {
@@ -34,6 +35,11 @@ public final class DxPrivatizer implements AutoCloseable {
 
   public DxModel getModel() {
     return model;
+  }
+
+  /** The live context handle; callers hold this privatizer's lock. */
+  long liveHandle() {
+    return live();
   }
 
   private long live() {
@@ -54,28 +60,47 @@ public final class DxPrivatizer implements AutoCloseable {
   /** Privatise UTF-8 text: words replaced, spacing and punctuation kept, case shape restored. */
   public synchronized String privatizeText(String text, DxOptions options) {
     return string(DxNative.privatizeText(live(), options.doubles, options.ints, options.placeholder, utf8(text),
-        null, null, null));
+        null, null, null, null));
   }
 
-  /** {@link #privatizeText} with the report of the call. */
-  public synchronized DxText privatizeTextWithReport(String text, DxOptions options) {
-    double[] r = new double[DxReport.LENGTH];
+  /**
+   * {@link #privatizeText} with the release record of the call (its bound is positionwise: eps *
+   * sum_i d(x_i, x'_i)).
+   */
+  public synchronized DxText privatizeTextWithRecord(String text, DxOptions options) {
+    return textCall(text, options, false);
+  }
+
+  /** {@link #privatizeTextWithRecord} and the token counts of the input, which must stay local. */
+  public synchronized DxText privatizeTextWithLocalDiagnostics(String text, DxOptions options) {
+    return textCall(text, options, true);
+  }
+
+  private DxText textCall(String text, DxOptions options, boolean withDiagnostics) {
+    double[] r = new double[DxReleaseRecord.LENGTH];
+    double[] d = withDiagnostics ? new double[DxLocalDiagnostics.LENGTH] : null;
     byte[] fingerprint = new byte[32];
-    byte[][] json = new byte[1][];
-    byte[] out = DxNative.privatizeText(live(), options.doubles, options.ints, options.placeholder, utf8(text), r,
+    byte[][] json = new byte[2][];
+    byte[] out = DxNative.privatizeText(live(), options.doubles, options.ints, options.placeholder, utf8(text), r, d,
         fingerprint, json);
-    return new DxText(string(out), new DxReport(r, fingerprint, json[0]));
+    return new DxText(string(out), new DxReleaseRecord(r, fingerprint, json[0]),
+        d == null ? null : new DxLocalDiagnostics(d, json[1]));
   }
 
   /** Privatise one word (a dropped word gives ""). */
   public synchronized String privatizeWord(String word, DxOptions options) {
     return string(DxNative.privatizeWord(live(), options.doubles, options.ints, options.placeholder, utf8(word),
-        null, null, null));
+        null, null, null, null));
   }
 
-  /** Privatise every occurrence in a bag of word counts; eps * N * EMD for the bag. */
+  /** Privatise every occurrence in a bag of word counts; the record's bound is eps * N * EMD. */
   public synchronized DxBag privatizeBag(Map<String, Long> bag, DxOptions options) {
-    return bagCall(bag, -1, options);
+    return bagCall(bag, -1, options, false);
+  }
+
+  /** {@link #privatizeBag} and the token counts of the input, which must stay local. */
+  public synchronized DxBag privatizeBagWithLocalDiagnostics(Map<String, Long> bag, DxOptions options) {
+    return bagCall(bag, -1, options, true);
   }
 
   /** SynTF: a synthetic bag of exactly {@code nOut} words drawn from {@code bag}. */
@@ -83,10 +108,10 @@ public final class DxPrivatizer implements AutoCloseable {
     if (nOut < 0) {
       throw new DxException(DxStatus.INVALID_ARGUMENT.code(), "invalid argument: nOut must be positive");
     }
-    return bagCall(bag, nOut, options);
+    return bagCall(bag, nOut, options, false);
   }
 
-  private DxBag bagCall(Map<String, Long> bag, int nOut, DxOptions options) {
+  private DxBag bagCall(Map<String, Long> bag, int nOut, DxOptions options, boolean withDiagnostics) {
     byte[][] words = new byte[bag.size()][];
     long[] counts = new long[bag.size()];
     int i = 0;
@@ -95,18 +120,20 @@ public final class DxPrivatizer implements AutoCloseable {
       counts[i] = e.getValue();
       ++i;
     }
-    double[] r = new double[DxReport.LENGTH];
+    double[] r = new double[DxReleaseRecord.LENGTH];
+    double[] d = withDiagnostics ? new double[DxLocalDiagnostics.LENGTH] : null;
     byte[] fingerprint = new byte[32];
-    byte[][] json = new byte[1][];
+    byte[][] json = new byte[2][];
     Object[] out = DxNative.privatizeBag(live(), options.doubles, options.ints, options.placeholder, words, counts,
-        nOut, r, fingerprint, json);
+        nOut, r, d, fingerprint, json);
     byte[][] outWords = (byte[][]) out[0];
     long[] outCounts = (long[]) out[1];
     Map<String, Long> result = new LinkedHashMap<>();
     for (int k = 0; k < outWords.length; ++k) {
       result.put(string(outWords[k]), outCounts[k]);
     }
-    return new DxBag(result, new DxReport(r, fingerprint, json[0]));
+    return new DxBag(result, new DxReleaseRecord(r, fingerprint, json[0]),
+        d == null ? null : new DxLocalDiagnostics(d, json[1]));
   }
 
   /** N_w and S_w over {@code words} random vocabulary words, {@code trials} each. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
 /** The status codes of the C API ({@code dxt_status}), with their numbers. */
@@ -19,6 +20,12 @@ public enum DxStatus {
   INPUT_TOO_LARGE(14),
   PARSE(15),
   INTERNAL(16),
+  /** Another thread is inside a call on the same privatizer; nothing was done. */
+  CONTEXT_BUSY(17),
+  /** A ledger refused the release: it would pass the scope's cap. Nothing was drawn or spent. */
+  BUDGET_EXCEEDED(18),
+  /** The ledger file fails its MAC or format checks; it is left as it is. */
+  LEDGER_CORRUPT(19),
   /** A status this binding does not know (a newer library). */
   UNKNOWN(-1);
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
 import static org.junit.Assert.assertArrayEquals;
@@ -41,10 +42,12 @@ public class DxTextTest {
   private static Path golden() {
     // The tests run from the build directory; the source tree is found from
     // the default model's path (<root>/models/...) or the working directory.
-    Path models = Paths.get(DxModel.defaultPath(DxModelInfo.Geometry.EUCLIDEAN)).getParent();
-    Path candidate = models.getParent().resolve("tests/data/golden_v1.dxe");
     String root = System.getProperty("dxtext.source.root");
-    return root != null ? Paths.get(root, "tests/data/golden_v1.dxe") : candidate;
+    if (root != null) {
+      return Paths.get(root, "tests/data/golden_v1.dxe");
+    }
+    Path models = Paths.get(DxModel.defaultPath(DxModelInfo.Geometry.EUCLIDEAN)).toAbsolutePath().getParent();
+    return models.getParent().resolve("tests/data/golden_v1.dxe");
   }
 
   private static Map<String, Long> bag(Object... pairs) {
@@ -67,39 +70,53 @@ public class DxTextTest {
   }
 
   @Test
-  public void privatizesATextWithAReport() {
+  public void privatizesATextWithARecordAndDiagnostics() {
     try (DxPrivatizer p = new DxPrivatizer(model)) {
-      DxText result = p.privatizeTextWithReport(SENTENCE, DxOptions.epsilon(20));
+      DxText result = p.privatizeTextWithLocalDiagnostics(SENTENCE, DxOptions.epsilon(20));
       assertTrue(result.getText(), result.getText().endsWith("."));
-      DxReport r = result.getReport();
+      DxReleaseRecord r = result.getRecord();
+      assertEquals(DxReleaseRecord.Release.TEXT, r.getRelease());
       assertEquals(DxMechanism.LAPLACE, r.getMechanism());
-      assertEquals(DxReport.Metric.EUCLIDEAN, r.getMetric());
+      assertEquals(DxReleaseRecord.Metric.EUCLIDEAN, r.getMetric());
       assertEquals(20.0, r.getEpsilon(), 0);
       assertTrue(r.isPrivate());
-      assertEquals(9, r.getWordsPrivatized());
-      assertEquals(9, r.getCount(DxTokenClass.IN_VOCABULARY, DxPolicy.PRIVATIZE)
-          + r.getCount(DxTokenClass.STOPWORD, DxPolicy.PRIVATIZE));
-      assertEquals(180.0, r.getEpsilonDocument(), 0);
+      assertEquals(DxReleaseRecord.Bound.POSITIONWISE, r.getBound());
+      assertEquals(java.util.EnumSet.of(DxReleaseRecord.Reveals.WORD_COUNT, DxReleaseRecord.Reveals.LAYOUT,
+          DxReleaseRecord.Reveals.CASE_SHAPE), r.getReveals());
       assertArrayEquals(model.fingerprint(), r.getModelFingerprint());
-      assertTrue(r.toJson(), r.toJson().contains("\"words_privatized\":9"));
+      assertTrue(r.toJson(), r.toJson().contains("\"bound\":\"positionwise\""));
+      assertFalse(r.toJson(), r.toJson().contains("words_privatized"));
+      DxLocalDiagnostics d = result.getLocalDiagnostics();
+      assertEquals(9, d.getWordsPrivatized());
+      assertEquals(9, d.getCount(DxTokenClass.IN_VOCABULARY, DxPolicy.PRIVATIZE)
+          + d.getCount(DxTokenClass.STOPWORD, DxPolicy.PRIVATIZE));
+      assertTrue(d.toJson(), d.toJson().contains("\"words_privatized\":9"));
+      assertNull(p.privatizeTextWithRecord(SENTENCE, DxOptions.epsilon(20)).getLocalDiagnostics());
       // Non-ASCII text crosses JNI as UTF-8, including characters beyond U+FFFF.
       String out = p.privatizeText("Caf\u00e9 \ud83d\ude00 war", DxOptions.epsilon(20));
       assertTrue(out, out.contains("\ud83d\ude00"));
+      assertEquals(DxReleaseShape.KEEP, r.getReleaseShape());
+      // strict: the words alone, one space apart; the record says so.
+      DxText strict = p.privatizeTextWithRecord("cat; dog!", DxOptions.epsilon(20).releaseShape(DxReleaseShape.STRICT));
+      assertFalse(strict.getText(), strict.getText().contains(";") || strict.getText().contains("!"));
+      assertEquals(DxReleaseShape.STRICT, strict.getRecord().getReleaseShape());
+      assertEquals(java.util.EnumSet.of(DxReleaseRecord.Reveals.WORD_COUNT), strict.getRecord().getReveals());
     }
   }
 
   @Test
   public void privatizesABag() {
     try (DxPrivatizer p = new DxPrivatizer(model)) {
-      DxBag out = p.privatizeBag(bag("war", 3, "peace", 2, "zzqxv", 1), DxOptions.epsilon(10));
+      DxBag out = p.privatizeBagWithLocalDiagnostics(bag("war", 3, "peace", 2, "zzqxv", 1), DxOptions.epsilon(10));
       assertEquals(6, out.size());
-      assertEquals(6, out.getReport().getWordsPrivatized());
-      assertEquals(1, out.getReport().getCount(DxTokenClass.OUT_OF_VOCABULARY, DxPolicy.PRIVATIZE));
-      assertEquals(60.0, out.getReport().getEpsilonDocument(), 0);
-      DxBag dropped = p.privatizeBag(bag("war", 3, "peace", 2, "zzqxv", 1),
+      assertEquals(6, out.getLocalDiagnostics().getWordsPrivatized());
+      assertEquals(1, out.getLocalDiagnostics().getCount(DxTokenClass.OUT_OF_VOCABULARY, DxPolicy.PRIVATIZE));
+      assertEquals(DxReleaseRecord.Bound.BAG_EMD, out.getRecord().getBound());
+      DxBag dropped = p.privatizeBagWithLocalDiagnostics(bag("war", 3, "peace", 2, "zzqxv", 1),
           DxOptions.epsilon(10).policy(DxTokenClass.OUT_OF_VOCABULARY, DxPolicy.DROP));
       assertEquals(5, dropped.size());
-      assertEquals(1, dropped.getReport().getCount(DxTokenClass.OUT_OF_VOCABULARY, DxPolicy.DROP));
+      assertEquals(1, dropped.getLocalDiagnostics().getCount(DxTokenClass.OUT_OF_VOCABULARY, DxPolicy.DROP));
+      assertNull(p.privatizeBag(bag("war", 1), DxOptions.epsilon(10)).getLocalDiagnostics());
     }
   }
 
@@ -112,9 +129,11 @@ public class DxTextTest {
       assertEquals("[x]", p.privatizeWord("zzqxv", placeholder));
       DxBag synthetic = p.syntf(bag("war", 2, "peace", 1), 5, DxOptions.epsilon(2));
       assertEquals(5, synthetic.size());
-      assertEquals(10.0, synthetic.getReport().getEpsilonDocument(), 0);
-      double vocabularyBound = synthetic.getReport().getEpsilonDocumentVocabulary();
-      assertTrue(vocabularyBound > 0 && vocabularyBound < 10);
+      assertEquals(DxReleaseRecord.Bound.ANY_INPUTS, synthetic.getRecord().getBound());
+      assertEquals(5, synthetic.getRecord().getDraws());
+      assertEquals(10.0, synthetic.getRecord().getEpsilonTotal(), 0);
+      double vocabularyBound = synthetic.getRecord().getEpsilonVocabulary();
+      assertTrue(vocabularyBound > 0 && vocabularyBound < 2);
       DxCalibration c = p.calibrate(DxOptions.epsilon(20), 20, 10);
       assertEquals(20, c.words);
       assertEquals(10, c.trials);
@@ -127,9 +146,9 @@ public class DxTextTest {
     byte[] seed = new byte[32];
     java.util.Arrays.fill(seed, (byte) 7);
     try (DxPrivatizer a = new DxPrivatizer(model, seed); DxPrivatizer b = new DxPrivatizer(model, seed)) {
-      DxText ra = a.privatizeTextWithReport(SENTENCE, DxOptions.epsilon(5));
+      DxText ra = a.privatizeTextWithRecord(SENTENCE, DxOptions.epsilon(5));
       assertEquals(ra.getText(), b.privatizeText(SENTENCE, DxOptions.epsilon(5)));
-      assertFalse(ra.getReport().isPrivate());
+      assertFalse(ra.getRecord().isPrivate());
     }
     DxException e = assertThrows(DxException.class, () -> new DxPrivatizer(model, new byte[5]));
     assertEquals(DxStatus.INVALID_ARGUMENT, e.getStatus());
@@ -138,7 +157,8 @@ public class DxTextTest {
   @Test
   public void badEpsilonIsATypedError() {
     try (DxPrivatizer p = new DxPrivatizer(model)) {
-      for (double epsilon : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      for (double epsilon : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY, 1e-300,
+          DxReleaseRecord.EPSILON_MIN / 2, DxReleaseRecord.EPSILON_MAX * 2}) {
         DxException e = assertThrows(DxException.class, () -> p.privatizeText(SENTENCE, DxOptions.epsilon(epsilon)));
         assertEquals(DxStatus.INVALID_EPSILON, e.getStatus());
         assertEquals(2, e.getCode());
@@ -151,14 +171,36 @@ public class DxTextTest {
   }
 
   @Test
+  public void integersOutOfRangeAreRefusedNotWrapped() {
+    // A negative Java int would be a huge uint32_t or uint64_t in C.
+    try (DxPrivatizer p = new DxPrivatizer(model)) {
+      assertEquals(DxStatus.INVALID_ARGUMENT,
+          assertThrows(DxException.class, () -> p.calibrate(DxOptions.epsilon(1), -1, 1)).getStatus());
+      assertEquals(DxStatus.INVALID_ARGUMENT,
+          assertThrows(DxException.class, () -> p.calibrate(DxOptions.epsilon(1), 1, Integer.MIN_VALUE)).getStatus());
+      assertEquals(DxStatus.INVALID_ARGUMENT,
+          assertThrows(DxException.class, () -> p.syntf(bag("war", 1, "peace", 1), -1, DxOptions.epsilon(1)))
+              .getStatus());
+      assertEquals(DxStatus.INVALID_ARGUMENT,
+          assertThrows(DxException.class, () -> p.privatizeBag(bag("war", -1, "peace", 1), DxOptions.epsilon(1)))
+              .getStatus());
+    }
+    assertEquals(DxStatus.NOT_FOUND, assertThrows(DxException.class, () -> model.word(-1)).getStatus());
+    assertEquals(DxStatus.NOT_FOUND, assertThrows(DxException.class, () -> model.word(Integer.MAX_VALUE)).getStatus());
+    assertEquals(DxStatus.CONTEXT_BUSY, DxStatus.of(17));
+    assertEquals(DxStatus.BUDGET_EXCEEDED, DxStatus.of(18));
+    assertEquals(DxStatus.LEDGER_CORRUPT, DxStatus.of(19));
+  }
+
+  @Test
   public void searchOptionReachesTheLibrary() {
     try (DxPrivatizer p = new DxPrivatizer(model)) {
-      assertTrue(!p.privatizeText(SENTENCE, DxOptions.epsilon(4).exactSearch()).isEmpty());
+      assertTrue(!p.privatizeText(SENTENCE, DxOptions.epsilon(4).search(DxSearch.EXACT)).isEmpty());
       // The default model has no search index: the library itself refuses IVF.
       DxException e = assertThrows(DxException.class,
-          () -> p.privatizeText(SENTENCE, DxOptions.epsilon(4).ivfSearch(4)));
+          () -> p.privatizeText(SENTENCE, DxOptions.epsilon(4).search(DxSearch.IVF).ivfNprobe(4)));
       assertEquals(DxStatus.UNSUPPORTED, e.getStatus());
-      assertThrows(IllegalArgumentException.class, () -> DxOptions.epsilon(4).ivfSearch(-1));
+      assertThrows(IllegalArgumentException.class, () -> DxOptions.epsilon(4).ivfNprobe(-1));
     }
   }
 
@@ -191,6 +233,28 @@ public class DxTextTest {
     } finally {
       Files.delete(file);
     }
+  }
+
+  @Test
+  public void opensModelsFromBuffersAndStreams() throws Exception {
+    byte[] bytes = Files.readAllBytes(golden());
+    String fingerprint = null;
+    java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(bytes.length + 3);
+    direct.put(new byte[3]).put(bytes).flip().position(3); // an odd position: copied, so alignment is not an issue
+    java.nio.ByteBuffer heap = java.nio.ByteBuffer.wrap(bytes);
+    for (DxModel m : new DxModel[] {DxModel.fromByteBuffer(direct), DxModel.fromByteBuffer(heap),
+        DxModel.fromStream(new java.io.ByteArrayInputStream(bytes))}) {
+      try (DxModel opened = m) {
+        String hex = java.util.Arrays.toString(opened.fingerprint());
+        assertTrue(fingerprint == null || fingerprint.equals(hex));
+        fingerprint = hex;
+        assertEquals(opened.word(0), opened.word(opened.lookup(opened.word(0))));
+      }
+    }
+    assertEquals(3, direct.position()); // the caller's buffer is left as it was
+    java.nio.ByteBuffer truncated = java.nio.ByteBuffer.allocateDirect(100);
+    truncated.put(bytes, 0, 100).flip();
+    assertTrue(assertThrows(DxException.class, () -> DxModel.fromByteBuffer(truncated)).getStatus().isModelError());
   }
 
   @Test
@@ -231,5 +295,42 @@ public class DxTextTest {
     p.close(); // idempotent
     assertThrows(IllegalStateException.class, () -> p.privatizeWord(word, DxOptions.epsilon(1)));
     assertNull(DxMechanism.of(99));
+  }
+
+  @Test
+  public void ledgerCapsMemoisesAndDetectsCorruption() throws Exception {
+    Path dir = Files.createTempDirectory("dxtext-java-ledger");
+    String file = dir.resolve("privacy.dxl").toString();
+    try (DxPrivatizer p = new DxPrivatizer(model); DxLedger ledger = DxLedger.open(file, "alice", 10)) {
+      DxLedgerRelease first = ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
+      assertFalse(first.isMemoised());
+      DxLedgerRelease again = ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
+      assertTrue(again.isMemoised());
+      assertEquals(first.getText(), again.getText());
+      ledger.privatizeText(p, "hello world", DxOptions.epsilon(4), false);
+      DxLedgerTotals t = ledger.totals();
+      assertEquals(8.0, t.getSpent(), 0.0);
+      assertEquals(2, t.getReleases());
+      assertEquals(2, t.getMemoised());
+      assertEquals(10.0, t.getCap(), 0.0);
+      DxException refused =
+          assertThrows(DxException.class, () -> ledger.privatizeText(p, "a new text", DxOptions.epsilon(4), false));
+      assertEquals(DxStatus.BUDGET_EXCEEDED, refused.getStatus());
+      assertEquals(DxStatus.BUDGET_EXCEEDED,
+          assertThrows(DxException.class, () -> ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), true))
+              .getStatus());
+      ledger.setCap(20);
+      assertFalse(ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), true).isMemoised());
+      assertEquals(12.0, ledger.totals().getSpent(), 0.0);
+      assertTrue(ledger.toJson(), ledger.toJson().contains("\"spent_by_metric\":{\"euclidean\":12}"));
+      assertEquals(DxStatus.INVALID_ARGUMENT,
+          assertThrows(DxException.class, () -> ledger.setCap(Double.NaN)).getStatus());
+    }
+    byte[] bytes = Files.readAllBytes(Paths.get(file));
+    bytes[bytes.length / 2] ^= 1;
+    Files.write(Paths.get(file), bytes);
+    assertEquals(DxStatus.LEDGER_CORRUPT,
+        assertThrows(DxException.class, () -> DxLedger.open(file, "alice", 0)).getStatus());
+    assertArrayEquals(bytes, Files.readAllBytes(Paths.get(file)));
   }
 }

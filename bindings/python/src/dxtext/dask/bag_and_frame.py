@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: Apache-2.0
+"""privatize_records (a Dask Bag) and privatize_column (a Dask DataFrame)."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from typing import Any, Optional, Union
+
+from ..errors import DxtextIOError, NotFoundError
+from ..model import Model
+from ..options import NotPrivateWarning
+from .model_source import ModelSource, PathLike, resolve
+from .record_privatizer import RecordPrivatizer, warn_if_not_private
+
+ModelLike = Union[None, PathLike, Model, ModelSource]
+
+
+def make_privatizer(model: ModelLike, options: dict, **settings: Any) -> RecordPrivatizer:
+    """The RecordPrivatizer of a call, with its options checked on the
+    client when the client can open the model (else the first task raises)."""
+    source = resolve(model)
+    privatizer = RecordPrivatizer(source, options, **settings)
+    try:
+        local = source.open()
+    except (DxtextIOError, NotFoundError):
+        local = None  # the model is on the workers only
+    if local is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NotPrivateWarning)
+            privatizer.check_options(local)
+    warn_if_not_private(privatizer)
+    return privatizer
+
+
+def _records_partition(records: list, numbers: list, privatizer: RecordPrivatizer) -> list:
+    return privatizer.records(records, numbers[0])
+
+
+def privatize_records(
+    bag: Any,
+    *,
+    model: ModelLike = None,
+    field: Optional[str] = "text",
+    on_error: str = "stop",
+    key_field: Optional[str] = None,
+    **options: Any,
+) -> Any:
+    """A Dask Bag with `field` of each record privatised.
+
+    Args:
+        bag: a dask.bag.Bag of mappings (dicts from JSON lines, say), or of
+            strings with field=None.
+        model: a path the workers can read, None for the default model, an
+            open file-backed Model, or a ModelSource (ship_model() returns
+            one). The client reads the file once for its SHA-256, and every
+            worker checks its own copy against it.
+        field: the member to privatise; the others are kept as they are.
+        on_error: "stop" (default) raises on a record that is not a mapping,
+            lacks `field`, has a non-string or invalid `field`; "skip" leaves
+            such records out (with a warning in the worker's log).
+        key_field: a member that identifies each record; used only with
+            seed= (see docs/dask.md).
+        **options: every keyword option of Model.privatize() (epsilon,
+            mechanism, policies, mechanism parameters, ...), passed to it
+            unchanged. seed= gives each record its own seed derived from
+            it: reproducible, NOT private.
+
+    Returns:
+        a new Bag with the same partitions, in the same order.
+    """
+    import dask.bag as db
+
+    privatizer = make_privatizer(model, options, field=field, on_error=on_error, key_field=key_field)
+    n = bag.npartitions
+    numbers = db.from_sequence(range(n), npartitions=n)
+    return bag.map_partitions(_records_partition, numbers, privatizer)
+
+
+def _frame_partition(frame: Any, privatizer: RecordPrivatizer, column: str, partition_info: Any = None) -> Any:
+    number = partition_info["number"] if partition_info else 0
+    return privatizer.frame(frame, column, number)
+
+
+def privatize_column(
+    frame: Any,
+    column: str = "text",
+    *,
+    model: ModelLike = None,
+    on_error: str = "stop",
+    key_field: Optional[str] = None,
+    **options: Any,
+) -> Any:
+    """A Dask DataFrame with `column` privatised, every other column kept.
+    Missing values stay missing; with on_error="skip" rows whose value
+    cannot be privatised are dropped. `key_field` names a column, and the
+    other arguments are those of privatize_records()."""
+    if column not in frame.columns:
+        raise KeyError(f"no column {column!r}")
+    if key_field is not None and key_field not in frame.columns:
+        raise KeyError(f"no column {key_field!r}")
+    privatizer = make_privatizer(model, options, field=column, on_error=on_error, key_field=key_field)
+    meta = frame._meta.copy()
+    meta[column] = meta[column].astype(meta[column].dtype if str(meta[column].dtype) == "string" else object)
+    return frame.map_partitions(_frame_partition, privatizer, column, meta=meta)
+
+
+def release_record(*, model: ModelLike = None, **options: Any) -> Any:
+    """The release record of privatising text with these options on this
+    model: it is the same for every record of a run (it depends only on the
+    options, the model and the generator mode), so one is enough for a
+    whole data set. Computed on the client."""
+    privatizer = make_privatizer(model, options)
+    local = privatizer.source.open()
+    flag = "with_record" if "with_record" in inspect.signature(Model.privatize).parameters else "with_report"
+    extra = {"seed": privatizer.seed} if privatizer.seed is not None else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NotPrivateWarning)
+        _, record = local.privatize("", **{flag: True}, **extra, **privatizer.options)
+    return record

@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Privatising the records of one partition, on a worker.
+
+A RecordPrivatizer holds what every task needs: the ModelSource, the
+keyword options of Model.privatize() exactly as the caller gave them (they
+are passed through unchanged, so options added to Model.privatize() work
+here too), the field to privatise and what to do with a bad record. It is
+pickled into each task; the model is opened once per worker process
+(model_source.py) and each thread draws from its own context.
+
+Noise: without seed= every record is privatised by its own call with fresh
+noise from the system generator. With seed= (NOT private, as everywhere in
+dxtext) each record gets its own seed, HMAC-SHA256(seed, what identifies
+the record), so that records still get independent noise and a run can be
+repeated exactly (docs/dask.md, "Retries, re-runs and memoisation").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import math
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
+
+from ..errors import InputTooLargeError, InvalidUtf8Error
+from ..model import Model
+from ..options import NotPrivateWarning, seed_bytes, warn_not_private
+from .jsonl_line import RecordError, find_string_member, replace_member
+from .model_source import ModelSource
+
+LOG = logging.getLogger("dxtext.dask")
+
+# Options of Model.privatize() that do not make sense for a whole
+# collection, and what to use instead.
+_REFUSED = {
+    "with_report": "the release record is the same for every record: use dxtext.dask.release_record()",
+    "with_record": "the release record is the same for every record: use dxtext.dask.release_record()",
+    "local_diagnostics": "diagnostics describe the input and would stay on the workers; run Model.privatize() locally",
+}
+
+# Problems of one record, which on_error="skip" skips; every other error
+# (an unreadable model, a failing random generator, a bad option) stops the
+# run, as in `dxtext privatize --jsonl --on-error skip`.
+RECORD_ERRORS = (RecordError, InvalidUtf8Error, InputTooLargeError)
+
+_SEED_DOMAIN = b"dxtext.dask record seed v1\0"
+
+
+class RecordPrivatizer:
+    """Privatises one field of records (or plain strings) with one model
+    and one set of options; picklable and immutable."""
+
+    def __init__(
+        self,
+        source: ModelSource,
+        options: Mapping[str, Any],
+        *,
+        field: Optional[str] = "text",
+        on_error: str = "stop",
+        key_field: Optional[str] = None,
+    ) -> None:
+        for name, instead in _REFUSED.items():
+            if name in options:
+                raise TypeError(f"{name}= is not available in dxtext.dask: {instead}")
+        if on_error not in ("stop", "skip"):
+            raise ValueError(f'on_error must be "stop" or "skip", not {on_error!r}')
+        if field is not None and not isinstance(field, str):
+            raise TypeError(f"field must be str or None, not {type(field).__name__}")
+        if key_field is not None and not isinstance(key_field, str):
+            raise TypeError(f"key_field must be str or None, not {type(key_field).__name__}")
+        passed = dict(options)
+        seed = passed.pop("seed", None)
+        self.source = source
+        self.options = passed
+        self.field = field
+        self.on_error = on_error
+        self.key_field = key_field
+        self.seed = seed_bytes(seed) if seed is not None else None
+        # What the per-record seeds depend on besides the record: the model
+        # and the options as given (so two runs with other options or another
+        # model never share noise).
+        self.setting = json.dumps(
+            [source.sha256, field, sorted((k, repr(v)) for k, v in passed.items())], ensure_ascii=False
+        ).encode("utf-8", "surrogatepass")
+
+    @property
+    def is_private(self) -> bool:
+        return self.seed is None
+
+    def check_options(self, model: Model) -> None:
+        """Raise now, on the client, for options Model.privatize() refuses
+        (an unknown name, epsilon 0, an unknown mechanism, ...): an empty
+        text draws no noise."""
+        self.privatize(model, "", ("check",))
+
+    # -- one text ------------------------------------------------------------
+
+    def record_seed(self, identity: Sequence[Any], text: str) -> bytes:
+        """HMAC-SHA256(seed, domain | model, field, options | identity | text).
+        The text is part of it, so a record whose text changed gets fresh
+        noise instead of the old noise on new words; the identity is, so
+        equal texts of different records do not come out equal."""
+        assert self.seed is not None
+        message = b"\0".join(
+            (
+                _SEED_DOMAIN + self.setting,
+                json.dumps(list(identity), ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"),
+                text.encode("utf-8", "surrogatepass"),
+            )
+        )
+        return hmac.new(self.seed, message, hashlib.sha256).digest()
+
+    def privatize(self, model: Model, text: str, identity: Sequence[Any]) -> str:
+        if self.seed is None:
+            return model.privatize(text, **self.options)  # type: ignore[no-any-return]
+        return model.privatize(text, seed=self.record_seed(identity, text), **self.options)  # type: ignore[no-any-return]
+
+    def _identity(self, record: Any, position: Tuple[int, int]) -> Sequence[Any]:
+        if self.key_field is None:
+            return ("position",) + position
+        try:
+            key = record[self.key_field]
+        except (KeyError, IndexError, TypeError):
+            raise RecordError(f'no key member "{self.key_field}"') from None
+        return ("key", key)
+
+    def _skip(self, position: Tuple[int, int], error: Exception) -> None:
+        if self.on_error == "stop":
+            raise error
+        LOG.warning("dxtext.dask: record %d of partition %d skipped: %s", position[1], position[0], error)
+
+    # -- partitions ------------------------------------------------------------
+
+    def records(self, records: Sequence[Any], partition: int) -> List[Any]:
+        """A partition of a Bag: strings (field=None) or mappings whose
+        `field` is privatised; the other members are kept (a new dict, the
+        input is not changed)."""
+        model = self.source.open()
+        out: List[Any] = []
+        for i, record in enumerate(records):
+            position = (partition, i)
+            try:
+                if self.field is None:
+                    if not isinstance(record, str):
+                        raise RecordError(f"a record is {type(record).__name__}, not str (field=None)")
+                    out.append(self.privatize(model, record, self._identity(record, position)))
+                    continue
+                if not isinstance(record, Mapping):
+                    raise RecordError(f"a record is {type(record).__name__}, not a mapping")
+                if self.field not in record:
+                    raise RecordError(f'no member "{self.field}"')
+                text = record[self.field]
+                if not isinstance(text, str):
+                    raise RecordError(f'"{self.field}" is not a string')
+                result = dict(record)
+                result[self.field] = self.privatize(model, text, self._identity(record, position))
+                out.append(result)
+            except RECORD_ERRORS as e:
+                self._skip(position, e)
+        return out
+
+    def lines(self, lines: Sequence[str], partition: int) -> Tuple[List[str], List[Tuple[int, str]]]:
+        """A partition of JSON lines: each line's `field` privatised in place,
+        every other byte kept; blank lines kept. Returns the lines and the
+        skipped ones as (line number in the partition, reason)."""
+        assert self.field is not None
+        model = self.source.open()
+        out: List[str] = []
+        skipped: List[Tuple[int, str]] = []
+        for i, line in enumerate(lines):
+            body = line.rstrip("\n")
+            end = line[len(body) :]
+            if not body.strip(" \t\r"):
+                out.append(line)
+                continue
+            position = (partition, i)
+            try:
+                try:
+                    body.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise RecordError("invalid UTF-8") from None
+                begin, stop, text = find_string_member(body, self.field)
+                identity = self._identity(json.loads(body), position) if self.key_field else ("position",) + position
+                out.append(replace_member(body, begin, stop, self.privatize(model, text, identity)) + end)
+            except RECORD_ERRORS as e:
+                self._skip(position, e)
+                skipped.append((i, str(e)))
+        return out, skipped
+
+    def frame(self, frame: Any, column: str, partition: int) -> Any:
+        """A partition of a DataFrame with `column` privatised; missing
+        values (None, NaN) stay missing, and skipped rows are dropped."""
+        model = self.source.open()
+        values = frame[column].tolist()
+        keys = frame[self.key_field].tolist() if self.key_field is not None else None
+        out: List[Any] = []
+        keep: List[bool] = []
+        for i, text in enumerate(values):
+            position = (partition, i)
+            try:
+                if text is None or (isinstance(text, float) and math.isnan(text)):
+                    out.append(text)
+                elif not isinstance(text, str):
+                    raise RecordError(f'"{column}" is {type(text).__name__}, not str')
+                else:
+                    identity = ("key", keys[i]) if keys is not None else ("position",) + position
+                    out.append(self.privatize(model, text, identity))
+                keep.append(True)
+            except RECORD_ERRORS as e:
+                self._skip(position, e)
+                out.append(None)
+                keep.append(False)
+        import pandas
+
+        dtype = frame[column].dtype if str(frame[column].dtype) == "string" else object
+        result = frame.copy()
+        result[column] = pandas.Series(out, index=frame.index, dtype=dtype)
+        return result if all(keep) else result[keep]
+
+
+def warn_if_not_private(privatizer: RecordPrivatizer) -> None:
+    """The client-side warning of seed= (the workers' own warnings stay in
+    their logs)."""
+    if not privatizer.is_private:
+        warn_not_private(stacklevel=4)
+
+
+__all__ = ["NotPrivateWarning", "RECORD_ERRORS", "RecordError", "RecordPrivatizer", "warn_if_not_private"]

@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The privacy ledger (docs/budgets.md): a file the app owns that adds up,
+per scope (a user, a user and a day, ...), the epsilon of every release, refuses
+releases past a cap before any noise is drawn, and gives the same output
+again, at no cost, when the same text is privatised again.
+
+    with dxtext.Ledger.open("privacy.dxl", scope="user-42", cap=200) as ledger:
+        release = ledger.privatize(model, "see you at noon", epsilon=8)
+        print(release.text, release.memoised, ledger.totals().spent)
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any, Dict, Optional
+
+from . import _library as native
+from .enums import Mechanism
+from .model import Model, PathLike, _encode, _outputs, _take_text
+from .options import MechanismLike, PolicyLike, SeedLike, invalid_argument, make_options, unsigned
+from .reports import LocalDiagnostics, ReleaseRecord
+
+MEMO_DEFAULT = 64  # DXT_LEDGER_MEMO_DEFAULT
+MEMO_MAX = 4096  # DXT_LEDGER_MEMO_MAX
+_FRESH = 0x1  # DXT_LEDGER_FRESH
+
+
+@dataclass(frozen=True)
+class LedgerTotals:
+    """A scope's totals. The budget unit is epsilon summed over releases
+    (epsilon_total for syntf's any-input releases)."""
+
+    cap: float
+    spent: float
+    spent_any_inputs: float
+    releases: int
+    memoised: int
+    memo_capacity: int
+    words: int
+
+    @property
+    def remaining(self) -> float:
+        return max(0.0, self.cap - self.spent)
+
+
+@dataclass(frozen=True)
+class LedgerRelease:
+    """What Ledger.privatize returns: the text, whether it came from the memo
+    (then nothing was drawn or spent), and the release record."""
+
+    text: str
+    memoised: bool
+    record: ReleaseRecord
+
+
+class Ledger:
+    """A scope of a ledger file. Calls on one Ledger are serialised; several
+    Ledger objects, in any number of processes, may share a file."""
+
+    def __init__(self, handle: int) -> None:
+        self._handle: Optional[int] = handle
+        self._lock = threading.Lock()
+        self._close_function = native.lib().dxt_ledger_close
+
+    @classmethod
+    def open(
+        cls,
+        path: PathLike,
+        *,
+        scope: str = "default",
+        cap: float = 0.0,
+        memo_capacity: int = MEMO_DEFAULT,
+        key: Optional[bytes] = None,
+    ) -> "Ledger":
+        """Open (or create) the ledger file at `path` and select `scope`.
+
+        cap and memo_capacity apply when the scope is new (an existing scope
+        keeps its own; change the cap with set_cap). key (16 to 64 bytes,
+        e.g. from the platform keystore) makes the file's MAC unforgeable
+        without it. Raises LedgerCorruptError for a damaged or edited file.
+        """
+        name = os.fsencode(path)
+        if b"\0" in name:
+            raise invalid_argument("the path contains a NUL character")
+        if not isinstance(cap, (int, float)) or isinstance(cap, bool):
+            raise TypeError(f"cap must be a number, not {type(cap).__name__}")
+        options = native.initialised(native.LedgerOptionsStruct, "dxt_ledger_options_init_sized")
+        options.cap = float(cap)
+        options.memo_capacity = unsigned(memo_capacity, "memo_capacity", 32)
+        key_buffer = None
+        if key is not None:
+            if not isinstance(key, (bytes, bytearray)):
+                raise TypeError(f"key must be bytes, not {type(key).__name__}")
+            key_buffer = ctypes.create_string_buffer(bytes(key), len(key))
+            options.key = ctypes.cast(key_buffer, ctypes.c_void_p).value
+            options.key_length = len(key)
+        out = ctypes.c_void_p()
+        status = native.lib().dxt_ledger_open(name, _encode(scope, "scope"), ctypes.byref(options), ctypes.byref(out))
+        if key_buffer is not None:
+            ctypes.memset(key_buffer, 0, len(key_buffer))
+        native.check(status)
+        return cls(out.value or 0)
+
+    def close(self) -> None:
+        """Release the handle (the file stays). Closing twice is fine."""
+        with self._lock:
+            if self._handle:
+                self._close_function(self._handle)
+            self._handle = None
+
+    def __del__(self) -> None:
+        handle = getattr(self, "_handle", None)
+        if handle:
+            self._close_function(handle)
+            self._handle = None
+
+    def __enter__(self) -> "Ledger":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _require(self) -> int:
+        if not self._handle:
+            raise invalid_argument("the ledger is closed")
+        return self._handle
+
+    def set_cap(self, cap: float) -> None:
+        """Set the scope's cap (finite, >= 0)."""
+        if not isinstance(cap, (int, float)) or isinstance(cap, bool):
+            raise TypeError(f"cap must be a number, not {type(cap).__name__}")
+        with self._lock:
+            native.check(native.lib().dxt_ledger_set_cap(self._require(), float(cap)))
+
+    def totals(self) -> LedgerTotals:
+        """The scope's totals, read from the file."""
+        raw = native.initialised(native.LedgerTotalsStruct, "dxt_ledger_totals_init_sized")
+        with self._lock:
+            native.check(native.lib().dxt_ledger_get_totals(self._require(), ctypes.byref(raw)))
+        return LedgerTotals(
+            cap=raw.cap,
+            spent=raw.spent,
+            spent_any_inputs=raw.spent_any_inputs,
+            releases=raw.releases,
+            memoised=raw.memoised,
+            memo_capacity=raw.memo_capacity,
+            words=raw.words,
+        )
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The scope as `dxtext ledger` prints it: totals, spent epsilon per
+        metric, and the composed guarantee in words."""
+        library = native.lib()
+        required = ctypes.c_size_t(0)
+        with self._lock:
+            handle = self._require()
+            status = library.dxt_ledger_to_json(handle, None, 0, ctypes.byref(required))
+            while status == 14:  # DXT_E_INPUT_TOO_LARGE: the answer to a size query
+                buffer = ctypes.create_string_buffer(required.value)
+                status = library.dxt_ledger_to_json(handle, buffer, len(buffer), ctypes.byref(required))
+                if status == 0:
+                    return dict(json.loads(buffer.value.decode("utf-8")))
+            native.check(status)
+        raise AssertionError("unreachable")
+
+    def privatize(
+        self,
+        model: Model,
+        text: str,
+        *,
+        epsilon: float,
+        fresh: bool = False,
+        mechanism: MechanismLike = Mechanism.LAPLACE,
+        in_vocabulary: Optional[PolicyLike] = None,
+        oov: Optional[PolicyLike] = None,
+        numbers: Optional[PolicyLike] = None,
+        stopwords: Optional[PolicyLike] = None,
+        placeholder: Optional[str] = None,
+        seed: Optional[SeedLike] = None,
+        local_diagnostics: Optional[LocalDiagnostics] = None,
+        **params: object,
+    ) -> LedgerRelease:
+        """Model.privatize through the ledger. The same text with the same
+        options and model returns the memoised output and spends nothing,
+        unless fresh=True. Raises BudgetExceededError, before any noise is
+        drawn, when the release would pass the cap."""
+        if not isinstance(model, Model):
+            raise TypeError(f"model must be a dxtext.Model, not {type(model).__name__}")
+        data = _encode(text, "text")
+        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
+        context = model._context(seed)
+        record, raw = _outputs()
+        out = ctypes.c_void_p()
+        length = ctypes.c_size_t()
+        memoised = ctypes.c_bool(False)
+        with self._lock:
+            status = native.lib().dxt_ledger_privatize_text(
+                self._require(),
+                context.ptr,
+                ctypes.byref(options),
+                data,
+                len(data),
+                _FRESH if fresh else 0,
+                ctypes.byref(out),
+                ctypes.byref(length),
+                ctypes.byref(memoised),
+                ctypes.byref(record),
+                ctypes.byref(raw),
+            )
+        result = _take_text(status, out, length)
+        if local_diagnostics is not None:
+            local_diagnostics._set(raw)
+        return LedgerRelease(result, bool(memoised.value), ReleaseRecord._from_struct(record))
+
+
+__all__ = ["Ledger", "LedgerRelease", "LedgerTotals", "MEMO_DEFAULT", "MEMO_MAX"]

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The privacy ledger: caps, refusals, memoised repeats, scopes, a corrupted
+file, and processes sharing one file."""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+import dxtext
+
+TEXT = "the quick brown fox jumps over the lazy dog"
+
+
+def test_cap_refusal_and_memo(model: dxtext.Model, tmp_path: Path) -> None:
+    path = tmp_path / "l.dxl"
+    with dxtext.Ledger.open(path, scope="alice", cap=10) as ledger:
+        first = ledger.privatize(model, TEXT, epsilon=4)
+        assert not first.memoised
+        assert first.record.epsilon == 4
+        again = ledger.privatize(model, TEXT, epsilon=4)
+        assert again.memoised and again.text == first.text
+        ledger.privatize(model, "hello world", epsilon=4)
+        totals = ledger.totals()
+        assert (totals.spent, totals.releases, totals.memoised, totals.cap) == (8, 2, 2, 10)
+        assert totals.remaining == 2
+        with pytest.raises(dxtext.BudgetExceededError) as e:
+            ledger.privatize(model, "a new text", epsilon=4)
+        assert e.value.status == 18 and "nothing was drawn" in str(e.value)
+        assert ledger.totals().spent == 8
+        # Memoised releases still pass; fresh ones are charged.
+        assert ledger.privatize(model, TEXT, epsilon=4).text == first.text
+        with pytest.raises(dxtext.BudgetExceededError):
+            ledger.privatize(model, TEXT, epsilon=4, fresh=True)
+        ledger.set_cap(20)
+        fresh = ledger.privatize(model, TEXT, epsilon=4, fresh=True)
+        assert not fresh.memoised
+        assert ledger.totals().spent == 12
+        info = ledger.to_dict()
+        assert info["scope"] == "alice" and info["spent"] == 12 and info["releases"] == 3
+        assert info["spent_by_metric"] == {"euclidean": 12}
+    with dxtext.Ledger.open(path, scope="bob", cap=1) as bob:
+        assert bob.totals().spent == 0 and bob.totals().cap == 1
+
+
+def test_bad_arguments(model: dxtext.Model, tmp_path: Path) -> None:
+    with pytest.raises(dxtext.InvalidArgumentError):
+        dxtext.Ledger.open(tmp_path / "l.dxl", cap=math.nan)
+    with pytest.raises(dxtext.InvalidArgumentError):
+        dxtext.Ledger.open(tmp_path / "l.dxl", scope="")
+    with pytest.raises(dxtext.InvalidArgumentError):
+        dxtext.Ledger.open(tmp_path / "l.dxl", key=b"short")
+    with pytest.raises(TypeError):
+        dxtext.Ledger.open(tmp_path / "l.dxl", cap="5")  # type: ignore[arg-type]
+    with pytest.raises(dxtext.DxtextIOError):
+        dxtext.Ledger.open(tmp_path / "missing" / "l.dxl")
+    ledger = dxtext.Ledger.open(tmp_path / "l.dxl", cap=1)
+    with pytest.raises(dxtext.InvalidEpsilonError):
+        ledger.privatize(model, "hello", epsilon=-1)
+    ledger.close()
+    ledger.close()
+    with pytest.raises(dxtext.InvalidArgumentError):
+        ledger.totals()
+
+
+def test_corrupt_and_keyed_files(tmp_path: Path) -> None:
+    path = tmp_path / "l.dxl"
+    dxtext.Ledger.open(path, cap=3).close()
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(dxtext.LedgerCorruptError) as e:
+        dxtext.Ledger.open(path)
+    assert e.value.status == 19
+    assert path.read_bytes() == bytes(data)  # left as it was
+
+    keyed = tmp_path / "k.dxl"
+    dxtext.Ledger.open(keyed, cap=3, key=b"k" * 32).close()
+    with pytest.raises(dxtext.LedgerCorruptError):
+        dxtext.Ledger.open(keyed)
+    with pytest.raises(dxtext.LedgerCorruptError):
+        dxtext.Ledger.open(keyed, key=b"x" * 32)
+    with dxtext.Ledger.open(keyed, key=b"k" * 32) as ledger:
+        assert ledger.totals().cap == 3
+
+
+def _spend(args: tuple) -> int:
+    model_path, path, worker = args
+    granted = 0
+    with dxtext.Model.open(model_path) as model, dxtext.Ledger.open(path) as ledger:
+        for i in range(6):
+            try:
+                ledger.privatize(model, f"hello world {worker} {i}", epsilon=1)
+                granted += 1
+            except dxtext.BudgetExceededError:
+                pass
+    return granted
+
+
+def test_processes_share_one_cap(model_path: Path, tmp_path: Path) -> None:
+    path = tmp_path / "l.dxl"
+    dxtext.Ledger.open(path, cap=10).close()
+    with multiprocessing.get_context("spawn").Pool(3) as pool:
+        granted = sum(pool.map(_spend, [(str(model_path), str(path), w) for w in range(3)]))
+    assert granted == 10
+    with dxtext.Ledger.open(path) as ledger:
+        assert ledger.totals().spent == 10 and ledger.totals().releases == 10

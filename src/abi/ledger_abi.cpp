@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: Apache-2.0
+// The C glue of the privacy ledger (include/dxtext/dxtext.h, "Privacy
+// ledger"): argument checks, the memo key, and the order that makes a
+// refusal draw nothing: cost and memo are decided before the privatiser
+// runs, and the release is committed before its output is handed out.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "abi/abi_support.hpp"
+#include "accounting/ledger_file.hpp"
+#include "accounting/privacy_ledger.hpp"
+#include "model/hmac_sha256.hpp"
+
+using namespace dxt::abi;
+
+namespace {
+
+constexpr size_t kLedgerOptionsV1 = sizeof(dxt_ledger_options);
+constexpr size_t kLedgerTotalsV1 = sizeof(dxt_ledger_totals);
+
+std::string number(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.10g", v);
+  return b;
+}
+
+void check_cap(double cap) {
+  if (!std::isfinite(cap) || cap < 0) dxt::fail(DXT_E_INVALID_ARGUMENT, "a ledger cap must be a finite number >= 0");
+}
+
+dxt::LedgerScope& scope_of(dxt::LedgerState& state, const dxt_ledger* ledger) {
+  dxt::LedgerScope* s = state.find(ledger->scope);
+  if (s == nullptr) dxt::fail(DXT_E_LEDGER_CORRUPT, "the scope \"" + ledger->scope + "\" is missing from the ledger");
+  return *s;
+}
+
+// The memo key: HMAC under the ledger's memo key of everything that decides
+// the output law (the record's fields, every mechanism parameter, the
+// policies and placeholder) and of the text. Only this digest is stored.
+dxt::Digest memo_key(const dxt::LedgerKeys& keys, const dxt_privatize_options& o, const dxt_release_record& rec,
+                     std::string_view text) {
+  dxt::HmacSha256 h(keys.memo.data(), keys.memo.size());
+  auto put = [&h](const void* p, size_t n) { h.update(p, n); };
+  auto put_u64 = [&](uint64_t v) {
+    uint8_t b[8];
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<uint8_t>(v >> (8 * i));
+    put(b, 8);
+  };
+  auto put_f64 = [&](double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    put_u64(bits);
+  };
+  put("text", 4);
+  for (const uint64_t v : {uint64_t{rec.mechanism}, uint64_t{rec.metric}, uint64_t{rec.rng_mode}, uint64_t{rec.release},
+                           uint64_t{rec.bound}, uint64_t{rec.reveals}, uint64_t{o.exponential_sampler},
+                           uint64_t{o.search}, uint64_t{o.ivf_nprobe}})
+    put_u64(v);
+  for (const double v : {rec.epsilon, o.tem_gamma, o.tem_beta, o.vickrey_t, o.mahalanobis_lambda, o.syntf_s})
+    put_f64(v);
+  put(rec.model_fingerprint, sizeof rec.model_fingerprint);
+  for (const uint32_t p : o.policy) put_u64(p == DXT_POLICY_DEFAULT ? uint32_t{DXT_POLICY_PRIVATIZE} : p);
+  const std::string_view placeholder = o.placeholder == nullptr ? "[redacted]" : o.placeholder;
+  put_u64(placeholder.size());
+  put(placeholder.data(), placeholder.size());
+  put_u64(text.size());
+  put(text.data(), text.size());
+  return h.finish();
+}
+
+}  // namespace
+
+extern "C" {
+
+void dxt_ledger_options_init_sized(dxt_ledger_options* o, size_t struct_size) {
+  dxt_ledger_options d = zeroed<dxt_ledger_options>();
+  d.memo_capacity = DXT_LEDGER_MEMO_DEFAULT;
+  init_sized(o, struct_size, d);
+}
+
+void dxt_ledger_totals_init_sized(dxt_ledger_totals* t, size_t struct_size) {
+  init_sized(t, struct_size, zeroed<dxt_ledger_totals>());
+}
+
+dxt_status dxt_ledger_open(const char* path, const char* scope, const dxt_ledger_options* options, dxt_ledger** out) {
+  return guarded([&] {
+    require(out != nullptr, "out is NULL");
+    *out = nullptr;
+    require(path != nullptr && path[0] != '\0', "path is NULL or empty");
+    require(scope != nullptr, "scope is NULL");
+    const size_t scope_length = std::strlen(scope);
+    if (scope_length == 0 || scope_length > 255)
+      dxt::fail(DXT_E_INVALID_ARGUMENT, "a ledger scope is 1 to 255 bytes long");
+    if (!dxt::utf8::valid(scope, scope_length)) dxt::fail(DXT_E_INVALID_UTF8, "the ledger scope is not valid UTF-8");
+    dxt_ledger_options o;
+    dxt_ledger_options_init(&o);
+    if (options != nullptr) {
+      check_struct(options, kLedgerOptionsV1, "options");
+      std::memcpy(&o, options, sizeof o);
+    }
+    check_cap(o.cap);
+    if (o.memo_capacity > DXT_LEDGER_MEMO_MAX)
+      dxt::fail(DXT_E_INVALID_ARGUMENT,
+                "memo_capacity is above DXT_LEDGER_MEMO_MAX (" + std::to_string(DXT_LEDGER_MEMO_MAX) + ")");
+    std::vector<uint8_t> key;
+    if (o.key != nullptr || o.key_length != 0) {
+      require(o.key != nullptr, "key is NULL but key_length is not 0");
+      if (o.key_length < 16 || o.key_length > 64)
+        dxt::fail(DXT_E_INVALID_ARGUMENT, "a ledger app key is 16 to 64 bytes long");
+      key.assign(o.key, o.key + o.key_length);
+    }
+    auto ledger = std::make_unique<dxt_ledger>();
+    ledger->file = std::make_unique<dxt::LedgerFile>(path, std::move(key));
+    ledger->scope.assign(scope, scope_length);
+    ledger->file->transact(true, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+      if (state.find(ledger->scope) != nullptr) return false;  // an existing scope: nothing to write
+      dxt::LedgerScope s;
+      s.name = ledger->scope;
+      s.cap = o.cap;
+      s.memo_capacity = o.memo_capacity;
+      state.scopes.push_back(std::move(s));
+      return true;
+    });
+    *out = ledger.release();
+  });
+}
+
+void dxt_ledger_close(dxt_ledger* ledger) { delete ledger; }
+
+dxt_status dxt_ledger_set_cap(dxt_ledger* ledger, double cap) {
+  return guarded([&] {
+    require(ledger != nullptr, "ledger is NULL");
+    check_cap(cap);
+    ledger->file->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+      scope_of(state, ledger).cap = cap;
+      return true;
+    });
+  });
+}
+
+dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const dxt_privatize_options* options,
+                                     const char* text, size_t length, uint32_t flags, char** out, size_t* out_length,
+                                     bool* memoised, dxt_release_record* record, dxt_local_diagnostics* diagnostics) {
+  return guarded([&] {
+    if (out != nullptr) *out = nullptr;  // first: no stale pointer survives any failure
+    if (memoised != nullptr) *memoised = false;
+    require(ledger != nullptr, "ledger is NULL");
+    const ContextUse in_use(ctx);
+    const dxt_privatize_options opt = check_common(ctx, options, record, diagnostics);
+    require(out != nullptr, "out is NULL");
+    require(text != nullptr || length == 0, "text is NULL");
+    if ((flags & ~DXT_LEDGER_FRESH) != 0) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown ledger flags");
+    const std::string_view input(text == nullptr ? "" : text, length);
+    // Everything the cost and the memo key need, before any draw: building
+    // the mechanism and the record reads the options and the model only.
+    dxt::Mechanism& m = mechanism_for(ctx, opt);
+    const dxt::TokenPolicies policies = resolve_policies(opt);
+    const dxt::ReleaseShape shape = release_shape(DXT_RELEASE_TEXT, policies);
+    dxt_release_record rec;
+    dxt_release_record_init(&rec);
+    dxt::fill_record(rec, m, *ctx->model, ctx->rng->mode(), shape);
+    const double cost = dxt::release_cost(rec);
+
+    std::string result;
+    bool from_memo = false;
+    dxt::TokenTally tally;
+    ledger->file->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys& keys) {
+      dxt::LedgerScope& scope = scope_of(state, ledger);
+      const dxt::Digest key = memo_key(keys, opt, rec, input);
+      if ((flags & DXT_LEDGER_FRESH) == 0) {
+        if (const std::string* hit = scope.recall(key)) {
+          result = *hit;
+          from_memo = true;
+          return true;  // commits the entry's new place in the eviction order
+        }
+      }
+      const double spent = scope.spent();
+      if (!(spent + cost <= scope.cap))
+        dxt::fail(DXT_E_BUDGET_EXCEEDED, "privacy budget exceeded: the release would cost " + number(cost) + " and " +
+                                             number(spent) + " of the scope's cap " + number(scope.cap) +
+                                             " is spent; nothing was drawn or released");
+      dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
+      result = p.privatize_text(input);
+      tally = p.tally();
+      scope.releases.push_back(
+          {rec.mechanism, rec.metric, rec.release, rec.bound, rec.epsilon, cost, tally.privatized});
+      scope.remember(key, result);
+      return true;
+    });
+    if (record != nullptr) dxt::fill_record(*record, m, *ctx->model, ctx->rng->mode(), shape);
+    if (diagnostics != nullptr) dxt::fill_diagnostics(*diagnostics, tally);
+    *out = copy_out(result);
+    if (out_length != nullptr) *out_length = result.size();
+    if (memoised != nullptr) *memoised = from_memo;
+  });
+}
+
+dxt_status dxt_ledger_get_totals(dxt_ledger* ledger, dxt_ledger_totals* totals) {
+  return guarded([&] {
+    require(ledger != nullptr, "ledger is NULL");
+    check_struct(totals, kLedgerTotalsV1, "totals");
+    ledger->file->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+      const dxt::LedgerScope& s = scope_of(state, ledger);
+      dxt_ledger_totals t = zeroed<dxt_ledger_totals>();
+      t.struct_size = totals->struct_size;
+      t.cap = s.cap;
+      t.spent = s.spent();
+      t.spent_any_inputs = s.spent_any_inputs();
+      t.releases = s.releases.size();
+      t.memoised = s.memo.size();
+      t.memo_capacity = s.memo_capacity;
+      for (const dxt::LedgerRelease& r : s.releases) t.words += r.words;
+      std::memcpy(totals, &t, sizeof t);
+      return false;
+    });
+  });
+}
+
+dxt_status dxt_ledger_to_json(dxt_ledger* ledger, char* buffer, size_t capacity, size_t* required) {
+  return guarded([&] {
+    require(ledger != nullptr, "ledger is NULL");
+    require(buffer != nullptr || capacity == 0, "buffer is NULL");
+    std::string json;
+    ledger->file->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+      json = dxt::ledger_scope_json(scope_of(state, ledger));
+      return false;
+    });
+    if (required != nullptr) *required = json.size() + 1;
+    if (capacity < json.size() + 1)
+      dxt::fail(DXT_E_INPUT_TOO_LARGE, "the buffer holds " + std::to_string(capacity) + " bytes; " +
+                                           std::to_string(json.size() + 1) + " are needed");
+    std::memcpy(buffer, json.c_str(), json.size() + 1);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// The ledger on disk: one transaction at a time under an exclusive flock()
+// on "<path>.lock" (flock, not fcntl, so that two handles in one process
+// also exclude each other), the state read and MAC-checked afresh each time,
+// and every change written atomically: a temporary "<path>.tmp" written in
+// full, fsync'd, renamed over the ledger, and the directory fsync'd. A crash
+// at any step leaves either the old file or the new one (POSIX rename is
+// atomic), never a mixture. WebAssembly builds refuse with DXT_E_UNSUPPORTED.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "accounting/privacy_ledger.hpp"
+
+namespace dxt {
+
+// The points of a commit at which tests kill the process
+// (tests/unit/test_ledger.cpp, "kill -9 at every write step").
+enum class LedgerWriteStep {
+  temp_half_written,
+  temp_written,
+  temp_synced,
+  renamed,
+  directory_synced,
+};
+
+class LedgerFile {
+ public:
+  LedgerFile(std::string path, std::vector<uint8_t> app_key);
+
+  // Runs `change` on the state under the lock and commits it if `change`
+  // returns true. With `create`, a missing file starts as an empty ledger
+  // with a fresh secret; without it, a missing file is DXT_E_IO (a ledger
+  // that vanished after it was opened is never silently restarted).
+  void transact(bool create, const std::function<bool(LedgerState&, const LedgerKeys&)>& change);
+
+  const std::vector<uint8_t>& app_key() const { return app_key_; }
+
+  // Test hook, called at each step of a commit.
+  std::function<void(LedgerWriteStep)> on_write_step;
+
+ private:
+  void commit(const LedgerState& state);
+
+  std::string path_;
+  std::vector<uint8_t> app_key_;
+};
+
+}  // namespace dxt

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "accounting/privacy_ledger.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+#include "accounting/privacy_report.hpp"
+#include "errors/error.hpp"
+#include "model/hmac_sha256.hpp"
+
+namespace dxt {
+namespace {
+
+constexpr char kMagic[8] = {'D', 'X', 'T', 'L', 'E', 'D', 'G', '1'};
+constexpr uint32_t kVersion = 1;
+constexpr uint32_t kFlagKeyed = 1;
+constexpr size_t kMacSize = 32;
+
+[[noreturn]] void corrupt(const std::string& what) {
+  fail(DXT_E_LEDGER_CORRUPT, "the ledger file is corrupt or was edited: " + what);
+}
+
+class Writer {
+ public:
+  void bytes(const void* p, size_t n) {
+    const auto* b = static_cast<const uint8_t*>(p);
+    out.insert(out.end(), b, b + n);
+  }
+  void u32(uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void u64(uint64_t v) {
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void f64(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    u64(bits);
+  }
+  std::vector<uint8_t> out;
+};
+
+class Reader {
+ public:
+  Reader(const uint8_t* data, size_t size) : p_(data), left_(size) {}
+  const uint8_t* bytes(size_t n) {
+    if (n > left_) corrupt("it ends inside a field");
+    const uint8_t* b = p_;
+    p_ += n;
+    left_ -= n;
+    return b;
+  }
+  uint32_t u32() {
+    const uint8_t* b = bytes(4);
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = (v << 8) | b[i];
+    return v;
+  }
+  uint64_t u64() {
+    const uint8_t* b = bytes(8);
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | b[i];
+    return v;
+  }
+  double f64() {
+    const uint64_t bits = u64();
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
+  // A count of items of at least `item_size` bytes each that must fit.
+  uint64_t count(uint64_t n, size_t item_size) {
+    if (item_size != 0 && n > left_ / item_size) corrupt("a count exceeds the file");
+    return n;
+  }
+  size_t left() const { return left_; }
+
+ private:
+  const uint8_t* p_;
+  size_t left_;
+};
+
+bool finite_nonnegative(double v) { return std::isfinite(v) && v >= 0; }
+
+bool equal_constant_time(const uint8_t* a, const uint8_t* b, size_t n) {
+  uint8_t diff = 0;
+  for (size_t i = 0; i < n; ++i) diff = static_cast<uint8_t>(diff | (a[i] ^ b[i]));
+  return diff == 0;
+}
+
+std::string json_number(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+
+std::string json_string(const std::string& s) {
+  std::string r = "\"";
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      r += '\\';
+      r += c;
+    } else if (u < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", u);
+      r += b;
+    } else {
+      r += c;
+    }
+  }
+  return r + "\"";
+}
+
+}  // namespace
+
+double LedgerScope::spent() const {
+  double total = 0;
+  for (const LedgerRelease& r : releases) total += r.cost;
+  return total;
+}
+
+double LedgerScope::spent_any_inputs() const {
+  double total = 0;
+  for (const LedgerRelease& r : releases)
+    if (r.bound == DXT_BOUND_ANY_INPUTS) total += r.cost;
+  return total;
+}
+
+const std::string* LedgerScope::recall(const Digest& key) {
+  for (LedgerMemoEntry& e : memo)
+    if (e.key == key) {
+      e.last_use = ++clock;
+      return &e.output;
+    }
+  return nullptr;
+}
+
+void LedgerScope::remember(const Digest& key, const std::string& output) {
+  if (memo_capacity == 0) return;
+  for (LedgerMemoEntry& e : memo)
+    if (e.key == key) {
+      e.output = output;
+      e.last_use = ++clock;
+      return;
+    }
+  while (memo.size() >= memo_capacity) {
+    const auto oldest = std::min_element(memo.begin(), memo.end(),
+                                         [](const auto& a, const auto& b) { return a.last_use < b.last_use; });
+    memo.erase(oldest);
+  }
+  memo.push_back({key, ++clock, output});
+}
+
+LedgerScope* LedgerState::find(const std::string& name) {
+  for (LedgerScope& s : scopes)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+LedgerKeys derive_ledger_keys(const std::array<uint8_t, 32>& secret, const std::vector<uint8_t>& app_key) {
+  // Without an app key the secret is the HMAC key; with one, the app key is,
+  // and the secret is mixed into the message, so neither alone suffices.
+  auto derive = [&](const char* label) {
+    const std::string l = label;
+    if (app_key.empty()) return hmac_sha256(secret.data(), secret.size(), l.data(), l.size());
+    HmacSha256 h(app_key.data(), app_key.size());
+    h.update(l.data(), l.size());
+    h.update(secret.data(), secret.size());
+    return h.finish();
+  };
+  return {derive("dxtext ledger mac v1"), derive("dxtext ledger memo v1")};
+}
+
+std::vector<uint8_t> encode_ledger(const LedgerState& state, const std::vector<uint8_t>& app_key) {
+  Writer w;
+  w.bytes(kMagic, sizeof kMagic);
+  w.u32(kVersion);
+  w.u32(state.keyed ? kFlagKeyed : 0);
+  w.bytes(state.secret.data(), state.secret.size());
+  w.u32(static_cast<uint32_t>(state.scopes.size()));
+  for (const LedgerScope& s : state.scopes) {
+    w.u32(static_cast<uint32_t>(s.name.size()));
+    w.bytes(s.name.data(), s.name.size());
+    w.f64(s.cap);
+    w.u32(s.memo_capacity);
+    w.u64(s.clock);
+    w.u64(s.releases.size());
+    for (const LedgerRelease& r : s.releases) {
+      w.u32(r.mechanism);
+      w.u32(r.metric);
+      w.u32(r.release);
+      w.u32(r.bound);
+      w.f64(r.epsilon);
+      w.f64(r.cost);
+      w.u64(r.words);
+    }
+    w.u32(static_cast<uint32_t>(s.memo.size()));
+    for (const LedgerMemoEntry& e : s.memo) {
+      w.bytes(e.key.data(), e.key.size());
+      w.u64(e.last_use);
+      w.u32(static_cast<uint32_t>(e.output.size()));
+      w.bytes(e.output.data(), e.output.size());
+    }
+  }
+  const LedgerKeys keys = derive_ledger_keys(state.secret, app_key);
+  const Digest mac = hmac_sha256(keys.mac.data(), keys.mac.size(), w.out.data(), w.out.size());
+  w.bytes(mac.data(), mac.size());
+  return w.out;
+}
+
+LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<uint8_t>& app_key) {
+  constexpr size_t header = sizeof kMagic + 4 + 4 + 32;
+  if (size < header + 4 + kMacSize) corrupt("it is " + std::to_string(size) + " bytes, too short for a ledger");
+  if (std::memcmp(data, kMagic, sizeof kMagic) != 0) corrupt("it does not start with DXTLEDG1");
+  Reader r(data + sizeof kMagic, size - sizeof kMagic - kMacSize);
+  if (r.u32() != kVersion) corrupt("unknown ledger version");
+  LedgerState st;
+  const uint32_t flags = r.u32();
+  if ((flags & ~kFlagKeyed) != 0) corrupt("unknown flags");
+  st.keyed = (flags & kFlagKeyed) != 0;
+  if (st.keyed && app_key.empty())
+    fail(DXT_E_LEDGER_CORRUPT, "the ledger was created with an app key: open it with that key");
+  std::memcpy(st.secret.data(), r.bytes(32), 32);
+  // The MAC first: nothing of the body is trusted before it verifies.
+  const LedgerKeys keys = derive_ledger_keys(st.secret, app_key);
+  const Digest mac = hmac_sha256(keys.mac.data(), keys.mac.size(), data, size - kMacSize);
+  if (!equal_constant_time(mac.data(), data + size - kMacSize, kMacSize))
+    corrupt(st.keyed || !app_key.empty() ? "its MAC does not verify (damaged, edited, or another app key)"
+                                         : "its MAC does not verify (damaged or edited)");
+  const uint64_t scopes = r.count(r.u32(), 4 + 8 + 4 + 8 + 8 + 4);
+  for (uint64_t i = 0; i < scopes; ++i) {
+    LedgerScope s;
+    const uint32_t name_length = r.u32();
+    if (name_length == 0 || name_length > 255) corrupt("a scope name has a bad length");
+    s.name.assign(reinterpret_cast<const char*>(r.bytes(name_length)), name_length);
+    s.cap = r.f64();
+    if (!finite_nonnegative(s.cap)) corrupt("a cap is not a finite number >= 0");
+    s.memo_capacity = r.u32();
+    if (s.memo_capacity > DXT_LEDGER_MEMO_MAX) corrupt("a memo capacity is too large");
+    s.clock = r.u64();
+    const uint64_t releases = r.count(r.u64(), 4 * 4 + 8 * 3);
+    s.releases.resize(releases);
+    for (LedgerRelease& rel : s.releases) {
+      rel.mechanism = r.u32();
+      rel.metric = r.u32();
+      rel.release = r.u32();
+      rel.bound = r.u32();
+      rel.epsilon = r.f64();
+      rel.cost = r.f64();
+      rel.words = r.u64();
+      if (!finite_nonnegative(rel.epsilon) || !finite_nonnegative(rel.cost)) corrupt("a release has a bad epsilon");
+    }
+    const uint64_t memo = r.count(r.u32(), 32 + 8 + 4);
+    if (memo > s.memo_capacity) corrupt("a memo holds more entries than its capacity");
+    s.memo.resize(memo);
+    for (LedgerMemoEntry& e : s.memo) {
+      std::memcpy(e.key.data(), r.bytes(32), 32);
+      e.last_use = r.u64();
+      const uint32_t length = r.u32();
+      e.output.assign(reinterpret_cast<const char*>(r.bytes(length)), length);
+    }
+    if (st.find(s.name) != nullptr) corrupt("a scope appears twice");
+    st.scopes.push_back(std::move(s));
+  }
+  if (r.left() != 0) corrupt("bytes follow the last scope");
+  return st;
+}
+
+double release_cost(const dxt_release_record& record) {
+  return record.bound == DXT_BOUND_ANY_INPUTS ? record.epsilon_total : record.epsilon;
+}
+
+std::string ledger_scope_json(const LedgerScope& scope) {
+  const double spent = scope.spent();
+  const double any = scope.spent_any_inputs();
+  uint64_t words = 0;
+  double word_weighted = 0;  // sum of epsilon * words over metric releases
+  std::map<std::string, double> by_metric;
+  for (const LedgerRelease& r : scope.releases) {
+    words += r.words;
+    if (r.bound != DXT_BOUND_ANY_INPUTS) word_weighted += r.cost * static_cast<double>(r.words);
+    if (r.bound != DXT_BOUND_ANY_INPUTS) by_metric[metric_name(static_cast<dxt_metric>(r.metric))] += r.cost;
+  }
+  std::string s = "{\"scope\":" + json_string(scope.name);
+  s += ",\"budget_unit\":\"epsilon summed over releases (epsilon_total for any_inputs releases)\"";
+  s += ",\"cap\":" + json_number(scope.cap);
+  s += ",\"spent\":" + json_number(spent);
+  s += ",\"remaining\":" + json_number(std::max(0.0, scope.cap - spent));
+  s += ",\"releases\":" + std::to_string(scope.releases.size());
+  s += ",\"words\":" + std::to_string(words);
+  s += ",\"memoised\":" + std::to_string(scope.memo.size());
+  s += ",\"memo_capacity\":" + std::to_string(scope.memo_capacity);
+  s += ",\"spent_by_metric\":{";
+  std::string terms;
+  bool first = true;
+  for (const auto& [name, total] : by_metric) {
+    s += (first ? "" : ",") + json_string(name) + ":" + json_number(total);
+    terms += (first ? "" : " + ") + json_number(total) + " * D_" + name;
+    first = false;
+  }
+  s += "},\"spent_any_inputs\":" + json_number(any);
+  s += ",\"epsilon_times_words\":" + json_number(word_weighted);
+  if (any > 0) terms += (terms.empty() ? "" : " + ") + json_number(any);
+  if (terms.empty()) terms = "0";
+  s += ",\"guarantee\":" + json_string(
+                               "for two histories of this scope's releases whose inputs are paired release by release, "
+                               "the probability of any set of outputs changes by at most exp(" +
+                               terms +
+                               "), D_m the largest distance of a pair under metric m in its release's bound "
+                               "(sum_i d(x_i, x'_i) for texts of equal word count, N * EMD for bags of size N)");
+  return s + "}";
+}
+
+}  // namespace dxt

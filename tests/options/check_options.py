@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The one description of the privatisation options
+(tools/options/privatize_options.table) and what is made or checked from it:
+
+  1. the generated files are up to date (tools/options/generate.py --check);
+  2. the table's defaults are what dxt_privatize_options_init() writes, read
+     through ctypes from the library given;
+  3. the Java, Rust and Swift option builders have a member per option,
+     named as the table says (docs/options.md).
+
+    python3 check_options.py SOURCE_ROOT LIBDXTEXT
+"""
+
+import ctypes
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(sys.argv[1]).resolve()
+LIBRARY = sys.argv[2]
+sys.path.insert(0, str(ROOT / "tools" / "options"))
+sys.path.insert(0, str(ROOT / "bindings" / "python" / "src"))
+
+from generate import read_table  # noqa: E402
+
+problems = []
+
+if subprocess.run([sys.executable, str(ROOT / "tools" / "options" / "generate.py"), "--check"]).returncode != 0:
+    problems.append("generated files are out of date: run python3 tools/options/generate.py")
+
+# 2. Defaults, through the Python binding's declaration of the struct.
+from dxtext._library import PrivatizeOptions  # noqa: E402
+
+lib = ctypes.CDLL(LIBRARY)
+lib.dxt_privatize_options_init_sized.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+options = PrivatizeOptions()
+lib.dxt_privatize_options_init_sized(ctypes.byref(options), ctypes.sizeof(options))
+table = read_table()
+for o in table:
+    field, _, index = o.field.partition("[")
+    if not hasattr(options, field):
+        problems.append(f"{o.name}: dxt_privatize_options has no member {field}")
+        continue
+    value = getattr(options, field)
+    if index:
+        value = value[int(index.rstrip("]"))]
+    if o.type == "enum":
+        expected = dict(o.enum_values)[o.default]
+    elif o.type in ("double", "uint32") and o.default != "required":
+        expected = float(o.default) if o.type == "double" else int(o.default)
+    elif o.type == "string":
+        expected = None  # NULL: the library's own default
+    else:
+        continue
+    if value != expected:
+        problems.append(f"{o.name}: dxt_privatize_options_init writes {value!r}, the table says {o.default!r}")
+
+# 3. The compiled bindings' builders.
+java = (ROOT / "bindings/java/src/main/java/org/dxtext/DxOptions.java").read_text(encoding="utf-8")
+rust = (ROOT / "bindings/rust/dxtext/src/options.rs").read_text(encoding="utf-8")
+swift = (ROOT / "bindings/swift/Sources/Dxtext/Dxtext.swift").read_text(encoding="utf-8")
+for o in table:
+    if not re.search(rf"public (static )?DxOptions {o.camel}\(", java):
+        problems.append(f"{o.name}: bindings/java DxOptions has no method {o.camel}(...)")
+    if not re.search(rf"pub fn {o.name}\(", rust):
+        problems.append(f"{o.name}: bindings/rust Options has no method {o.name}(...)")
+    if not re.search(rf"public var {o.camel}:", swift):
+        problems.append(f"{o.name}: bindings/swift PrivatizeOptions has no property {o.camel}")
+
+for p in problems:
+    print("FAIL " + p)
+print(f"{len(table)} options checked: {len(problems)} problems")
+sys.exit(1 if problems else 0)

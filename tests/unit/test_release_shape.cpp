@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: Apache-2.0
+// The release shapes of dxt_privatize_text (DESIGN.md §8; docs/guarantees.md,
+// "Release shapes"): what normalize and strict claim to hide is checked by
+// privatising texts that differ only in that, with the same seed, and
+// requiring byte-identical outputs (the same draws are consumed, so equal
+// outputs for every seed is equal output laws). Mutants that copy one
+// punctuation mark, or one word's case, must fail the same check.
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dxtext/dxtext.h"
+#include "support/release_outputs.hpp"
+#include "support/toy_models.hpp"
+
+namespace {
+
+using dxt::test::Reported;
+
+// A grid of spacing 1: at epsilon 1 most words move, so outputs vary with the
+// seed and a copied mark cannot hide among identical outputs.
+const char* const kWords[] = {"cat", "the", "sat", "on", "mat", "dog", "house", "tree", "ran", "blue", "run", "quick"};
+
+dxt::test::ToyModelSpec grid() {
+  dxt::test::ToyModelSpec s;
+  for (uint32_t i = 0; i < 12; ++i) {
+    s.words.push_back(kWords[i]);
+    s.vectors.push_back({static_cast<float>(i % 4), static_cast<float>(i / 4), 0.0f});
+  }
+  return s;
+}
+
+struct Toy {
+  dxt::test::AlignedBytes bytes;
+  dxt_model* model = nullptr;
+  Toy() : bytes(dxt::test::build_model_bytes(grid())) {
+    REQUIRE(dxt_model_open_memory(bytes.data(), bytes.size, nullptr, &model) == DXT_OK);
+  }
+  ~Toy() { dxt_model_close(model); }
+  Toy(const Toy&) = delete;
+  Toy& operator=(const Toy&) = delete;
+};
+
+dxt_context* seeded_context(dxt_model* model, uint8_t seed) {
+  dxt_context_options o;
+  dxt_context_options_init(&o);
+  o.rng_mode = DXT_RNG_DETERMINISTIC;
+  for (int i = 0; i < 32; ++i) o.seed[i] = static_cast<uint8_t>(i * 5 + 3);
+  o.seed[0] = seed;
+  dxt_context* ctx = nullptr;
+  REQUIRE(dxt_context_create(model, &o, &ctx) == DXT_OK);
+  return ctx;
+}
+
+dxt_privatize_options options(dxt_release_shape shape, double epsilon = 1.0) {
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.epsilon = epsilon;
+  o.release_shape = shape;
+  return o;
+}
+
+dxt_status text_status(dxt_context* ctx, const dxt_privatize_options& o, const std::string& in, std::string& result,
+                       Reported* r = nullptr) {
+  char* out = nullptr;
+  size_t len = 0;
+  const dxt_status s =
+      dxt_privatize_text(ctx, &o, in.data(), in.size(), &out, &len, r ? &r->rec : nullptr, r ? &r->diag : nullptr);
+  result = s == DXT_OK ? std::string(out, len) : std::string();
+  dxt_text_free(out);
+  return s;
+}
+
+// One release of `in` from a fresh context seeded with `seed`.
+using Release = std::function<std::string(const std::string& in, uint8_t seed)>;
+
+Release real_release(dxt_model* model, const dxt_privatize_options& o) {
+  return [model, o](const std::string& in, uint8_t seed) {
+    dxt_context* ctx = seeded_context(model, seed);
+    std::string out;
+    const dxt_status s = text_status(ctx, o, in, out);
+    dxt_context_destroy(ctx);
+    REQUIRE_MESSAGE(s == DXT_OK, dxt_last_error_message());
+    return out;
+  };
+}
+
+// Mutants built on the real release: one copies the input's first '!' to
+// the end of the output, the other writes the first output word in upper
+// case when the input's first word is in upper case.
+Release copies_exclamation(Release real) {
+  return [real](const std::string& in, uint8_t seed) {
+    std::string out = real(in, seed);
+    if (in.find('!') != std::string::npos) out += '!';
+    return out;
+  };
+}
+
+Release copies_upper_case(Release real) {
+  return [real](const std::string& in, uint8_t seed) {
+    std::string out = real(in, seed);
+    const bool upper = in.size() > 1 && in[0] >= 'A' && in[0] <= 'Z' && in[1] >= 'A' && in[1] <= 'Z';
+    if (upper)
+      for (char& ch : out) {
+        if (ch == ' ') break;
+        if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
+      }
+    return out;
+  };
+}
+
+// True when every variant gives the same output as the first, for each of
+// 20 seeds; reports the first difference.
+bool hides(const Release& release, const std::vector<std::string>& variants) {
+  for (uint8_t seed = 1; seed <= 20; ++seed) {
+    const std::string expected = release(variants[0], seed);
+    for (const std::string& v : variants) {
+      const std::string got = release(v, seed);
+      if (got != expected) {
+        MESSAGE("seed " << int{seed} << ": '" << variants[0] << "' -> '" << expected << "' but '" << v << "' -> '"
+                        << got << "'");
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// The same words; punctuation, case, whitespace, symbols and sentence
+// structure all differ.
+const std::vector<std::string> kStrictVariants = {
+    "The cat sat on the mat. The dog ran!",      "the cat sat on the mat the dog ran",
+    "THE CAT SAT, ON THE MAT; THE DOG RAN?",     "  The  cat\tsat -- on \"the\" mat...\n\nthe Dog (ran) :-)  ",
+    "the-cat/sat & on the mat!!! The dog, ran.",
+};
+
+// The same words and the same sentence and clause boundaries; the marks,
+// case, whitespace and symbols differ.
+const std::vector<std::string> kNormalizeVariants = {
+    "The cat sat, on the mat. The dog ran!",
+    "the cat sat; on the mat! the dog ran.",
+    "THE CAT   SAT (ON THE MAT)? THE DOG RAN...",
+    "  The\tcat -- sat: on the mat?! the dog ran \xE2\x80\xA6 ",
+    "the cat-sat \xE2\x80\x94 on the mat\xE3\x80\x82 The dog ran?",
+};
+
+}  // namespace
+
+TEST_CASE("strict: texts that differ only in punctuation, case and spacing give identical outputs") {
+  Toy toy;
+  const Release strict = real_release(toy.model, options(DXT_SHAPE_STRICT));
+  CHECK(hides(strict, kStrictVariants));
+  // The outputs do vary with the seed (the check is not trivially true).
+  CHECK(strict(kStrictVariants[0], 1) != strict(kStrictVariants[0], 2));
+  // The same check rejects a release that copies one punctuation mark, or
+  // one word's case.
+  CHECK_FALSE(hides(copies_exclamation(strict), kStrictVariants));
+  CHECK_FALSE(hides(copies_upper_case(strict), kStrictVariants));
+  // The keep shape shows all of it, and fails the check.
+  CHECK_FALSE(hides(real_release(toy.model, options(DXT_SHAPE_KEEP)), kStrictVariants));
+  // normalize shows sentence boundaries, which these variants change.
+  CHECK_FALSE(hides(real_release(toy.model, options(DXT_SHAPE_NORMALIZE)), kStrictVariants));
+}
+
+TEST_CASE("normalize: texts that differ only in the marks of the same boundaries, case and spacing are identical") {
+  Toy toy;
+  const Release normalize = real_release(toy.model, options(DXT_SHAPE_NORMALIZE));
+  CHECK(hides(normalize, kNormalizeVariants));
+  CHECK(normalize(kNormalizeVariants[0], 1) != normalize(kNormalizeVariants[0], 2));
+  CHECK_FALSE(hides(copies_exclamation(normalize), kNormalizeVariants));
+  CHECK_FALSE(hides(copies_upper_case(normalize), kNormalizeVariants));
+  CHECK_FALSE(hides(real_release(toy.model, options(DXT_SHAPE_KEEP)), kNormalizeVariants));
+  // What normalize shows: moving a sentence end or a clause mark changes it.
+  CHECK_FALSE(hides(normalize, {"the cat sat. on the mat", "the cat sat on. the mat"}));
+  CHECK_FALSE(hides(normalize, {"the cat sat, on the mat", "the cat sat on the mat"}));
+}
+
+TEST_CASE("the canonical forms, at an epsilon where no word moves") {
+  Toy toy;
+  dxt_context* ctx = seeded_context(toy.model, 1);
+  const std::string text = "  The CAT sat, (on the mat)?! the dog -- ran \xE2\x80\xA6 quick\n";
+  std::string out;
+  REQUIRE(text_status(ctx, options(DXT_SHAPE_KEEP, 1e6), text, out) == DXT_OK);
+  CHECK(out == text);
+  REQUIRE(text_status(ctx, options(DXT_SHAPE_NORMALIZE, 1e6), text, out) == DXT_OK);
+  CHECK(out == "The cat sat, on the mat. The dog ran. Quick");
+  REQUIRE(text_status(ctx, options(DXT_SHAPE_STRICT, 1e6), text, out) == DXT_OK);
+  CHECK(out == "the cat sat on the mat the dog ran quick");
+  // A clause mark at the end, and text without words.
+  REQUIRE(text_status(ctx, options(DXT_SHAPE_NORMALIZE, 1e6), "cat, dog,", out) == DXT_OK);
+  CHECK(out == "Cat, dog");
+  for (const char* empty : {"", "  ?! -- ", "\xF0\x9F\x99\x82"}) {
+    REQUIRE(text_status(ctx, options(DXT_SHAPE_NORMALIZE, 1e6), empty, out) == DXT_OK);
+    CHECK(out.empty());
+    REQUIRE(text_status(ctx, options(DXT_SHAPE_STRICT, 1e6), empty, out) == DXT_OK);
+    CHECK(out.empty());
+  }
+  // Placeholders stand as words; dropped words leave no gap.
+  dxt_privatize_options o = options(DXT_SHAPE_STRICT, 1e6);
+  o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_PLACEHOLDER;
+  o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_DROP;
+  REQUIRE(text_status(ctx, o, "Cat, 42 zebra!! dog.", out) == DXT_OK);
+  CHECK(out == "cat [redacted] dog");
+  // A text longer than one tokenizer piece (64 KiB) joins across pieces.
+  std::string long_text, expected;
+  for (int i = 0; i < 20000; ++i) {
+    long_text += i % 3 ? "Cat;  " : "DOG!\n";
+    expected += (i ? " " : "") + std::string(i % 3 ? "cat" : "dog");
+  }
+  REQUIRE(text_status(ctx, options(DXT_SHAPE_STRICT, 1e6), long_text, out) == DXT_OK);
+  CHECK(out == expected);
+  // One word: keep restores its case shape, the others do not.
+  char* w = nullptr;
+  size_t n = 0;
+  const dxt_privatize_options keep = options(DXT_SHAPE_KEEP, 1e6), strict = options(DXT_SHAPE_STRICT, 1e6);
+  REQUIRE(dxt_privatize_word(ctx, &keep, "DOG", 3, &w, &n, nullptr, nullptr) == DXT_OK);
+  CHECK(std::string(w, n) == "DOG");
+  dxt_text_free(w);
+  REQUIRE(dxt_privatize_word(ctx, &strict, "DOG", 3, &w, &n, nullptr, nullptr) == DXT_OK);
+  CHECK(std::string(w, n) == "dog");
+  dxt_text_free(w);
+  dxt_context_destroy(ctx);
+}
+
+TEST_CASE("the release record states the shape and what the output reveals") {
+  Toy toy;
+  dxt_context* ctx = seeded_context(toy.model, 1);
+  struct Case {
+    dxt_release_shape shape;
+    uint32_t reveals;
+    const char* json;
+  };
+  const uint32_t keep_bits = DXT_REVEALS_WORD_COUNT | DXT_REVEALS_LAYOUT | DXT_REVEALS_CASE_SHAPE;
+  for (const Case c :
+       {Case{DXT_SHAPE_DEFAULT, keep_bits, "\"shape\":\"keep\""},
+        Case{DXT_SHAPE_KEEP, keep_bits, "\"reveals\":[\"word_count\",\"layout\",\"case_shape\"]"},
+        Case{DXT_SHAPE_NORMALIZE,
+             DXT_REVEALS_WORD_COUNT | DXT_REVEALS_SENTENCE_BOUNDARIES | DXT_REVEALS_CLAUSE_BOUNDARIES,
+             "\"shape\":\"normalize\",\"reveals\":[\"word_count\",\"sentence_boundaries\","
+             "\"clause_boundaries\"]"},
+        Case{DXT_SHAPE_STRICT, DXT_REVEALS_WORD_COUNT, "\"shape\":\"strict\",\"reveals\":[\"word_count\"]"}}) {
+    CAPTURE(static_cast<int>(c.shape));
+    Reported r;
+    std::string out;
+    REQUIRE(text_status(ctx, options(c.shape), "The cat sat.", out, &r) == DXT_OK);
+    CHECK(r.rec.reveals == c.reveals);
+    CHECK(r.rec.release_shape == (c.shape == DXT_SHAPE_DEFAULT ? DXT_SHAPE_KEEP : c.shape));
+    char json[4096];
+    REQUIRE(dxt_release_record_to_json(&r.rec, json, sizeof json, nullptr) == DXT_OK);
+    CHECK_MESSAGE(std::strstr(json, c.json) != nullptr, json);
+  }
+  // A placeholder policy adds token classes under every shape.
+  dxt_privatize_options o = options(DXT_SHAPE_STRICT);
+  o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_PLACEHOLDER;
+  Reported r;
+  std::string out;
+  REQUIRE(text_status(ctx, o, "cat 5", out, &r) == DXT_OK);
+  CHECK(r.rec.reveals == (DXT_REVEALS_WORD_COUNT | DXT_REVEALS_TOKEN_CLASSES));
+  // A single word under strict shows nothing of its form.
+  char* w = nullptr;
+  size_t n = 0;
+  const dxt_privatize_options strict = options(DXT_SHAPE_STRICT);
+  Reported rw;
+  REQUIRE(dxt_privatize_word(ctx, &strict, "Cat", 3, &w, &n, &rw.rec, nullptr) == DXT_OK);
+  dxt_text_free(w);
+  CHECK(rw.rec.reveals == 0);
+  // A record from a caller compiled before release_shape existed: accepted,
+  // the field not written.
+  Reported old;
+  const auto old_size = static_cast<uint32_t>(offsetof(dxt_release_record, release_shape));
+  old.rec.struct_size = old_size;
+  old.rec.release_shape = 77;
+  REQUIRE(text_status(ctx, options(DXT_SHAPE_STRICT), "cat", out, &old) == DXT_OK);
+  CHECK(old.rec.release_shape == 77);
+  CHECK(old.rec.reveals == DXT_REVEALS_WORD_COUNT);
+  dxt_context_destroy(ctx);
+}
+
+TEST_CASE("bad shapes and strict with a keep policy are refused") {
+  Toy toy;
+  dxt_context* ctx = seeded_context(toy.model, 1);
+  std::string out;
+  dxt_privatize_options o = options(static_cast<dxt_release_shape>(4));
+  CHECK(text_status(ctx, o, "cat", out) == DXT_E_INVALID_ARGUMENT);
+  CHECK(std::string(dxt_last_error_message()).find("release_shape") != std::string::npos);
+  for (int cls = 0; cls < DXT_TOKEN_CLASS_COUNT; ++cls) {
+    o = options(DXT_SHAPE_STRICT);
+    o.policy[cls] = DXT_POLICY_KEEP;
+    CHECK(text_status(ctx, o, "cat", out) == DXT_E_INVALID_ARGUMENT);
+    CHECK(std::string(dxt_last_error_message()).find("strict") != std::string::npos);
+    char* w = nullptr;
+    size_t n = 0;
+    CHECK(dxt_privatize_word(ctx, &o, "cat", 3, &w, &n, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+    CHECK(w == nullptr);
+    const dxt_bag_entry entry{"cat", 3, 1};
+    dxt_bag* bag = nullptr;
+    CHECK(dxt_privatize_bag(ctx, &o, &entry, 1, &bag, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+    CHECK(bag == nullptr);
+    // normalize may keep words; the record names them.
+    o.release_shape = DXT_SHAPE_NORMALIZE;
+    Reported r;
+    CHECK(text_status(ctx, o, "cat", out, &r) == DXT_OK);
+    CHECK((r.rec.reveals & DXT_REVEALS_KEPT_WORDS) != 0);
+  }
+  // An options struct from before release_shape: the keep shape.
+  o = options(DXT_SHAPE_STRICT, 1e6);
+  o.struct_size = static_cast<uint32_t>(offsetof(dxt_privatize_options, release_shape));
+  CHECK(text_status(ctx, o, "The CAT, sat!", out) == DXT_OK);
+  CHECK(out == "The CAT, sat!");
+  dxt_context_destroy(ctx);
+}

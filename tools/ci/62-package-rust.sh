@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Rust. First the binding's own tests in bindings/rust (dxtext-sys checked
+# against the header, the safe crate's tests and the documented example)
+# against build/lib's libdxtext. Then the crates of tools/package.sh as a
+# user gets them: a fresh project outside the source tree depends on
+# `dxtext = "0.1"`, resolved offline from dist/rust/vendor (a cargo directory
+# source), whose build.rs compiles the core; the binary privatises a sentence
+# with the model compiled into it and runs with no LD_LIBRARY_PATH, no
+# DXTEXT_MODEL and no libdxtext on the system.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source tools/ci/lib/dxtext_library.sh
+source tools/package/common.sh
+
+if ! command -v cargo >/dev/null; then
+  dxt_install_packages cargo rustc gcc libc6-dev
+fi
+dxt_need_packages cmake ninja-build g++ libeigen3-dev
+cargo --version
+
+lib_dir=$(dxt_library_dir rust)
+(
+  export DXTEXT_LIB_DIR="$lib_dir"
+  export CARGO_TARGET_DIR="$PWD/build-ci/rust/target"
+  cd bindings/rust
+  cargo test --offline -j2
+  cargo run --offline -q -j2 -p dxtext --example privatize -- "The president spoke to the nation about the war."
+)
+
+bash tools/package.sh rust
+ls -l dist/rust
+vendor=$PWD/dist/rust/vendor
+app=$(mktemp -d "${TMPDIR:-/tmp}/dxtext-rust-app.XXXXXX")
+trap 'rm -rf "$app"' EXIT
+mkdir -p "$app/src" "$app/.cargo"
+cat >"$app/Cargo.toml" <<'TOML'
+[package]
+name = "dxtext-app"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+dxtext = "0.1"
+TOML
+cat >"$app/.cargo/config.toml" <<TOML
+[source.crates-io]
+replace-with = "dxtext-dist"
+
+[source.dxtext-dist]
+directory = "$vendor"
+TOML
+cat >"$app/src/main.rs" <<'RUST'
+use dxtext::{Context, Geometry, LocalDiagnostics, Model, Options};
+
+fn main() -> Result<(), dxtext::Error> {
+    let text = std::env::args().nth(1).expect("a text");
+    let model = Model::open_default(Geometry::Euclidean)?;
+    let mut context = Context::new(&model)?;
+    let mut diagnostics = LocalDiagnostics::new();
+    let (private, record) = context.privatize_text_record(&text, &Options::new(20.0), Some(&mut diagnostics))?;
+    println!("{}", private);
+    println!("{}", record.to_json()?);
+    println!("{}", diagnostics.to_json()?);
+    assert!(diagnostics.words_privatized() == 9 && record.is_private(), "unexpected record");
+    Ok(())
+}
+RUST
+(
+  cd "$app"
+  unset DXTEXT_LIB_DIR DXTEXT_MODEL LD_LIBRARY_PATH CARGO_TARGET_DIR
+  cargo build --offline -j2 --release
+  if ldd target/release/dxtext-app | grep -q dxtext; then
+    echo "the binary links a shared libdxtext" >&2
+    exit 1
+  fi
+  ./target/release/dxtext-app "The president spoke to the nation about the war."
+)
+echo "rust package: ok"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# WebAssembly. tools/package.sh wasm builds the ES module package with
+# Debian's emscripten (DXT_CRYPTO=portable) and packs it; its tests run under
+# Node's test runner (when the native CLI of build/ exists, seeded output is
+# also compared with it: the portable AES-256-CTR must give the same text as
+# OpenSSL). Then the tarball is installed with npm into a fresh directory
+# outside the source tree, beside a small page (tools/ci/wasm-page/), and
+# Debian's headless Chromium, driven by playwright-core from the npm
+# registry, types a sentence there and checks that its privatised form
+# appears; the screenshot is saved as build-ci/wasm/page.png.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source tools/package/common.sh
+dxt_need_node
+dxt_need_packages chromium
+
+bash tools/package.sh wasm
+export DXTEXT_WASM_PACKAGE="$PWD/build-package/wasm/package"
+if [ -x build/bin/dxtext ]; then
+  export DXTEXT_CLI="$PWD/build/bin/dxtext"
+else
+  echo "build/bin/dxtext not found: the comparison with the native build is skipped" >&2
+fi
+node --test bindings/wasm/test/
+# The example of docs/bindings/wasm.md.
+node bindings/wasm/examples/privatize.mjs "$DXTEXT_WASM_PACKAGE" "$(dxt_default_model)"
+
+tarball=$(ls "$PWD"/dist/wasm/dxtext-wasm-*.tgz)
+echo "tarball: $(stat -c %s "$tarball") bytes"
+site=$(mktemp -d "${TMPDIR:-/tmp}/dxtext-wasm-page.XXXXXX")
+trap 'rm -rf "$site"' EXIT
+cp tools/ci/wasm-page/index.html tools/ci/wasm-page/page.js tools/ci/wasm-page/check.mjs "$site/"
+echo '{ "name": "dxtext-page", "version": "1.0.0", "private": true, "type": "module" }' >"$site/package.json"
+(cd "$site" && npm install --no-audit --no-fund --silent "$tarball" playwright-core)
+mkdir -p build-ci/wasm
+node "$site/check.mjs" "$site" "$PWD/build-ci/wasm/page.png"
+echo "wasm package: ok (screenshot: build-ci/wasm/page.png)"

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "command_help.hpp"
+
+namespace dxt::cli {
+
+namespace {
+
+const char kNotes[] =
+    "Mechanisms (--mechanism): laplace (default), hyperbolic (Poincare models, epsilon > n-1),\n"
+    "exponential [--sampler gumbel|permute-and-flip], syntf [--syntf-s S], mahalanobis\n"
+    "[--mahalanobis-lambda L], vickrey [--vickrey-t T], tem [--tem-gamma G | --tem-beta B]\n"
+    "(also spelt --s, --lambda, --t, --gamma, --beta, and --nprobe for --ivf-nprobe).\n"
+    "docs/guarantees.md states each guarantee; docs/options.md lists every option.\n"
+    "exponential and tem work on Poincare models too (--geometry poincare): epsilon * d_H for\n"
+    "any epsilon, the route below the hyperbolic mechanism's epsilon > n-1.\n"
+    "Every epsilon must lie in [1e-6, 1e6] (DXT_EPSILON_MIN, DXT_EPSILON_MAX).\n"
+    "--search ivf (laplace, vickrey, mahalanobis) decodes through the model's search index\n"
+    "(dxtext index): faster on large vocabularies, approximate; exact is the default.\n"
+    "Without --model, the default model for --geometry euclidean|poincare (else the mechanism's\n"
+    "geometry) is used: $DXTEXT_MODEL, then beside the program, the installed models directory,\n"
+    "the source tree's models/ (README).\n"
+    "--seed makes the noise reproducible and the output NOT private (testing only).\n"
+    "--output-top N releases only the model's N most frequent words; --output-words FILE only the\n"
+    "words of FILE (one per line): an output vocabulary, which must be public and never made from\n"
+    "the text being privatised (docs/guarantees.md, \"Output vocabularies\").\n";
+
+const char kOutput[] =
+    "Output: JSON, except where a person reads the result: privatize, decode, tokenize and\n"
+    "version print text unless given --format json; calibrate and index print JSON unless given\n"
+    "--format text (a table); convert and synth print a JSON summary of the file they wrote;\n"
+    "export writes word2vec text. Long work shows a progress bar with an estimate of the time left\n"
+    "on standard error when it is a terminal. 'dxtext help COMMAND' or 'dxtext COMMAND --help'\n"
+    "prints one command's help.\n";
+
+}  // namespace
+
+const std::vector<CommandHelp>& command_help() {
+  static const std::vector<CommandHelp> table = {
+      {"privatize",
+       "  privatize [--model M | --geometry euclidean|poincare] --epsilon E [--mechanism NAME]\n"
+       "            [--seed HEX64] [--report] [--local-diagnostics]\n"
+       "            [--search exact|ivf [--ivf-nprobe P]]\n"
+       "            [--oov|--numbers|--stopwords|--in-vocabulary privatize|placeholder|drop|keep]\n"
+       "            [--placeholder S] [--release-shape keep|normalize|strict] [--verify]\n"
+       "            [--output-top N | --output-words FILE] [--format text|json] [TEXT...]\n"
+       "      sanitise TEXT (or standard input); --release-shape says what of the input's form\n"
+       "      shows: keep (default: spacing, punctuation, case shape), normalize (one '.', ','\n"
+       "      or ' ' between words, sentence capitals) or strict (the words, one space apart;\n"
+       "      refuses a keep policy); --output-top/--output-words release only words of a\n"
+       "      public set; --report prints the release record (the\n"
+       "      guarantee and what the output still reveals: safe to keep with the output) as\n"
+       "      JSON on standard error; --local-diagnostics prints token counts that describe\n"
+       "      the input (keep them on the device) as a second JSON line there; --format json\n"
+       "      prints {\"text\": ..., \"record\": ...}\n"
+       "  privatize --ledger FILE [--budget B] [--scope S] [--fresh] [privatize options] [TEXT...]\n"
+       "      privatise through the privacy ledger FILE (docs/budgets.md): the release is\n"
+       "      refused, before any noise is drawn, if it would take the scope's spent epsilon\n"
+       "      past its cap; the same text with the same options gives the memoised output\n"
+       "      again and spends nothing (--fresh draws anew and spends). B, the cap, is in\n"
+       "      epsilon summed over releases; a new ledger needs it. Scope S defaults to \"default\"\n"
+       "  privatize --jsonl [--field NAME] [--on-error stop|skip] [--threads N] [privatize options]\n"
+       "      JSON lines on standard input: privatise the string member NAME (default text)\n"
+       "      of each record, copy everything else; a bad record stops the run or is skipped;\n"
+       "      N threads privatise records in parallel, output stays in input order\n",
+       true},
+      {"sample",
+       "  sample [--model M | --geometry G] --epsilon E --word W --trials N [--mechanism NAME]\n"
+       "         [--seed HEX64] [--search exact|ivf [--ivf-nprobe P]]\n"
+       "         [--output-top N | --output-words FILE]\n"
+       "      privatise W N times and print {output word: count} as JSON\n",
+       true},
+      {"calibrate",
+       "  calibrate [--model M | --geometry euclidean|poincare] [--mechanism NAME]\n"
+       "            (--epsilon E | --epsilons A,B,C | --target-keep F)\n"
+       "            [--words K] [--trials T] [--seed HEX64] [--format json|text]\n"
+       "      N_w (how often a word survives) and S_w (distinct outputs) over K sampled words;\n"
+       "      --target-keep finds the epsilon whose median (--target-stat mean|max) N_w is F,\n"
+       "      with a 95% bootstrap interval over the words; every epsilon of a run uses the same\n"
+       "      words and draws (K defaults to 50, 400 with --target-keep); --format text prints a table\n",
+       true},
+      {"syntf",
+       "  syntf --model M --epsilon E --n-out K [--s S] [--text] [--seed HEX64] [--report]\n"
+       "        [--local-diagnostics]\n"
+       "      SynTF: a synthetic bag of K words from the bag on standard input (\"word count\"\n"
+       "      lines, or plain text with --text), printed as {word: count} JSON; --report and\n"
+       "      --local-diagnostics print the release record and the token counts on standard error\n",
+       false},
+      {"account",
+       "  account syntf --model M --epsilon E [--s S] [--threads N]\n"
+       "      the exact per-draw privacy loss of syntf on the model's vocabulary (O(V^2)), as JSON\n",
+       false},
+      {"decode",
+       "  decode --model M [--format text|json]\n"
+       "      read one whitespace-separated vector per line, print its nearest word (with\n"
+       "      --format json: {\"word\": ..., \"index\": ...} per line)\n",
+       false},
+      {"convert",
+       "  convert --format glove|word2vec|word2vec-bin|fasttext [--quant f32|f16|int8]\n"
+       "          [--lowercase] [--max-words N] [--geometry euclidean|poincare]\n"
+       "          [--frequencies WORD_COUNTS] [--covariance|--no-covariance] [--source TEXT]\n"
+       "          [--license TEXT] [--index] IN OUT.dxe\n"
+       "      --format names the input's format; --covariance stores the covariance the\n"
+       "      mahalanobis mechanism needs (default for euclidean); --index adds a search index\n"
+       "      with default parameters (dxtext index)\n",
+       false},
+      {"tokenize",
+       "  tokenize [--lowercase] [--words-only] [--format text|json]\n"
+       "      split standard input into words and numbers as privatize does, one line per line\n"
+       "      (with --format json: a JSON array of the tokens per line)\n",
+       false},
+      {"inspect", "  inspect [--no-verify] MODEL     print the model's header, digests and metadata as JSON\n", false},
+      {"export", "  export [--output FILE] MODEL    write the model as word2vec text\n", false},
+      {"synth",
+       "  synth --vocab V --dim D [--quant f32|f16|int8] [--clusters K] [--seed N] OUT.dxe\n"
+       "      write a synthetic model with clustered vectors, for scale tests\n",
+       false},
+      {"index",
+       "  index [--cells K] [--sample N] [--iterations I] [--seed S] [--threads T]\n"
+       "        [--epsilon E] [--queries Q] [--format json|text] IN.dxe OUT.dxe\n"
+       "      copy IN with a search index (k-means cells, default K = 4*sqrt(V)) for\n"
+       "      --search ivf, then print its recall against exact decoding on Q laplace\n"
+       "      noisy points at epsilon E (default 10) for several nprobe values\n",
+       false},
+      {"bench",
+       "  bench [--model M | --geometry G] [--mechanism NAME] [--epsilon E] [--batch B]\n"
+       "        [--threads T] [--seconds S] [--numpy-script PATH] [--python PATH] [--no-baselines]\n"
+       "        [--search exact|ivf [--ivf-nprobe P] [--recall-points N]] [--text-tokens N]\n"
+       "      measure words/s, latency, open time, memory, scan GB/s and MAC/s next to the\n"
+       "      machine's limits and naive baselines; prints JSON (docs/performance.md);\n"
+       "      with --search ivf also the recall against exact decoding on the same points;\n"
+       "      a mechanism other than laplace is also timed beside laplace, in the same run,\n"
+       "      on single words and on texts of N words (default 1000)\n",
+       true},
+      {"ledger",
+       "  ledger [--scope S] [--budget B] FILE\n"
+       "      print the ledger's scope S (default \"default\") as JSON: cap, spent, remaining,\n"
+       "      releases, memoised entries, spent epsilon per metric, the composed guarantee;\n"
+       "      --budget sets the cap first; a scope not yet in FILE is added (cap 0 without --budget)\n",
+       false},
+      {"version", "  version [--format text|json]   print the library version\n", false},
+      {"help", "  help [COMMAND]                  print this help, or one command's\n", false},
+  };
+  return table;
+}
+
+std::vector<std::string> command_names() {
+  std::vector<std::string> names;
+  for (const CommandHelp& c : command_help()) names.emplace_back(c.name);
+  return names;
+}
+
+std::string overall_usage() {
+  std::string s = "usage: dxtext COMMAND [OPTIONS]\n\n";
+  for (const CommandHelp& c : command_help()) s += c.usage;
+  return s + "\n" + kOutput + "\n" + kNotes;
+}
+
+std::string usage_of(const std::string& command) {
+  for (const CommandHelp& c : command_help()) {
+    if (command != c.name) continue;
+    std::string s = std::string("usage:\n") + c.usage;
+    if (c.mechanism_notes) s += std::string("\n") + kNotes;
+    return s;
+  }
+  return {};
+}
+
+}  // namespace dxt::cli

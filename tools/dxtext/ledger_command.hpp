@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// The privacy ledger on the command line: `privatize --ledger FILE` and
+// `dxtext ledger FILE`, written against the public C API only.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cli_args.hpp"
+#include "dxtext/dxtext.h"
+
+namespace dxt::cli {
+
+struct LedgerCloser {
+  void operator()(dxt_ledger* l) const { dxt_ledger_close(l); }
+};
+using LedgerPtr = std::unique_ptr<dxt_ledger, LedgerCloser>;
+
+// The options privatize takes with --ledger, and the flag.
+inline constexpr const char* kLedgerOptions[] = {"ledger", "budget", "scope"};
+inline constexpr const char* kFreshFlag = "fresh";
+
+// Opens --ledger FILE (scope --scope, default "default"); --budget B sets
+// the cap. A new ledger needs --budget, unless `create` is false, when a
+// missing file is an error.
+LedgerPtr open_ledger(const Args& args, const std::string& path, bool create);
+
+}  // namespace dxt::cli

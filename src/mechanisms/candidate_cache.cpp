@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mechanisms/candidate_cache.hpp"
 
 #include <utility>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A bounded cache of candidate lists (search/candidate_lists.hpp), keyed by
 // input word, one per mechanism object (so one per context). Texts are
 // Zipfian: the same words come back, and their lists cost a pass over the

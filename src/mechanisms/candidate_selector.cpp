@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mechanisms/candidate_selector.hpp"
 
 #include "rng/secure_wipe.hpp"

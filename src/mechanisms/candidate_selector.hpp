@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What exponential, tem and syntf share: for each input word a candidate
 // list (search/candidate_lists.hpp), built on first use (one pass over the
 // matrix, or one pass per 256 words of a batch) and kept in a bounded cache,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Gumbel-max over many candidates without drawing a Gumbel for each of them.
 //
 // Gumbel-max releases argmax_o (s_o + G_o) with G_o i.i.d. Gumbel(0,1): the

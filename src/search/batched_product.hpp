@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The blocked product of the whole matrix with a batch of queries, with a
 // bound on the error of every approximate dot product (DESIGN.md §7). Used
 // by the batched exact decoder (nearest_euclidean_batch) and by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "search/candidate_lists.hpp"
 
 #include <algorithm>

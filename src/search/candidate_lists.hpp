@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Candidate lists for the selection mechanisms (exponential, tem, syntf):
 // for one query point, the rows most likely to be selected, in groups, each
 // group with a certified bound on its members' exact values, and one bound

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exact-law tests aimed at the lazy Gumbel race (sampling/gumbel_race.hpp)
 // and the candidate lists that feed it (mechanisms/candidate_selector.hpp),
 // chi-square at alpha = 1e-6 with fixed seeds:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Candidate lists (search/candidate_lists.hpp) and their cache
 // (mechanisms/candidate_cache.hpp): every bound holds for every row, in
 // every quantisation, both orders, single and batched scans with and without

@@ -17,13 +17,13 @@ def main(out, name, config_path):
     problems = []
     rows = list(csv.DictReader(open(os.path.join(out, "results.csv"), encoding="utf-8")))
     models = {m["model"] for m in config["mechanisms"]}
-    expected = 1 + len(models) + sum(len(m["epsilons"]) * int(m.get("seeds", config.get("seeds", 1)))
+    expected = 1 + len(models) + sum(len(m.get("epsilons", [None])) * int(m.get("seeds", config.get("seeds", 1)))
                                      for m in config["mechanisms"])
     if len(rows) != expected:
         problems.append(f"results.csv has {len(rows)} rows, expected {expected}")
     metrics = ["attack_koppel", "attack_char_svm", "utility_nb", "utility_svm", "utility_fasttext"]
     for r in rows:
-        for k in metrics + ["words_changed", "chance_attack", "chance_utility"]:
+        for k in metrics + ["words_changed", "content_kept", "chance_attack", "chance_utility"]:
             v = float(r[k])
             if not 0 <= v <= 1:
                 problems.append(f"{r['mechanism']} {r['epsilon']}: {k} = {v} is not in [0, 1]")
@@ -39,19 +39,31 @@ def main(out, name, config_path):
     noisy = [r for r in rows if r["mechanism"] not in ("original", "vectorised")]
     if noisy and max(float(r["words_changed"]) for r in noisy) < 0.1:
         problems.append("no privatised run changed even 10% of the words")
-    for f in [f"{name}-accuracy.png"] + ([f"{name}-calibration.png"] if config.get("calibration") else []):
+    if noisy and min(float(r["content_kept"]) for r in noisy) >= 1:
+        problems.append("every privatised run kept every content word: the keep rate is not measured")
+    hits = [json.loads(line) for line in open(os.path.join(out, "hits.jsonl"), encoding="utf-8")]
+    if len(hits) != len(rows):
+        problems.append(f"hits.jsonl has {len(hits)} lines for {len(rows)} rows")
+    for h, r in zip(hits, rows):
+        for k in metrics:
+            got = sum(h[k]) / len(h[k]) if h[k] else -1
+            if abs(got - float(r[k])) > 1e-3:
+                problems.append(f"{r['mechanism']} {r['epsilon']}: {k} in results.csv ({r[k]}) is not the mean "
+                                f"of its hits ({got:.4f})")
+    for f in [f"{name}-accuracy.png", f"{name}-frontier.png"] + ([f"{name}-calibration.png"] if config.get("calibration") else []):
         path = os.path.join(out, f)
         if not os.path.isfile(path) or os.path.getsize(path) < 5000:
             problems.append(f"{f} missing or too small")
         elif open(path, "rb").read(8) != b"\x89PNG\r\n\x1a\n":
             problems.append(f"{f} is not a PNG")
     report = open(os.path.join(out, "report.md"), encoding="utf-8").read()
-    for needle in [f"]({name}-accuracy.png)", "## Where utility stays within 10%", "## All numbers"]:
+    for needle in [f"]({name}-accuracy.png)", f"]({name}-frontier.png)", "## Where utility stays within 10%", "## All numbers"]:
         if needle not in report:
             problems.append(f"report.md lacks {needle!r}")
     for m in config["mechanisms"]:
-        if f"**{m['name']}**" not in report:
-            problems.append(f"report.md has no conclusion for {m['name']}")
+        label = "preset:" + m["preset"] if "preset" in m else m["name"]
+        if f"**{label}**" not in report:
+            problems.append(f"report.md has no conclusion for {label}")
     for p in problems:
         print(f"check_outputs.py: {p}", file=sys.stderr)
     print(f"check_outputs.py: {len(rows)} rows, {len(problems)} problems", file=sys.stderr)

@@ -48,6 +48,13 @@ def words_changed(before, after):
     return changed / total if total else 0.0
 
 
+def condition_name(entry):
+    """A config entry's name in results: the mechanism, or preset:NAME."""
+    if "preset" in entry:
+        return "preset:" + entry["preset"]
+    return entry["name"]
+
+
 def resolve(path):
     return path if os.path.isabs(path) else os.path.join(REPO, path)
 
@@ -121,56 +128,88 @@ def main(argv=None):
     print(f"[{name}] classifiers trained in {time.monotonic() - start:.1f} s", file=sys.stderr)
 
     def evaluate(texts):
-        row = {}
+        """Accuracy per classifier, and which texts each got right."""
+        row, hits = {}, {}
         for clf, _ in classifiers:
             gold = u_author if clf.name.startswith("attack") else u_label
-            row[clf.name] = accuracy(clf.predict(texts), gold)
-        return row
+            pred = clf.predict(texts)
+            row[clf.name] = accuracy(pred, gold)
+            hits[clf.name] = [int(p == g) for p, g in zip(pred, gold)]
+        return row, hits
 
-    # The conditions: baselines, then the grid.
-    runs = [("original", "", None, 0, None)]
+    # The conditions: baselines, then the grid. A config entry is a
+    # mechanism (name, model, epsilons, optional args and a variant label
+    # telling entries of one mechanism apart) or a preset (preset, model,
+    # optional epsilons: without them the preset's own).
+    runs = [("original", "", "", None, 0, None)]
     for model in sorted({m["model"] for m in config["mechanisms"]}):
         # The first mechanism on the model gives the geometry the CLI expects.
-        runs.append(("vectorised", model, None, 0, next(m for m in config["mechanisms"] if m["model"] == model)))
+        first = next(m for m in config["mechanisms"] if m["model"] == model and "name" in m)
+        runs.append(("vectorised", "", model, None, 0, first))
     for m in config["mechanisms"]:
-        for eps in m["epsilons"]:
+        label = condition_name(m)
+        for eps in m.get("epsilons", [None]):
             for rep in range(int(m.get("seeds", config.get("seeds", 1)))):
-                runs.append((m["name"], m["model"], eps, rep, m))
+                runs.append((label, m.get("variant", ""), m["model"], eps, rep, m))
 
-    fields = ["corpus", "mechanism", "model", "epsilon", "rep", "n_unknown", "words_changed", "privatize_seconds",
-              "ms_per_word"] + METRICS + ["chance_attack", "chance_utility"]
+    # Content words of the unknown texts (vocabulary words, not stopwords or
+    # numbers), per model: how often each condition releases them as they are.
+    content = {}
+    for _, _, model, _, _, m in runs[1:]:
+        if model not in content:
+            geometry = next(x["name"] for x in config["mechanisms"] if x["model"] == model and "name" in x)
+            content[model] = privatizer.content_words(dxtext, u_text, models[model], geometry)
+
+    fields = ["corpus", "mechanism", "variant", "model", "epsilon", "rep", "n_unknown", "words_changed",
+              "content_kept", "privatize_seconds", "ms_per_word"] + METRICS + ["chance_attack", "chance_utility"]
     rows = []
-    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
+    hits_path = os.path.join(args.out, "hits.jsonl")
+    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f, open(hits_path, "w") as hits_file:
         w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
-        for mech, model, eps, rep, m in runs:
+        for mech, variant, model, eps, rep, m in runs:
+            kept = 1.0
             if mech == "original":
                 texts, secs = u_text, 0.0
             elif mech == "vectorised":
                 texts, secs = privatizer.privatize(dxtext, u_text, models[model], m["name"], vectorised_only=True)
             else:
-                seed = privatizer.seed_hex(args.seed, name, mech, model, eps, rep)
-                texts, secs = privatizer.privatize(dxtext, u_text, models[model], mech, eps, seed,
-                                                   m.get("args", []))
-            row = {"corpus": name, "mechanism": mech, "model": model, "epsilon": "" if eps is None else eps,
-                   "rep": rep, "n_unknown": len(texts), "words_changed": round(words_changed(u_text, texts), 4),
+                cli_mech, extra = m.get("name"), list(m.get("args", []))
+                if "preset" in m:
+                    extra = ["--preset", m["preset"]] + extra
+                seed = privatizer.seed_hex(args.seed, name, mech, variant, model, eps, rep)
+                texts, secs = privatizer.privatize(dxtext, u_text, models[model], cli_mech, eps, seed, extra)
+                kept = privatizer.content_keep_rate(dxtext, content[model], models[model], cli_mech, eps,
+                                                    privatizer.seed_hex(seed, "content"), extra)
+            row = {"corpus": name, "mechanism": mech, "variant": variant, "model": model,
+                   "epsilon": "" if eps is None else eps, "rep": rep, "n_unknown": len(texts),
+                   "words_changed": round(words_changed(u_text, texts), 4), "content_kept": round(kept, 4),
                    "privatize_seconds": round(secs, 2),
                    "ms_per_word": round(1000 * secs / max(1, sizes["unknown_words"]), 3),
                    "chance_attack": round(chance["attack"], 4), "chance_utility": round(chance["utility"], 4)}
-            row.update({k: round(v, 4) for k, v in evaluate(texts).items()})
+            accuracies, hits = evaluate(texts)
+            row.update({k: round(v, 4) for k, v in accuracies.items()})
             w.writerow(row)
             f.flush()
+            hits_file.write(json.dumps({"mechanism": mech, "variant": variant, "model": model,
+                                        "epsilon": row["epsilon"], "rep": rep, **hits}) + "\n")
             rows.append(row)
-            print(f"[{name}] {mech:12s} {model:9s} eps={row['epsilon']!s:6s} rep={rep} "
-                  + " ".join(f"{k}={row[k]:.3f}" for k in METRICS) + f" ({secs:.0f} s)", file=sys.stderr)
+            print(f"[{name}] {mech:12s} {variant:14s} {model:9s} eps={row['epsilon']!s:6s} rep={rep} "
+                  + " ".join(f"{k}={row[k]:.3f}" for k in METRICS) + f" kept={kept:.3f} ({secs:.0f} s)",
+                  file=sys.stderr)
             if mech not in ("original", "vectorised") and rep == 0:
-                with open(os.path.join(args.out, f"sample-{mech}-{eps}.txt"), "w", encoding="utf-8") as s:
-                    s.write(f"original:\n{u_text[0]}\n\n{mech}, epsilon {eps}:\n{texts[0]}\n")
+                tag = "-".join(x for x in (mech.replace(":", "-"), variant, model, f"{eps}") if x)
+                with open(os.path.join(args.out, f"sample-{tag}.txt"), "w", encoding="utf-8") as s:
+                    s.write(f"original:\n{u_text[0]}\n\n{mech} {variant}, epsilon {eps}:\n{texts[0]}\n")
 
     cal_rows = []
     cal = config.get("calibration")
     if cal:
+        # Per-word statistics: once per mechanism and model, not per variant
+        # or preset (calibrate takes no text options).
         for m in config["mechanisms"]:
+            if "name" not in m or m.get("variant") or "epsilons" not in m:
+                continue
             seed = privatizer.seed_hex(args.seed, "calibration", m["name"], m["model"])
             for eps, stats in privatizer.calibrate(dxtext, models[m["model"]], m["name"], m["epsilons"],
                                                    cal["words"], cal["trials"], seed, m.get("args", [])):

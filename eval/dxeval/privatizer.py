@@ -20,12 +20,15 @@ def seed_hex(*parts):
 def privatize(dxtext, texts, model, mechanism, epsilon=None, seed=None, extra=(), vectorised_only=False):
     """The texts privatised in one `dxtext privatize --jsonl` run; returns
     (texts, seconds). vectorised_only is the no-noise baseline: vocabulary
-    words kept, unknown words replaced by a placeholder."""
-    args = [dxtext, "privatize", "--jsonl", "--on-error", "stop", "--model", model, "--mechanism", mechanism]
+    words kept, unknown words replaced by a placeholder. mechanism or
+    epsilon None leaves the flag out (a preset in `extra` then sets it)."""
+    args = [dxtext, "privatize", "--jsonl", "--on-error", "stop", "--model", model]
+    if mechanism is not None:
+        args += ["--mechanism", mechanism]
     if vectorised_only:
         args += ["--epsilon", "10", "--in-vocabulary", "keep", "--stopwords", "keep", "--numbers", "keep",
                  "--oov", "placeholder", "--placeholder", "UNK"]
-    else:
+    elif epsilon is not None:
         args += ["--epsilon", repr(float(epsilon))]
     if seed is not None:
         args += ["--seed", seed]
@@ -44,6 +47,51 @@ def privatize(dxtext, texts, model, mechanism, epsilon=None, seed=None, extra=()
     if [r["id"] for r in out] != list(range(len(texts))):
         raise PrivatizeError(f"{' '.join(args)}: records lost or reordered")
     return [r["text"] for r in out], seconds
+
+
+NOT_CONTENT = "@@not-a-content-word@@"
+
+
+def _fold(word):
+    # As the library looks words up: typographic apostrophes as ASCII ones.
+    return word.replace("\u2019", "'").lower()
+
+
+def tokens(dxtext, texts):
+    """The words and numbers of each text, as `dxtext privatize` splits them."""
+    lines = "\n".join(" ".join(t.splitlines()) for t in texts) + "\n"
+    p = subprocess.run([dxtext, "tokenize", "--format", "json"], input=lines.encode(), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        raise PrivatizeError(f"dxtext tokenize: exit {p.returncode}: {p.stderr.decode(errors='replace').strip()}")
+    out = [json.loads(line) for line in p.stdout.decode().splitlines()]
+    if len(out) != len(texts):
+        raise PrivatizeError(f"dxtext tokenize gave {len(out)} lines for {len(texts)} texts")
+    return out
+
+
+def content_words(dxtext, texts, model, mechanism):
+    """The content-word tokens of the texts, in order: words of the model's
+    vocabulary that are neither stopwords nor numbers, as the library itself
+    classifies them (one run that keeps vocabulary words and replaces every
+    other class by a marker)."""
+    toks = [w for line in tokens(dxtext, texts) for w in line]
+    distinct = sorted(set(toks))
+    out, _ = privatize(dxtext, distinct, model, mechanism, 1.0, "00" * 32,
+                       ["--in-vocabulary", "keep", "--stopwords", "placeholder", "--numbers", "placeholder",
+                        "--oov", "placeholder", "--placeholder", NOT_CONTENT])
+    content = {w for w, o in zip(distinct, out) if o.strip() == w}
+    return [w for w in toks if w in content]
+
+
+def content_keep_rate(dxtext, words, model, mechanism, epsilon, seed, extra=()):
+    """The share of content-word tokens released as themselves (case and
+    apostrophes folded) under one condition: each token privatised alone,
+    which draws from the same per-word law as inside its text."""
+    if not words:
+        return 0.0
+    out, _ = privatize(dxtext, words, model, mechanism, epsilon, seed, extra)
+    return sum(_fold(o.strip()) == _fold(w) for w, o in zip(words, out)) / len(words)
 
 
 def calibrate(dxtext, model, mechanism, epsilons, words, trials, seed, extra=()):

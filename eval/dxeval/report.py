@@ -1,10 +1,21 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Tables, plots and the markdown report of one evaluation run."""
+"""Tables, plots and the markdown report of one evaluation run.
+
+A condition is (mechanism, variant, model, epsilon): a mechanism or a
+preset ("preset:NAME"), a variant label telling apart entries of one
+mechanism with other options (release shape, output vocabulary, policies),
+the model and epsilon. Its numbers are means over the noise seeds, with 95%
+intervals from a bootstrap that resamples the unknown texts (each drawn text
+brings all its seeds along), so an interval covers both the noise and the
+choice of the few test texts.
+"""
+import json
 import os
 from collections import defaultdict
 from statistics import mean, pstdev
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -12,7 +23,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 ATTACKS = [("attack_koppel", "Koppel impostors (char 4-grams)"), ("attack_char_svm", "linear SVM (char 1-4-grams)")]
 UTILITIES = [("utility_nb", "tf-idf + naive Bayes"), ("utility_svm", "tf-idf + linear SVM"),
              ("utility_fasttext", "fastText")]
+# The utility the target is stated in: the word SVM is the strongest and
+# steadiest classifier on the unmodified text.
+TARGET_UTILITY = "utility_svm"
 COLOURS = ["tab:red", "tab:purple", "tab:blue", "tab:green", "tab:orange"]
+BOOTSTRAP = 2000
 
 
 def flatten_calibration(stats):
@@ -22,17 +37,62 @@ def flatten_calibration(stats):
             "sw_max": r["distinct"]["max"]}
 
 
-def summarise(rows):
-    """{(mechanism, model, epsilon): {metric: (mean, std, n)}} over the repetitions."""
+def key_of(r):
+    eps = r["epsilon"]
+    return (r["mechanism"], r.get("variant", "") or "", r["model"] or "", None if eps in ("", None) else float(eps))
+
+
+def label_of(key):
+    mech, variant, model, eps = key
+    name = mech + (f" [{variant}]" if variant else "")
+    return name + (f" ({model})" if model else "") + ("" if eps is None else f" ε={eps:g}")
+
+
+def read_hits(path):
+    """{condition: {metric: array (seeds x texts) of 0/1}} from hits.jsonl."""
+    out = defaultdict(lambda: defaultdict(list))
+    if not os.path.isfile(path):
+        return {}
+    for line in open(path, encoding="utf-8"):
+        h = json.loads(line)
+        key = key_of(h)
+        for k, _ in ATTACKS + UTILITIES:
+            out[key][k].append(h[k])
+    return {key: {k: np.array(v, dtype=float) for k, v in m.items()} for key, m in out.items()}
+
+
+def summarise(rows, hits=None, seed=0):
+    """{condition: {metric: (mean, low, high, n_seeds)}}; low/high are the 95%
+    bootstrap interval when per-text hits are known, else mean -/+ the
+    standard deviation over seeds. 'attack_max' is the strongest attacker."""
     groups = defaultdict(list)
     for r in rows:
-        groups[(r["mechanism"], r["model"], r["epsilon"])].append(r)
+        groups[key_of(r)].append(r)
+    rng = np.random.default_rng(seed)
     out = {}
     for key, rs in groups.items():
-        out[key] = {}
-        for k, _ in ATTACKS + UTILITIES + [("words_changed", "")]:
-            values = [float(r[k]) for r in rs]
-            out[key][k] = (mean(values), pstdev(values), len(values))
+        s = {}
+        for k in [k for k, _ in ATTACKS + UTILITIES] + ["words_changed", "content_kept"]:
+            values = [float(r[k]) for r in rs if r.get(k, "") != ""]
+            if not values:
+                continue
+            m, sd = mean(values), pstdev(values)
+            s[k] = (m, m - sd, m + sd, len(values))
+        h = (hits or {}).get(key)
+        if h:
+            n_texts = h[ATTACKS[0][0]].shape[1]
+            idx = rng.integers(0, n_texts, size=(BOOTSTRAP, n_texts))
+            boot = {k: h[k][:, idx].mean(axis=(0, 2)) for k, _ in ATTACKS + UTILITIES}
+            for k, _ in ATTACKS + UTILITIES:
+                lo, hi = np.percentile(boot[k], [2.5, 97.5])
+                s[k] = (float(h[k].mean()), float(lo), float(hi), h[k].shape[0])
+            amax = np.max([boot[k] for k, _ in ATTACKS], axis=0)
+            lo, hi = np.percentile(amax, [2.5, 97.5])
+            s["attack_max"] = (max(s[k][0] for k, _ in ATTACKS), float(lo), float(hi), h[ATTACKS[0][0]].shape[0])
+        else:
+            a = max(s[k][0] for k, _ in ATTACKS)
+            s["attack_max"] = (a, a, a, len(rs))
+        out[key] = s
     return out
 
 
@@ -44,69 +104,164 @@ def attack_of(s):
     return max(s[k][0] for k, _ in ATTACKS)
 
 
-def mechanisms_in(config):
+def original_of(summary):
+    return summary[("original", "", "", None)]
+
+
+def relative_attack(s, base):
+    """The largest share of its unmodified accuracy that any attacker keeps."""
+    return max(s[k][0] / base[k][0] for k, _ in ATTACKS if base[k][0] > 0)
+
+
+def meets_target(s, base):
+    """The target of docs/evaluation.md: utility >= 90% of the unmodified
+    text's, every attacker at most a third of its unmodified accuracy, and
+    content words released as themselves at most half the time."""
+    return (s[TARGET_UTILITY][0] >= 0.9 * base[TARGET_UTILITY][0] and relative_attack(s, base) <= 1 / 3
+            and s.get("content_kept", (1,))[0] <= 0.5)
+
+
+def groups_in(summary):
+    """The (mechanism, variant, model) groups of the grid, in order."""
     seen = []
-    for m in config["mechanisms"]:
-        if (m["name"], m["model"]) not in seen:
-            seen.append((m["name"], m["model"]))
+    for mech, variant, model, _ in sorted(k for k in summary if k[0] not in ("original", "vectorised")):
+        if (mech, variant, model) not in seen:
+            seen.append((mech, variant, model))
     return seen
 
 
-def conclusion(summary, config, chance):
-    """For each mechanism: the epsilons whose mean utility accuracy is within
-    10% of the unmodified text's, and among them the one where the strongest
-    attacker does worst."""
-    base = summary[("original", "", None)]
-    u0, a0 = utility_of(base), attack_of(base)
+def conclusion(summary, chance):
+    """For each group: the epsilons whose utility is within 10% of the
+    unmodified text's, and among them the one where the strongest attacker
+    does worst."""
+    base = original_of(summary)
+    u0, a0 = base[TARGET_UTILITY][0], attack_of(base)
     lines = []
     if u0 - chance["utility"] < 0.05:
-        lines.append(f"- Caution: on the unmodified text the utility classifiers reach {u0:.3f}, barely above "
+        lines.append(f"- Caution: on the unmodified text the utility classifier reaches {u0:.3f}, barely above "
                      f"the majority-class rate {chance['utility']:.3f}, so 'within 10%' says little here.")
-    for mech, model in mechanisms_in(config):
-        eps = sorted(e for (m, mo, e) in summary if m == mech and mo == model)
-        ok = [e for e in eps if utility_of(summary[(mech, model, e)]) >= 0.9 * u0]
+    for mech, variant, model in groups_in(summary):
+        keys = sorted((k for k in summary if k[:3] == (mech, variant, model)), key=lambda k: k[3] or 0)
+        name = f"**{mech}**" + (f" [{variant}]" if variant else "") + f" ({model})"
+        ok = [k for k in keys if summary[k][TARGET_UTILITY][0] >= 0.9 * u0]
         if not ok:
-            best_u = max(eps, key=lambda e: utility_of(summary[(mech, model, e)]))
-            lines.append(f"- **{mech}** ({model}): no ε of the grid keeps utility within 10% of the unmodified "
-                         f"text ({u0:.3f}); the best is ε = {best_u:g} with "
-                         f"{utility_of(summary[(mech, model, best_u)]):.3f}, where the strongest attack is at "
-                         f"{attack_of(summary[(mech, model, best_u)]):.3f} (unmodified {a0:.3f}, chance "
+            best = max(keys, key=lambda k: summary[k][TARGET_UTILITY][0])
+            s = summary[best]
+            lines.append(f"- {name}: no ε of the grid keeps utility within 10% of the unmodified text "
+                         f"({u0:.3f}); the best is {label_of(best)} with {s[TARGET_UTILITY][0]:.3f}, where the "
+                         f"strongest attack is at {attack_of(s):.3f} (unmodified {a0:.3f}, chance "
                          f"{chance['attack']:.3f}).")
             continue
-        best = min(ok, key=lambda e: attack_of(summary[(mech, model, e)]))
-        s = summary[(mech, model, best)]
-        lines.append(f"- **{mech}** ({model}): utility stays within 10% for ε ∈ {{{', '.join(f'{e:g}' for e in ok)}}}; "
-                     f"the attack falls most at ε = {best:g}: strongest attack {attack_of(s):.3f} "
-                     f"(unmodified {a0:.3f}, chance {chance['attack']:.3f}), utility {utility_of(s):.3f} "
-                     f"(unmodified {u0:.3f}).")
+        best = min(ok, key=lambda k: attack_of(summary[k]))
+        s = summary[best]
+        eps = ", ".join("preset" if k[3] is None else f"{k[3]:g}" for k in ok)
+        kept = s.get("content_kept", (float("nan"),))[0]
+        lines.append(f"- {name}: utility stays within 10% for ε ∈ {{{eps}}}; the attack falls most at "
+                     f"{label_of(best)}: strongest attack {attack_of(s):.3f} (unmodified {a0:.3f}, chance "
+                     f"{chance['attack']:.3f}), utility {s[TARGET_UTILITY][0]:.3f} (unmodified {u0:.3f}), "
+                     f"content words kept {kept:.2f}" + (" — **meets the target**" if meets_target(s, base) else
+                                                          "") + ".")
     return lines
 
 
-def plot_accuracy(path, summary, config, chance, title):
-    mechs = mechanisms_in(config)
-    fig, axes = plt.subplots(len(mechs), 2, figsize=(10, 2.7 * len(mechs)), squeeze=False, sharey=True)
-    base = summary[("original", "", None)]
-    for row, (mech, model) in enumerate(mechs):
-        eps = sorted(e for (m, mo, e) in summary if m == mech and mo == model)
+def plot_accuracy(path, summary, chance, title):
+    groups = groups_in(summary)
+    fig, axes = plt.subplots(len(groups), 2, figsize=(10, 2.7 * len(groups)), squeeze=False, sharey=True)
+    base = original_of(summary)
+    for row, group in enumerate(groups):
+        keys = sorted((k for k in summary if k[:3] == group), key=lambda k: k[3] or 0)
+        eps = [k[3] if k[3] is not None else 0 for k in keys]
         for col, (metrics, what) in enumerate([(ATTACKS, "attack (author)"), (UTILITIES, "utility (label)")]):
             ax = axes[row][col]
             for i, (k, label) in enumerate(metrics):
                 c = COLOURS[i + (0 if col == 0 else 2)]
-                ys = [summary[(mech, model, e)][k][0] for e in eps]
-                sd = [summary[(mech, model, e)][k][1] for e in eps]
-                ax.errorbar(eps, ys, yerr=sd, marker="o", ms=3, color=c, label=label, capsize=2)
+                ys = [summary[x][k][0] for x in keys]
+                err = [[y - summary[x][k][1] for x, y in zip(keys, ys)], [summary[x][k][2] - y for x, y in zip(keys, ys)]]
+                ax.errorbar(eps, ys, yerr=err, marker="o", ms=3, color=c, label=label, capsize=2)
                 ax.axhline(base[k][0], color=c, ls="--", lw=0.8)
             ax.axhline(chance["attack" if col == 0 else "utility"], color="black", ls=":", lw=1, label="chance")
-            ax.set_title(f"{mech} ({model}): {what}", fontsize=9)
+            mech, variant, model = group
+            ax.set_title(f"{mech}{' [' + variant + ']' if variant else ''} ({model}): {what}", fontsize=9)
             ax.set_ylim(0, 1.02)
             ax.set_xlabel("ε", fontsize=8)
             ax.tick_params(labelsize=7)
             if row == 0:
                 ax.legend(fontsize=6, loc="lower right")
     axes[0][0].set_ylabel("accuracy", fontsize=8)
-    fig.suptitle(f"{title}: accuracy vs ε (dashed: unmodified text; dotted: chance)", fontsize=10)
+    fig.suptitle(f"{title}: accuracy vs ε, 95% intervals (dashed: unmodified text; dotted: chance)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=72)
+    plt.close(fig)
+
+
+def shape_of(config_entry):
+    args = list(config_entry.get("args", []))
+    if "--release-shape" in args:
+        return args[args.index("--release-shape") + 1]
+    return "keep"
+
+
+def pareto(points):
+    """The points no other point beats on both axes (lower x, higher y)."""
+    front = []
+    for x, y in sorted(points, key=lambda p: (p[0], -p[1])):
+        if not front or y > front[-1][1]:
+            front.append((x, y))
+    return front
+
+
+def plot_frontier(path, summary, config, title):
+    """Strongest attack (share of its unmodified accuracy kept) against
+    utility (share of the unmodified text's), one point per condition, the
+    frontier of each model drawn through its undominated points, the target
+    region shaded."""
+    base = original_of(summary)
+    shapes = {}
+    for m in config["mechanisms"]:
+        name = "preset:" + m["preset"] if "preset" in m else m["name"]
+        shapes[(name, m.get("variant", ""), m["model"])] = "preset" if "preset" in m else shape_of(m)
+    markers = {"keep": "o", "normalize": "s", "strict": "^", "preset": "*"}
+    models = sorted({k[2] for k in summary if k[0] not in ("original", "vectorised")})
+    mechs = sorted({k[0] for k in summary if k[0] not in ("original", "vectorised")})
+    cmap = plt.get_cmap("tab10")
+    colour = {m: cmap(i % 10) for i, m in enumerate(mechs)}
+    fig, ax = plt.subplots(figsize=(9, 6.5))
+    ax.axvspan(0, 1 / 3, ymin=0, ymax=1, color="tab:green", alpha=0.06)
+    ax.axhline(0.9, color="tab:green", lw=0.8, ls="--")
+    ax.axvline(1 / 3, color="tab:green", lw=0.8, ls="--")
+    ax.text(0.01, 0.905, "target: utility ≥ 90%, every attack ≤ 1/3", fontsize=7, color="tab:green")
+    u0 = base[TARGET_UTILITY][0]
+    for mi, model in enumerate(models):
+        pts = []
+        for key, s in summary.items():
+            mech, variant, mo, eps = key
+            if mo != model or mech in ("original", "vectorised"):
+                continue
+            x, y = relative_attack(s, base), s[TARGET_UTILITY][0] / u0
+            pts.append((x, y))
+            shape = shapes.get((mech, variant, mo), "keep")
+            filled = mi == 0
+            ax.errorbar(x, y, yerr=[[y - s[TARGET_UTILITY][1] / u0], [s[TARGET_UTILITY][2] / u0 - y]],
+                        fmt=markers[shape], ms=11 if shape == "preset" else 5, capsize=0, lw=0.5,
+                        color=colour[mech], mfc=colour[mech] if filled else "white", alpha=0.9)
+            if shape == "preset":
+                ax.annotate(f"{mech[7:]} ({model})", (x, y), fontsize=7, xytext=(5, 4), textcoords="offset points")
+        front = pareto(pts)
+        ax.plot([p[0] for p in front], [p[1] for p in front], color="black", lw=1.2 if mi == 0 else 0.8,
+                ls="-" if mi == 0 else ":", label=f"frontier: {model}")
+    for m in mechs:
+        ax.plot([], [], "o", color=colour[m], label=m)
+    for sh, mk in markers.items():
+        ax.plot([], [], mk, color="grey", label=f"shape: {sh}")
+    ax.set_xlabel("strongest attack: largest share of its unmodified accuracy kept by any attacker (lower: more private)")
+    ax.set_ylabel(f"utility: {TARGET_UTILITY} as a share of the unmodified text's")
+    ax.set_xlim(0, 1.05)
+    ax.set_ylim(0.5, 1.08)
+    ax.legend(fontsize=7, loc="lower right", ncol=2)
+    ax.set_title(f"{title}: attack–utility frontier (filled: {models[0] if models else ''}; hollow: other models)",
+                 fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
     plt.close(fig)
 
 
@@ -135,30 +290,36 @@ def plot_calibration(path, cal_rows):
 
 
 def table(summary):
-    head = ["mechanism", "model", "ε", "runs", "words changed"] + [k for k, _ in ATTACKS + UTILITIES]
+    metrics = [k for k, _ in ATTACKS + UTILITIES]
+    head = ["mechanism", "variant", "model", "ε", "seeds", "words changed", "content kept"] + metrics
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
 
     def order(key):
-        m, mo, e = key
-        return (0 if m == "original" else 1 if m == "vectorised" else 2, m, mo, e if e is not None else 0)
+        m, v, mo, e = key
+        return (0 if m == "original" else 1 if m == "vectorised" else 2, mo, m, v, e if e is not None else 0)
 
     for key in sorted(summary, key=order):
         s = summary[key]
-        mech, model, eps = key
-        cells = [mech, model or "–", "–" if eps is None else f"{eps:g}", str(s["attack_koppel"][2]),
-                 f"{s['words_changed'][0]:.2f}"]
-        cells += [f"{s[k][0]:.3f} ± {s[k][1]:.3f}" if s[k][2] > 1 else f"{s[k][0]:.3f}" for k, _ in ATTACKS + UTILITIES]
+        mech, variant, model, eps = key
+        kept = s.get("content_kept")
+        cells = [mech, variant or "–", model or "–", "preset" if eps is None and mech.startswith("preset:") else
+                 "–" if eps is None else f"{eps:g}", str(s["attack_koppel"][3]), f"{s['words_changed'][0]:.2f}",
+                 "–" if kept is None else f"{kept[0]:.2f}"]
+        cells += [f"{s[k][0]:.2f} [{s[k][1]:.2f}, {s[k][2]:.2f}]" if s[k][2] > s[k][1] else f"{s[k][0]:.3f}"
+                  for k in metrics]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
 def write(out, name, rows, cal_rows, sizes, config):
     for r in rows:
-        r["epsilon"] = None if r["epsilon"] == "" else float(r["epsilon"])
-    summary = summarise(rows)
+        r["epsilon"] = None if r["epsilon"] in ("", None) else float(r["epsilon"])
+    summary = summarise(rows, read_hits(os.path.join(out, "hits.jsonl")), sizes.get("seed", 0))
     chance = {"attack": sizes["chance_attack"], "utility": sizes["chance_utility"]}
     acc_png = f"{name}-accuracy.png"
-    plot_accuracy(os.path.join(out, acc_png), summary, config, chance, name)
+    plot_accuracy(os.path.join(out, acc_png), summary, chance, name)
+    frontier_png = f"{name}-frontier.png"
+    plot_frontier(os.path.join(out, frontier_png), summary, config, name)
     cal_png = f"{name}-calibration.png"
     if cal_rows:
         plot_calibration(os.path.join(out, cal_png), cal_rows)
@@ -170,12 +331,14 @@ def write(out, name, rows, cal_rows, sizes, config):
                 else "random per author") + f", seed {sizes['seed']}. Chance: attack {chance['attack']:.3f}, "
              f"utility {chance['utility']:.3f} (majority class of the unknown texts). Run time {sizes['seconds']} s.",
              "", "Attackers and classifiers are trained on the unmodified known texts and applied to the "
-             "privatised unknown texts. Numbers are mean ± standard deviation over noise seeds.", "",
-             f"![accuracy vs epsilon]({acc_png})", ""]
+             "privatised unknown texts. Numbers are means over noise seeds with 95% intervals from a bootstrap "
+             "over the unknown texts. 'content kept' is the share of content-word tokens (vocabulary words, "
+             "not stopwords or numbers) released as themselves.", "",
+             f"![attack-utility frontier]({frontier_png})", "", f"![accuracy vs epsilon]({acc_png})", ""]
     if cal_rows:
         lines += [f"![N_w and S_w vs epsilon]({cal_png})", ""]
     lines += ["## Where utility stays within 10% and the attack falls most", ""]
-    lines += conclusion(summary, config, chance)
+    lines += conclusion(summary, chance)
     lines += ["", "## All numbers", ""] + table(summary) + [""]
     if cal_rows:
         lines += ["## Calibration (dxtext calibrate)", "", "| mechanism | model | ε | N_w median | N_w mean | N_w max | "

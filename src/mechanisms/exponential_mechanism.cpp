@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "errors/error.hpp"
+#include "sampling/samplers.hpp"
 #include "search/exact_scan.hpp"
 
 namespace dxt {
@@ -53,7 +54,8 @@ void ExponentialMechanism::privatize_batch(RandomStream& rng, const std::optiona
 }
 
 // Permute-and-flip: a fresh uniformly random order (Fisher-Yates), then
-// accept each candidate with probability exp(-eps (d - d_min) / 2); the first
+// accept each candidate with probability exp(-eps (d - d_min) / 2), exactly
+// also far in the tail (an uncapped exponential draw); the first
 // accepted word is released. The word at d_min is accepted with probability
 // 1, so there always is one. The permutation is drawn lazily, one position
 // at a time, and the loop always runs to the end (draws after the first
@@ -76,7 +78,11 @@ uint32_t ExponentialMechanism::permute_and_flip(RandomStream& rng, std::optional
   for (uint32_t i = 0; i < V; ++i) {
     std::swap(order_[i], order_[i + uniform_index(rng, V - i)]);
     const uint32_t o = order_[i];
-    const bool accept = rng.uniform() <= std::exp(-half_eps * (distances_[o] - d_min));
+    // Accepted with probability exp(-x) as E >= x, E ~ Exp(1) uncapped: the
+    // same bytes and, in exact arithmetic, the same decision as
+    // uniform() <= exp(-x), but exp(-x) underflows to 0 beyond x = 745, which
+    // would make every word that far behind impossible to release.
+    const bool accept = sample_exponential(rng) >= half_eps * (distances_[o] - d_min);
     if (accept && released == UINT32_MAX) released = o;
   }
   if (released != UINT32_MAX) return released;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "errors/error.hpp"
 #include "rng/secure_wipe.hpp"
 
 namespace dxt {
@@ -54,6 +55,21 @@ double RandomStream::uniform() {
   // stands for [d, d + ulp), so the result is uniform and below 1).
   const double result = std::ldexp(static_cast<double>(bits >> 11), exponent + 11);
   return result > 0 ? result : std::ldexp(1.0, -1074);
+}
+
+RandomStream::UniformParts RandomStream::uniform_parts() {
+  constexpr int kMaxZeroWords = 1024;
+  uint64_t k = 0;
+  uint64_t bits = next_u64();
+  for (int zero_words = 0; bits == 0; bits = next_u64()) {
+    if (++zero_words > kMaxZeroWords) fail(DXT_E_RNG_FAILURE, "the random generator returned 65536 zero bits in a row");
+    k += 64;
+  }
+  const int lead = __builtin_clzll(bits);
+  k += static_cast<uint64_t>(lead);
+  bits <<= lead;
+  if (lead > 0) bits |= next_u64() >> (64 - lead);  // as uniform(): the same bytes
+  return {k, bits >> 11};
 }
 
 }  // namespace dxt

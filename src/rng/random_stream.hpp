@@ -31,6 +31,20 @@ class RandomStream {
   // probability and -ln(U) is not capped (DESIGN.md §4). Never 0, never 1.
   double uniform();
 
+  // The same uniform as its parts, without a floor: U = m * 2^-(53 + k),
+  // m in [2^52, 2^53) (53 random bits with the top one set), k >= 0 the
+  // number of zero bits before the leading one of an infinite random bit
+  // string. It reads exactly the bytes uniform() reads whenever uniform()
+  // does not stop at its floor (k < 1088), so the two agree draw for draw;
+  // past that, uniform() returns 2^-1074 while k keeps counting. More than
+  // 1024 zero words in a row (65,536 zero bits, probability 2^-65536) mean a
+  // broken generator and throw DXT_E_RNG_FAILURE: k is at most 65,599.
+  struct UniformParts {
+    uint64_t k;
+    uint64_t mantissa;
+  };
+  UniformParts uniform_parts();
+
   dxt_rng_mode mode() const { return source_->mode(); }
 
  private:

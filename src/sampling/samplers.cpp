@@ -53,7 +53,18 @@ uint32_t uniform_index(RandomStream& rng, uint32_t n) {
   }
 }
 
-double sample_exponential(RandomStream& rng) { return -std::log(rng.uniform()); }
+double sample_exponential(RandomStream& rng) {
+  // E = -ln U with U = m 2^-(53+k) taken from its parts, so that U below the
+  // smallest double (2^-1074), where uniform() would stop, still gives its
+  // exact E: the tail of Exp(1) is not capped near 744.4. While U is a normal
+  // double (k <= 1021) this is -ln(uniform()) bit for bit, from the same
+  // bytes; below, E = (k+1) ln 2 - ln(1 + f) with f = m 2^-52 - 1 in [0, 1),
+  // both terms exact to rounding (no cancellation: the first is >= 708).
+  const RandomStream::UniformParts u = rng.uniform_parts();
+  if (u.k <= 1021) return -std::log(std::ldexp(static_cast<double>(u.mantissa), -53 - static_cast<int>(u.k)));
+  const double f = std::ldexp(static_cast<double>(u.mantissa - (uint64_t{1} << 52)), -52);
+  return static_cast<double>(u.k + 1) * kLn2 - std::log1p(f);
+}
 
 double sample_gamma_integer_shape(RandomStream& rng, uint32_t shape, double scale) {
   double sum = 0;
@@ -62,7 +73,9 @@ double sample_gamma_integer_shape(RandomStream& rng, uint32_t shape, double scal
 }
 
 void sample_normal_pair(RandomStream& rng, double& a, double& b) {
-  const double radius = std::sqrt(-2.0 * std::log(rng.uniform()));
+  // sqrt(2E), E ~ Exp(1) uncapped; the same value as sqrt(-2 ln U) (doubling
+  // and negation are exact) wherever U is a normal double.
+  const double radius = std::sqrt(2.0 * sample_exponential(rng));
   const double angle = kTwoPi * rng.uniform();
   a = radius * std::cos(angle);
   b = radius * std::sin(angle);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Continuous samplers over RandomStream (DESIGN.md §5). All use fixed loop
-// counts with no rejection, so their running time does not depend on the
-// values drawn.
+// Continuous samplers over RandomStream (DESIGN.md §5). The Exp, Gamma,
+// normal and direction samplers draw a fixed number of uniforms, with no
+// rejection beyond retries of probability below 2^-64 (a zero word in a
+// uniform, a direction of norm 0), so their running time does not depend on
+// the input. uniform_index rejects with probability below 2^-32 per draw;
+// the Gumbel draws serve the lazy race, whose time depends on the scores.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +17,12 @@ namespace dxt {
 // An unbiased uniform integer in [0, n) by rejection (n > 0).
 uint32_t uniform_index(RandomStream& rng, uint32_t n);
 
-// Exp(1) as -ln U with full-range U: unbounded tail, as the guarantee needs.
+// Exp(1) as -ln U, computed from U's exponent count and mantissa
+// (RandomStream::uniform_parts), so its tail is not capped: E > t has
+// probability e^-t for every t up to 45,470 (65,600 ln 2), where a run of
+// 65,536 zero bits from the generator (probability 2^-65536) is reported as
+// DXT_E_RNG_FAILURE instead. The same bytes, and while U >= 2^-1022 the same
+// value, as -ln(rng.uniform()), which would stop at 744.4.
 double sample_exponential(RandomStream& rng);
 
 // Gamma(shape, scale) for integer shape >= 1: the sum of `shape` Exp(1)
@@ -22,7 +30,8 @@ double sample_exponential(RandomStream& rng);
 // and scale = 1/epsilon: the radius of density ∝ r^(n-1) e^(-eps r).
 double sample_gamma_integer_shape(RandomStream& rng, uint32_t shape, double scale);
 
-// Two independent N(0,1) values by Box–Muller.
+// Two independent N(0,1) values by Box–Muller, radius sqrt(2E) from
+// sample_exponential (uncapped).
 void sample_normal_pair(RandomStream& rng, double& a, double& b);
 
 // A direction uniform on the unit sphere S^(n-1): n normals, normalised.

@@ -208,6 +208,94 @@ TEST_CASE("gumbel: the extreme upper tail is exact, not capped; the capped sampl
   CHECK(sample_log_exponential(low) == doctest::Approx(std::log(2001 * std::log(2.0))).epsilon(1e-9));
 }
 
+namespace {
+
+// A stream whose first uniform is the bit string "j zero bits, a one, then
+// the 63 bits of `rest`": U in [2^-(j+1), 2^-j), an event of probability
+// exactly 2^-(j+1) (RandomStream::uniform_parts reads the word after the
+// leading one for the mantissa).
+RandomStream exponent_stream(uint64_t j, uint64_t rest = 0) {
+  std::vector<uint8_t> bytes;
+  for (uint64_t z = 0; z < j / 64; ++z) append_u64(bytes, 0);
+  const int lead = static_cast<int>(j % 64);
+  append_u64(bytes, (uint64_t{1} << (63 - lead)) | (lead < 63 ? rest >> (lead + 1) : 0));
+  append_u64(bytes, rest << (63 - lead));
+  return RandomStream(std::make_unique<ScriptedSource>(bytes));
+}
+
+// The sampler before: -ln of the uniform, whose floor 2^-1074 caps E at 744.4.
+double capped_exponential(RandomStream& rng) { return -std::log(rng.uniform()); }
+
+// Whether `exponential` maps the event of exponent_stream(j) (probability
+// 2^-(j+1)) into the Exp(1) quantile interval of the same probability,
+// (j ln 2, (j+1) ln 2]: e^(-j ln 2) - e^(-(j+1) ln 2) = 2^-(j+1).
+bool maps_exponent_event(uint64_t j, uint64_t rest, double (*exponential)(RandomStream&)) {
+  RandomStream rng = exponent_stream(j, rest);
+  const double e = exponential(rng);
+  const double lo = static_cast<double>(j) * std::log(2.0), hi = static_cast<double>(j + 1) * std::log(2.0);
+  const double slack = 1e-13 * hi;
+  return e > lo - slack && e <= hi + slack;
+}
+
+}  // namespace
+
+TEST_CASE("exponential: the extreme upper tail is exact, beyond 744.4; the capped sampler fails the same check") {
+  // Every event "j zero bits, then a one" lands on the quantile interval of
+  // its own probability, far beyond 744.4 (the largest -ln U of a double U)
+  // and up to the 65,536 zero bits at which a generator is declared broken.
+  for (uint64_t j : {0u,    1u,    11u,   12u,   52u,   63u,   64u,   100u,  1000u,  1021u,  1022u,
+                     1023u, 1073u, 1074u, 1075u, 1087u, 1088u, 1100u, 5000u, 20000u, 65535u, 65599u}) {
+    for (uint64_t rest : {uint64_t{0}, ~uint64_t{0}, uint64_t{0x5A5A5A5A5A5A5A5A}}) {
+      CAPTURE(j);
+      CAPTURE(rest);
+      CHECK(maps_exponent_event(j, rest, sample_exponential));
+      // The old sampler agrees while U is representable, and is capped after.
+      // (At j = 1074 it returns the interval's end, 1074 ln 2.)
+      if (j <= 1074) CHECK(maps_exponent_event(j, rest, capped_exponential));
+      if (j >= 1075) CHECK_FALSE(maps_exponent_event(j, rest, capped_exponential));
+    }
+  }
+  RandomStream far = exponent_stream(65599);
+  CHECK(sample_exponential(far) == doctest::Approx(65600 * std::log(2.0)).epsilon(1e-12));  // 45 470.3
+  // A Gamma radius is a sum of such draws, so it is not capped at n * 744.4
+  // either: three draws of j = 2000 give 3 * 2001 ln 2 / eps.
+  std::vector<uint8_t> bytes;
+  for (int d = 0; d < 3; ++d) {
+    for (int z = 0; z < 2000 / 64; ++z) append_u64(bytes, 0);
+    append_u64(bytes, uint64_t{1} << (63 - 2000 % 64));
+    append_u64(bytes, 0);
+  }
+  RandomStream gamma(std::make_unique<ScriptedSource>(bytes));
+  CHECK(sample_gamma_integer_shape(gamma, 3, 0.5) == doctest::Approx(0.5 * 3 * 2001 * std::log(2.0)).epsilon(1e-12));
+  // 65 536 zero bits in a row are a broken generator, reported.
+  RandomStream zeros(std::make_unique<ScriptedSource>(std::vector<uint8_t>{}));
+  try {
+    (void)sample_exponential(zeros);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.status() == DXT_E_RNG_FAILURE);
+  }
+}
+
+TEST_CASE("exponential and normals: the same bytes and, wherever U is a normal double, the same values as before") {
+  // Seeded output does not change: sample_exponential reads the bytes that
+  // -ln(uniform()) read and returns the same double, and so do the normals.
+  RandomStream a = seeded(6), b = seeded(6);
+  for (int i = 0; i < 200000; ++i) {
+    const double x = sample_exponential(a), y = capped_exponential(b);
+    REQUIRE(x == y);
+  }
+  RandomStream c = seeded(7), d = seeded(7);
+  for (int i = 0; i < 50000; ++i) {
+    double n1, n2;
+    sample_normal_pair(c, n1, n2);
+    const double radius = std::sqrt(-2.0 * std::log(d.uniform())),
+                 angle = 6.283185307179586476925286766559 * d.uniform();
+    REQUIRE(n1 == radius * std::cos(angle));
+    REQUIRE(n2 == radius * std::sin(angle));
+  }
+}
+
 TEST_CASE("a generator that returns only zero bits is reported, not looped on") {
   RandomStream rng(std::make_unique<ScriptedSource>(std::vector<uint8_t>{}));
   try {

@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "errors/error.hpp"
@@ -179,6 +180,55 @@ TEST_CASE("exponential (permute-and-flip) matches its exact law, which differs f
       CHECK(test::chi_square(counts, softmax_law(toy.spec, w, eps / 2)).p_value < test::kAlpha);
     }
   }
+}
+
+namespace {
+
+// Replays fixed 64-bit words (as next_u64 reads them), then zeros.
+class ScriptedBytes final : public ByteSource {
+ public:
+  explicit ScriptedBytes(std::vector<uint64_t> words) : words_(std::move(words)) {}
+  void fill(uint8_t* out, size_t n) override {
+    for (size_t i = 0; i < n; ++i, ++at_)
+      out[i] = at_ / 8 < words_.size() ? static_cast<uint8_t>(words_[at_ / 8] >> (8 * (at_ % 8))) : 0;
+  }
+  dxt_rng_mode mode() const override { return DXT_RNG_DETERMINISTIC; }
+
+ private:
+  std::vector<uint64_t> words_;
+  size_t at_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("permute-and-flip accepts a word exp(-800) behind exactly when its exponential draw reaches 800") {
+  // Two words 16 apart at eps = 100: from "a" the word "b" is accepted with
+  // probability e^-800, below the smallest double. Accepting when
+  // uniform() <= exp(-800) = 0 would never release it from "a" (while "b"
+  // releases itself), an impossibility no epsilon bounds.
+  test::ToyModelSpec spec;
+  spec.words = {"a", "b"};
+  spec.vectors = {{0, 0}, {16, 0}};
+  Toy toy(spec);
+  MechanismParams mp = params(DXT_MECHANISM_EXPONENTIAL, 100.0);
+  mp.sampler = DXT_SAMPLER_PERMUTE_AND_FLIP;
+  ExponentialMechanism mech(*toy.model, mp);
+  // One draw: uniform_index(2) picks position 1 ("b") first (an odd word);
+  // b's exponential is U = 2^-(j+1), E = (j+1) ln 2; uniform_index(1) reads
+  // one word; a's exponential (U >= 1/2) accepts.
+  auto draw = [&](uint64_t j) {
+    std::vector<uint64_t> words = {1};
+    for (uint64_t z = 0; z < j / 64; ++z) words.push_back(0);
+    words.push_back(uint64_t{1} << (63 - j % 64));
+    words.push_back(0);  // the mantissa's top-up (when the leading one is not the top bit)
+    words.push_back(0);  // uniform_index(1)
+    words.push_back(uint64_t{1} << 63);
+    words.push_back(0);
+    RandomStream rng(std::make_unique<ScriptedBytes>(words));
+    return mech.privatize(rng, 0u);
+  };
+  CHECK(draw(1153) == 0u);  // E = 1154 ln 2 = 799.9 < 800: rejected, "a" released
+  CHECK(draw(1154) == 1u);  // E = 1155 ln 2 = 800.6: "b" released
 }
 
 TEST_CASE("tem matches exp(-eps min(d, gamma)/2); untruncated and unweighted-bottom variants are rejected") {

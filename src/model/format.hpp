@@ -30,6 +30,12 @@ inline constexpr uint32_t kMaxSections = 64;
 inline constexpr uint64_t kSectionAlignment = 64;
 inline constexpr uint32_t kMaxDimension = 65536;
 inline constexpr uint64_t kMaxMetadataSize = 1u << 20;
+// Sections of unknown kinds (11 and above) hold together at most this many
+// bytes plus kUnknownSectionsFactor times the bytes of the sections whose
+// sizes the header's counts fix (every known kind but metadata and strings):
+// docs/format.md §4, check 21. This bounds what reading a whole file costs.
+inline constexpr uint64_t kUnknownSectionsAllowance = 1u << 20;
+inline constexpr uint64_t kUnknownSectionsFactor = 4;
 inline constexpr size_t kDigestSize = 32;
 
 // Byte offsets inside the fixed header.

@@ -302,6 +302,28 @@ void Model::validate(const ModelOpenOptions& options) {
   // At most 4 V slots (a writer needs fewer than 4 V for a load below 1/2):
   // a table cannot be a sparse region of any size.
   if (hash_capacity_ > 4 * V) corrupt("vocabulary hash table has more than 4 slots per word");
+  // Sections of unknown kinds are bounded by the sections the counts size
+  // (offsets, hash table, matrix, scales, norms, frequencies, covariance,
+  // index: all fixed by V, D, C and K), so that reading the whole file (the
+  // fingerprint, digest verification) costs a bounded multiple of what the
+  // header's counts justify, never what a huge sparse section of a kind this
+  // version does not know declares (docs/format.md §4, §13).
+  {
+    // Sections do not overlap and lie inside the file, so neither sum wraps.
+    uint64_t counted = 0, unknown = 0;
+    for (const Range& r : ranges) {
+      if (r.kind > format::kHighestKnownKind)
+        unknown += r.end - r.begin;
+      else if (r.kind != static_cast<uint32_t>(SectionKind::kMetadata) &&
+               r.kind != static_cast<uint32_t>(SectionKind::kVocabStrings))
+        counted += r.end - r.begin;
+    }
+    const auto scaled = checked_mul(counted, format::kUnknownSectionsFactor);
+    const auto limit = scaled ? checked_add(*scaled, format::kUnknownSectionsAllowance) : std::nullopt;
+    if (limit && unknown > *limit)
+      corrupt("sections of unknown kinds hold " + std::to_string(unknown) + " bytes, more than 1 MiB + 4 x the " +
+              std::to_string(counted) + " bytes of the sections sized by the header's counts");
+  }
 
   if (metadata_section_.size > format::kMaxMetadataSize) corrupt("metadata section exceeds 1 MiB");
   if (sha256(metadata_section_.data, metadata_section_.size) != metadata_section_.digest)

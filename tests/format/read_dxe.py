@@ -293,6 +293,12 @@ class Model:
         c(hash_size % 4 == 0 and C > V and C & (C - 1) == 0, CORRUPT,
           "hash table capacity must be a power of two above V")
         c(C <= 4 * V, CORRUPT, "hash table has more than 4 slots per word")
+        # Sections of unknown kinds: at most 1 MiB + 4 x the sections whose
+        # sizes the counts fix (every known kind but metadata and strings).
+        counted = sum(size for kind, _, size, _ in self.entries if kind in KIND_NAMES and kind not in (1, 3))
+        unknown = sum(size for kind, _, size, _ in self.entries if kind not in KIND_NAMES)
+        c(unknown <= (1 << 20) + 4 * counted, CORRUPT,
+          "sections of unknown kinds hold %d bytes, more than 1 MiB + 4 x %d" % (unknown, counted))
         self.hash_at = hash_at
         self.capacity = C
 
@@ -584,6 +590,25 @@ def check_rejects(data):
     def set_padding(b):
         b[len(b) - 1] = 1  # the golden and demo files end in padding
 
+    limit = (1 << 20) + 4 * sum(size for kind, _, size, _ in base.entries if kind in KIND_NAMES and kind not in (1, 3))
+
+    def unknown_section(size):  # one more entry, kind 11, after the last section
+        def f(b):
+            count, header_size = u32(b, 20), u32(b, 16)
+            b[header_size:header_size] = bytes(64)
+            for i in range(count):
+                struct.pack_into("<Q", b, 128 + 64 * i + 8, u64(b, 128 + 64 * i + 8) + 64)
+            struct.pack_into("<II", b, 16, header_size + 64, count + 1)
+            b.extend(bytes(-len(b) % 64))
+            offset = len(b)
+            b.extend(bytes(size))
+            struct.pack_into("<IIQQ", b, header_size, 11, 0, offset, size)
+            b[header_size + 24:header_size + 56] = sha256(bytes(b[offset:offset + size]))
+            b.extend(bytes(-len(b) % 64))
+            struct.pack_into("<Q", b, 24, len(b))
+            rehash(b)
+        return f
+
     cases = [
         ("intact", lambda b: None, True, OK),
         ("bad magic", patch(1, ord("d")), False, NOT_A_MODEL),
@@ -601,6 +626,8 @@ def check_rejects(data):
         ("metadata byte flipped", xor(metadata_at + 8), False, DIGEST_MISMATCH),
         ("unknown section kind, digest fixed", with_rehash(relabel_frequencies(11)), True, OK),
         ("covariance of the wrong size, digest fixed", with_rehash(relabel_frequencies(9)), False, CORRUPT),
+        ("unknown section kind at the size limit", unknown_section(limit), True, OK),
+        ("unknown section kind one byte over the limit", unknown_section(limit + 1), False, CORRUPT),
     ]
     results = []
     for name, damage, verify, expected in cases:

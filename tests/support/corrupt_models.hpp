@@ -121,6 +121,49 @@ inline void with_hash_capacity(std::string& b, uint32_t capacity) {
   fix_section_digest(b, K::kVocabHash);
 }
 
+// One more section table entry, of kind 11 (unknown to this version) and
+// `size` bytes, appended after the last section: the header grows by one
+// entry, every other section moves 64 bytes on, and the new section's bytes
+// (zero) and digest are filled in unless `materialize` is false (then the
+// caller writes the file sparse, as an attacker would).
+inline void with_unknown_section(std::string& b, uint64_t size, bool materialize = true) {
+  const uint32_t count = section_count(b);
+  const size_t header_size = entry_at(count);
+  b.insert(header_size, fmt::kSectionEntrySize, '\0');
+  for (uint32_t s = 0; s < count; ++s) {
+    const size_t at = entry_at(s) + fmt::entry::kOffset;
+    set_u64_raw(b, at, fmt::load_u64(u8(b, at)) + fmt::kSectionEntrySize);
+  }
+  fmt::store_u32(u8(b, fmt::header::kSectionCount), count + 1);
+  fmt::store_u32(u8(b, fmt::header::kHeaderSize), static_cast<uint32_t>(header_size + fmt::kSectionEntrySize));
+  b.resize((b.size() + 63) / 64 * 64);
+  const uint64_t offset = b.size();
+  const size_t e = entry_at(count);
+  fmt::store_u32(u8(b, e + fmt::entry::kKind), 11);
+  set_u64_raw(b, e + fmt::entry::kOffset, offset);
+  set_u64_raw(b, e + fmt::entry::kSize, size);
+  uint64_t file_size = (offset + size + 63) / 64 * 64;
+  if (materialize) {
+    b.resize(offset + size);
+    const Digest d = sha256(b.data() + offset, size);
+    std::memcpy(u8(b, e + fmt::entry::kDigest), d.data(), 32);
+    b.resize(file_size);
+  }
+  set_u64_raw(b, fmt::header::kFileSize, file_size);
+  fix_header_digest(b);
+}
+
+// The most that sections of unknown kinds may hold in `b` (docs/format.md
+// §4, check 21): 1 MiB plus 4 times the sizes of kinds 2 and 4 to 10.
+inline uint64_t unknown_sections_limit(std::string& b) {
+  uint64_t counted = 0;
+  for (uint32_t s = 0; s < section_count(b); ++s) {
+    const uint32_t kind = fmt::load_u32(u8(b, entry_at(s) + fmt::entry::kKind));
+    if (kind == 2 || (kind >= 4 && kind <= 10)) counted += fmt::load_u64(u8(b, entry_at(s) + fmt::entry::kSize));
+  }
+  return (uint64_t{1} << 20) + 4 * counted;
+}
+
 struct Corruption {
   const char* name;
   std::function<void(std::string&)> apply;
@@ -237,6 +280,11 @@ inline std::vector<Corruption> table() {
        },
        DXT_E_CORRUPT_MODEL},
       {"hash table of more than 4 V slots", [](std::string& b) { with_hash_capacity(b, 128); }, DXT_E_CORRUPT_MODEL},
+      // Sections of unknown kinds: at most 1 MiB + 4 x the sections the
+      // counts size (check 21), or reading the file would cost what a sparse
+      // section of any size declares.
+      {"a section of unknown kind one byte over the limit",
+       [](std::string& b) { with_unknown_section(b, unknown_sections_limit(b) + 1); }, DXT_E_CORRUPT_MODEL},
       {"vocabulary offsets do not span the strings",
        [](std::string& b) { set_u32(b, section_offset(b, K::kVocabOffsets), 1); }, DXT_E_CORRUPT_MODEL},
   };

@@ -4,6 +4,10 @@
 // single-byte flip.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -52,6 +56,52 @@ TEST_CASE("table of corrupt models") {
     const std::string message = std::string(c.name) + ": got " + got;
     CHECK_MESSAGE(s == c.expected, message);
   }
+}
+
+TEST_CASE("sections of unknown kinds: up to the limit they open and are ignored, past it they are refused") {
+  std::string b = valid_model();
+  const uint64_t limit = unknown_sections_limit(b);
+  CHECK(limit > (uint64_t{1} << 20));
+  std::string at_limit = b;
+  with_unknown_section(at_limit, limit);
+  CHECK(open_status(at_limit) == DXT_OK);
+  CHECK(open_status(at_limit, DXT_OPEN_VERIFY_DIGESTS) == DXT_OK);
+  std::string small = b;
+  with_unknown_section(small, 0);  // unknown kinds may be empty
+  CHECK(open_status(small) == DXT_OK);
+  std::string over = b;
+  with_unknown_section(over, limit + 1);
+  CHECK(open_status(over) == DXT_E_CORRUPT_MODEL);
+  CHECK(std::string(dxt_last_error_message()).find("unknown kinds") != std::string::npos);
+}
+
+TEST_CASE("a sparse file declaring a 1 TiB section of unknown kind is refused at open, before anything reads it") {
+  // Written sparse, as an attacker would: the header and sections are real,
+  // the terabyte is a hole. Without the bound the file opens and the first
+  // fingerprint hashes the whole terabyte (hours).
+  std::string b = valid_model();
+  const uint64_t tib = uint64_t{1} << 40;
+  with_unknown_section(b, tib, /*materialize=*/false);
+  const uint64_t file_size = fmt::load_u64(u8(b, fmt::header::kFileSize));
+  char path[] = "/tmp/dxtext-sparse-XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  const bool written = write(fd, b.data(), b.size()) == static_cast<ssize_t>(b.size());
+  const bool sized = written && ftruncate(fd, static_cast<off_t>(file_size)) == 0;
+  close(fd);
+  if (!sized) {
+    unlink(path);
+    MESSAGE("this file system cannot hold a sparse 1 TiB file; skipped");
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  dxt_model* m = nullptr;
+  const dxt_status s = dxt_model_open_file(path, nullptr, &m);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  dxt_model_close(m);
+  unlink(path);
+  CHECK(s == DXT_E_CORRUPT_MODEL);
+  CHECK(seconds < 5.0);
 }
 
 namespace {

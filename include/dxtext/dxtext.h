@@ -474,13 +474,32 @@ DXT_API uint32_t dxt_output_set_size(const dxt_output_set *set);
 /** NULL is a no-op. */
 DXT_API void dxt_output_set_free(dxt_output_set *set);
 
+/**
+ * Named presets (dxt_privatize_options.preset): each bundles a mechanism,
+ * epsilon, release shape, output vocabulary and token policies for a common
+ * job. Their values are in tools/options/presets.table (docs/options.md,
+ * "Presets", lists them; `dxtext presets` prints them), chosen on the
+ * default model models/dxtext-en-euclid-100d-40k.dxe, and may be retuned in
+ * later versions: the record of every release says which preset and which
+ * values were used. The guarantee of a preset is that of its mechanism and
+ * release shape (docs/guarantees.md, "Presets").
+ */
+typedef enum dxt_preset {
+  DXT_PRESET_NONE = 0,     /**< no preset: every option as the caller set it (default) */
+  DXT_PRESET_READABLE = 1, /**< text a person will read: exponential, normalize shape, the most frequent words */
+  DXT_PRESET_FEATURES = 2, /**< features for analytics / model training: laplace, strict shape, numbers and
+                                stopwords dropped */
+  DXT_PRESET_STRONGEST = 3 /**< strongest privacy: exponential at a low epsilon, strict shape, a smaller output
+                                vocabulary, out-of-vocabulary words, numbers and stopwords dropped */
+} dxt_preset;
+
 /** The options of a privatisation call. tools/options/privatize_options.table
     describes them once (name, field, type, default, values; docs/options.md):
     the CLI and every binding take them under the same names. */
 typedef struct dxt_privatize_options {
   uint32_t struct_size;
   uint32_t mechanism; /**< dxt_mechanism; default DXT_MECHANISM_LAPLACE */
-  double epsilon;     /**< required: in [DXT_EPSILON_MIN, DXT_EPSILON_MAX] */
+  double epsilon;     /**< required: in [DXT_EPSILON_MIN, DXT_EPSILON_MAX]; with a preset, 0 = the preset's */
   /** dxt_token_policy per token class (index dxt_token_class). Defaults: privatise
       everything; out-of-vocabulary words are privatised from one fixed point
       shared by all of them (the origin), so they cannot be told apart. */
@@ -506,6 +525,19 @@ typedef struct dxt_privatize_options {
      of the two may be set. Never build S from the text being privatised. */
   uint32_t output_top;              /**< the N most frequent words of the model; 0 = no limit */
   const dxt_output_set *output_set; /**< a word list (dxt_output_set_create); NULL = none */
+  /** Appended with presets (a caller whose struct_size ends before it gets
+      DXT_PRESET_NONE): a dxt_preset. When not NONE, the call takes
+      mechanism, release_shape, output_top, policy[] and any mechanism
+      parameter the preset sets from the preset. A field the caller set to a
+      value other than both its _init default and the preset's value, or an
+      output_set, is refused with DXT_E_INVALID_ARGUMENT (the message names
+      the field and the preset). epsilon 0 takes the preset's epsilon; any
+      other epsilon overrides it (and is range-checked as always). A preset
+      whose output vocabulary is the N most frequent words needs the model's
+      frequencies section (DXT_E_UNSUPPORTED without one); a model with fewer
+      than N words is taken whole. Unknown values give
+      DXT_E_INVALID_ARGUMENT. */
+  uint32_t preset;
 } dxt_privatize_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see
@@ -624,6 +656,9 @@ typedef struct dxt_release_record {
   uint32_t output_kind;
   uint32_t output_size;
   uint8_t output_digest[32];
+  /** Appended with presets: the dxt_preset the options named
+      (DXT_PRESET_NONE when none); the fields above are its resolved values. */
+  uint32_t preset;
 } dxt_release_record;
 
 /** Fill the first @p struct_size bytes of @p record with defaults (see

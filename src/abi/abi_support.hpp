@@ -24,6 +24,7 @@
 #include "mechanisms/output_set.hpp"
 #include "model/model.hpp"
 #include "rng/random_stream.hpp"
+#include "text/privatize_presets.hpp"
 #include "text/text_privatizer.hpp"
 #include "unicode/utf8.hpp"
 
@@ -173,6 +174,7 @@ inline dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
         dxt::fail(DXT_E_INVALID_ARGUMENT,
                   "the strict release shape cannot keep words verbatim: use another policy than keep, or the "
                   "normalize or keep shape");
+  p.preset = static_cast<dxt_preset>(o.preset);  // reported in the release record
   if (o.placeholder != nullptr) {
     p.placeholder = o.placeholder;
     if (!dxt::utf8::valid(p.placeholder.data(), p.placeholder.size()))
@@ -244,6 +246,7 @@ inline dxt::ReleaseShape release_shape(dxt_release_kind kind, const dxt::TokenPo
   shape.kind = kind;
   for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c) shape.policy[c] = policies.policy[c];
   shape.text_shape = policies.shape;
+  shape.preset = policies.preset;
   shape.draws = draws;
   return shape;
 }
@@ -282,9 +285,10 @@ inline void check_outputs(const dxt_release_record* record, const dxt_local_diag
   if (diagnostics != nullptr) check_struct(diagnostics, kDiagnosticsV1, "diagnostics");
 }
 
-// Checks the arguments every privatise call has and returns the caller's
-// options as a whole struct: fields beyond its struct_size take their
-// defaults (never read from the caller's memory).
+// Checks the arguments every privatise call has and returns the options the
+// call runs with: the caller's as a whole struct (fields beyond its
+// struct_size take their defaults, never read from the caller's memory),
+// with its preset applied (text/privatize_presets.hpp: the one place).
 inline dxt_privatize_options check_common(dxt_context* ctx, const dxt_privatize_options* o,
                                           const dxt_release_record* record, const dxt_local_diagnostics* diagnostics) {
   require(ctx != nullptr, "context is NULL");
@@ -302,7 +306,7 @@ inline dxt_privatize_options check_common(dxt_context* ctx, const dxt_privatize_
     std::memcpy(&full, o, o->struct_size < sizeof full ? o->struct_size : sizeof full);
   }
   full.struct_size = static_cast<uint32_t>(sizeof full);
-  return full;
+  return dxt::resolve_preset(full, *ctx->model);
 }
 
 // A bag's entry array: every non-empty entry holds at least one word, so a

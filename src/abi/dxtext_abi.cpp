@@ -346,7 +346,9 @@ dxt_status dxt_privatize_index(dxt_context* ctx, const dxt_privatize_options* o,
     dxt::ReleaseShape shape;
     shape.kind = DXT_RELEASE_WORD;
     shape.case_shape = false;
-    shape.text_shape = resolve_policies(opt).shape;
+    const dxt::TokenPolicies policies = resolve_policies(opt);
+    shape.text_shape = policies.shape;
+    shape.preset = policies.preset;
     finish_report(record, diagnostics, ctx, m, shape, tally);
   });
 }

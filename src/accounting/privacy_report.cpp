@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "accounting/syntf_loss.hpp"
 #include "errors/error.hpp"
 #include "model/sha256.hpp"
+#include "text/privatize_presets.hpp"
 
 namespace dxt {
 
@@ -121,6 +123,7 @@ void fill_record(dxt_release_record& record, const Mechanism& mechanism, const M
   r.output_kind = output != nullptr ? output->kind : DXT_OUTPUT_VOCABULARY;
   r.output_size = output != nullptr ? output->size() : model.vocabulary_size();
   if (output != nullptr) std::memcpy(r.output_digest, output->digest.data(), output->digest.size());
+  r.preset = shape.preset;
   // syntf's L is the number of words it ranges over (docs/guarantees.md).
   if (mechanism.id() == DXT_MECHANISM_SYNTF)
     r.epsilon_vocabulary = syntf_vocabulary_bound(mechanism.epsilon(), r.output_size);
@@ -140,10 +143,16 @@ void fill_diagnostics(dxt_local_diagnostics& diagnostics, const TokenTally& tall
 
 namespace {
 
+// The shortest decimal that reads back as the same double (3.7, not
+// 3.7000000000000002).
 std::string num(double v) {
+  if (!std::isfinite(v)) return "null";
   char b[64];
-  std::snprintf(b, sizeof b, "%.17g", v);
-  return std::isfinite(v) ? b : "null";
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::snprintf(b, sizeof b, "%.*g", digits, v);
+    if (std::strtod(b, nullptr) == v) break;
+  }
+  return b;
 }
 
 // A number for the sentences of the guarantee: short, as people write it.
@@ -252,6 +261,7 @@ std::string record_to_json(const dxt_release_record& r) {
     s += r.output_kind == DXT_OUTPUT_TOP ? "top" : "list";
     s += "\",\"size\":" + std::to_string(r.output_size) + ",\"sha256\":\"" + to_hex(r.output_digest, 32) + "\"}";
   }
+  if (r.preset != DXT_PRESET_NONE) s += ",\"preset\":\"" + std::string(preset_name(r.preset)) + "\"";
   s += ",\"reveals\":[";
   std::string shown;
   bool first = true;

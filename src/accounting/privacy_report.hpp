@@ -39,6 +39,8 @@ struct ReleaseShape {
   bool case_shape = true;
   // What of a text's form is copied (text/text_shaper.hpp).
   dxt_release_shape text_shape = DXT_SHAPE_KEEP;
+  // The preset of the options (DXT_PRESET_NONE: none).
+  dxt_preset preset = DXT_PRESET_NONE;
 };
 
 // The DXT_REVEALS_* bits of a release of this shape.

@@ -25,6 +25,9 @@ struct TokenPolicies {
   // What of the input's form a text shows (text_shaper.hpp); resolved: no
   // DXT_SHAPE_DEFAULT.
   dxt_release_shape shape = DXT_SHAPE_KEEP;
+  // The preset the options named (already applied to the fields above), for
+  // the release record.
+  dxt_preset preset = DXT_PRESET_NONE;
 };
 
 // U+2019 (’) replaced by ASCII ' : how words are looked up.

@@ -655,5 +655,48 @@ check "--output-top 3: every released word is one of the 3 most frequent" \
   test -z "$(echo "$o" | tr ' ' '\n' | tr 'A-Z' 'a-z' | grep -v -x -e the -e cat -e sat)"
 expect_fail "--output-top above the vocabulary size" "1 .. 20" "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --output-top 21 cat
 
+# Presets (--preset NAME; tools/options/presets.table): the library resolves
+# them, the record names them, conflicts and models without frequencies are
+# refused, and `dxtext presets` prints their values.
+"$BIN" presets >"$tmp/presets.json"
+check "presets: JSON with the three presets" \
+  grep -q '"presets":\[{"name":"readable","number":1,.*{"name":"features","number":2,.*{"name":"strongest","number":3,' "$tmp/presets.json"
+check "presets: the values of readable" \
+  grep -q '"mechanism":"exponential","epsilon":3.7,"release_shape":"normalize","output_top":20000,"in_vocabulary":"privatize"' "$tmp/presets.json"
+check "presets: the model they were chosen on" grep -q '"measured_on":"models/dxtext-en-euclid-100d-40k.dxe"' "$tmp/presets.json"
+check "presets --format text: a table" grep -q '^| strongest | .* | exponential | 2.5 | strict | top 5000 | privatize | drop | drop | drop | - |$' \
+  <("$BIN" presets --format text)
+check "help presets prints the presets' values" grep -q '^| features | .* | laplace | 11 | strict | all words |' <("$BIN" help presets)
+check "privatize --help documents --preset" grep -q -- "--preset readable|features|strongest" <("$BIN" privatize --help)
+"$BIN" privatize --model "$tmp/mf.dxe" --preset readable --seed "$SEED_M" --format json "the cat sat" >"$tmp/preset1.json" 2>/dev/null ||
+  bad "privatize --preset readable exited $?"
+check "privatize --preset readable: its mechanism, epsilon, shape and output vocabulary in the record" \
+  grep -q '"mechanism":"exponential","epsilon":3.7,.*"shape":"normalize","output_vocabulary":{"kind":"top","size":20,.*"preset":"readable"' "$tmp/preset1.json"
+"$BIN" privatize --model "$tmp/mf.dxe" --preset features --epsilon 5 --seed "$SEED_M" --format json "the cat sat 42" >"$tmp/preset2.json" 2>/dev/null ||
+  bad "privatize --preset features --epsilon 5 exited $?"
+check "privatize --preset features --epsilon 5: epsilon overridden, laplace, strict" \
+  grep -q '"mechanism":"laplace","epsilon":5,.*"shape":"strict",.*"preset":"features"' "$tmp/preset2.json"
+check "privatize --preset features: the stopword and the number dropped" grep -q '"text":"[a-z]* [a-z]*"' "$tmp/preset2.json"
+check "privatize --preset readable --release-shape normalize (its own value) is accepted" \
+  "$BIN" privatize --model "$tmp/mf.dxe" --preset readable --release-shape normalize --seed "$SEED_M" cat
+expect_fail "privatize --preset with a conflicting mechanism" "mechanism is tem, but the preset 'readable'" \
+  "$BIN" privatize --model "$tmp/mf.dxe" --preset readable --mechanism tem cat
+expect_fail "privatize --preset with a conflicting policy" "oov\) is placeholder, but the preset 'strongest'" \
+  "$BIN" privatize --model "$tmp/mf.dxe" --preset strongest --oov placeholder cat
+expect_fail "privatize --preset with an output word list" "output_set is set, but the preset 'features'" \
+  "$BIN" privatize --model "$tmp/mf.dxe" --preset features --output-words "$tmp/out_words.txt" cat
+expect_fail "privatize --preset readable on a model without frequencies" "preset 'readable' .*no frequencies section" \
+  "$BIN" privatize --model "$tmp/m.dxe" --preset readable cat
+expect_fail "privatize --preset: an unknown name" "must be one of none, readable, features, strongest" \
+  "$BIN" privatize --model "$tmp/mf.dxe" --preset tidy cat
+expect_fail "privatize: --epsilon or --preset" "--epsilon is required, unless --preset" "$BIN" privatize --model "$tmp/mf.dxe" cat
+expect_fail "privatize --preset: a bad epsilon is still refused" "epsilon must be in" \
+  "$BIN" privatize --model "$tmp/mf.dxe" --preset readable --epsilon 1e9 cat
+check "sample --preset strongest draws only words of its output vocabulary" \
+  grep -q '^{"[a-z]*":[0-9]*' <("$BIN" sample --model "$tmp/mf.dxe" --preset strongest --word cat --trials 50 --seed "$SEED_M" 2>/dev/null)
+check "calibrate --preset readable: its mechanism at its epsilon" \
+  grep -q '^{"mechanism":"exponential","result":{"epsilon":3.7,"words":5,"trials":10,' \
+  <("$BIN" calibrate --model "$tmp/mf.dxe" --preset readable --words 5 --trials 10 --seed "$SEED_M")
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

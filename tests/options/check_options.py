@@ -6,7 +6,9 @@
   2. the table's defaults are what dxt_privatize_options_init() writes, read
      through ctypes from the library given;
   3. the Java, Rust and Swift option builders have a member per option,
-     named as the table says (docs/options.md).
+     named as the table says (docs/options.md);
+  4. the presets of tools/options/presets.table are named, with their
+     numbers, in the C header and the Java, Rust and Swift enums.
 
     python3 check_options.py SOURCE_ROOT LIBDXTEXT
 """
@@ -22,7 +24,7 @@ LIBRARY = sys.argv[2]
 sys.path.insert(0, str(ROOT / "tools" / "options"))
 sys.path.insert(0, str(ROOT / "bindings" / "python" / "src"))
 
-from generate import read_table  # noqa: E402
+from generate import read_presets, read_table  # noqa: E402
 
 problems = []
 
@@ -68,7 +70,29 @@ for o in table:
     if not re.search(rf"public var {o.camel}:", swift):
         problems.append(f"{o.name}: bindings/swift PrivatizeOptions has no property {o.camel}")
 
+# 4. Presets: every row of tools/options/presets.table is named, with its
+# number, in the C header and in the Java, Rust and Swift enums.
+header = (ROOT / "include/dxtext/dxtext.h").read_text(encoding="utf-8")
+java_presets = (ROOT / "bindings/java/src/main/java/org/dxtext/DxPreset.java").read_text(encoding="utf-8")
+rust_sys = (ROOT / "bindings/rust/dxtext-sys/src/lib.rs").read_text(encoding="utf-8")
+presets = read_presets(table)
+for p in presets:
+    upper, camel = p.name.upper(), p.name[0].upper() + p.name[1:]
+    if not re.search(rf"DXT_PRESET_{upper} = {p.number}\b", header):
+        problems.append(f"preset {p.name}: include/dxtext/dxtext.h has no DXT_PRESET_{upper} = {p.number}")
+    if not re.search(rf"\b{upper}\({p.number}\)", java_presets):
+        problems.append(f"preset {p.name}: bindings/java DxPreset has no {upper}({p.number})")
+    if not re.search(rf"pub const DXT_PRESET_{upper}: u32 = {p.number};", rust_sys):
+        problems.append(f"preset {p.name}: bindings/rust dxtext-sys has no DXT_PRESET_{upper} = {p.number}")
+    if not re.search(rf"Preset::{camel} => sys::DXT_PRESET_{upper}", rust):
+        problems.append(f"preset {p.name}: bindings/rust Preset has no {camel}")
+    if not re.search(rf"case {p.name} = {p.number}\b", swift):
+        problems.append(f"preset {p.name}: bindings/swift Preset has no case {p.name} = {p.number}")
+header_presets = set(re.findall(r"DXT_PRESET_([A-Z]+) = \d+", header)) - {"NONE"}
+if header_presets != {p.name.upper() for p in presets}:
+    problems.append(f"include/dxtext/dxtext.h names presets {sorted(header_presets)}, the table {[p.name for p in presets]}")
+
 for p in problems:
     print("FAIL " + p)
-print(f"{len(table)} options checked: {len(problems)} problems")
+print(f"{len(table)} options and {len(presets)} presets checked: {len(problems)} problems")
 sys.exit(1 if problems else 0)

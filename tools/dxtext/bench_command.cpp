@@ -253,7 +253,7 @@ int run_bench(int argc, char** argv) {
   options.insert(options.end(), mechanism_options.begin(), mechanism_options.end());
   Args args(argc, argv, 2, options, {"no-baselines"});
   MechanismParams p = parse_mechanism_params(args);
-  p.epsilon = args.number("epsilon", p.id == DXT_MECHANISM_HYPERBOLIC ? 20.0 : 10.0);
+  if (args.get("epsilon")) args.number("epsilon");  // a malformed --epsilon fails before the model is opened
   const auto batch = static_cast<size_t>(args.count("batch", 64));
   const auto threads = static_cast<unsigned>(args.count("threads", 2));
   const double budget = args.number("seconds", 1.0);
@@ -271,7 +271,8 @@ int run_bench(int argc, char** argv) {
   Model::open_file(path, ModelOpenOptions{});
   const Rss before_open = read_rss();
   std::shared_ptr<const Model> model = Model::open_file(path, ModelOpenOptions{});
-  apply_output_top(args, *model, p);
+  // --epsilon, else a preset's, else the default for the mechanism.
+  if (apply_model_options(args, *model, p) == 0) p.epsilon = p.id == DXT_MECHANISM_HYPERBOLIC ? 20.0 : 10.0;
   const Rss after_open = read_rss();
   const std::vector<double> opens = time_runs(budget / 4, 20, [&] { Model::open_file(path, ModelOpenOptions{}); });
   const Model& m = *model;

@@ -84,7 +84,8 @@ int run_calibrate(int argc, char** argv) {
 
   const std::string path = model_path_for(args, p);
   const auto model = Model::open_file(path, ModelOpenOptions{});
-  apply_output_top(args, *model, p);
+  // --epsilon, else the preset's (--preset), else 0.
+  const double given_epsilon = apply_model_options(args, *model, p);
   std::unique_ptr<ByteSource> source;
   if (auto seed = args.get("seed")) {
     std::array<uint8_t, 32> key{};
@@ -149,7 +150,7 @@ int run_calibrate(int argc, char** argv) {
     return 0;
   }
   if (!args.get("epsilons")) {
-    const double eps = args.number("epsilon");
+    const double eps = given_epsilon != 0 ? given_epsilon : args.number("epsilon");
     const CalibrationStats result = run(eps);
     bar.finish();
     if (json)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "command_help.hpp"
 
+#include "presets_text.hpp"
+
 namespace dxt::cli {
 
 namespace {
@@ -26,7 +28,7 @@ const char kNotes[] =
 
 const char kOutput[] =
     "Output: JSON, except where a person reads the result: privatize, decode, tokenize and\n"
-    "version print text unless given --format json; calibrate and index print JSON unless given\n"
+    "version print text unless given --format json; calibrate, index and presets print JSON unless given\n"
     "--format text (a table); convert and synth print a JSON summary of the file they wrote;\n"
     "export writes word2vec text. Long work shows a progress bar with an estimate of the time left\n"
     "on standard error when it is a terminal. 'dxtext help COMMAND' or 'dxtext COMMAND --help'\n"
@@ -38,7 +40,7 @@ const std::vector<CommandHelp>& command_help() {
   static const std::vector<CommandHelp> table = {
       {"privatize",
        "  privatize [--model M | --geometry euclidean|poincare] --epsilon E [--mechanism NAME]\n"
-       "            [--seed HEX64] [--report] [--local-diagnostics]\n"
+       "            [--preset NAME] [--seed HEX64] [--report] [--local-diagnostics]\n"
        "            [--search exact|ivf [--ivf-nprobe P]]\n"
        "            [--oov|--numbers|--stopwords|--in-vocabulary privatize|placeholder|drop|keep]\n"
        "            [--placeholder S] [--release-shape keep|normalize|strict] [--verify]\n"
@@ -52,6 +54,10 @@ const std::vector<CommandHelp>& command_help() {
        "      JSON on standard error; --local-diagnostics prints token counts that describe\n"
        "      the input (keep them on the device) as a second JSON line there; --format json\n"
        "      prints {\"text\": ..., \"record\": ...}\n"
+       "  privatize --preset NAME [--epsilon E] [--model M] [...] [TEXT...]\n"
+       "      privatise with a preset: its mechanism, epsilon, release shape, output vocabulary\n"
+       "      and token policies ('dxtext presets' lists them); --epsilon overrides its epsilon,\n"
+       "      and an option it fixes may only be given its default or the preset's value\n"
        "  privatize --ledger FILE [--budget B] [--scope S] [--fresh] [privatize options] [TEXT...]\n"
        "      privatise through the privacy ledger FILE (docs/budgets.md): the release is\n"
        "      refused, before any noise is drawn, if it would take the scope's spent epsilon\n"
@@ -64,19 +70,20 @@ const std::vector<CommandHelp>& command_help() {
        "      N threads privatise records in parallel, output stays in input order\n",
        true},
       {"sample",
-       "  sample [--model M | --geometry G] --epsilon E --word W --trials N [--mechanism NAME]\n"
-       "         [--seed HEX64] [--search exact|ivf [--ivf-nprobe P]]\n"
+       "  sample [--model M | --geometry G] (--epsilon E | --preset NAME) --word W --trials N\n"
+       "         [--mechanism NAME] [--seed HEX64] [--search exact|ivf [--ivf-nprobe P]]\n"
        "         [--output-top N | --output-words FILE]\n"
        "      privatise W N times and print {output word: count} as JSON\n",
        true},
       {"calibrate",
-       "  calibrate [--model M | --geometry euclidean|poincare] [--mechanism NAME]\n"
-       "            (--epsilon E | --epsilons A,B,C | --target-keep F)\n"
+       "  calibrate [--model M | --geometry euclidean|poincare] [--mechanism NAME] [--preset NAME]\n"
+       "            (--epsilon E | --epsilons A,B,C | --target-keep F) [--output-top N]\n"
        "            [--words K] [--trials T] [--seed HEX64] [--format json|text]\n"
        "      N_w (how often a word survives) and S_w (distinct outputs) over K sampled words;\n"
        "      --target-keep finds the epsilon whose median (--target-stat mean|max) N_w is F,\n"
        "      with a 95% bootstrap interval over the words; every epsilon of a run uses the same\n"
-       "      words and draws (K defaults to 50, 400 with --target-keep); --format text prints a table\n",
+       "      words and draws (K defaults to 50, 400 with --target-keep); --format text prints a table;\n"
+       "      with --preset, the preset's mechanism and output vocabulary, at its epsilon unless given\n",
        true},
       {"syntf",
        "  syntf --model M --epsilon E --n-out K [--s S] [--text] [--seed HEX64] [--report]\n"
@@ -122,7 +129,7 @@ const std::vector<CommandHelp>& command_help() {
        "      noisy points at epsilon E (default 10) for several nprobe values\n",
        false},
       {"bench",
-       "  bench [--model M | --geometry G] [--mechanism NAME] [--epsilon E] [--batch B]\n"
+       "  bench [--model M | --geometry G] [--mechanism NAME | --preset NAME] [--epsilon E] [--batch B]\n"
        "        [--threads T] [--seconds S] [--numpy-script PATH] [--python PATH] [--no-baselines]\n"
        "        [--search exact|ivf [--ivf-nprobe P] [--recall-points N]] [--text-tokens N]\n"
        "      measure words/s, latency, open time, memory, scan GB/s and MAC/s next to the\n"
@@ -137,6 +144,11 @@ const std::vector<CommandHelp>& command_help() {
        "      releases, memoised entries, spent epsilon per metric, the composed guarantee;\n"
        "      --budget sets the cap first; a scope not yet in FILE is added (cap 0 without --budget)\n",
        false},
+      {"presets",
+       "  presets [--format json|text]\n"
+       "      the named presets (--preset NAME) and the values each sets: mechanism, epsilon,\n"
+       "      release shape, output vocabulary, token policies; JSON unless --format text\n",
+       false},
       {"version", "  version [--format text|json]   print the library version\n", false},
       {"help", "  help [COMMAND]                  print this help, or one command's\n", false},
   };
@@ -149,17 +161,31 @@ std::vector<std::string> command_names() {
   return names;
 }
 
+namespace {
+
+// The notes on presets: their names come from the library's table.
+std::string preset_notes() {
+  return "--preset " + preset_names() +
+         " sets the mechanism, epsilon, release shape, output vocabulary and token\n"
+         "policies for a common job at once ('dxtext presets' or 'dxtext help presets' prints their values;\n"
+         "docs/options.md, \"Presets\"); --epsilon then overrides only the epsilon, and an option the\n"
+         "preset fixes may only be left at its default or given the preset's value.\n";
+}
+
+}  // namespace
+
 std::string overall_usage() {
   std::string s = "usage: dxtext COMMAND [OPTIONS]\n\n";
   for (const CommandHelp& c : command_help()) s += c.usage;
-  return s + "\n" + kOutput + "\n" + kNotes;
+  return s + "\n" + kOutput + "\n" + kNotes + preset_notes();
 }
 
 std::string usage_of(const std::string& command) {
   for (const CommandHelp& c : command_help()) {
     if (command != c.name) continue;
     std::string s = std::string("usage:\n") + c.usage;
-    if (c.mechanism_notes) s += std::string("\n") + kNotes;
+    if (c.mechanism_notes) s += std::string("\n") + kNotes + preset_notes();
+    if (command == "presets") s += "\n" + presets_text();
     return s;
   }
   return {};

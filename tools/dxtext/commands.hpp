@@ -32,5 +32,6 @@ int run_bench(int argc, char** argv);
 int run_synth(int argc, char** argv);
 int run_index(int argc, char** argv);
 int run_ledger(int argc, char** argv);
+int run_presets(int argc, char** argv);
 
 }  // namespace dxt::cli

@@ -3,11 +3,13 @@
 
 #include "accounting/privacy_report.hpp"
 #include "model/model_locator.hpp"
+#include "text/privatize_presets.hpp"
 
 namespace dxt::cli {
 
-MechanismParams parse_mechanism_params(const Args& args) {
-  const dxt_privatize_options o = parse_privatize_options(args);
+namespace {
+
+MechanismParams params_of(const dxt_privatize_options& o) {
   MechanismParams p;
   p.id = static_cast<dxt_mechanism>(o.mechanism);
   p.tem_gamma = o.tem_gamma;
@@ -21,9 +23,24 @@ MechanismParams parse_mechanism_params(const Args& args) {
   return p;
 }
 
-void apply_output_top(const Args& args, const Model& model, MechanismParams& params) {
-  const dxt_privatize_options o = parse_privatize_options(args);
+}  // namespace
+
+MechanismParams parse_mechanism_params(const Args& args) {
+  dxt_privatize_options o = parse_privatize_options(args);
+  // The preset's mechanism decides the default model's geometry; the
+  // preset's other values are applied, and checked, with the model.
+  if (const Preset* preset = find_preset(o.preset)) o.mechanism = preset->mechanism;
+  return params_of(o);
+}
+
+double apply_model_options(const Args& args, const Model& model, MechanismParams& params) {
+  dxt_privatize_options o = parse_privatize_options(args);
+  o.epsilon = args.get("epsilon") ? args.number("epsilon") : 0;
+  if (o.preset != DXT_PRESET_NONE) o = resolve_preset(o, model);
+  params = params_of(o);
+  params.epsilon = o.epsilon;
   if (o.output_top != 0) params.output = output_top(model, o.output_top);
+  return o.epsilon;
 }
 
 dxt_geometry default_model_geometry(const Args& args, dxt_mechanism mechanism) {

@@ -11,16 +11,21 @@
 
 namespace dxt::cli {
 
-// --mechanism (default laplace) and the mechanism parameters of
-// tools/options/privatize_options.table (--tem-gamma or --gamma, ...,
-// --search exact|ivf, --ivf-nprobe or --nprobe), read by
-// parse_privatize_options; the epsilon is left to the caller. Their flags
-// for Args: privatize_option_flags(false).
-// Not the output vocabulary, which needs the model: apply_output_top.
+// --mechanism (default laplace; with --preset NAME the preset's) and the
+// mechanism parameters of tools/options/privatize_options.table
+// (--tem-gamma or --gamma, ..., --search exact|ivf, --ivf-nprobe or
+// --nprobe), read by parse_privatize_options; the epsilon is left to the
+// caller. Their flags for Args: privatize_option_flags(false).
+// Not what needs the model (the output vocabulary, the preset's
+// resolution): apply_model_options.
 MechanismParams parse_mechanism_params(const Args& args);
 
-// --output-top N: params.output = the model's N most frequent words.
-void apply_output_top(const Args& args, const Model& model, MechanismParams& params);
+// The options of the command line resolved against `model` as the library
+// resolves every call's (text/privatize_presets.hpp: --preset applied,
+// refused when it conflicts), into `params`, with the output vocabulary of
+// --output-top N (the model's N most frequent words). Returns the epsilon:
+// --epsilon when given, else the preset's, else 0.
+double apply_model_options(const Args& args, const Model& model, MechanismParams& params);
 
 // The geometry whose default model is used without --model: --geometry
 // euclidean|poincare, else Poincare for the hyperbolic mechanism and

@@ -119,10 +119,14 @@ ContextPtr make_context(dxt_model* model, const Args& args, uint32_t stream = 0)
   return ContextPtr(c);
 }
 
-// The options of tools/options/privatize_options.table, and --epsilon.
+// The options of tools/options/privatize_options.table, and --epsilon
+// (with --preset it may be left out: the library then takes the preset's).
 dxt_privatize_options privatize_options(const Args& args) {
   dxt_privatize_options o = parse_privatize_options(args);
-  o.epsilon = args.number("epsilon");
+  if (args.get("epsilon"))
+    o.epsilon = args.number("epsilon");
+  else if (o.preset == DXT_PRESET_NONE)
+    throw UsageError("--epsilon is required, unless --preset NAME gives one ('dxtext presets' lists them)");
   return o;
 }
 
@@ -136,7 +140,7 @@ std::vector<std::string> with_privatize_options(bool token_options, std::vector<
 }
 
 const std::vector<std::string> kPrivatizeOptions =
-    with_privatize_options(true, {"model", "seed", "format", "output-words", kJsonlOptions[0], kJsonlOptions[1],
+    with_privatize_options(true, {"model", "seed", "format", kJsonlOptions[0], kJsonlOptions[1],
                                   kJsonlOptions[2], kLedgerOptions[0], kLedgerOptions[1], kLedgerOptions[2]});
 
 }  // namespace

@@ -13,7 +13,7 @@ namespace {
 bool is_token_option(const PrivatizeOptionRow& row) {
   const std::string_view flag = row.flag;
   return flag == "in-vocabulary" || flag == "oov" || flag == "numbers" || flag == "stopwords" ||
-         flag == "placeholder" || flag == "release-shape";
+         flag == "placeholder" || flag == "release-shape" || flag == "output-words";
 }
 
 // The value of --flag or its older spelling (not both), and the spelling used.
@@ -72,6 +72,7 @@ dxt_privatize_options parse_privatize_options(const Args& args) {
       }
       case OptionType::kEnum: set_privatize_option_enum(o, row.flag, enum_number(row, used, *value)); break;
       case OptionType::kString: break;  // the placeholder: the caller sets it (it must outlive the call)
+      case OptionType::kWords: break;   // --output-words FILE: the caller reads it (it needs the model)
     }
   }
   if (o.search == DXT_SEARCH_EXACT && o.ivf_nprobe != 0) throw UsageError("--ivf-nprobe needs --search ivf");

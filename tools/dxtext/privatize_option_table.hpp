@@ -12,7 +12,7 @@
 
 namespace dxt::cli {
 
-enum class OptionType { kDouble, kUint32, kString, kEnum };
+enum class OptionType { kDouble, kUint32, kString, kEnum, kWords };
 
 struct PrivatizeOptionRow {
   const char* flag;   // --flag
@@ -41,6 +41,8 @@ inline constexpr PrivatizeOptionRow kPrivatizeOptionRows[] = {
     {"ivf-nprobe", "nprobe", OptionType::kUint32, ""},
     {"release-shape", nullptr, OptionType::kEnum, "keep=1 normalize=2 strict=3"},
     {"output-top", nullptr, OptionType::kUint32, ""},
+    {"output-words", nullptr, OptionType::kWords, ""},
+    {"preset", nullptr, OptionType::kEnum, "none=0 readable=1 features=2 strongest=3"},
 };
 // clang-format on
 
@@ -116,6 +118,10 @@ inline bool set_privatize_option_enum(dxt_privatize_options& o, std::string_view
   }
   if (name == "release-shape") {
     o.release_shape = value;
+    return true;
+  }
+  if (name == "preset") {
+    o.preset = value;
     return true;
   }
   return false;

@@ -161,6 +161,7 @@ function nativeOptions(options) {
     const option = OPTION_BY_NAME.get(name);
     if (!option) throw invalid(`unknown option ${JSON.stringify(name)} (options are ${OPTIONS.map((o) => o.name).join(', ')})`);
     if (value === undefined) continue;
+    if (option.type === 'words') throw invalid(`${name} is not available in this version of the Node.js binding`);
     let converted = value;
     if (option.type === 'enum') {
       converted = lookup(option.values, value);

@@ -268,7 +268,7 @@ typedef struct options_copy {
   char *placeholder;
 } options_copy;
 
-/* Reads {epsilon, mechanism, policy: [4], placeholder, temGamma, temBeta,
+/* Reads {epsilon, preset, mechanism, policy: [4], placeholder, temGamma, temBeta,
    vickreyT, mahalanobisLambda, syntfS, sampler, search, ivfNprobe, releaseShape, outputTop} (numbers
    as in the C header; lib/index.js maps names to numbers). */
 static int get_options(napi_env env, napi_value object, options_copy *out) {
@@ -280,11 +280,10 @@ static int get_options(napi_env env, napi_value object, options_copy *out) {
     throw_argument(env, "options must be an object");
     return 0;
   }
-  if (!get_property(env, object, "epsilon", &v)) {
-    napi_throw(env, make_error(env, DXT_E_INVALID_EPSILON, "options.epsilon is required"));
-    return 0;
-  }
+  /* epsilon left out stays 0: a preset then gives it, and without one the
+     library refuses it (DXT_E_INVALID_EPSILON). */
   if (!get_double_property(env, object, "epsilon", &out->options.epsilon) ||
+      !get_u32_property(env, object, "preset", &out->options.preset) ||
       !get_u32_property(env, object, "mechanism", &out->options.mechanism) ||
       !get_double_property(env, object, "temGamma", &out->options.tem_gamma) ||
       !get_double_property(env, object, "temBeta", &out->options.tem_beta) ||

@@ -20,4 +20,6 @@ export const OPTIONS = Object.freeze([
   { name: 'ivfNprobe', field: 'ivf_nprobe', type: 'uint32' },
   { name: 'releaseShape', field: 'release_shape', type: 'enum', values: { 'keep': 1, 'normalize': 2, 'strict': 3 } },
   { name: 'outputTop', field: 'output_top', type: 'uint32' },
+  { name: 'outputWords', field: 'output_set', type: 'words' },
+  { name: 'preset', field: 'preset', type: 'enum', values: { 'none': 0, 'readable': 1, 'features': 2, 'strongest': 3 } },
 ]);

@@ -29,7 +29,9 @@ from .enums import (
     Geometry,
     Mechanism,
     Metric,
+    OutputKind,
     Policy,
+    Preset,
     Quantization,
     ReleaseKind,
     ReleaseShape,
@@ -66,6 +68,7 @@ from .errors import (
 from .ledger import Ledger, LedgerRelease, LedgerTotals
 from .model import Model
 from .options import NotPrivateWarning
+from .output_set import OutputSet
 from .reports import Calibration, LocalDiagnostics, ModelInfo, ReleaseRecord
 
 __version__ = "0.1.0"
@@ -119,8 +122,11 @@ __all__ = [
     "NotAModelError",
     "NotFoundError",
     "NotPrivateWarning",
+    "OutputKind",
+    "OutputSet",
     "ParseError",
     "Policy",
+    "Preset",
     "Quantization",
     "ReleaseKind",
     "ReleaseRecord",

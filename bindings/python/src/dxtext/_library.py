@@ -66,6 +66,7 @@ class PrivatizeOptions(ctypes.Structure):
         ("release_shape", c_u32),
         ("output_top", c_u32),
         ("output_set", ctypes.c_void_p),
+        ("preset", c_u32),
     ]
 
 
@@ -89,6 +90,7 @@ class ReleaseRecordStruct(ctypes.Structure):
         ("output_kind", c_u32),
         ("output_size", c_u32),
         ("output_digest", ctypes.c_uint8 * 32),
+        ("preset", c_u32),
     ]
 
 
@@ -169,6 +171,9 @@ _SIGNATURES = {
     "dxt_context_create": (c_status, [c_ptr, _P(ContextOptions), _P(c_ptr)]),
     "dxt_context_destroy": (None, [c_ptr]),
     "dxt_privatize_options_init_sized": (None, [c_ptr, c_size]),
+    "dxt_output_set_create": (c_status, [c_ptr, _P(ctypes.c_char_p), c_size, _P(c_ptr)]),
+    "dxt_output_set_size": (c_u32, [c_ptr]),
+    "dxt_output_set_free": (None, [c_ptr]),
     "dxt_release_record_init_sized": (None, [c_ptr, c_size]),
     "dxt_release_record_to_json": (c_status, [_P(ReleaseRecordStruct), ctypes.c_char_p, c_size, _P(c_size)]),
     "dxt_local_diagnostics_init_sized": (None, [c_ptr, c_size]),

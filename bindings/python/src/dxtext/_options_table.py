@@ -29,4 +29,6 @@ OPTIONS = (
     Option("ivf_nprobe", "ivf_nprobe", "uint32", None),
     Option("release_shape", "release_shape", "enum", {"keep": 1, "normalize": 2, "strict": 3}),
     Option("output_top", "output_top", "uint32", None),
+    Option("output_words", "output_set", "words", None),
+    Option("preset", "preset", "enum", {"none": 0, "readable": 1, "features": 2, "strongest": 3}),
 )

@@ -85,6 +85,28 @@ class ReleaseShape(enum.IntEnum):
     STRICT = 3  # the words alone, one space apart
 
 
+def _preset_values() -> "dict[str, int]":
+    from ._options_table import OPTIONS
+
+    values = next(o.values for o in OPTIONS if o.name == "preset") or {}
+    return {name.upper(): number for name, number in values.items()}
+
+
+# The named presets (option preset; dxt_preset in C), with the names and
+# numbers of tools/options/presets.table (through the generated
+# _options_table.py): NONE, READABLE, FEATURES, STRONGEST. Their values are
+# listed in docs/options.md, "Presets".
+Preset = enum.IntEnum("Preset", _preset_values(), module=__name__)  # type: ignore[misc]
+
+
+class OutputKind(enum.IntEnum):
+    """Which words a mechanism could release (the record's output_kind)."""
+
+    VOCABULARY = 0  # the whole vocabulary
+    TOP = 1  # the model's N most frequent words (output_top)
+    LIST = 2  # a word list of the application (output_words)
+
+
 class Sampler(enum.IntEnum):
     """Samplers of the exponential mechanism."""
 

@@ -26,6 +26,7 @@ from .options import (
     unsigned,
     warn_not_private,
 )
+from .output_set import OutputSet
 from .reports import Calibration, LocalDiagnostics, ModelInfo, ReleaseRecord
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -293,6 +294,15 @@ class Model:
         native.check(native.lib().dxt_model_nearest(handle.ptr, values, len(vector), ctypes.byref(index)))
         return index.value
 
+    def output_set(self, words: Iterable[str]) -> OutputSet:
+        """An output vocabulary of this model: a public list of its words
+        that the mechanisms may release (output_words=), built once to be
+        reused by many calls. The list must be fixed in advance and never
+        made from the text being privatised (docs/guarantees.md, "Output
+        vocabularies"). Raises InvalidArgumentError for an empty list, a
+        word not in the model and a word given twice."""
+        return OutputSet(self._require(), words)
+
     # -- privatisation -------------------------------------------------------
 
     @overload
@@ -300,7 +310,7 @@ class Model:
         self,
         text: str,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = ...,
         mechanism: MechanismLike = ...,
         in_vocabulary: Optional[PolicyLike] = ...,
         oov: Optional[PolicyLike] = ...,
@@ -318,7 +328,7 @@ class Model:
         self,
         text: str,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = ...,
         mechanism: MechanismLike = ...,
         in_vocabulary: Optional[PolicyLike] = ...,
         oov: Optional[PolicyLike] = ...,
@@ -335,7 +345,7 @@ class Model:
         self,
         text: str,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = None,
         mechanism: MechanismLike = Mechanism.LAPLACE,
         in_vocabulary: Optional[PolicyLike] = None,
         oov: Optional[PolicyLike] = None,
@@ -354,7 +364,9 @@ class Model:
         Args:
             text: the text.
             epsilon: the privacy parameter (finite, > 0); per word the
-                guarantee is epsilon * d(w, w').
+                guarantee is epsilon * d(w, w'). May be left out with a
+                preset, which then gives it; a given epsilon overrides the
+                preset's.
             mechanism: "laplace" (default), "hyperbolic", "exponential",
                 "syntf", "mahalanobis", "vickrey" or "tem" (or a Mechanism).
             in_vocabulary, oov, numbers, stopwords: the policy for that class
@@ -372,13 +384,20 @@ class Model:
                 counts of the input. They describe the input: keep them local.
             **params: mechanism parameters: tem_gamma, tem_beta, vickrey_t,
                 mahalanobis_lambda, syntf_s, sampler; search
-                ("exact" or "ivf") and ivf_nprobe.
+                ("exact" or "ivf") and ivf_nprobe; release_shape ("keep",
+                "normalize", "strict"); the output vocabulary, output_top
+                (the model's N most frequent words) or output_words (a list
+                of the model's words, or an OutputSet from output_set(), to
+                reuse it); preset ("readable", "features", "strongest",
+                or a Preset): the mechanism, epsilon, release shape, output
+                vocabulary and policies of docs/options.md, "Presets" (an
+                option it fixes may only be left out or given its value).
 
         Returns:
             the text, or (text, record) with with_record=True.
         """
         data = _encode(text, "text")
-        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
+        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params, self._require())
         context = self._context(seed)
         out, record = _call_text(native.lib().dxt_privatize_text, context, options, data, local_diagnostics)
         return (out, record) if with_record else out
@@ -388,7 +407,7 @@ class Model:
         self,
         words: Iterable[str],
         *,
-        epsilon: float,
+        epsilon: Optional[float] = ...,
         mechanism: MechanismLike = ...,
         in_vocabulary: Optional[PolicyLike] = ...,
         oov: Optional[PolicyLike] = ...,
@@ -406,7 +425,7 @@ class Model:
         self,
         words: Iterable[str],
         *,
-        epsilon: float,
+        epsilon: Optional[float] = ...,
         mechanism: MechanismLike = ...,
         in_vocabulary: Optional[PolicyLike] = ...,
         oov: Optional[PolicyLike] = ...,
@@ -423,7 +442,7 @@ class Model:
         self,
         words: Iterable[str],
         *,
-        epsilon: float,
+        epsilon: Optional[float] = None,
         mechanism: MechanismLike = Mechanism.LAPLACE,
         in_vocabulary: Optional[PolicyLike] = None,
         oov: Optional[PolicyLike] = None,
@@ -440,7 +459,7 @@ class Model:
         the positionwise one over the list, epsilon * sum_i d(x_i, x'_i); the
         diagnostics add up. Arguments as privatize()."""
         encoded = [_encode(w, "word") for w in words]
-        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
+        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params, self._require())
         context = self._context(seed)
         function = native.lib().dxt_privatize_word
         if local_diagnostics is not None:
@@ -464,7 +483,7 @@ class Model:
         self,
         bag: BagLike,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = ...,
         mechanism: MechanismLike = ...,
         in_vocabulary: Optional[PolicyLike] = ...,
         oov: Optional[PolicyLike] = ...,
@@ -482,7 +501,7 @@ class Model:
         self,
         bag: BagLike,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = ...,
         mechanism: MechanismLike = ...,
         in_vocabulary: Optional[PolicyLike] = ...,
         oov: Optional[PolicyLike] = ...,
@@ -499,7 +518,7 @@ class Model:
         self,
         bag: BagLike,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = None,
         mechanism: MechanismLike = Mechanism.LAPLACE,
         in_vocabulary: Optional[PolicyLike] = None,
         oov: Optional[PolicyLike] = None,
@@ -516,7 +535,7 @@ class Model:
         of equal size N (Fernandes, Dras & McIver 2019).
         The result is ordered by vocabulary index. Arguments as privatize()."""
         entries, keep = _bag_entries(bag)
-        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
+        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params, self._require())
         context = self._context(seed)
         record, diagnostics = _outputs()
         out = ctypes.POINTER(native.BagStruct)()
@@ -541,7 +560,7 @@ class Model:
         bag: BagLike,
         n_out: int,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = ...,
         in_vocabulary: Optional[PolicyLike] = ...,
         oov: Optional[PolicyLike] = ...,
         numbers: Optional[PolicyLike] = ...,
@@ -558,7 +577,7 @@ class Model:
         bag: BagLike,
         n_out: int,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = ...,
         in_vocabulary: Optional[PolicyLike] = ...,
         oov: Optional[PolicyLike] = ...,
         numbers: Optional[PolicyLike] = ...,
@@ -574,7 +593,7 @@ class Model:
         bag: BagLike,
         n_out: int,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = None,
         in_vocabulary: Optional[PolicyLike] = None,
         oov: Optional[PolicyLike] = None,
         numbers: Optional[PolicyLike] = None,
@@ -592,7 +611,8 @@ class Model:
         adjacent)."""
         unsigned(n_out, "n_out", 32)
         entries, keep = _bag_entries(bag)
-        options = make_options(epsilon, Mechanism.SYNTF, in_vocabulary, oov, numbers, stopwords, None, params)
+        # dxt_syntf runs its own mechanism (and ignores options.mechanism).
+        options = make_options(epsilon, None, in_vocabulary, oov, numbers, stopwords, None, params, self._require())
         context = self._context(seed)
         record, diagnostics = _outputs()
         out = ctypes.POINTER(native.BagStruct)()
@@ -615,7 +635,7 @@ class Model:
     def calibrate(
         self,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = None,
         mechanism: MechanismLike = Mechanism.LAPLACE,
         words: int = 100,
         trials: int = 100,
@@ -627,7 +647,7 @@ class Model:
         times; N_w (how often the word survives) and S_w (distinct outputs)."""
         unsigned(words, "words", 32)
         unsigned(trials, "trials", 32)
-        options = make_options(epsilon, mechanism, None, None, None, None, None, params)
+        options = make_options(epsilon, mechanism, None, None, None, None, None, params, self._require())
         context = self._context(seed)
         raw = native.initialised(native.CalibrationStruct, "dxt_calibration_init_sized")
         native.check(native.lib().dxt_calibrate(context.ptr, ctypes.byref(options), words, trials, ctypes.byref(raw)))

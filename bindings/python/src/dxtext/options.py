@@ -12,6 +12,7 @@ from . import _library as native
 from ._options_table import OPTIONS, Option
 from .enums import Mechanism, Policy
 from .errors import error_for
+from .output_set import OutputSet
 
 MechanismLike = Union[Mechanism, str, int]
 PolicyLike = Union[Policy, str, int]
@@ -69,6 +70,12 @@ def _set(o: native.PrivatizeOptions, option: Option, value: object) -> None:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError(f"{option.name} must be a number, not {type(value).__name__}")
         number = float(value)
+    elif option.type == "words":  # output_words: an OutputSet (make_options builds one from a list)
+        if not isinstance(value, OutputSet):
+            raise TypeError(f"{option.name} must be a list of str or an OutputSet, not {type(value).__name__}")
+        o.output_set = value._ptr
+        o._output_set = value  # alive as long as the struct
+        return
     else:  # string: the placeholder
         if not isinstance(value, str):
             raise TypeError(f"{option.name} must be str, not {type(value).__name__}")
@@ -84,18 +91,22 @@ def _set(o: native.PrivatizeOptions, option: Option, value: object) -> None:
 
 
 def make_options(
-    epsilon: float,
-    mechanism: MechanismLike,
+    epsilon: Optional[float],
+    mechanism: Optional[MechanismLike],
     in_vocabulary: Optional[PolicyLike],
     oov: Optional[PolicyLike],
     numbers: Optional[PolicyLike],
     stopwords: Optional[PolicyLike],
     placeholder: Optional[str],
     params: Mapping[str, object],
+    model: Optional[object] = None,
 ) -> native.PrivatizeOptions:
-    """The C options for one call. Unknown keyword parameters raise TypeError."""
+    """The C options for one call. Unknown keyword parameters raise TypeError.
+    An epsilon of None is left unset (0): a preset then gives it, and
+    without one the library refuses it. output_words given as a list of
+    words is made into an OutputSet of `model` (the model's handle)."""
     o = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init_sized")
-    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)):
+    if epsilon is not None and (isinstance(epsilon, bool) or not isinstance(epsilon, (int, float))):
         raise TypeError(f"epsilon must be a number, not {type(epsilon).__name__}")
     given = {"epsilon": epsilon, "mechanism": mechanism, "in_vocabulary": in_vocabulary, "oov": oov,
              "numbers": numbers, "stopwords": stopwords, "placeholder": placeholder}
@@ -103,6 +114,11 @@ def make_options(
         if name not in PARAMETERS:
             raise TypeError(f"unknown option {name!r}; mechanism parameters are {', '.join(PARAMETERS)}")
     given.update(params)
+    words = given.get("output_words")
+    if words is not None and not isinstance(words, OutputSet):
+        if model is None:
+            raise TypeError("output_words must be an OutputSet here (Model.output_set(words))")
+        given["output_words"] = OutputSet(model, words)  # type: ignore[arg-type]
     for name, value in given.items():
         if value is not None:
             _set(o, _OPTIONS[name], value)

@@ -14,6 +14,8 @@ from .enums import (
     Bound,
     Geometry,
     Mechanism,
+    OutputKind,
+    Preset,
     Metric,
     Policy,
     Quantization,
@@ -65,6 +67,13 @@ class ReleaseRecord:
             V) <= epsilon, usable in place of epsilon in the bound.
         release_shape: what of the input's form a text release copied (KEEP,
             NORMALIZE, STRICT).
+        preset: the preset of the call's options (Preset.NONE without one);
+            the fields above are its resolved values.
+        output_kind: which words the mechanism could release: the whole
+            VOCABULARY, the TOP N most frequent, or a LIST (output_words).
+        output_size: how many words that is.
+        output_digest: SHA-256 of those words in vocabulary order, each
+            followed by a newline (32 zero bytes for the whole vocabulary).
     """
 
     release: ReleaseKind
@@ -80,6 +89,10 @@ class ReleaseRecord:
     epsilon_total: float = 0.0
     epsilon_vocabulary: float = 0.0
     release_shape: ReleaseShape = ReleaseShape.KEEP
+    preset: int = 0  # a Preset
+    output_kind: OutputKind = OutputKind.VOCABULARY
+    output_size: int = 0
+    output_digest: bytes = bytes(32)
 
     def to_json(self) -> str:
         """The record as one line of JSON, as the C library writes it: the
@@ -107,6 +120,10 @@ class ReleaseRecord:
             epsilon_total=r.epsilon_total,
             epsilon_vocabulary=r.epsilon_vocabulary,
             release_shape=ReleaseShape(r.release_shape or ReleaseShape.KEEP),
+            preset=Preset(r.preset),
+            output_kind=OutputKind(r.output_kind),
+            output_size=int(r.output_size),
+            output_digest=bytes(r.output_digest),
         )
 
     @classmethod
@@ -132,6 +149,10 @@ class ReleaseRecord:
             reveals=reveals,
             epsilon_vocabulary=first.epsilon_vocabulary,
             release_shape=first.release_shape,
+            preset=first.preset,
+            output_kind=first.output_kind,
+            output_size=first.output_size,
+            output_digest=first.output_digest,
         )
 
 
@@ -152,6 +173,10 @@ def _record_struct(record: ReleaseRecord) -> native.ReleaseRecordStruct:
     r.epsilon_total = record.epsilon_total
     r.epsilon_vocabulary = record.epsilon_vocabulary
     r.release_shape = int(record.release_shape)
+    r.preset = int(record.preset)
+    r.output_kind = int(record.output_kind)
+    r.output_size = record.output_size
+    ctypes.memmove(r.output_digest, record.output_digest, 32)
     return r
 
 

@@ -92,6 +92,11 @@ pub const DXT_SHAPE_KEEP: u32 = 1;
 pub const DXT_SHAPE_NORMALIZE: u32 = 2;
 pub const DXT_SHAPE_STRICT: u32 = 3;
 
+pub const DXT_PRESET_NONE: u32 = 0;
+pub const DXT_PRESET_READABLE: u32 = 1;
+pub const DXT_PRESET_FEATURES: u32 = 2;
+pub const DXT_PRESET_STRONGEST: u32 = 3;
+
 pub const DXT_RNG_UNKNOWN: u32 = 0;
 pub const DXT_RNG_SYSTEM: u32 = 1;
 pub const DXT_RNG_DETERMINISTIC: u32 = 2;
@@ -199,6 +204,8 @@ pub struct dxt_privatize_options {
     pub output_top: u32,
     /// An output word list (`dxt_output_set_create`); null = none.
     pub output_set: *const dxt_output_set,
+    /// A `dxt_preset` (`DXT_PRESET_NONE` = none).
+    pub preset: u32,
 }
 
 /// What a call released and the guarantee it carries: safe to transmit.
@@ -223,6 +230,7 @@ pub struct dxt_release_record {
     pub output_kind: u32,
     pub output_size: u32,
     pub output_digest: [u8; 32],
+    pub preset: u32,
 }
 
 /// Token counts of a call's input: they describe the input; keep them local.

@@ -244,7 +244,8 @@ fn constants_match_the_header() {
         DXT_BOUND_POSITIONWISE, DXT_BOUND_BAG_EMD, DXT_BOUND_ANY_INPUTS, DXT_REVEALS_WORD_COUNT, DXT_REVEALS_LAYOUT,
         DXT_REVEALS_CASE_SHAPE, DXT_REVEALS_TOKEN_CLASSES, DXT_REVEALS_KEPT_WORDS, DXT_REVEALS_SENTENCE_BOUNDARIES,
         DXT_REVEALS_CLAUSE_BOUNDARIES, DXT_SHAPE_DEFAULT, DXT_SHAPE_KEEP, DXT_SHAPE_NORMALIZE, DXT_SHAPE_STRICT,
-        DXT_OUTPUT_VOCABULARY, DXT_OUTPUT_TOP, DXT_OUTPUT_LIST,
+        DXT_OUTPUT_VOCABULARY, DXT_OUTPUT_TOP, DXT_OUTPUT_LIST, DXT_PRESET_NONE, DXT_PRESET_READABLE,
+        DXT_PRESET_FEATURES, DXT_PRESET_STRONGEST,
     ];
     let header = header_constants();
     assert!(header.len() >= 50, "parsed only {} constants from the header", header.len());
@@ -305,10 +306,10 @@ fn rust_layouts() -> Layouts {
     layout!(m, dxt_context_options; struct_size, rng_mode, seed);
     layout!(m, dxt_privatize_options; struct_size, mechanism, epsilon, policy, placeholder, tem_gamma, tem_beta,
         vickrey_t, mahalanobis_lambda, syntf_s, exponential_sampler, search, ivf_nprobe,
-        release_shape, output_top, output_set);
+        release_shape, output_top, output_set, preset);
     layout!(m, dxt_release_record; struct_size, mechanism, epsilon, metric, rng_mode, is_private,
         fingerprint_valid, model_fingerprint, release, bound, reveals, draws, epsilon_total, epsilon_vocabulary,
-        release_shape, output_kind, output_size, output_digest);
+        release_shape, output_kind, output_size, output_digest, preset);
     layout!(m, dxt_local_diagnostics; struct_size, counts, words_privatized, words_leaked);
     layout!(m, dxt_bag_entry; word, length, count);
     layout!(m, dxt_bag; entries, size);

@@ -37,7 +37,7 @@ pub use context::Context;
 pub use error::{Error, ErrorKind, Result};
 pub use ledger::{Ledger, LedgerOptions, LedgerRelease, LedgerTotals};
 pub use model::{default_model_path, Geometry, Model, ModelInfo};
-pub use options::{Mechanism, Options, Policy, ReleaseShape, Sampler, Search, TokenClass};
+pub use options::{Mechanism, Options, OutputSet, Policy, Preset, ReleaseShape, Sampler, Search, TokenClass};
 pub use report::{Bound, Calibration, LocalDiagnostics, Metric, ReleaseKind, ReleaseRecord};
 
 /// The smallest epsilon every call accepts (`DXT_EPSILON_MIN`); below it the

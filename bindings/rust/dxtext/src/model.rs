@@ -9,6 +9,7 @@ use std::sync::Arc;
 use dxtext_sys as sys;
 
 use crate::error::{check, Error, Result};
+use crate::options::{OutputSet, OutputSetHandle};
 
 /// The geometry of a model's embedding space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -204,6 +205,23 @@ impl Model {
         // model, which lives as long as `self`.
         let bytes = unsafe { std::slice::from_raw_parts(word as *const u8, length) };
         std::str::from_utf8(bytes).map_err(|_| Error::invalid_argument("the model's word is not UTF-8"))
+    }
+
+    /// An output vocabulary of this model (`Options::output_words`): `words`,
+    /// a public list fixed in advance. An empty list, a word not in the model
+    /// and a word given twice are refused (`ErrorKind::InvalidArgument`).
+    pub fn output_set<S: AsRef<str>>(&self, words: &[S]) -> Result<OutputSet> {
+        let owned: Vec<String> = words.iter().map(|w| w.as_ref().to_owned()).collect();
+        let c_words = owned
+            .iter()
+            .map(|w| CString::new(w.as_str()).map_err(|_| Error::invalid_argument("an output word contains a NUL byte")))
+            .collect::<Result<Vec<CString>>>()?;
+        let pointers: Vec<*const c_char> = c_words.iter().map(|c| c.as_ptr()).collect();
+        let mut out: *mut sys::dxt_output_set = std::ptr::null_mut();
+        // SAFETY: `pointers` holds `len` NUL-terminated strings that outlive the
+        // call; the set keeps its own reference to the model.
+        check(unsafe { sys::dxt_output_set_create(self.handle.ptr, pointers.as_ptr(), pointers.len(), &mut out) })?;
+        Ok(OutputSet { inner: Arc::new(OutputSetHandle { ptr: out, words: owned }) })
     }
 }
 

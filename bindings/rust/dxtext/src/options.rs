@@ -2,6 +2,7 @@
 //! `Options`: epsilon, mechanism, token policies and mechanism parameters.
 
 use std::ffi::CString;
+use std::sync::Arc;
 
 use dxtext_sys as sys;
 
@@ -116,6 +117,85 @@ impl ReleaseShape {
     }
 }
 
+/// Named presets (docs/options.md, "Presets"; values in
+/// tools/options/presets.table): each sets the mechanism, epsilon, release
+/// shape, output vocabulary and token policies for a common job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Preset {
+    /// Text a person will read.
+    Readable,
+    /// Features for analytics or model training.
+    Features,
+    /// The strongest privacy of the three.
+    Strongest,
+}
+
+impl Preset {
+    pub(crate) fn code(self) -> u32 {
+        match self {
+            Preset::Readable => sys::DXT_PRESET_READABLE,
+            Preset::Features => sys::DXT_PRESET_FEATURES,
+            Preset::Strongest => sys::DXT_PRESET_STRONGEST,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: u32) -> Option<Preset> {
+        Some(match raw {
+            sys::DXT_PRESET_READABLE => Preset::Readable,
+            sys::DXT_PRESET_FEATURES => Preset::Features,
+            sys::DXT_PRESET_STRONGEST => Preset::Strongest,
+            _ => return None,
+        })
+    }
+}
+
+/// An output vocabulary: a public list of a model's words that the
+/// mechanisms may release (`Model::output_set`), shared by any number of
+/// calls through `Options::output_words`. It must be fixed in advance and
+/// never made from the text being privatised (docs/guarantees.md, "Output
+/// vocabularies"). Cheap to clone; keeps its model alive.
+#[derive(Clone, Debug)]
+pub struct OutputSet {
+    pub(crate) inner: Arc<OutputSetHandle>,
+}
+
+#[derive(Debug)]
+pub(crate) struct OutputSetHandle {
+    pub(crate) ptr: *mut sys::dxt_output_set,
+    pub(crate) words: Vec<String>,
+}
+
+// SAFETY: a dxt_output_set is immutable and safe to share between threads
+// (include/dxtext/dxtext.h); it is freed once, when the last clone goes.
+unsafe impl Send for OutputSetHandle {}
+unsafe impl Sync for OutputSetHandle {}
+
+impl Drop for OutputSetHandle {
+    fn drop(&mut self) {
+        // SAFETY: ptr came from a successful dxt_output_set_create.
+        unsafe { sys::dxt_output_set_free(self.ptr) }
+    }
+}
+
+impl OutputSet {
+    /// The words, as given.
+    pub fn words(&self) -> &[String] {
+        &self.inner.words
+    }
+
+    /// The number of words.
+    pub fn len(&self) -> usize {
+        // SAFETY: the set is alive while self is.
+        unsafe { sys::dxt_output_set_size(self.inner.ptr) as usize }
+    }
+
+    /// Whether the set has no words (never: empty lists are refused).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// Options of a privatisation call, built by chaining (one method per option
 /// of docs/options.md, named as there):
 /// `Options::new(8.0).mechanism(Mechanism::Vickrey).vickrey_t(0.5)`.
@@ -124,10 +204,12 @@ impl ReleaseShape {
 pub struct Options {
     raw: sys::dxt_privatize_options,
     placeholder: Option<CString>,
+    output_set: Option<OutputSet>,
 }
 
-// SAFETY: the only pointer in `raw` is `placeholder`, which points into the
-// CString owned by the same value (or is NULL).
+// SAFETY: the pointers of `raw` are set by as_raw() only: `placeholder`
+// points into the CString owned by the same value, `output_set` to the set
+// it holds (or they are NULL).
 unsafe impl Send for Options {}
 unsafe impl Sync for Options {}
 
@@ -142,7 +224,13 @@ impl Options {
             raw.assume_init()
         };
         raw.epsilon = epsilon;
-        Options { raw, placeholder: None }
+        Options { raw, placeholder: None, output_set: None }
+    }
+
+    /// The options of a preset at its epsilon: `Options::from_preset(Preset::Readable)`;
+    /// `.epsilon(e)` overrides the epsilon.
+    pub fn from_preset(preset: Preset) -> Options {
+        Options::new(0.0).preset(preset)
     }
 
     pub fn epsilon(mut self, epsilon: f64) -> Options {
@@ -255,10 +343,28 @@ impl Options {
         self
     }
 
-    /// The C struct, with the placeholder pointer set; valid while `self` is.
+    /// The output vocabulary: release only words of `set`, a public list the
+    /// application ships (`Model::output_set`); not with `output_top`.
+    pub fn output_words(mut self, set: &OutputSet) -> Options {
+        self.output_set = Some(set.clone());
+        self
+    }
+
+    /// A preset (docs/options.md, "Presets"): its mechanism, release shape,
+    /// output vocabulary and token policies, and its epsilon when this one is
+    /// 0. An option the preset fixes may only be left at its default or set
+    /// to the preset's value; the library refuses others.
+    pub fn preset(mut self, preset: Preset) -> Options {
+        self.raw.preset = preset.code();
+        self
+    }
+
+    /// The C struct, with the placeholder and output set pointers set; valid
+    /// while `self` is.
     pub(crate) fn as_raw(&self) -> sys::dxt_privatize_options {
         let mut raw = self.raw;
         raw.placeholder = self.placeholder.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
+        raw.output_set = self.output_set.as_ref().map_or(std::ptr::null(), |s| s.inner.ptr as *const _);
         raw
     }
 }

@@ -8,7 +8,7 @@ use std::os::raw::c_char;
 use dxtext_sys as sys;
 
 use crate::error::{check, Error, Result};
-use crate::options::{Mechanism, Policy, ReleaseShape, TokenClass};
+use crate::options::{Mechanism, Policy, Preset, ReleaseShape, TokenClass};
 
 /// The distance d of a guarantee eps·d.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -158,6 +158,11 @@ impl ReleaseRecord {
     }
 
     /// What of the input's form the release copied.
+    /// The preset of the call's options, or None without one.
+    pub fn preset(&self) -> Option<Preset> {
+        Preset::from_raw(self.raw.preset)
+    }
+
     pub fn release_shape(&self) -> ReleaseShape {
         match self.raw.release_shape {
             sys::DXT_SHAPE_NORMALIZE => ReleaseShape::Normalize,

@@ -81,9 +81,61 @@ public enum ReleaseShape: UInt32 {
     case strict = 3
 }
 
+/// Named presets (dxt_preset; docs/options.md, "Presets"; the values are in
+/// tools/options/presets.table): each sets the mechanism, epsilon, release
+/// shape, output vocabulary and token policies for a common job.
+public enum Preset: UInt32 {
+    /// Text a person will read.
+    case readable = 1
+    /// Features for analytics or model training.
+    case features = 2
+    /// The strongest privacy of the three.
+    case strongest = 3
+}
+
+/// An output vocabulary (dxt_output_set): a public list of a model's words
+/// that the mechanisms may release, made once by `DxModel.outputSet(_:)` and
+/// passed to calls as `PrivatizeOptions.outputWords`. It must be fixed in
+/// advance and never made from the text being privatised
+/// (docs/guarantees.md, "Output vocabularies"). Immutable; share it freely.
+public final class OutputSet: @unchecked Sendable {
+    let handle: OpaquePointer
+    /// The words, as given.
+    public let words: [String]
+
+    init(model: DxModel, words: [String]) throws {
+        if words.contains(where: { $0.utf8.contains(0) }) {
+            throw DxtextError(status: DxtextError.invalidArgument, statusName: "invalid argument",
+                              message: "an output word contains a NUL character")
+        }
+        // The words NUL-terminated in one buffer, and a pointer to each.
+        var bytes: [CChar] = []
+        var offsets: [Int] = []
+        for word in words {
+            offsets.append(bytes.count)
+            bytes.append(contentsOf: word.utf8.map { CChar(bitPattern: $0) })
+            bytes.append(0)
+        }
+        var out: OpaquePointer? = nil
+        let status = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            var pointers: [UnsafePointer<CChar>?] = offsets.map { buffer.baseAddress! + $0 }
+            return dxt_output_set_create(model.handle, &pointers, pointers.count, &out)
+        }
+        try check(status)
+        handle = out!
+        self.words = words
+    }
+
+    deinit { dxt_output_set_free(handle) }
+
+    /// The number of words.
+    public var count: Int { Int(dxt_output_set_size(handle)) }
+}
+
 /// Privatisation settings: one property per option of docs/options.md,
 /// named as there in camelCase; `epsilon` is required, in
-/// [`PrivatizeOptions.epsilonMin`, `PrivatizeOptions.epsilonMax`].
+/// [`PrivatizeOptions.epsilonMin`, `PrivatizeOptions.epsilonMax`], unless
+/// a `preset` gives it (0 then takes the preset's).
 public struct PrivatizeOptions {
     /// DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts.
     public static let epsilonMin: Double = 1e-6
@@ -119,10 +171,22 @@ public struct PrivatizeOptions {
     public var releaseShape: ReleaseShape? = nil
     /// Release only the model's N most frequent words (0 = all).
     public var outputTop: UInt32? = nil
+    /// Release only words of this list (`DxModel.outputSet(_:)`); not with outputTop.
+    public var outputWords: OutputSet? = nil
+    /// A preset: its mechanism, release shape, output vocabulary and policies,
+    /// and its epsilon when `epsilon` is 0. An option it fixes may only keep
+    /// its default or the preset's value: the library refuses others.
+    public var preset: Preset? = nil
 
     public init(epsilon: Double, mechanism: Mechanism = .laplace) {
         self.epsilon = epsilon
         self.mechanism = mechanism
+    }
+
+    /// The options of a preset, at its epsilon (set `epsilon` to override it).
+    public init(preset: Preset) {
+        self.epsilon = 0
+        self.preset = preset
     }
 
     /// Fills a dxt_privatize_options with its _init function, applies these
@@ -149,14 +213,16 @@ public struct PrivatizeOptions {
         if let v = ivfNprobe { o.ivf_nprobe = v }
         if let v = releaseShape { o.release_shape = v.rawValue }
         if let v = outputTop { o.output_top = v }
-        guard let placeholder = placeholder else { return try body(&o) }
+        if let v = preset { o.preset = v.rawValue }
+        if let v = outputWords { o.output_set = v.handle }
+        guard let placeholder = placeholder else { return try withExtendedLifetime(outputWords) { try body(&o) } }
         if placeholder.utf8.contains(0) {
             throw DxtextError(status: DxtextError.invalidArgument, statusName: "invalid argument",
                               message: "the placeholder contains a NUL character")
         }
         return try placeholder.withCString { text in
             o.placeholder = text
-            return try body(&o)
+            return try withExtendedLifetime(outputWords) { try body(&o) }
         }
     }
 }
@@ -190,6 +256,8 @@ public struct ReleaseRecord {
     public let epsilonVocabulary: Double
     /// What of the input's form the release copied.
     public let releaseShape: ReleaseShape
+    /// The preset of the call's options (nil without one).
+    public let preset: Preset?
     /// The record as one line of JSON, as the C library writes it.
     public let json: String
 
@@ -206,6 +274,7 @@ public struct ReleaseRecord {
         epsilonTotal = r.epsilon_total
         epsilonVocabulary = r.epsilon_vocabulary
         releaseShape = ReleaseShape(rawValue: r.release_shape) ?? .keep
+        preset = Preset(rawValue: r.preset)
         var copy = r
         var required = 0
         let status = dxt_release_record_to_json(&copy, nil, 0, &required)
@@ -294,6 +363,13 @@ public final class DxModel: @unchecked Sendable {
         // object, so the buffer outlives them all.
         dxt_model_close(handle)
         buffer?.deallocate()
+    }
+
+    /// An output vocabulary of this model (`PrivatizeOptions.outputWords`):
+    /// `words`, a public list fixed in advance. An empty list, a word not in
+    /// the model and a word given twice are refused (invalid argument).
+    public func outputSet(_ words: [String]) throws -> OutputSet {
+        try OutputSet(model: self, words: words)
     }
 
     public var vocabularySize: Int {

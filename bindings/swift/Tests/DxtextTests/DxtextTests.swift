@@ -22,6 +22,33 @@ final class DxtextTests: XCTestCase {
         XCTAssertFalse(record.json.contains("words_privatized"))
     }
 
+    func testPresetsAndOutputWords() throws {
+        let model = try DxModel(path: try DxModel.defaultPath())
+        let privatizer = try DxPrivatizer(model: model)
+        let (_, record) = try privatizer.privatize("The cat sat on the mat.", options: PrivatizeOptions(preset: .readable))
+        XCTAssertEqual(record.preset, .readable)
+        XCTAssertEqual(record.mechanism, 3)  // DXT_MECHANISM_EXPONENTIAL
+        XCTAssertEqual(record.epsilon, 3.7)
+        XCTAssertEqual(record.releaseShape, .normalize)
+        XCTAssertTrue(record.json.contains("\"preset\":\"readable\""))
+        var conflict = PrivatizeOptions(preset: .readable)
+        conflict.mechanism = .tem
+        XCTAssertThrowsError(try privatizer.privatize("cat", options: conflict))
+
+        let allowed = ["house", "river", "music"]
+        let set = try model.outputSet(allowed)
+        XCTAssertEqual(set.count, 3)
+        var options = PrivatizeOptions(epsilon: 2, mechanism: .exponential)
+        options.releaseShape = .strict
+        options.outputWords = set
+        let (text, listed) = try privatizer.privatize("the cat sat on the mat", options: options)
+        XCTAssertTrue(text.split(separator: " ").allSatisfy { allowed.contains(String($0)) })
+        XCTAssertTrue(listed.json.contains("\"kind\":\"list\",\"size\":3"))
+        XCTAssertThrowsError(try model.outputSet([]))
+        XCTAssertThrowsError(try model.outputSet(["house", "house"]))
+        XCTAssertThrowsError(try model.outputSet(["house", "zzqxv"]))
+    }
+
     func testBagAndSeed() throws {
         let model = try DxModel(path: try DxModel.defaultPath())
         let seed = [UInt8](repeating: 7, count: 32)

@@ -124,21 +124,23 @@ typedef struct options_copy {
 
 /* doubles: epsilon, tem_gamma, tem_beta, vickrey_t, mahalanobis_lambda,
    syntf_s (NaN = default, except epsilon); ints: mechanism, sampler,
-   policy[4], search, ivf_nprobe, release_shape, output_top (-1 = default). See DxOptions. */
+   policy[4], search, ivf_nprobe, release_shape, output_top, preset (-1 =
+   default), then the output set's handle in two halves (0 = none). See
+   DxOptions. */
 static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteArray placeholder, options_copy *o) {
   jdouble d[6];
-  jint i[10];
+  jint i[13];
   double *fields[5];
   int k;
   memset(o, 0, sizeof *o);
   dxt_privatize_options_init(&o->options);
   if (doubles == NULL || ints == NULL || (*env)->GetArrayLength(env, doubles) != 6 ||
-      (*env)->GetArrayLength(env, ints) != 10) {
+      (*env)->GetArrayLength(env, ints) != 13) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed options");
     return 0;
   }
   (*env)->GetDoubleArrayRegion(env, doubles, 0, 6, d);
-  (*env)->GetIntArrayRegion(env, ints, 0, 10, i);
+  (*env)->GetIntArrayRegion(env, ints, 0, 13, i);
   o->options.epsilon = d[0];
   fields[0] = &o->options.tem_gamma;
   fields[1] = &o->options.tem_beta;
@@ -155,6 +157,9 @@ static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteA
   if (i[7] >= 0) o->options.ivf_nprobe = (uint32_t)i[7];
   if (i[8] >= 0) o->options.release_shape = (uint32_t)i[8];
   if (i[9] >= 0) o->options.output_top = (uint32_t)i[9];
+  if (i[10] >= 0) o->options.preset = (uint32_t)i[10];
+  o->options.output_set =
+      (const dxt_output_set *)(intptr_t)(((uint64_t)(uint32_t)i[12] << 32) | (uint64_t)(uint32_t)i[11]);
   if (placeholder != NULL) {
     o->placeholder = copy_bytes(env, placeholder, NULL, "placeholder");
     if (o->placeholder == NULL) return 0;
@@ -166,7 +171,7 @@ static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteA
 /* Layout of DxReleaseRecord's array. */
 static void put_record(JNIEnv *env, const dxt_release_record *r, jdoubleArray values, jbyteArray fingerprint,
                        jobjectArray json) {
-  jdouble v[13];
+  jdouble v[14];
   char text[4096];
   size_t required = 0;
   if (values == NULL) return;
@@ -183,7 +188,8 @@ static void put_record(JNIEnv *env, const dxt_release_record *r, jdoubleArray va
   v[10] = r->epsilon_total;
   v[11] = r->epsilon_vocabulary;
   v[12] = r->release_shape;
-  (*env)->SetDoubleArrayRegion(env, values, 0, 13, v);
+  v[13] = r->preset;
+  (*env)->SetDoubleArrayRegion(env, values, 0, 14, v);
   if (fingerprint != NULL) (*env)->SetByteArrayRegion(env, fingerprint, 0, 32, (const jbyte *)r->model_fingerprint);
   if (json != NULL && dxt_release_record_to_json(r, text, sizeof text, &required) == DXT_OK)
     (*env)->SetObjectArrayElement(env, json, 0, new_bytes(env, text, required - 1));
@@ -364,6 +370,46 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_modelWord(JNIEnv *env, jcl
   }
   if (check(env, dxt_model_word(m->model, (uint32_t)index, &word, &length))) return NULL;
   return new_bytes(env, word, length);
+}
+
+JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_outputSetCreate(JNIEnv *env, jclass cls, jlong handle,
+                                                                  jobjectArray words) {
+  model_box *m = model_of(env, handle);
+  jsize n, k, copied;
+  char **copies;
+  dxt_output_set *set = NULL;
+  dxt_status s;
+  (void)cls;
+  if (m == NULL) return 0;
+  if (words == NULL) {
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "the word list is null");
+    return 0;
+  }
+  n = (*env)->GetArrayLength(env, words);
+  copies = (char **)calloc(n > 0 ? (size_t)n : 1, sizeof *copies);
+  if (copies == NULL) {
+    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+    return 0;
+  }
+  for (k = 0; k < n; ++k) {
+    jbyteArray word = (jbyteArray)(*env)->GetObjectArrayElement(env, words, k);
+    copies[k] = copy_bytes(env, word, NULL, "an output word");
+    (*env)->DeleteLocalRef(env, word);
+    if (copies[k] == NULL) break;
+  }
+  copied = k;
+  s = copied == n ? dxt_output_set_create(m->model, (const char *const *)copies, (size_t)n, &set) : DXT_OK;
+  for (k = 0; k < n; ++k) free(copies[k]);
+  free(copies);
+  if (copied != n || (*env)->ExceptionCheck(env)) return 0;
+  if (check(env, s)) return 0;
+  return (jlong)(intptr_t)set;
+}
+
+JNIEXPORT void JNICALL Java_org_dxtext_DxNative_outputSetFree(JNIEnv *env, jclass cls, jlong set) {
+  (void)env;
+  (void)cls;
+  dxt_output_set_free((dxt_output_set *)(intptr_t)set);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_defaultModelPath(JNIEnv *env, jclass cls, jint geometry) {

@@ -182,6 +182,15 @@ public final class DxModel implements AutoCloseable {
     return new String(withHandle(h -> DxNative.modelWord(h, index)), StandardCharsets.UTF_8);
   }
 
+  /**
+   * An output vocabulary of this model: {@code words}, a public list fixed in advance, for {@link
+   * DxOptions#outputWords}. An empty list, a word not in the model and a word given twice are
+   * refused (INVALID_ARGUMENT).
+   */
+  public DxOutputSet outputSet(java.util.List<String> words) {
+    return withHandle(h -> new DxOutputSet(h, words));
+  }
+
   @Override
   public void close() {
     lock.writeLock().lock();

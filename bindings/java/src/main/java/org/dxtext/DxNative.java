@@ -34,6 +34,10 @@ final class DxNative {
 
   static native byte[] defaultModelPath(int geometry);
 
+  static native long outputSetCreate(long model, byte[][] words);
+
+  static native void outputSetFree(long set);
+
   static native long contextCreate(long model, byte[] seed);
 
   static native void contextDestroy(long context);

@@ -15,17 +15,21 @@ public final class DxOptions {
   static final int D_EPSILON = 0, D_TEM_GAMMA = 1, D_TEM_BETA = 2, D_VICKREY_T = 3;
   static final int D_MAHALANOBIS_LAMBDA = 4, D_SYNTF_S = 5, D_COUNT = 6;
   static final int I_MECHANISM = 0, I_SAMPLER = 1, I_POLICY = 2, I_SEARCH = 6, I_NPROBE = 7;
-  static final int I_RELEASE_SHAPE = 8, I_OUTPUT_TOP = 9, I_COUNT = 10;
+  static final int I_RELEASE_SHAPE = 8, I_OUTPUT_TOP = 9, I_PRESET = 10;
+  // The output set's native handle, low and high 32 bits (set in ints() only).
+  static final int I_OUTPUT_SET_LOW = 11, I_OUTPUT_SET_HIGH = 12, I_COUNT = 13;
 
   // NaN / -1: not set, the library's default applies.
   final double[] doubles;
   final int[] ints;
   final byte[] placeholder; // UTF-8, or null for the default
+  final DxOutputSet outputSet; // or null
 
-  private DxOptions(double[] doubles, int[] ints, byte[] placeholder) {
+  private DxOptions(double[] doubles, int[] ints, byte[] placeholder, DxOutputSet outputSet) {
     this.doubles = doubles;
     this.ints = ints;
     this.placeholder = placeholder;
+    this.outputSet = outputSet;
   }
 
   /** Defaults (Laplace, privatise every token) with this epsilon. */
@@ -35,19 +39,36 @@ public final class DxOptions {
     d[D_EPSILON] = epsilon;
     int[] i = new int[I_COUNT];
     java.util.Arrays.fill(i, -1);
-    return new DxOptions(d, i, null);
+    return new DxOptions(d, i, null, null);
+  }
+
+  /**
+   * The options of a preset, at its epsilon: {@code DxOptions.of(DxPreset.READABLE)}; {@link
+   * #withEpsilon} overrides the epsilon.
+   */
+  public static DxOptions of(DxPreset preset) {
+    return epsilon(0).preset(preset);
   }
 
   private DxOptions withDouble(int index, double value) {
     double[] d = doubles.clone();
     d[index] = value;
-    return new DxOptions(d, ints, placeholder);
+    return new DxOptions(d, ints, placeholder, outputSet);
   }
 
   private DxOptions withInt(int index, int value) {
     int[] i = ints.clone();
     i[index] = value;
-    return new DxOptions(doubles, i, placeholder);
+    return new DxOptions(doubles, i, placeholder, outputSet);
+  }
+
+  /** The ints the native code reads, with the output set's handle (the set must be open). */
+  int[] ints() {
+    int[] i = ints.clone();
+    long h = outputSet != null ? outputSet.handle() : 0;
+    i[I_OUTPUT_SET_LOW] = (int) h;
+    i[I_OUTPUT_SET_HIGH] = (int) (h >>> 32);
+    return i;
   }
 
   public double getEpsilon() {
@@ -88,7 +109,7 @@ public final class DxOptions {
 
   /** The replacement of {@link DxPolicy#PLACEHOLDER} ("[redacted]" by default). */
   public DxOptions placeholder(String text) {
-    return new DxOptions(doubles, ints, text.getBytes(StandardCharsets.UTF_8));
+    return new DxOptions(doubles, ints, text.getBytes(StandardCharsets.UTF_8), outputSet);
   }
 
   public DxOptions temGamma(double gamma) {
@@ -152,5 +173,23 @@ public final class DxOptions {
       throw new IllegalArgumentException("outputTop must be >= 0");
     }
     return withInt(I_OUTPUT_TOP, n);
+  }
+
+  /**
+   * The output vocabulary: release only words of {@code set}, a public list the application ships
+   * ({@link DxModel#outputSet}); not with {@link #outputTop}. Never make it from the text being
+   * privatised. docs/guarantees.md, "Output vocabularies".
+   */
+  public DxOptions outputWords(DxOutputSet set) {
+    return new DxOptions(doubles, ints, placeholder, set);
+  }
+
+  /**
+   * A preset (docs/options.md, "Presets"): its mechanism, release shape, output vocabulary and
+   * token policies, and its epsilon when this one is 0 ({@link #of(DxPreset)}). An option the
+   * preset fixes may only be left unset or given the preset's value: the library refuses others.
+   */
+  public DxOptions preset(DxPreset preset) {
+    return withInt(I_PRESET, preset.code);
   }
 }

@@ -14,7 +14,7 @@ public final class DxReleaseRecord {
   // Layout of the array the native code fills.
   static final int RELEASE = 0, MECHANISM = 1, EPSILON = 2, METRIC = 3, RNG_MODE = 4, IS_PRIVATE = 5;
   static final int FINGERPRINT_VALID = 6, BOUND = 7, REVEALS = 8, DRAWS = 9, EPSILON_TOTAL = 10;
-  static final int EPSILON_VOCABULARY = 11, RELEASE_SHAPE = 12, LENGTH = 13;
+  static final int EPSILON_VOCABULARY = 11, RELEASE_SHAPE = 12, PRESET = 13, LENGTH = 14;
 
   /** The smallest and largest epsilon every call accepts (DXT_EPSILON_MIN, DXT_EPSILON_MAX). */
   public static final double EPSILON_MIN = 1e-6, EPSILON_MAX = 1e6;
@@ -134,6 +134,11 @@ public final class DxReleaseRecord {
   /** SynTF only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of epsilon. */
   public double getEpsilonVocabulary() {
     return values[EPSILON_VOCABULARY];
+  }
+
+  /** The preset of the call's options ({@link DxPreset#NONE} without one). */
+  public DxPreset getPreset() {
+    return DxPreset.of((int) values[PRESET]);
   }
 
   /** What of the input's form the release copied. */

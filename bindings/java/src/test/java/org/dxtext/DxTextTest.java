@@ -105,6 +105,63 @@ public class DxTextTest {
   }
 
   @Test
+  public void presetsResolveInTheLibrary() {
+    try (DxPrivatizer p = new DxPrivatizer(model)) {
+      DxText readable = p.privatizeTextWithRecord(SENTENCE, DxOptions.of(DxPreset.READABLE));
+      DxReleaseRecord r = readable.getRecord();
+      assertEquals(DxPreset.READABLE, r.getPreset());
+      assertEquals(DxMechanism.EXPONENTIAL, r.getMechanism());
+      assertEquals(3.7, r.getEpsilon(), 0);
+      assertEquals(DxReleaseShape.NORMALIZE, r.getReleaseShape());
+      assertTrue(r.toJson(), r.toJson().contains("\"preset\":\"readable\""));
+      assertTrue(r.toJson(), r.toJson().contains("\"output_vocabulary\":{\"kind\":\"top\",\"size\":20000,"));
+      // An epsilon overrides the preset's; the other options stay the preset's.
+      DxReleaseRecord features =
+          p.privatizeTextWithRecord("the 42 cats", DxOptions.of(DxPreset.FEATURES).withEpsilon(5)).getRecord();
+      assertEquals(5.0, features.getEpsilon(), 0);
+      assertEquals(DxMechanism.LAPLACE, features.getMechanism());
+      assertEquals(DxReleaseShape.STRICT, features.getReleaseShape());
+      assertEquals(DxPreset.FEATURES, features.getPreset());
+      assertEquals(DxPreset.NONE, p.privatizeTextWithRecord("cat", DxOptions.epsilon(3)).getRecord().getPreset());
+      // A fixed option set to another value is refused, and named.
+      DxException e = assertThrows(DxException.class,
+          () -> p.privatizeText("cat", DxOptions.of(DxPreset.READABLE).mechanism(DxMechanism.TEM)));
+      assertEquals(DxStatus.INVALID_ARGUMENT, e.getStatus());
+      assertTrue(e.getMessage(), e.getMessage().contains("mechanism is tem, but the preset 'readable'"));
+      // The preset's own values are accepted.
+      p.privatizeText("cat", DxOptions.of(DxPreset.STRONGEST).releaseShape(DxReleaseShape.STRICT));
+    }
+  }
+
+  @Test
+  public void outputWordsRestrictWhatIsReleased() {
+    List<String> allowed = java.util.Arrays.asList("house", "river", "music");
+    try (DxPrivatizer p = new DxPrivatizer(model); DxOutputSet set = model.outputSet(allowed)) {
+      assertEquals(3, set.size());
+      assertEquals(allowed, set.getWords());
+      DxOptions options = DxOptions.epsilon(2).mechanism(DxMechanism.EXPONENTIAL).outputWords(set);
+      for (int call = 0; call < 3; ++call) {
+        DxText out = p.privatizeTextWithRecord("the cat sat on the mat tonight", options.releaseShape(DxReleaseShape.STRICT));
+        for (String w : out.getText().split(" ")) {
+          assertTrue(w, allowed.contains(w));
+        }
+        assertTrue(out.getRecord().toJson(), out.getRecord().toJson().contains("\"kind\":\"list\",\"size\":3"));
+      }
+      DxException twice = assertThrows(DxException.class, () -> model.outputSet(java.util.Arrays.asList("house", "house")));
+      assertEquals(DxStatus.INVALID_ARGUMENT, twice.getStatus());
+      DxException unknown = assertThrows(DxException.class, () -> model.outputSet(java.util.Arrays.asList("house", "zzqxv")));
+      assertTrue(unknown.getMessage(), unknown.getMessage().contains("zzqxv"));
+      DxException empty = assertThrows(DxException.class, () -> model.outputSet(java.util.Collections.emptyList()));
+      assertEquals(DxStatus.INVALID_ARGUMENT, empty.getStatus());
+      // Not beside output_top, and not beside a preset.
+      assertThrows(DxException.class, () -> p.privatizeText("cat", options.outputTop(10)));
+      DxException preset = assertThrows(DxException.class,
+          () -> p.privatizeText("cat", DxOptions.of(DxPreset.FEATURES).outputWords(set)));
+      assertTrue(preset.getMessage(), preset.getMessage().contains("output_set"));
+    }
+  }
+
+  @Test
   public void privatizesABag() {
     try (DxPrivatizer p = new DxPrivatizer(model)) {
       DxBag out = p.privatizeBagWithLocalDiagnostics(bag("war", 3, "peace", 2, "zzqxv", 1), DxOptions.epsilon(10));

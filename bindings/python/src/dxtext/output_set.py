@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Output vocabularies: a public list of a model's words that the mechanisms
+may release (dxt_output_set_create). Build one with Model.output_set(words)
+and pass it as output_words= to any number of calls, or pass the list of
+words itself (built anew for that call)."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Iterable, Tuple
+
+from . import _library as native
+from .errors import error_for
+
+
+class OutputSet:
+    """An output vocabulary of one model (Model.output_set). Immutable and
+    safe to share between threads; it keeps its model open while it lives.
+    The words must be public and fixed in advance: never made from the text
+    being privatised (docs/guarantees.md, "Output vocabularies")."""
+
+    __slots__ = ("_ptr", "_model", "_words", "_free")
+
+    def __init__(self, _model: Any, words: Iterable[str]) -> None:
+        """Use Model.output_set(words)."""
+        if isinstance(words, (str, bytes)):
+            raise TypeError("output words must be a list of str, not one string")
+        listed = tuple(words)
+        for word in listed:
+            if not isinstance(word, str):
+                raise TypeError(f"output words must be str, not {type(word).__name__}")
+            if "\0" in word:
+                raise error_for(1, "invalid argument", "an output word contains a NUL character")
+        encoded = [w.encode("utf-8", "surrogatepass") for w in listed]
+        array = (ctypes.c_char_p * max(len(encoded), 1))(*encoded)
+        library = native.lib()
+        self._ptr = 0
+        self._free = library.dxt_output_set_free
+        out = ctypes.c_void_p()
+        native.check(library.dxt_output_set_create(_model.ptr, array, len(encoded), ctypes.byref(out)))
+        self._ptr = out.value or 0
+        self._model = _model  # the model outlives the set
+        self._words: Tuple[str, ...] = listed
+
+    def __del__(self) -> None:
+        if getattr(self, "_ptr", 0):
+            self._free(self._ptr)
+            self._ptr = 0
+
+    @property
+    def words(self) -> Tuple[str, ...]:
+        """The words as they were given."""
+        return self._words
+
+    def __len__(self) -> int:
+        return int(native.lib().dxt_output_set_size(self._ptr))
+
+    def __repr__(self) -> str:
+        return f"<dxtext.OutputSet of {len(self)} words>"

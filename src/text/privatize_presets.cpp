@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "text/privatize_presets.hpp"
+
+#include <string>
+
+#include "accounting/privacy_report.hpp"
+#include "errors/error.hpp"
+#include "mechanisms/mechanism.hpp"
+
+namespace dxt {
+
+namespace {
+
+const char* shape_word(uint32_t shape) {
+  switch (shape) {
+    case DXT_SHAPE_KEEP: return "keep";
+    case DXT_SHAPE_NORMALIZE: return "normalize";
+    case DXT_SHAPE_STRICT: return "strict";
+    default: return "unknown";
+  }
+}
+
+const char* policy_word(uint32_t policy) {
+  switch (policy) {
+    case DXT_POLICY_PRIVATIZE: return "privatize";
+    case DXT_POLICY_PLACEHOLDER: return "placeholder";
+    case DXT_POLICY_DROP: return "drop";
+    case DXT_POLICY_KEEP: return "keep";
+    default: return "unknown";
+  }
+}
+
+const char* const kPolicyFields[DXT_TOKEN_CLASS_COUNT] = {"policy[DXT_CLASS_IN_VOCABULARY] (in_vocabulary)",
+                                                          "policy[DXT_CLASS_OUT_OF_VOCABULARY] (oov)",
+                                                          "policy[DXT_CLASS_NUMBER] (numbers)",
+                                                          "policy[DXT_CLASS_STOPWORD] (stopwords)"};
+
+[[noreturn]] void conflict(const Preset& p, const std::string& field, const std::string& given,
+                           const std::string& fixed) {
+  fail(DXT_E_INVALID_ARGUMENT, "options." + field + " is " + given + ", but the preset '" + p.name + "' sets it to " +
+                                   fixed + ": leave it at its default, set the preset's value, or use no preset");
+}
+
+// An enum field the caller left alone: 0 (the C "default" value) or what
+// dxt_privatize_options_init writes.
+bool unset(uint32_t value, uint32_t init_default) { return value == 0 || value == init_default; }
+
+}  // namespace
+
+const Preset* find_preset(uint32_t id) {
+  for (const Preset& p : kPresets)
+    if (static_cast<uint32_t>(p.id) == id) return &p;
+  return nullptr;
+}
+
+const char* preset_name(uint32_t id) {
+  if (id == DXT_PRESET_NONE) return "none";
+  const Preset* p = find_preset(id);
+  return p != nullptr ? p->name : "unknown";
+}
+
+dxt_privatize_options resolve_preset(const dxt_privatize_options& given, const Model& model) {
+  if (given.preset == DXT_PRESET_NONE) {
+    if (given.epsilon == 0)
+      fail(DXT_E_INVALID_EPSILON, "epsilon is 0 (not set): set it in [DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [" +
+                                      format_number(DXT_EPSILON_MIN) + ", " + format_number(DXT_EPSILON_MAX) +
+                                      "], or choose a preset, which sets one");
+    return given;
+  }
+  const Preset* found = find_preset(given.preset);
+  if (found == nullptr) {
+    std::string names;
+    for (const Preset& p : kPresets) names += std::string(names.empty() ? "" : ", ") + p.name;
+    fail(DXT_E_INVALID_ARGUMENT, "unknown preset " + std::to_string(given.preset) + " (the presets are " + names + ")");
+  }
+  const Preset& p = *found;
+  dxt_privatize_options o = given;
+
+  if (!unset(o.mechanism, DXT_MECHANISM_LAPLACE) && o.mechanism != static_cast<uint32_t>(p.mechanism))
+    conflict(p, "mechanism", o.mechanism <= DXT_MECHANISM_TEM ? mechanism_name(static_cast<dxt_mechanism>(o.mechanism))
+                                                              : std::to_string(o.mechanism),
+             mechanism_name(p.mechanism));
+  o.mechanism = p.mechanism;
+
+  if (!unset(o.release_shape, DXT_SHAPE_KEEP) && o.release_shape != static_cast<uint32_t>(p.release_shape))
+    conflict(p, "release_shape", shape_word(o.release_shape), shape_word(p.release_shape));
+  o.release_shape = p.release_shape;
+
+  for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c) {
+    if (!unset(o.policy[c], DXT_POLICY_PRIVATIZE) && o.policy[c] != static_cast<uint32_t>(p.policy[c]))
+      conflict(p, kPolicyFields[c], policy_word(o.policy[c]), policy_word(p.policy[c]));
+    o.policy[c] = p.policy[c];
+  }
+
+  // The output vocabulary: the preset's top N, cut to the vocabulary (a
+  // smaller model is taken whole), or the whole vocabulary.
+  if (o.output_set != nullptr)
+    fail(DXT_E_INVALID_ARGUMENT, std::string("options.output_set is set, but the preset '") + p.name +
+                                     "' fixes the output vocabulary: use no preset to release from a word list");
+  const uint32_t vocabulary = model.vocabulary_size();
+  const uint32_t top = p.output_top < vocabulary ? p.output_top : vocabulary;
+  if (o.output_top != 0 && o.output_top != p.output_top && o.output_top != top)
+    conflict(p, "output_top", std::to_string(o.output_top),
+             p.output_top == 0 ? std::string("0 (the whole vocabulary)") : std::to_string(p.output_top));
+  if (p.output_top != 0 && !model.has_frequencies())
+    fail(DXT_E_UNSUPPORTED, std::string("the preset '") + p.name + "' releases only the model's " +
+                                std::to_string(p.output_top) +
+                                " most frequent words, and this model has no frequencies section: use a model with "
+                                "one (dxtext convert --frequencies) or choose the options without a preset");
+  o.output_top = top;
+
+  for (size_t i = 0; i < p.parameter_count; ++i) {
+    const PresetParameter& q = p.parameters[i];
+    if (q.real != nullptr) {
+      double& field = o.*q.real;
+      if (field != q.default_value && field != q.value)
+        conflict(p, q.name, format_number(field), q.shown);
+      field = q.value;
+    } else {
+      uint32_t& field = o.*q.whole;
+      const auto fixed = static_cast<uint32_t>(q.value);
+      if (!unset(field, static_cast<uint32_t>(q.default_value)) && field != fixed)
+        conflict(p, q.name, std::to_string(field), q.shown);
+      field = fixed;
+    }
+  }
+
+  // Epsilon: unset takes the preset's; a caller's value overrides it and is
+  // checked where every epsilon is (check_epsilon).
+  if (o.epsilon == 0) o.epsilon = p.epsilon;
+  return o;
+}
+
+}  // namespace dxt

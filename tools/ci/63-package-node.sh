@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 cat >"$work/app.js" <<'JS'
 const dxtext = require('dxtext');
 (async () => {
-  const model = dxtext.Model.openDefault();
+  const model = await dxtext.Model.openDefault();
   const privatizer = new dxtext.Privatizer(model);
   const { text, record, localDiagnostics } = await privatizer.privatizeText(
     'The president spoke to the nation about the war.', { epsilon: 20, localDiagnostics: true });
@@ -31,6 +31,8 @@ const dxtext = require('dxtext');
   console.log(record.json);
   console.log(localDiagnostics.json);
   if (localDiagnostics.wordsPrivatized !== 9 || !record.isPrivate) throw new Error('unexpected record');
+  const readable = await privatizer.privatizeText('The president spoke to the nation.', { preset: 'readable' });
+  if (readable.record.preset !== 'readable' || readable.record.outputKind !== 'top') throw new Error('unexpected preset record');
   await privatizer.close();
   model.close();
 })().catch((error) => {

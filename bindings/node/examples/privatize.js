@@ -2,16 +2,20 @@
 'use strict';
 // Privatise a sentence with the default model and print the guarantee.
 //   node examples/privatize.js "The president spoke to the nation."
+// The same program runs on dxtext-wasm (bindings/wasm/examples/privatize.mjs):
+// the two packages share one API.
 const dxtext = require('..');
 
 async function main() {
   const text = process.argv[2] || 'The president spoke to the nation about the war.';
-  const model = dxtext.Model.openDefault(); // share it
+  const model = await dxtext.Model.openDefault(); // share it
   const privatizer = new dxtext.Privatizer(model); // random state; calls on it queue
   const { text: privateText, record } = await privatizer.privatizeText(text, { epsilon: 20 });
   console.log(privateText);
   console.log(record.json); // the guarantee; safe to send with the text
-  console.log(privatizer.privatizeWord('house', { epsilon: 20 })); // synchronous
+  // A preset: mechanism, epsilon, release shape, output vocabulary and policies at once.
+  console.log((await privatizer.privatizeText(text, { preset: 'readable' })).text);
+  console.log((await privatizer.privatizeWord('house', { epsilon: 20 })).text);
   try {
     await privatizer.privatizeText(text, { epsilon: -1 });
   } catch (error) {

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// Type declarations of lib/index.js.
+// Type declarations of lib/index.js: the same API as dxtext-wasm's (js/dxtext.d.ts).
 
 export type Mechanism = 'laplace' | 'hyperbolic' | 'exponential' | 'syntf' | 'mahalanobis' | 'vickrey' | 'tem';
 export type Policy = 'privatize' | 'placeholder' | 'drop' | 'keep';
 export type Geometry = 'euclidean' | 'poincare';
+/** The presets of tools/options/presets.table (docs/options.md, "Presets"). */
+export type Preset = 'readable' | 'features' | 'strongest';
 
 /** The options of docs/options.md (tools/options/privatize_options.table). */
 export interface OptionsObject {
-  epsilon: number;
+  /** Required unless a preset gives it; with a preset, it overrides the preset's. */
+  epsilon?: number;
+  /** Mechanism, epsilon, release shape, output vocabulary and policies for a common job; an option
+      it fixes may only be left out or given the preset's value (the library refuses others). */
+  preset?: Preset | 'none';
   mechanism?: Mechanism;
   inVocabulary?: Policy;
   oov?: Policy;
@@ -26,8 +32,10 @@ export interface OptionsObject {
   releaseShape?: 'keep' | 'normalize' | 'strict';
   /** Index cells scanned with search 'ivf' (0 or absent: the library's default). */
   ivfNprobe?: number;
-  /** release only the model's N most frequent words (0 = all) */
+  /** Release only the model's N most frequent words (0 = all). */
   outputTop?: number;
+  /** Release only these words: an OutputSet (Model.outputSet) or a list of the model's words. */
+  outputWords?: OutputSet | string[];
   /** true adds localDiagnostics (token counts of the input) to the result. */
   localDiagnostics?: boolean;
 }
@@ -48,7 +56,7 @@ export interface ReleaseRecord {
   /** Per word, per unit of the metric. */
   epsilon: number;
   metric: 'euclidean' | 'hyperbolic' | 'mahalanobis' | 'discrete' | 'unknown';
-  rng: 'system' | 'deterministic' | 'unknown';
+  rngMode: 'system' | 'deterministic' | 'unknown';
   isPrivate: boolean;
   modelFingerprint: string | null;
   /** word: eps*d(w,w'); positionwise (ordered text): eps*sum_i d(x_i,x'_i);
@@ -66,6 +74,13 @@ export interface ReleaseRecord {
   epsilonVocabulary: number;
   /** What of the input's form the text release copied. */
   releaseShape: 'keep' | 'normalize' | 'strict' | 'unknown';
+  /** Which words the mechanism could release: all, the N most frequent, or a list. */
+  outputKind: 'vocabulary' | 'top' | 'list' | 'unknown';
+  outputSize: number;
+  /** SHA-256 of those words (hex), null for the whole vocabulary. */
+  outputDigest: string | null;
+  /** The preset of the options ('none' without one); the fields above are its resolved values. */
+  preset: Preset | 'none' | 'unknown';
   json: string;
 }
 
@@ -100,52 +115,81 @@ export interface Calibration {
 }
 
 export type Bag = Map<string, number> | Record<string, number> | Array<[string, number]>;
+export interface TextResult {
+  text: string;
+  record: ReleaseRecord;
+  localDiagnostics?: LocalDiagnostics;
+}
+export interface BagResult {
+  bag: Map<string, number>;
+  record: ReleaseRecord;
+  localDiagnostics?: LocalDiagnostics;
+}
 
 export class Model {
   private constructor();
-  static open(path: string, options?: { verifyDigests?: boolean }): Model;
-  static fromBuffer(buffer: Uint8Array | ArrayBuffer, options?: { verifyDigests?: boolean }): Model;
+  /** The .dxe file at `path`. */
+  static open(path: string, options?: { verifyDigests?: boolean }): Promise<Model>;
+  /** A model from its bytes (copied). */
+  static fromBuffer(data: ArrayBuffer | ArrayBufferView, options?: { verifyDigests?: boolean }): Promise<Model>;
+  /** The default model. DXTEXT_MODEL, the package's models/, then the library's default. */
+  static openDefault(geometry?: Geometry, options?: { verifyDigests?: boolean }): Promise<Model>;
+  /** The path of the default model for `geometry` (Node.js only: files). */
   static defaultPath(geometry?: Geometry): string;
-  static openDefault(geometry?: Geometry, options?: { verifyDigests?: boolean }): Model;
   readonly path: string | null;
   readonly info: Readonly<ModelInfo>;
   readonly size: number;
-  fingerprint(): string;
-  lookup(word: string): number;
-  word(index: number): string;
+  readonly closed: boolean;
+  fingerprint(): Promise<string>;
+  /** The vocabulary index of a word; rejects with NotFoundError when absent. */
+  lookup(word: string): Promise<number>;
+  has(word: string): Promise<boolean>;
+  word(index: number): Promise<string>;
+  /** An output vocabulary of this model, for options.outputWords. */
+  outputSet(words: string[]): Promise<OutputSet>;
+  close(): void;
+}
+
+/** A public list of a model's words that the mechanisms may release (Model.outputSet). */
+export class OutputSet {
+  private constructor();
+  readonly words: readonly string[];
+  readonly size: number;
+  readonly closed: boolean;
   close(): void;
 }
 
 export class Privatizer {
-  constructor(model: Model, options?: { seed?: Uint8Array });
+  /** `seed` (32 bytes or 64 hex digits) makes the noise reproducible and NOT private. */
+  constructor(model: Model, options?: { seed?: Uint8Array | string });
   readonly model: Model;
-  privatizeWord(word: string, options: Options): string;
-  privatizeWordWithRecord(
-    word: string,
-    options: Options,
-  ): { text: string; record: ReleaseRecord; localDiagnostics?: LocalDiagnostics };
-  privatizeText(
-    text: string,
-    options: Options,
-  ): Promise<{ text: string; record: ReleaseRecord; localDiagnostics?: LocalDiagnostics }>;
-  privatizeBag(
-    bag: Bag,
-    options: Options,
-  ): Promise<{ bag: Map<string, number>; record: ReleaseRecord; localDiagnostics?: LocalDiagnostics }>;
-  syntf(
-    bag: Bag,
-    nOut: number,
-    options: Options,
-  ): Promise<{ bag: Map<string, number>; record: ReleaseRecord; localDiagnostics?: LocalDiagnostics }>;
-  calibrate(options: Options, sample?: { words?: number; trials?: number }): Promise<Calibration>;
+  privatizeWord(word: string, options?: Options): Promise<TextResult>;
+  privatizeText(text: string, options?: Options): Promise<TextResult>;
+  privatizeBag(bag: Bag, options?: Options): Promise<BagResult>;
+  /** options.mechanism is ignored: SynTF runs its own mechanism. */
+  syntf(bag: Bag, nOut: number, options?: Options): Promise<BagResult>;
+  calibrate(options?: Options, sample?: { words?: number; trials?: number }): Promise<Calibration>;
   close(): Promise<void>;
 }
 
-export const version: string;
+/** The dxtext library version, "major.minor.patch". */
+export function libraryVersion(): Promise<string>;
 /** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
 export const EPSILON_MIN: number;
 export const EPSILON_MAX: number;
+/** DXT_MAX_BAG_WORDS: the largest total count of a bag, and the largest nOut. */
+export const MAX_BAG_WORDS: number;
+export const MECHANISM_NAMES: readonly Mechanism[];
+export const PRESET_NAMES: readonly Preset[];
+/** dxt_status codes (include/dxtext/dxtext.h). */
+export const Status: Readonly<Record<
+  | 'OK' | 'INVALID_ARGUMENT' | 'INVALID_EPSILON' | 'IO' | 'NOT_A_MODEL' | 'UNSUPPORTED_VERSION' | 'CORRUPT_MODEL'
+  | 'TRUNCATED_MODEL' | 'DIGEST_MISMATCH' | 'OUT_OF_MEMORY' | 'RNG_FAILURE' | 'INVALID_UTF8' | 'NOT_FOUND'
+  | 'UNSUPPORTED' | 'INPUT_TOO_LARGE' | 'PARSE' | 'INTERNAL' | 'CONTEXT_BUSY' | 'BUDGET_EXCEEDED' | 'LEDGER_CORRUPT',
+  number
+>>;
 
+/** A failed call: `status` is the dxt_status number, `code` its C name ('DXT_E_INVALID_EPSILON'). */
 export class DxtextError extends Error {
   readonly status: number;
   readonly code: string;
@@ -186,7 +230,7 @@ export class Ledger {
   static open(
     filePath: string,
     options?: { scope?: string; cap?: number; memoCapacity?: number; key?: Uint8Array },
-  ): Ledger;
+  ): Promise<Ledger>;
   privatizeText(
     privatizer: Privatizer,
     text: string,

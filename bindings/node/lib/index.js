@@ -4,13 +4,15 @@
  * dxtext for Node.js: sanitise text under metric differential privacy.
  *
  *   const dxtext = require('dxtext');
- *   const model = dxtext.Model.openDefault();          // share it
+ *   const model = await dxtext.Model.openDefault();    // share it
  *   const privatizer = new dxtext.Privatizer(model);   // random state
  *   const { text, record } = await privatizer.privatizeText('The quick brown fox', { epsilon: 20 });
  *
- * Long calls (texts, bags, SynTF, calibration) return promises and run on
- * the libuv thread pool; privatizeWord is synchronous. Errors are instances
- * of DxtextError subclasses with .status (the C status number) and .code
+ * The same API as the WebAssembly package (dxtext-wasm; docs/bindings/
+ * wasm.md): the same classes, methods, option names and result shapes, and
+ * every call that opens, looks up or privatises returns a promise. Here the
+ * work runs on the libuv thread pool. Errors are instances of DxtextError
+ * subclasses with .status (the C status number) and .code
  * ('DXT_E_INVALID_EPSILON', ...).
  */
 const fs = require('node:fs');
@@ -53,6 +55,14 @@ class ContextBusyError extends DxtextError {}
 class BudgetExceededError extends DxtextError {}
 /** The ledger file fails its MAC or format checks (status 19); it is left as it is. */
 class LedgerCorruptError extends DxtextError {}
+
+/** dxt_status codes (include/dxtext/dxtext.h). New codes may be added. */
+const Status = Object.freeze({
+  OK: 0, INVALID_ARGUMENT: 1, INVALID_EPSILON: 2, IO: 3, NOT_A_MODEL: 4, UNSUPPORTED_VERSION: 5, CORRUPT_MODEL: 6,
+  TRUNCATED_MODEL: 7, DIGEST_MISMATCH: 8, OUT_OF_MEMORY: 9, RNG_FAILURE: 10, INVALID_UTF8: 11, NOT_FOUND: 12,
+  UNSUPPORTED: 13, INPUT_TOO_LARGE: 14, PARSE: 15, INTERNAL: 16, CONTEXT_BUSY: 17, BUDGET_EXCEEDED: 18,
+  LEDGER_CORRUPT: 19,
+});
 
 const ERROR_CLASSES = [
   null, InvalidArgumentError, InvalidEpsilonError, FileError, NotAModelError, UnsupportedVersionError,
@@ -119,6 +129,15 @@ const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords'
   'clauseBoundaries'];
 // dxt_release_shape, by number.
 const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
+// dxt_output_kind, by number.
+const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];
+// dxt_preset, by number: the names of tools/options/presets.table (options_table.js).
+const PRESET_VALUES = OPTIONS.find((option) => option.name === 'preset').values;
+const PRESETS = Object.keys(PRESET_VALUES).reduce((names, name) => {
+  names[PRESET_VALUES[name]] = name;
+  return names;
+}, []);
+const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
 /** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
 const EPSILON_MIN = 1e-6;
 const EPSILON_MAX = 1e6;
@@ -137,20 +156,25 @@ function indexOfName(table, name, what) {
 /**
  * Options: a number (epsilon) or an object with the options of
  * tools/options/privatize_options.table (lib/options_table.js is generated
- * from it; docs/options.md lists them): { epsilon, mechanism: 'laplace' |
- * 'hyperbolic' | ..., inVocabulary, oov, numbers, stopwords: 'privatize' |
- * 'placeholder' | 'drop' | 'keep', placeholder, temGamma, temBeta, vickreyT,
+ * from it; docs/options.md lists them): { epsilon, preset: 'readable' |
+ * 'features' | 'strongest', mechanism: 'laplace' | 'hyperbolic' | ...,
+ * inVocabulary, oov, numbers, stopwords: 'privatize' | 'placeholder' |
+ * 'drop' | 'keep', placeholder, temGamma, temBeta, vickreyT,
  * mahalanobisLambda, syntfS, sampler: 'gumbel' | 'permute-and-flip',
- * search: 'exact' | 'ivf', ivfNprobe }, and one option of the call,
+ * search: 'exact' | 'ivf', ivfNprobe, releaseShape, outputTop, outputWords:
+ * an OutputSet or an array of words }, and one option of the call,
  * localDiagnostics: boolean (true adds the token counts of the input to the
  * result; they describe the input: keep them on the device). Any other name
- * is an error. The addon reads the numbers under the same names, and the
- * policies as one array, policy.
+ * is an error. The addon reads the numbers under the same names, the
+ * policies as one array, policy, and the output set's handle as outputSet.
  */
 const OPTION_BY_NAME = new Map(OPTIONS.map((option) => [option.name, option]));
 
-function nativeOptions(options) {
+// The native options for a call on `model` (an array of outputWords becomes
+// an output set of that model, for this call).
+function nativeOptions(options, model) {
   if (typeof options === 'number') return { epsilon: options };
+  if (options === undefined) options = {};
   if (options === null || typeof options !== 'object') throw invalid('options must be a number (epsilon) or an object');
   const out = {};
   if (options.localDiagnostics !== undefined && typeof options.localDiagnostics !== 'boolean') {
@@ -161,7 +185,11 @@ function nativeOptions(options) {
     const option = OPTION_BY_NAME.get(name);
     if (!option) throw invalid(`unknown option ${JSON.stringify(name)} (options are ${OPTIONS.map((o) => o.name).join(', ')})`);
     if (value === undefined) continue;
-    if (option.type === 'words') throw invalid(`${name} is not available in this version of the Node.js binding`);
+    if (option.type === 'words') {
+      const set = value instanceof OutputSet ? value : outputSetOf(model, value);
+      out.outputSet = set._live();
+      continue;
+    }
     let converted = value;
     if (option.type === 'enum') {
       converted = lookup(option.values, value);
@@ -181,13 +209,14 @@ function nativeOptions(options) {
 }
 
 // The release record: what was released and its guarantee; safe to send.
+// The same fields, names and values as dxtext-wasm's.
 function record(raw) {
   return Object.freeze({
     release: RELEASES[raw.release] || 'unknown',
     mechanism: MECHANISMS[raw.mechanism] || 'unknown',
     epsilon: raw.epsilon,
     metric: METRICS[raw.metric] || 'unknown',
-    rng: RNG_MODES[raw.rngMode] || 'unknown',
+    rngMode: RNG_MODES[raw.rngMode] || 'unknown',
     isPrivate: raw.isPrivate,
     modelFingerprint: raw.modelFingerprint,
     bound: BOUNDS[raw.bound] || 'unknown',
@@ -196,6 +225,10 @@ function record(raw) {
     epsilonTotal: raw.epsilonTotal,
     epsilonVocabulary: raw.epsilonVocabulary,
     releaseShape: SHAPES[raw.releaseShape] || 'unknown',
+    outputKind: OUTPUT_KINDS[raw.outputKind] || 'unknown',
+    outputSize: raw.outputSize,
+    outputDigest: raw.outputKind === 0 ? null : raw.outputDigest,
+    preset: PRESETS[raw.preset] || 'unknown',
     json: raw.json,
   });
 }
@@ -242,14 +275,19 @@ class Model {
     this._info = null;
   }
 
-  /** Memory-map and validate a .dxe file. */
-  static open(filePath, { verifyDigests = false } = {}) {
+  /** Promise of the model: the .dxe file memory-mapped and validated. */
+  static async open(filePath, { verifyDigests = false } = {}) {
     return new Model(call(() => native.modelOpen(String(filePath), Boolean(verifyDigests))), String(filePath));
   }
 
-  /** Open a model held in memory (Buffer, Uint8Array or ArrayBuffer; copied). */
-  static fromBuffer(buffer, { verifyDigests = false } = {}) {
-    return new Model(call(() => native.modelFromBuffer(buffer, Boolean(verifyDigests))), null);
+  /** Promise of a model held in memory (Buffer, Uint8Array, ArrayBuffer or another view; copied). */
+  static async fromBuffer(buffer, { verifyDigests = false } = {}) {
+    let bytes = buffer;
+    if (buffer instanceof ArrayBuffer) bytes = Buffer.from(buffer);
+    else if (ArrayBuffer.isView(buffer) && !(buffer instanceof Uint8Array)) {
+      bytes = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    }
+    return new Model(call(() => native.modelFromBuffer(bytes, Boolean(verifyDigests))), null);
   }
 
   /**
@@ -269,8 +307,8 @@ class Model {
     return call(() => native.defaultModelPath(code));
   }
 
-  /** Open the default model (see defaultPath). */
-  static openDefault(geometry = 'euclidean', options = {}) {
+  /** Promise of the default model (see defaultPath). */
+  static async openDefault(geometry = 'euclidean', options = {}) {
     return Model.open(Model.defaultPath(geometry), options);
   }
 
@@ -278,6 +316,10 @@ class Model {
     const handle = this[MODEL_HANDLE];
     if (handle === null) throw invalid('the model is closed');
     return handle;
+  }
+
+  get closed() {
+    return this[MODEL_HANDLE] === null;
   }
 
   /** { formatMajor, formatMinor, dimension, vocabularySize, geometry, quantization, lowercase, hasFrequencies } */
@@ -295,22 +337,44 @@ class Model {
     return this.info.vocabularySize;
   }
 
-  /** SHA-256 of the model file, as hex: its fingerprint in release records. */
-  fingerprint() {
+  /** Promise of the SHA-256 of the model file, as hex: its fingerprint in release records. */
+  async fingerprint() {
     return call(() => native.modelFingerprint(this._handle()));
   }
 
-  /** The vocabulary index of a word; NotFoundError when absent. */
-  lookup(word) {
+  /** Promise of the vocabulary index of a word; rejects with NotFoundError when absent. */
+  async lookup(word) {
     return call(() => native.modelLookup(this._handle(), word));
   }
 
-  /** The word at an index. */
-  word(index) {
+  /** Promise of whether a word is in the vocabulary (looked up as the privatise calls do). */
+  async has(word) {
+    try {
+      await this.lookup(String(word));
+      return true;
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
+  }
+
+  /** Promise of the word at an index. */
+  async word(index) {
     return call(() => native.modelWord(this._handle(), index));
   }
 
-  /** Release the model now (privatizers made from it keep working). */
+  /**
+   * Promise of an output vocabulary of this model (options.outputWords): a
+   * public list of its words, fixed in advance and never made from the text
+   * being privatised (docs/guarantees.md, "Output vocabularies"). An empty
+   * list, a word not in the model and a word given twice are refused
+   * (InvalidArgumentError).
+   */
+  async outputSet(words) {
+    return outputSetOf(this, words);
+  }
+
+  /** Release the model now (privatizers and output sets made from it keep working). */
   close() {
     const handle = this[MODEL_HANDLE];
     this[MODEL_HANDLE] = null;
@@ -319,19 +383,74 @@ class Model {
 }
 
 // --------------------------------------------------------------------------
+// Output sets
+
+const OUTPUT_HANDLE = Symbol('dxtext.outputSet');
+
+function outputSetOf(model, words) {
+  if (!(model instanceof Model)) throw invalid('an output set needs a Model');
+  if (!Array.isArray(words) || words.some((w) => typeof w !== 'string')) {
+    throw invalid('outputWords must be an OutputSet or an array of strings');
+  }
+  return new OutputSet(call(() => native.outputSetCreate(model._handle(), words)), words);
+}
+
+/**
+ * An output vocabulary (Model.outputSet): a public list of a model's words
+ * that the mechanisms may release, passed as options.outputWords to any
+ * number of calls. Immutable; it keeps its model's memory alive.
+ */
+class OutputSet {
+  /** Use Model.outputSet. */
+  constructor(handle, words) {
+    if (handle === undefined || handle === null) throw invalid('use Model.outputSet()');
+    this[OUTPUT_HANDLE] = handle;
+    this.words = Object.freeze([...words]);
+  }
+
+  get size() {
+    return this.words.length;
+  }
+
+  get closed() {
+    return this[OUTPUT_HANDLE] === null;
+  }
+
+  _live() {
+    if (this[OUTPUT_HANDLE] === null) throw invalid('the output set is closed');
+    return this[OUTPUT_HANDLE];
+  }
+
+  /** Release the set (calls already running finish with it). */
+  close() {
+    this[OUTPUT_HANDLE] = null; // the addon frees it once no call holds it
+  }
+}
+
+// --------------------------------------------------------------------------
 // Privatizer
+
+// A seed: 32 bytes (Buffer, Uint8Array) or 64 hexadecimal digits.
+function seedBuffer(seed) {
+  if (seed === undefined || seed === null) return undefined;
+  if (typeof seed === 'string') {
+    if (!/^[0-9a-fA-F]{64}$/.test(seed)) throw invalid('seed must be 64 hexadecimal digits or 32 bytes');
+    return Buffer.from(seed, 'hex');
+  }
+  if (seed instanceof Uint8Array) return Buffer.from(seed.buffer, seed.byteOffset, seed.byteLength);
+  throw invalid('seed must be 64 hexadecimal digits or 32 bytes');
+}
 
 class Privatizer {
   /**
    * Random state for privatisation calls on `model`. By default the noise
-   * comes from the operating system's CSPRNG (the private mode); `seed` (a
-   * Buffer or Uint8Array of 32 bytes) makes it reproducible and NOT private.
+   * comes from the operating system's CSPRNG (the private mode); `seed` (32
+   * bytes, or 64 hexadecimal digits) makes it reproducible and NOT private.
    */
   constructor(model, { seed } = {}) {
     if (!(model instanceof Model)) throw invalid('a Privatizer needs a Model');
-    const seedBuffer =
-      seed instanceof Uint8Array && !Buffer.isBuffer(seed) ? Buffer.from(seed.buffer, seed.byteOffset, seed.byteLength) : seed;
-    this._handle = call(() => native.contextCreate(model._handle(), seedBuffer));
+    const bytes = seedBuffer(seed);
+    this._handle = call(() => native.contextCreate(model._handle(), bytes));
     this.model = model;
     this._tail = Promise.resolve();
   }
@@ -341,7 +460,7 @@ class Privatizer {
     return this._handle;
   }
 
-  // Asynchronous calls on one privatizer run one after another.
+  // Calls on one privatizer run one after another.
   _enqueue(start) {
     const run = this._tail.then(() => start(this._context()));
     this._tail = run.then(
@@ -353,23 +472,19 @@ class Privatizer {
     });
   }
 
-  /** Privatise one word, synchronously; the replacement word. */
+  /** Promise of { text, record } (and localDiagnostics when options.localDiagnostics is true) for one word. */
   privatizeWord(word, options) {
-    return this.privatizeWordWithRecord(word, options).text;
-  }
-
-  /** { text, record } for one word, synchronously (and localDiagnostics
-      when options.localDiagnostics is true). */
-  privatizeWordWithRecord(word, options) {
-    const raw = call(() => native.privatizeWord(this._context(), word, nativeOptions(options)));
-    return result('text', raw.text, raw, options);
+    return this._enqueue(async (context) => {
+      const raw = native.privatizeWord(context, word, nativeOptions(options, this.model));
+      return result('text', raw.text, raw, options);
+    });
   }
 
   /** Promise of { text, record }: words replaced, spacing and punctuation
       kept; the record's bound is positionwise (epsilon * sum_i d(x_i, x'_i)). */
   privatizeText(text, options) {
     return this._enqueue(async (context) => {
-      const raw = await native.privatizeText(context, text, nativeOptions(options));
+      const raw = await native.privatizeText(context, text, nativeOptions(options, this.model));
       return result('text', raw.text, raw, options);
     });
   }
@@ -378,22 +493,22 @@ class Privatizer {
       privatised; the record's bound is epsilon * N * EMD for bags of size N. */
   privatizeBag(bag, options) {
     return this._enqueue(async (context) => {
-      const raw = await native.privatizeBag(context, bagPairs(bag), nativeOptions(options));
+      const raw = await native.privatizeBag(context, bagPairs(bag), nativeOptions(options, this.model));
       return result('bag', new Map(raw.bag), raw, options);
     });
   }
 
-  /** Promise of { bag, record }: a SynTF synthetic bag of exactly nOut words. */
+  /** Promise of { bag, record }: a SynTF synthetic bag of exactly nOut words (options.mechanism is ignored). */
   syntf(bag, nOut, options) {
     return this._enqueue(async (context) => {
-      const raw = await native.syntf(context, bagPairs(bag), nOut, nativeOptions(options));
+      const raw = await native.syntf(context, bagPairs(bag), nOut, nativeOptions(options, this.model));
       return result('bag', new Map(raw.bag), raw, options);
     });
   }
 
   /** Promise of { words, trials, keepMean, keepMedian, keepMax, distinctMean, distinctMedian, distinctMax }. */
   calibrate(options, { words = 100, trials = 100 } = {}) {
-    return this._enqueue((context) => native.calibrate(context, nativeOptions(options), words, trials));
+    return this._enqueue((context) => native.calibrate(context, nativeOptions(options, this.model), words, trials));
   }
 
   /** Destroy the random state now (after pending calls finish). */
@@ -412,12 +527,12 @@ class Privatizer {
 
 class Ledger {
   /**
-   * Open (or create) the ledger file at `filePath` and select `scope`
+   * Promise of the ledger file at `filePath`, opened (or created), with `scope` selected
    * (docs/budgets.md). `cap` (epsilon summed over releases) and
    * `memoCapacity` apply to a new scope; `key` (a Buffer of 16 to 64 bytes)
    * makes the file's MAC unforgeable without it.
    */
-  static open(filePath, { scope = 'default', cap = 0, memoCapacity, key } = {}) {
+  static async open(filePath, { scope = 'default', cap = 0, memoCapacity, key } = {}) {
     const handle = call(() => native.ledgerOpen(String(filePath), scope, { cap, memoCapacity, key }));
     return new Ledger(handle);
   }
@@ -444,7 +559,8 @@ class Ledger {
     if (!(privatizer instanceof Privatizer)) return Promise.reject(invalid('privatizeText needs a Privatizer'));
     const run = this._tail.then(() =>
       privatizer._enqueue(async (context) => {
-        const raw = await native.ledgerPrivatizeText(this._ledger(), context, text, nativeOptions(options), Boolean(fresh));
+        const raw = await native.ledgerPrivatizeText(this._ledger(), context, text, nativeOptions(options, privatizer.model),
+          Boolean(fresh));
         const out = result('text', raw.text, raw, options);
         out.memoised = raw.memoised;
         return out;
@@ -485,13 +601,27 @@ class Ledger {
   }
 }
 
+/** Promise of the dxtext library version, "major.minor.patch". */
+async function libraryVersion() {
+  return native.versionString();
+}
+
+/** The mechanisms' and the presets' names, as the options take them. */
+const MECHANISM_NAMES = Object.freeze(MECHANISMS.slice(1));
+const PRESET_NAMES = Object.freeze(PRESETS.slice(1));
+
 module.exports = {
   Model,
   Privatizer,
+  OutputSet,
   Ledger,
+  libraryVersion,
+  Status,
+  MECHANISM_NAMES,
+  PRESET_NAMES,
+  MAX_BAG_WORDS,
   BudgetExceededError,
   LedgerCorruptError,
-  version: native.versionString(),
   EPSILON_MIN,
   EPSILON_MAX,
   DxtextError,

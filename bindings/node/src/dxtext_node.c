@@ -262,11 +262,27 @@ static int get_u32_property(napi_env env, napi_value object, const char *name, u
   return get_u32_value(env, v, qualified, out);
 }
 
-/* Options and the placeholder string they point to (owned). */
+/* Options, the placeholder string they point to (owned), and a reference
+   to the output set handle they point to, which keeps it alive until the
+   call is over (options_release). */
 typedef struct options_copy {
   dxt_privatize_options options;
   char *placeholder;
+  napi_ref output_ref;
 } options_copy;
+
+static void options_release(napi_env env, options_copy *o) {
+  free(o->placeholder);
+  o->placeholder = NULL;
+  if (o->output_ref != NULL) napi_delete_reference(env, o->output_ref);
+  o->output_ref = NULL;
+}
+
+/* An output vocabulary handle (outputSetCreate): freed by the finalizer. */
+static void output_set_finalize(napi_env env, void *data, void *hint) {
+  (void)env, (void)hint;
+  dxt_output_set_free((dxt_output_set *)data);
+}
 
 /* Reads {epsilon, preset, mechanism, policy: [4], placeholder, temGamma, temBeta,
    vickreyT, mahalanobisLambda, syntfS, sampler, search, ivfNprobe, releaseShape, outputTop} (numbers
@@ -311,7 +327,65 @@ static int get_options(napi_env env, napi_value object, options_copy *out) {
     if (out->placeholder == NULL) return 0;
     out->options.placeholder = out->placeholder;
   }
+  if (get_property(env, object, "outputSet", &v)) {
+    void *data = NULL;
+    if (napi_typeof(env, v, &t) != napi_ok || t != napi_external || napi_get_value_external(env, v, &data) != napi_ok ||
+        napi_create_reference(env, v, 1, &out->output_ref) != napi_ok) {
+      throw_argument(env, "options.outputSet is not an output set handle");
+      return 0;
+    }
+    out->options.output_set = (const dxt_output_set *)data;
+  }
   return 1;
+}
+
+/* outputSetCreate(model, words) -> output set handle */
+static napi_value output_set_create(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2], out;
+  model_box *m;
+  bool is_array = false;
+  uint32_t n = 0, i;
+  char **words;
+  dxt_output_set *set = NULL;
+  dxt_status s = DXT_OK;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((m = get_model(env, argv[0])) == NULL) return NULL;
+  if (napi_is_array(env, argv[1], &is_array) != napi_ok || !is_array) {
+    throw_argument(env, "the output words must be an array of strings");
+    return NULL;
+  }
+  napi_get_array_length(env, argv[1], &n);
+  words = (char **)calloc(n == 0 ? 1 : n, sizeof *words);
+  if (words == NULL) {
+    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+    return NULL;
+  }
+  for (i = 0; i < n; ++i) {
+    napi_value w;
+    size_t length = 0;
+    if (napi_get_element(env, argv[1], i, &w) != napi_ok ||
+        (words[i] = get_string(env, w, &length, "an output word")) == NULL)
+      break;
+    if (strlen(words[i]) != length) {
+      free(words[i]);
+      words[i] = NULL;
+      throw_argument(env, "an output word contains a NUL character");
+      break;
+    }
+  }
+  if (i == n) s = dxt_output_set_create(m->model, (const char *const *)words, n, &set);
+  {
+    uint32_t k;
+    for (k = 0; k < n; ++k) free(words[k]);
+  }
+  free(words);
+  if (i != n || throw_status(env, s)) return NULL;
+  if (napi_create_external(env, set, output_set_finalize, NULL, &out) != napi_ok) {
+    dxt_output_set_free(set);
+    return NULL;
+  }
+  return out;
 }
 
 /* Bag entries from [[word, count], ...]: words copied into one block. */
@@ -413,6 +487,15 @@ static napi_value record_object(napi_env env, const dxt_release_record *r) {
   set_number(env, o, "epsilonTotal", r->epsilon_total);
   set_number(env, o, "epsilonVocabulary", r->epsilon_vocabulary);
   set_number(env, o, "releaseShape", r->release_shape);
+  set_number(env, o, "outputKind", r->output_kind);
+  set_number(env, o, "outputSize", r->output_size);
+  {
+    char hex[65];
+    for (i = 0; i < 32; ++i) snprintf(hex + 2 * i, 3, "%02x", r->output_digest[i]);
+    napi_create_string_utf8(env, hex, 64, &v);
+    napi_set_named_property(env, o, "outputDigest", v);
+  }
+  set_number(env, o, "preset", r->preset);
   if (dxt_release_record_to_json(r, json, sizeof json, &required) == DXT_OK) {
     napi_create_string_utf8(env, json, required - 1, &v);
     napi_set_named_property(env, o, "json", v);
@@ -711,14 +794,14 @@ static napi_value privatize_word(napi_env env, napi_callback_info info) {
   if ((word = get_string(env, argv[1], &length, "word")) == NULL) return NULL;
   if (!get_options(env, argv[2], &o)) {
     free(word);
-    free(o.placeholder);
+    options_release(env, &o);
     return NULL;
   }
   dxt_release_record_init(&record);
   dxt_local_diagnostics_init(&diagnostics);
   s = dxt_privatize_word(c->context, &o.options, word, length, &out, &out_length, &record, &diagnostics);
   free(word);
-  free(o.placeholder);
+  options_release(env, &o);
   if (throw_status(env, s)) return NULL;
   napi_create_object(env, &result);
   napi_create_string_utf8(env, out, out_length, &v);
@@ -772,7 +855,7 @@ static void job_free(napi_env env, job *j) {
   if (j->work != NULL) napi_delete_async_work(env, j->work);
   if (j->context_ref != NULL) napi_delete_reference(env, j->context_ref);
   if (j->ledger_ref != NULL) napi_delete_reference(env, j->ledger_ref);
-  free(j->options.placeholder);
+  options_release(env, &j->options);
   free(j->text);
   bag_copy_free(&j->bag);
   dxt_text_free(j->out_text);
@@ -1155,6 +1238,7 @@ NAPI_MODULE_INIT() {
       {"modelFingerprint", model_fingerprint},
       {"modelLookup", model_lookup},
       {"modelWord", model_word},
+      {"outputSetCreate", output_set_create},
       {"defaultModelPath", default_model_path},
       {"contextCreate", context_create},
       {"contextClose", context_close},

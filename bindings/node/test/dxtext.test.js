@@ -13,17 +13,23 @@ const dxtext = require(process.env.DXTEXT_NODE_PACKAGE || '..');
 const GOLDEN = path.join(__dirname, '..', '..', '..', 'tests', 'data', 'golden_v1.dxe');
 const SENTENCE = 'The president spoke to the nation about the war.';
 
-const model = dxtext.Model.openDefault();
+let model;
+test.before(async () => {
+  model = await dxtext.Model.openDefault();
+});
 
-test('opens the default model', () => {
+test('opens the default model', async () => {
   assert.ok(fs.existsSync(dxtext.Model.defaultPath('euclidean')));
   const info = model.info;
   assert.equal(info.geometry, 'euclidean');
   assert.ok(info.vocabularySize > 1000);
   assert.equal(model.size, info.vocabularySize);
-  assert.equal(model.word(model.lookup('house')), 'house');
-  assert.match(model.fingerprint(), /^[0-9a-f]{64}$/);
-  assert.match(dxtext.version, /^\d+\.\d+\.\d+$/);
+  assert.equal(await model.word(await model.lookup('house')), 'house');
+  assert.equal(await model.has('house'), true);
+  assert.equal(await model.has('zzqxv'), false);
+  assert.match(await model.fingerprint(), /^[0-9a-f]{64}$/);
+  assert.match(await dxtext.libraryVersion(), /^\d+\.\d+\.\d+$/);
+  assert.equal(model.closed, false);
 });
 
 test('privatizes a text and reads the release record and, when asked, the diagnostics', async () => {
@@ -36,13 +42,17 @@ test('privatizes a text and reads the release record and, when asked, the diagno
   assert.equal(record.release, 'text');
   assert.equal(record.mechanism, 'laplace');
   assert.equal(record.metric, 'euclidean');
-  assert.equal(record.rng, 'system');
+  assert.equal(record.rngMode, 'system');
+  assert.equal(record.preset, 'none');
+  assert.equal(record.outputKind, 'vocabulary');
+  assert.equal(record.outputSize, model.size);
+  assert.equal(record.outputDigest, null);
   assert.equal(record.isPrivate, true);
   assert.equal(record.epsilon, 20);
   assert.equal(record.bound, 'positionwise');
   assert.deepEqual(record.reveals, ['wordCount', 'layout', 'caseShape']);
   assert.equal(record.releaseShape, 'keep');
-  assert.equal(record.modelFingerprint, model.fingerprint());
+  assert.equal(record.modelFingerprint, await model.fingerprint());
   // strict: the words alone, so a text that differs only in punctuation,
   // case and spacing gives the same output with the same seed.
   const seeded = new dxtext.Privatizer(model, { seed: Buffer.alloc(32, 7) });
@@ -88,11 +98,11 @@ test('privatizes a bag', async () => {
   assert.equal([...dropped.bag.values()].reduce((a, b) => a + b, 0), 5);
 });
 
-test('single words are synchronous; syntf and calibration are promises', async () => {
+test('single words, syntf and calibration', async () => {
   const privatizer = new dxtext.Privatizer(model);
-  assert.equal(privatizer.privatizeWord('house', 1000), 'house');
+  assert.equal((await privatizer.privatizeWord('house', 1000)).text, 'house');
   const placeholder = { epsilon: 5, oov: 'placeholder', placeholder: '[x]' };
-  const { text, record, localDiagnostics } = privatizer.privatizeWordWithRecord('zzqxv', {
+  const { text, record, localDiagnostics } = await privatizer.privatizeWord('zzqxv', {
     ...placeholder,
     localDiagnostics: true,
   });
@@ -120,6 +130,8 @@ test('seeded privatizers repeat and are not private', async () => {
   assert.equal(ra.record.isPrivate, false);
   const c = new dxtext.Privatizer(model, { seed: new Uint8Array(32).fill(7) });
   assert.equal((await c.privatizeText(SENTENCE, 5)).text, ra.text);
+  const d = new dxtext.Privatizer(model, { seed: '07'.repeat(32) });
+  assert.equal((await d.privatizeText(SENTENCE, 5)).text, ra.text);
   assert.throws(() => new dxtext.Privatizer(model, { seed: Buffer.alloc(5) }), dxtext.InvalidArgumentError);
 });
 
@@ -135,12 +147,12 @@ test('a bad epsilon is an InvalidEpsilonError', async () => {
       return true;
     });
   }
-  assert.throws(() => privatizer.privatizeWord('war', -3), dxtext.InvalidEpsilonError);
-  assert.throws(() => privatizer.privatizeWord('war', {}), dxtext.InvalidEpsilonError);
+  await assert.rejects(privatizer.privatizeWord('war', -3), dxtext.InvalidEpsilonError);
+  await assert.rejects(privatizer.privatizeWord('war', {}), /not set/);
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 'nope' }), dxtext.InvalidArgumentError);
   // A misspelt option is an error, not silently the default.
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 5, mechansim: 'tem' }), /unknown option "mechansim"/);
-  assert.throws(() => privatizer.privatizeWord('house', { epsilon: 5, vickreyt: 0.5 }), dxtext.InvalidArgumentError);
+  await assert.rejects(privatizer.privatizeWord('house', { epsilon: 5, vickreyt: 0.5 }), dxtext.InvalidArgumentError);
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 3, mechanism: 'hyperbolic' }), dxtext.UnsupportedError);
 });
 
@@ -158,8 +170,8 @@ test('integers out of range are refused, not wrapped', async () => {
     await assert.rejects(privatizer.syntf({ war: 1 }, nOut, { epsilon: 1 }), /nOut must be an integer/);
   }
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 5, ivfNprobe: 2 ** 32 + 1 }), /ivfNprobe/);
-  for (const index of [-1, 2 ** 32, 1.5]) assert.throws(() => model.word(index), dxtext.InvalidArgumentError);
-  assert.throws(() => model.word(2 ** 32 - 2), dxtext.NotFoundError);
+  for (const index of [-1, 2 ** 32, 1.5]) await assert.rejects(model.word(index), dxtext.InvalidArgumentError);
+  await assert.rejects(model.word(2 ** 32 - 2), dxtext.NotFoundError);
   await privatizer.close();
 });
 
@@ -180,8 +192,8 @@ test('the search option reaches the library', async () => {
     dxtext.InvalidArgumentError);
 });
 
-test('a missing file is a FileError', () => {
-  assert.throws(() => dxtext.Model.open('/nonexistent/dxtext/model.dxe'), (error) => {
+test('a missing file is a FileError', async () => {
+  await assert.rejects(dxtext.Model.open('/nonexistent/dxtext/model.dxe'), (error) => {
     assert.ok(error instanceof dxtext.FileError);
     assert.equal(error.code, 'DXT_E_IO');
     assert.match(error.message, /model\.dxe/);
@@ -189,33 +201,33 @@ test('a missing file is a FileError', () => {
   });
 });
 
-test('corrupt models are ModelErrors', () => {
+test('corrupt models are ModelErrors', async () => {
   const bytes = fs.readFileSync(GOLDEN);
-  dxtext.Model.fromBuffer(bytes).close();
-  assert.throws(() => dxtext.Model.fromBuffer(bytes.subarray(0, bytes.length / 2)), dxtext.TruncatedModelError);
-  assert.throws(() => dxtext.Model.fromBuffer(new Uint8Array(256).fill(0x42)), dxtext.NotAModelError);
+  (await dxtext.Model.fromBuffer(bytes)).close();
+  (await dxtext.Model.fromBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))).close();
+  await assert.rejects(dxtext.Model.fromBuffer(bytes.subarray(0, bytes.length / 2)), dxtext.TruncatedModelError);
+  await assert.rejects(dxtext.Model.fromBuffer(new Uint8Array(256).fill(0x42)), dxtext.NotAModelError);
   const damaged = Buffer.from(bytes);
   damaged[60] = 1;
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-node-')), 'damaged.dxe');
   fs.writeFileSync(file, damaged);
-  assert.throws(() => dxtext.Model.open(file), (error) => {
+  await assert.rejects(dxtext.Model.open(file), (error) => {
     assert.ok(error instanceof dxtext.DigestMismatchError, String(error));
     assert.ok(error instanceof dxtext.ModelError);
     return true;
   });
   fs.rmSync(path.dirname(file), { recursive: true });
-  assert.throws(() => dxtext.Model.fromBuffer('not bytes'), dxtext.InvalidArgumentError);
+  await assert.rejects(dxtext.Model.fromBuffer('not bytes'), dxtext.InvalidArgumentError);
 });
 
 test('calls on one privatizer queue; privatizers run in parallel', async () => {
   const one = new dxtext.Privatizer(model);
   const queued = await Promise.all(Array.from({ length: 20 }, () => one.privatizeText(SENTENCE, 15)));
   assert.equal(queued.length, 20);
-  // A synchronous call while an asynchronous one runs is refused, not raced.
+  // Calls of every kind queue behind each other on one privatizer.
   const pending = one.privatizeText(SENTENCE.repeat(20), 15);
-  await new Promise((resolve) => setImmediate(resolve));
-  assert.throws(() => one.privatizeWord('war', 15), /asynchronous call/);
-  await pending;
+  const word = one.privatizeWord('war', 15);
+  await Promise.all([pending, word]);
   const many = Array.from({ length: 4 }, () => new dxtext.Privatizer(model));
   const results = await Promise.all(many.map((p) => p.privatizeText(SENTENCE, 15)));
   assert.equal(results.length, 4);
@@ -237,12 +249,13 @@ test('asynchronous calls leave the event loop free', async () => {
 });
 
 test('a privatizer outlives its closed model', async () => {
-  const m = dxtext.Model.fromBuffer(fs.readFileSync(GOLDEN));
-  const word = m.word(0);
+  const m = await dxtext.Model.fromBuffer(fs.readFileSync(GOLDEN));
+  const word = await m.word(0);
   const privatizer = new dxtext.Privatizer(m);
   m.close();
-  assert.throws(() => m.word(0), dxtext.InvalidArgumentError);
-  assert.equal(typeof privatizer.privatizeWord(word, 1), 'string');
+  assert.equal(m.closed, true);
+  await assert.rejects(m.word(0), dxtext.InvalidArgumentError);
+  assert.equal(typeof (await privatizer.privatizeWord(word, 1)).text, 'string');
   const { text } = await privatizer.privatizeText(`${word} ${word}`, 1);
   assert.ok(text.length > 0);
   await privatizer.close();
@@ -253,7 +266,7 @@ test('a ledger caps, memoises, refuses past the cap and detects a corrupted file
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-node-ledger-'));
   const file = path.join(dir, 'privacy.dxl');
   const privatizer = new dxtext.Privatizer(model);
-  const ledger = dxtext.Ledger.open(file, { scope: 'alice', cap: 10 });
+  const ledger = await dxtext.Ledger.open(file, { scope: 'alice', cap: 10 });
   const first = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 });
   assert.equal(first.memoised, false);
   assert.equal(first.record.epsilon, 4);
@@ -284,7 +297,71 @@ test('a ledger caps, memoises, refuses past the cap and detects a corrupted file
   const bytes = fs.readFileSync(file);
   bytes[bytes.length >> 1] ^= 1;
   fs.writeFileSync(file, bytes);
-  assert.throws(() => dxtext.Ledger.open(file, { scope: 'alice' }), dxtext.LedgerCorruptError);
+  await assert.rejects(dxtext.Ledger.open(file, { scope: 'alice' }), dxtext.LedgerCorruptError);
   assert.deepEqual(fs.readFileSync(file), bytes);
   fs.rmSync(dir, { recursive: true });
+});
+
+test('presets: the library resolves them; conflicts are refused and named', async () => {
+  assert.deepEqual(dxtext.PRESET_NAMES, ['readable', 'features', 'strongest']);
+  const privatizer = new dxtext.Privatizer(model, { seed: '05'.repeat(32) });
+  const { record } = await privatizer.privatizeText(SENTENCE, { preset: 'readable' });
+  assert.equal(record.preset, 'readable');
+  assert.equal(record.mechanism, 'exponential');
+  assert.equal(record.epsilon, 3.7);
+  assert.equal(record.releaseShape, 'normalize');
+  assert.equal(record.outputKind, 'top');
+  assert.equal(record.outputSize, 20000);
+  assert.match(record.outputDigest, /^[0-9a-f]{64}$/);
+  assert.equal(JSON.parse(record.json).preset, 'readable');
+  const features = await privatizer.privatizeText('the 42 cats', { preset: 'features', epsilon: 5, localDiagnostics: true });
+  assert.equal(features.record.epsilon, 5);
+  assert.equal(features.record.mechanism, 'laplace');
+  assert.equal(features.localDiagnostics.counts.number.dropped, 1);
+  assert.equal(features.text.split(' ').length, 1);
+  await assert.rejects(privatizer.privatizeText('cat', { preset: 'readable', mechanism: 'tem' }), (error) => {
+    assert.ok(error instanceof dxtext.InvalidArgumentError, String(error));
+    assert.match(error.message, /mechanism is tem, but the preset 'readable'/);
+    return true;
+  });
+  await assert.rejects(privatizer.privatizeText('cat', { preset: 'tidy' }), /unknown preset "tidy"/);
+  // The preset's own values are accepted.
+  await privatizer.privatizeText('cat', { preset: 'strongest', releaseShape: 'strict', oov: 'drop' });
+  const synthetic = await privatizer.syntf({ war: 2, peace: 1 }, 3, { preset: 'features' });
+  assert.equal(synthetic.record.preset, 'features');
+  const c = await privatizer.calibrate({ preset: 'strongest' }, { words: 5, trials: 5 });
+  assert.equal(c.words, 5);
+  await privatizer.close();
+});
+
+test('output words: an OutputSet or an array; refusals come from the library', async () => {
+  const allowed = ['house', 'river', 'music'];
+  const set = await model.outputSet(allowed);
+  assert.ok(set instanceof dxtext.OutputSet);
+  assert.equal(set.size, 3);
+  assert.deepEqual(set.words, allowed);
+  const privatizer = new dxtext.Privatizer(model);
+  for (const outputWords of [set, allowed]) {
+    const { text, record } = await privatizer.privatizeText('the cat sat on the mat tonight', {
+      epsilon: 2, mechanism: 'exponential', releaseShape: 'strict', outputWords,
+    });
+    assert.ok(text.split(' ').every((w) => allowed.includes(w)), text);
+    assert.equal(record.outputKind, 'list');
+    assert.equal(record.outputSize, 3);
+  }
+  const { bag } = await privatizer.privatizeBag({ cat: 3, dog: 2 }, { epsilon: 2, outputWords: set });
+  assert.ok([...bag.keys()].every((w) => allowed.includes(w)));
+  await assert.rejects(model.outputSet([]), /at least one word/);
+  await assert.rejects(model.outputSet(['house', 'house']), dxtext.InvalidArgumentError);
+  await assert.rejects(model.outputSet(['house', 'zzqxv']), /zzqxv/);
+  await assert.rejects(model.outputSet('house'), dxtext.InvalidArgumentError);
+  await assert.rejects(privatizer.privatizeText('cat', { epsilon: 2, outputWords: set, outputTop: 10 }), /choose one/);
+  await assert.rejects(privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), /output_set/);
+  const golden = await dxtext.Model.fromBuffer(fs.readFileSync(GOLDEN));
+  const foreign = await golden.outputSet([await golden.word(0)]);
+  await assert.rejects(privatizer.privatizeText('cat', { epsilon: 2, outputWords: foreign }), /another model/);
+  set.close();
+  await assert.rejects(privatizer.privatizeText('cat', { epsilon: 2, outputWords: set }), /closed/);
+  golden.close();
+  await privatizer.close();
 });

@@ -14,7 +14,17 @@ const dxtext = require(process.env.DXTEXT_NODE_PACKAGE || '..');
 
 // The repository's WordNet model, else the default Poincare model.
 const REPO_MODEL = path.join(__dirname, '..', '..', '..', 'models', 'dxtext-wordnet-poincare-10d.dxe');
-const ball = dxtext.Model.open(fs.existsSync(REPO_MODEL) ? REPO_MODEL : dxtext.Model.defaultPath('poincare'));
+let ball;
+test.before(async () => {
+  ball = await dxtext.Model.open(fs.existsSync(REPO_MODEL) ? REPO_MODEL : dxtext.Model.defaultPath('poincare'));
+});
+
+// The words of `n` privatisations of `word`, one after another.
+async function words(privatizer, n, word, options) {
+  const out = [];
+  for (let i = 0; i < n; ++i) out.push((await privatizer.privatizeWord(word, options)).text);
+  return out;
+}
 
 function counts(words) {
   const out = new Map();
@@ -30,13 +40,13 @@ test('the model is a Poincare ball', () => {
 test('hyperbolic refuses epsilon <= n - 1 and names the exponential/tem route', async () => {
   const privatizer = new dxtext.Privatizer(ball);
   for (const epsilon of [0.5, 1, 9]) {
-    assert.throws(() => privatizer.privatizeWord('dog', { epsilon, mechanism: 'hyperbolic' }), (error) => {
+    await assert.rejects(privatizer.privatizeWord('dog', { epsilon, mechanism: 'hyperbolic' }), (error) => {
       assert.ok(error instanceof dxtext.InvalidEpsilonError, String(error));
       assert.match(error.message, /exponential or tem/);
       return true;
     });
   }
-  assert.ok(ball.lookup(privatizer.privatizeWord('dog', { epsilon: 9.5, mechanism: 'hyperbolic' })) >= 0);
+  assert.ok((await ball.lookup((await privatizer.privatizeWord('dog', { epsilon: 9.5, mechanism: 'hyperbolic' })).text)) >= 0);
 });
 
 for (const mechanism of ['exponential', 'tem']) {
@@ -46,26 +56,26 @@ for (const mechanism of ['exponential', 'tem']) {
       const { text, record } = await privatizer.privatizeText('dog entity river', { epsilon, mechanism });
       const words = text.split(' ');
       assert.equal(words.length, 3, text);
-      for (const w of words) assert.ok(ball.lookup(w) >= 0, w);
+      for (const w of words) assert.ok((await ball.lookup(w)) >= 0, w);
       assert.equal(record.mechanism, mechanism);
       assert.equal(record.metric, 'hyperbolic');
       assert.equal(record.epsilon, epsilon);
       assert.equal(record.bound, 'positionwise');
       assert.equal(record.isPrivate, true);
-      assert.equal(record.modelFingerprint, ball.fingerprint());
+      assert.equal(record.modelFingerprint, await ball.fingerprint());
     }
   });
 
-  test(`${mechanism}: words move at epsilon 0.5 and stay in their synset at 1e6`, () => {
+  test(`${mechanism}: words move at epsilon 0.5 and stay in their synset at 1e6`, async () => {
     // At 0.5 the law exp(-eps d_H / 2) spreads over 117 798 lemmas; at 1e6
     // only the lemmas sharing dog's point (d_H = 0, the same score) remain,
     // each with probability 1/3 (all three in 60 draws but with probability
     // below 1e-10).
     const privatizer = new dxtext.Privatizer(ball);
-    const spread = counts(Array.from({ length: 300 }, () => privatizer.privatizeWord('dog', { epsilon: 0.5, mechanism })));
+    const spread = counts(await words(privatizer, 300, 'dog', { epsilon: 0.5, mechanism }));
     assert.ok((spread.get('dog') || 0) < 30, JSON.stringify([...spread].slice(0, 5)));
     assert.ok(spread.size > 100, String(spread.size));
-    const kept = counts(Array.from({ length: 60 }, () => privatizer.privatizeWord('dog', { epsilon: 1e6, mechanism })));
+    const kept = counts(await words(privatizer, 60, 'dog', { epsilon: 1e6, mechanism }));
     assert.deepEqual([...kept.keys()].sort(), ['canis_familiaris', 'dog', 'domestic_dog']);
   });
 }

@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
-// Types of dxtext.js, the JavaScript wrapper of the dxtext WebAssembly module.
+// Types of dxtext.js, the JavaScript wrapper of the dxtext WebAssembly module: the same API as
+// the Node.js binding's (bindings/node/lib/index.d.ts), apart from file access.
 
 export type Mechanism = 'laplace' | 'hyperbolic' | 'exponential' | 'syntf' | 'mahalanobis' | 'vickrey' | 'tem';
 export type Policy = 'privatize' | 'placeholder' | 'drop' | 'keep';
+export type Geometry = 'euclidean' | 'poincare';
+/** The presets of tools/options/presets.table (docs/options.md, "Presets"). */
+export type Preset = 'readable' | 'features' | 'strongest';
 
-export interface PrivatizeOptions {
-  /** Required: in [EPSILON_MIN, EPSILON_MAX]. Per word the guarantee is epsilon * d(w, w'). */
-  epsilon: number;
+/** The options of docs/options.md (tools/options/privatize_options.table). */
+export interface OptionsObject {
+  /** Required unless a preset gives it; with a preset, it overrides the preset's. */
+  epsilon?: number;
+  /** Mechanism, epsilon, release shape, output vocabulary and policies for a common job; an option
+      it fixes may only be left out or given the preset's value (the library refuses others). */
+  preset?: Preset | 'none';
   mechanism?: Mechanism;
   inVocabulary?: Policy;
   oov?: Policy;
   numbers?: Policy;
   stopwords?: Policy;
-  /** Replacement for the 'placeholder' policy (default "[redacted]"). */
   placeholder?: string;
   temGamma?: number;
   temBeta?: number;
@@ -26,15 +33,15 @@ export interface PrivatizeOptions {
   releaseShape?: 'keep' | 'normalize' | 'strict';
   /** Index cells scanned with search 'ivf' (0 or absent: the library's default). */
   ivfNprobe?: number;
-  /** 64 hex digits or 32 bytes: reproducible noise, NOT private. */
-  seed?: string | Uint8Array;
-  /** Return { text | bag, record } instead of the bare result: the release
-      record (the guarantee and what the output reveals), safe to send. */
-  withRecord?: boolean;
-  /** Add localDiagnostics (token counts of the input) to the returned object.
-      They describe the input: keep them on the device. */
-  withLocalDiagnostics?: boolean;
+  /** Release only the model's N most frequent words (0 = all). */
+  outputTop?: number;
+  /** Release only these words: an OutputSet (Model.outputSet) or a list of the model's words. */
+  outputWords?: OutputSet | string[];
+  /** true adds localDiagnostics (token counts of the input) to the result. */
+  localDiagnostics?: boolean;
 }
+/** A number is the epsilon with every other option at its default. */
+export type Options = number | OptionsObject;
 
 export interface ActionCounts {
   privatized: number;
@@ -52,7 +59,6 @@ export interface ReleaseRecord {
   metric: 'euclidean' | 'hyperbolic' | 'mahalanobis' | 'discrete' | 'unknown';
   rngMode: 'system' | 'deterministic' | 'unknown';
   isPrivate: boolean;
-  /** SHA-256 of the model file, 64 hex digits. */
   modelFingerprint: string | null;
   /** word: eps*d(w,w'); positionwise (ordered text): eps*sum_i d(x_i,x'_i);
       bagEmd: eps*N*EMD(b,b'); anyInputs: epsilonTotal-DP between any two inputs. */
@@ -69,7 +75,13 @@ export interface ReleaseRecord {
   epsilonVocabulary: number;
   /** What of the input's form the text release copied. */
   releaseShape: 'keep' | 'normalize' | 'strict' | 'unknown';
-  /** The record as one line of JSON, as the C library writes it. */
+  /** Which words the mechanism could release: all, the N most frequent, or a list. */
+  outputKind: 'vocabulary' | 'top' | 'list' | 'unknown';
+  outputSize: number;
+  /** SHA-256 of those words (hex), null for the whole vocabulary. */
+  outputDigest: string | null;
+  /** The preset of the options ('none' without one); the fields above are its resolved values. */
+  preset: Preset | 'none' | 'unknown';
   json: string;
 }
 
@@ -81,69 +93,17 @@ export interface LocalDiagnostics {
   json: string;
 }
 
-type WithOutputs = { withRecord: true } | { withLocalDiagnostics: true };
-type Outputs = { record?: ReleaseRecord; localDiagnostics?: LocalDiagnostics };
-
 export interface ModelInfo {
-  formatVersion: string;
+  formatMajor: number;
+  formatMinor: number;
   dimension: number;
   vocabularySize: number;
-  geometry: 'euclidean' | 'poincare' | 'unknown';
+  geometry: Geometry | 'unknown';
   quantization: 'f32' | 'f16' | 'int8' | 'unknown';
   lowercase: boolean;
   hasFrequencies: boolean;
 }
 
-export type BagInput = Map<string, number> | Record<string, number> | Iterable<[string, number]>;
-
-/** The promise methods a model has, in this thread or in a worker. */
-export interface ModelCalls {
-  readonly info: ModelInfo;
-  fingerprint(): Promise<string>;
-  has(word: string): Promise<boolean>;
-  privatize(text: string, options: PrivatizeOptions & WithOutputs): Promise<{ text: string } & Outputs>;
-  privatize(text: string, options: PrivatizeOptions): Promise<string>;
-  privatizeWord(word: string, options: PrivatizeOptions & WithOutputs): Promise<{ text: string } & Outputs>;
-  privatizeWord(word: string, options: PrivatizeOptions): Promise<string>;
-  privatizeBag(bag: BagInput, options: PrivatizeOptions & WithOutputs): Promise<{ bag: Map<string, number> } & Outputs>;
-  privatizeBag(bag: BagInput, options: PrivatizeOptions): Promise<Map<string, number>>;
-  syntf(bag: BagInput, nOut: number, options: PrivatizeOptions & WithOutputs): Promise<{ bag: Map<string, number> } & Outputs>;
-  syntf(bag: BagInput, nOut: number, options: PrivatizeOptions): Promise<Map<string, number>>;
-  calibrate(words: number, trials: number, options: PrivatizeOptions): Promise<Calibration>;
-}
-
-export declare class Model implements ModelCalls {
-  readonly closed: boolean;
-  readonly info: ModelInfo;
-  close(): void;
-  fingerprint(): Promise<string>;
-  has(word: string): Promise<boolean>;
-  privatize(text: string, options: PrivatizeOptions & WithOutputs): Promise<{ text: string } & Outputs>;
-  privatize(text: string, options: PrivatizeOptions): Promise<string>;
-  privatizeWord(word: string, options: PrivatizeOptions & WithOutputs): Promise<{ text: string } & Outputs>;
-  privatizeWord(word: string, options: PrivatizeOptions): Promise<string>;
-  privatizeBag(bag: BagInput, options: PrivatizeOptions & WithOutputs): Promise<{ bag: Map<string, number> } & Outputs>;
-  privatizeBag(bag: BagInput, options: PrivatizeOptions): Promise<Map<string, number>>;
-  syntf(bag: BagInput, nOut: number, options: PrivatizeOptions & WithOutputs): Promise<{ bag: Map<string, number> } & Outputs>;
-  syntf(bag: BagInput, nOut: number, options: PrivatizeOptions): Promise<Map<string, number>>;
-  calibrate(words: number, trials: number, options: PrivatizeOptions): Promise<Calibration>;
-}
-
-/** A model living in a worker (connectWorker). */
-export interface WorkerModel extends ModelCalls {
-  readonly closed: boolean;
-  close(): Promise<void>;
-}
-
-/** dxtext running in a worker that runs dxtext-wasm/worker.js. */
-export interface WorkerDxtext {
-  version(): Promise<string>;
-  loadModel(data: ArrayBuffer | ArrayBufferView, options?: LoadModelOptions): Promise<WorkerModel>;
-  loadDefaultModel(options?: LoadModelOptions): Promise<WorkerModel>;
-  terminate(): void;
-}
-
-/** N_w (keep*) and S_w (distinct*) over `words` sampled words, `trials` each. */
 export interface Calibration {
   words: number;
   trials: number;
@@ -155,68 +115,163 @@ export interface Calibration {
   distinctMax: number;
 }
 
-export interface LoadModelOptions {
-  /** Also check every section's SHA-256 (reads the whole model). */
-  verifyDigests?: boolean;
+export type Bag = Map<string, number> | Record<string, number> | Array<[string, number]>;
+export interface TextResult {
+  text: string;
+  record: ReleaseRecord;
+  localDiagnostics?: LocalDiagnostics;
+}
+export interface BagResult {
+  bag: Map<string, number>;
+  record: ReleaseRecord;
+  localDiagnostics?: LocalDiagnostics;
 }
 
-export declare class Dxtext {
-  readonly version: string;
-  loadModel(data: ArrayBuffer | ArrayBufferView, options?: LoadModelOptions): Promise<Model>;
-  loadModelFile(path: string, options?: LoadModelOptions): Promise<Model>;
-  loadDefaultModel(options?: LoadModelOptions): Promise<Model>;
-  /** Always rejects with Status.UNSUPPORTED: WebAssembly has no ledger (docs/budgets.md). */
-  openLedger(path: string, scope?: string): Promise<never>;
+export class Model {
+  private constructor();
+  /** The .dxe file at `path`. Node only: a browser fetches the bytes for fromBuffer (UnsupportedError). */
+  static open(path: string, options?: { verifyDigests?: boolean }): Promise<Model>;
+  /** A model from its bytes (copied). */
+  static fromBuffer(data: ArrayBuffer | ArrayBufferView, options?: { verifyDigests?: boolean }): Promise<Model>;
+  /** The default model. The Euclidean model the package carries (fetched in a browser); 'poincare': NotFoundError. */
+  static openDefault(geometry?: Geometry, options?: { verifyDigests?: boolean }): Promise<Model>;
+  readonly path: string | null;
+  readonly info: Readonly<ModelInfo>;
+  readonly size: number;
+  readonly closed: boolean;
+  fingerprint(): Promise<string>;
+  /** The vocabulary index of a word; rejects with NotFoundError when absent. */
+  lookup(word: string): Promise<number>;
+  has(word: string): Promise<boolean>;
+  word(index: number): Promise<string>;
+  /** An output vocabulary of this model, for options.outputWords. */
+  outputSet(words: string[]): Promise<OutputSet>;
+  close(): void;
 }
 
-export declare const Status: {
-  readonly OK: 0;
-  readonly INVALID_ARGUMENT: 1;
-  readonly INVALID_EPSILON: 2;
-  readonly IO: 3;
-  readonly NOT_A_MODEL: 4;
-  readonly UNSUPPORTED_VERSION: 5;
-  readonly CORRUPT_MODEL: 6;
-  readonly TRUNCATED_MODEL: 7;
-  readonly DIGEST_MISMATCH: 8;
-  readonly OUT_OF_MEMORY: 9;
-  readonly RNG_FAILURE: 10;
-  readonly INVALID_UTF8: 11;
-  readonly NOT_FOUND: 12;
-  readonly UNSUPPORTED: 13;
-  readonly INPUT_TOO_LARGE: 14;
-  readonly PARSE: 15;
-  readonly INTERNAL: 16;
-  readonly CONTEXT_BUSY: 17;
-  readonly BUDGET_EXCEEDED: 18;
-  readonly LEDGER_CORRUPT: 19;
-};
+/** A public list of a model's words that the mechanisms may release (Model.outputSet). */
+export class OutputSet {
+  private constructor();
+  readonly words: readonly string[];
+  readonly size: number;
+  readonly closed: boolean;
+  close(): void;
+}
 
-export declare class DxtextError extends Error {
-  /** The dxt_status number. */
+export class Privatizer {
+  /** `seed` (32 bytes or 64 hex digits) makes the noise reproducible and NOT private. */
+  constructor(model: Model, options?: { seed?: Uint8Array | string });
+  readonly model: Model;
+  privatizeWord(word: string, options?: Options): Promise<TextResult>;
+  privatizeText(text: string, options?: Options): Promise<TextResult>;
+  privatizeBag(bag: Bag, options?: Options): Promise<BagResult>;
+  /** options.mechanism is ignored: SynTF runs its own mechanism. */
+  syntf(bag: Bag, nOut: number, options?: Options): Promise<BagResult>;
+  calibrate(options?: Options, sample?: { words?: number; trials?: number }): Promise<Calibration>;
+  close(): Promise<void>;
+}
+
+/** The dxtext library version, "major.minor.patch". */
+export function libraryVersion(): Promise<string>;
+/** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
+export const EPSILON_MIN: number;
+export const EPSILON_MAX: number;
+/** DXT_MAX_BAG_WORDS: the largest total count of a bag, and the largest nOut. */
+export const MAX_BAG_WORDS: number;
+export const MECHANISM_NAMES: readonly Mechanism[];
+export const PRESET_NAMES: readonly Preset[];
+/** dxt_status codes (include/dxtext/dxtext.h). */
+export const Status: Readonly<Record<
+  | 'OK' | 'INVALID_ARGUMENT' | 'INVALID_EPSILON' | 'IO' | 'NOT_A_MODEL' | 'UNSUPPORTED_VERSION' | 'CORRUPT_MODEL'
+  | 'TRUNCATED_MODEL' | 'DIGEST_MISMATCH' | 'OUT_OF_MEMORY' | 'RNG_FAILURE' | 'INVALID_UTF8' | 'NOT_FOUND'
+  | 'UNSUPPORTED' | 'INPUT_TOO_LARGE' | 'PARSE' | 'INTERNAL' | 'CONTEXT_BUSY' | 'BUDGET_EXCEEDED' | 'LEDGER_CORRUPT',
+  number
+>>;
+
+/** A failed call: `status` is the dxt_status number, `code` its C name ('DXT_E_INVALID_EPSILON'). */
+export class DxtextError extends Error {
   readonly status: number;
-  /** Its name in Status, e.g. 'INVALID_EPSILON'. */
-  readonly code: keyof typeof Status | 'UNKNOWN';
+  readonly code: string;
+}
+export class InvalidArgumentError extends DxtextError {}
+export class InvalidEpsilonError extends DxtextError {}
+export class FileError extends DxtextError {}
+export class ModelError extends DxtextError {}
+export class NotAModelError extends ModelError {}
+export class UnsupportedVersionError extends ModelError {}
+export class CorruptModelError extends ModelError {}
+export class TruncatedModelError extends ModelError {}
+export class DigestMismatchError extends ModelError {}
+export class OutOfMemoryError extends DxtextError {}
+export class RandomGeneratorError extends DxtextError {}
+export class InvalidUtf8Error extends DxtextError {}
+export class NotFoundError extends DxtextError {}
+export class UnsupportedError extends DxtextError {}
+export class InputTooLargeError extends DxtextError {}
+export class ParseError extends DxtextError {}
+export class InternalError extends DxtextError {}
+export class ContextBusyError extends DxtextError {}
+export class BudgetExceededError extends DxtextError {}
+export class LedgerCorruptError extends DxtextError {}
+
+/** No ledger in WebAssembly yet: Ledger.open rejects with UnsupportedError (from dxt_ledger_open). */
+export class Ledger {
+  private constructor();
+  static open(path: string, options?: { scope?: string }): Promise<never>;
 }
 
-/** Options passed to emscripten's module factory, e.g. locateFile or wasmBinary. */
+/** Options of emscripten's module factory, e.g. locateFile or wasmBinary. */
 export interface ModuleOptions {
   locateFile?: (name: string, prefix: string) => string;
   wasmBinary?: ArrayBuffer | Uint8Array;
   [key: string]: unknown;
 }
+/** Instantiate the WebAssembly module now (otherwise the first call does); the options apply to the first instantiation. */
+export function load(moduleOptions?: ModuleOptions): Promise<void>;
 
-export declare function load(moduleOptions?: ModuleOptions): Promise<Dxtext>;
-export declare function loadModel(data: ArrayBuffer | ArrayBufferView, options?: LoadModelOptions): Promise<Model>;
-export declare function loadModelFile(path: string, options?: LoadModelOptions): Promise<Model>;
-/** The default Euclidean model the package carries (models/ beside dxtext.js). */
-export declare function loadDefaultModel(options?: LoadModelOptions): Promise<Model>;
-export declare const MECHANISM_NAMES: readonly Mechanism[];
-/** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
-export declare const EPSILON_MIN: number;
-export declare const EPSILON_MAX: number;
-export declare const WORKER_METHODS: readonly string[];
+/** A model living in a worker: Model's API, every method a promise. */
+export interface WorkerModel {
+  readonly path: string | null;
+  readonly info: Readonly<ModelInfo>;
+  readonly size: number;
+  readonly closed: boolean;
+  fingerprint(): Promise<string>;
+  lookup(word: string): Promise<number>;
+  has(word: string): Promise<boolean>;
+  word(index: number): Promise<string>;
+  outputSet(words: string[]): Promise<WorkerOutputSet>;
+  close(): Promise<void>;
+}
+export interface WorkerOutputSet {
+  readonly words: readonly string[];
+  readonly size: number;
+  readonly closed: boolean;
+  close(): Promise<void>;
+}
+export type WorkerOptions = number | (Omit<OptionsObject, 'outputWords'> & { outputWords?: WorkerOutputSet | string[] });
+export interface WorkerPrivatizer {
+  readonly model: WorkerModel;
+  privatizeWord(word: string, options?: WorkerOptions): Promise<TextResult>;
+  privatizeText(text: string, options?: WorkerOptions): Promise<TextResult>;
+  privatizeBag(bag: Bag, options?: WorkerOptions): Promise<BagResult>;
+  syntf(bag: Bag, nOut: number, options?: WorkerOptions): Promise<BagResult>;
+  calibrate(options?: WorkerOptions, sample?: { words?: number; trials?: number }): Promise<Calibration>;
+  close(): Promise<void>;
+}
+/** dxtext in a worker: the same Model and Privatizer API, run off the calling thread. */
+export interface WorkerDxtext {
+  Model: {
+    open(path: string, options?: { verifyDigests?: boolean }): Promise<WorkerModel>;
+    fromBuffer(data: ArrayBuffer | ArrayBufferView, options?: { verifyDigests?: boolean }): Promise<WorkerModel>;
+    openDefault(geometry?: Geometry, options?: { verifyDigests?: boolean }): Promise<WorkerModel>;
+  };
+  Privatizer: new (model: WorkerModel, options?: { seed?: Uint8Array | string }) => WorkerPrivatizer;
+  libraryVersion(): Promise<string>;
+  terminate(): void;
+}
+/** What a worker runs, by kind of object. */
+export const WORKER_METHODS: Readonly<{ model: readonly string[]; privatizer: readonly string[] }>;
 /** dxtext in `worker` (a Worker running dxtext-wasm/worker.js). */
-export declare function connectWorker(worker: Worker): WorkerDxtext;
-/** Starts dxtext-wasm/worker.js as a module worker and connects to it (browsers). */
-export declare function createWorker(): WorkerDxtext;
+export function connectWorker(worker: Worker): WorkerDxtext;
+/** A module worker running dxtext-wasm/worker.js, connected (browsers). */
+export function createWorker(): WorkerDxtext;

@@ -4,17 +4,20 @@
  * page, a Web Worker or a Node program can privatise text before it is sent
  * anywhere. An ES module; every call that privatises returns a promise.
  *
- *   import { loadDefaultModel } from 'dxtext-wasm';
- *   const model = await loadDefaultModel();                  // the model in the package
- *   const text = await model.privatize('The quick brown fox', { epsilon: 20 });
- *   model.close();
+ *   import { Model, Privatizer } from 'dxtext-wasm';
+ *   const model = await Model.openDefault();                 // the model in the package
+ *   const privatizer = new Privatizer(model);                // random state
+ *   const { text, record } = await privatizer.privatizeText('The quick brown fox', { epsilon: 20 });
  *
+ * The same classes, methods, option names and result shapes as the Node.js
+ * binding (docs/bindings/node.md), apart from file access (Model.open reads
+ * a file with Node only; a browser fetches the bytes for Model.fromBuffer).
  * The same API runs in a Web Worker, off the page's thread:
  *
  *   import { createWorker } from 'dxtext-wasm';
  *   const dx = createWorker();                               // a module worker running dxtext-wasm/worker
- *   const model = await dx.loadDefaultModel();
- *   const text = await model.privatize('The quick brown fox', { epsilon: 20 });
+ *   const model = await dx.Model.openDefault();
+ *   const { text } = await new dx.Privatizer(model).privatizeText('The quick brown fox', { epsilon: 20 });
  *
  * Noise comes from the platform's cryptographic generator (Web Crypto's
  * crypto.getRandomValues, in Node 18 node:crypto's webcrypto) through
@@ -54,16 +57,52 @@ export const Status = Object.freeze({
 const STATUS_CODES = Object.fromEntries(Object.entries(Status).map(([name, value]) => [value, name]));
 
 /**
- * A dxtext call failed. `status` is the dxt_status number, `code` its name in
- * Status (e.g. 'INVALID_EPSILON'), `message` the library's detailed message.
+ * A dxtext call failed: an instance of the subclass for its status (the same
+ * classes as the Node.js binding's). `status` is the dxt_status number,
+ * `code` its C name ('DXT_E_INVALID_EPSILON'), `message` the library's
+ * detailed message.
  */
 export class DxtextError extends Error {
   constructor(status, message, options) {
     super(message, options);
-    this.name = 'DxtextError';
+    this.name = new.target.name;
     this.status = status;
-    this.code = STATUS_CODES[status] || 'UNKNOWN';
+    this.code = STATUS_CODES[status] ? `DXT_E_${STATUS_CODES[status]}` : 'DXT_E_UNKNOWN';
   }
+}
+export class InvalidArgumentError extends DxtextError {}
+export class InvalidEpsilonError extends DxtextError {}
+export class FileError extends DxtextError {}
+/** The model file or buffer is unusable (the five statuses below). */
+export class ModelError extends DxtextError {}
+export class NotAModelError extends ModelError {}
+export class UnsupportedVersionError extends ModelError {}
+export class CorruptModelError extends ModelError {}
+export class TruncatedModelError extends ModelError {}
+export class DigestMismatchError extends ModelError {}
+export class OutOfMemoryError extends DxtextError {}
+export class RandomGeneratorError extends DxtextError {}
+export class InvalidUtf8Error extends DxtextError {}
+export class NotFoundError extends DxtextError {}
+export class UnsupportedError extends DxtextError {}
+export class InputTooLargeError extends DxtextError {}
+export class ParseError extends DxtextError {}
+export class InternalError extends DxtextError {}
+export class ContextBusyError extends DxtextError {}
+export class BudgetExceededError extends DxtextError {}
+export class LedgerCorruptError extends DxtextError {}
+
+const ERROR_CLASSES = [
+  null, InvalidArgumentError, InvalidEpsilonError, FileError, NotAModelError, UnsupportedVersionError,
+  CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError,
+  InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError,
+  ContextBusyError, BudgetExceededError, LedgerCorruptError,
+];
+
+/** The error of a status: an instance of its subclass. */
+function errorFor(status, message, options) {
+  const Class = ERROR_CLASSES[status] || DxtextError;
+  return new Class(status, message, options);
 }
 
 // Names used in options and release records, as the C enums number them.
@@ -79,14 +118,19 @@ const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords'
   'clauseBoundaries'];
 // dxt_release_shape, by number.
 const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
+// dxt_output_kind, by number.
+const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];
+// dxt_preset, by number: the names of tools/options/presets.table (options_table.js).
+const PRESET_VALUES = OPTIONS.find((option) => option.name === 'preset').values;
+const PRESETS = [];
+for (const [name, number] of Object.entries(PRESET_VALUES)) PRESETS[number] = name;
 // Token classes in dxt_token_class order: the local diagnostics' keys.
 const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
 const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
 // The options of tools/options/privatize_options.table (options_table.js is
-// generated from it), and the three of a call: seed, withRecord and
-// withLocalDiagnostics.
+// generated from it), and the one of a call: localDiagnostics.
 const OPTION_BY_NAME = new Map(OPTIONS.map((option) => [option.name, option]));
-const CALL_KEYS = new Set(['seed', 'withRecord', 'withLocalDiagnostics']);
+const CALL_KEYS = new Set(['localDiagnostics']);
 // The struct members the options set ("policy[1]" is an element of policy).
 const OPTION_FIELDS = [...new Set(OPTIONS.map((option) => option.field.replace(/\[\d+\]$/, '')))];
 const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
@@ -101,7 +145,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8');
 
 function invalidArgument(message) {
-  return new DxtextError(Status.INVALID_ARGUMENT, message);
+  return errorFor(Status.INVALID_ARGUMENT, message);
 }
 
 // The C number of an enum option's value: one of its names, or a number among theirs.
@@ -128,7 +172,8 @@ const LAYOUT_FIELDS = {
   dxt_context_options: ['rng_mode', 'seed'],
   dxt_privatize_options: OPTION_FIELDS,
   dxt_release_record: ['release', 'mechanism', 'epsilon', 'metric', 'rng_mode', 'is_private', 'fingerprint_valid',
-    'model_fingerprint', 'bound', 'reveals', 'draws', 'epsilon_total', 'epsilon_vocabulary', 'release_shape'],
+    'model_fingerprint', 'bound', 'reveals', 'draws', 'epsilon_total', 'epsilon_vocabulary', 'release_shape',
+    'output_kind', 'output_size', 'output_digest', 'preset'],
   dxt_local_diagnostics: ['counts', 'words_privatized', 'words_leaked'],
   dxt_bag_entry: ['word', 'length', 'count'],
   dxt_bag: ['entries', 'size'],
@@ -151,12 +196,12 @@ class Core {
   // Calls an export; a trap or abort inside the module (not a dxtext status)
   // leaves it unusable, so later calls fail at once with INTERNAL.
   call(name, ...args) {
-    if (this.failed) throw new DxtextError(Status.INTERNAL, `the WebAssembly module stopped earlier: ${this.failed}`);
+    if (this.failed) throw errorFor(Status.INTERNAL, `the WebAssembly module stopped earlier: ${this.failed}`);
     try {
       return this.m[`_${name}`](...args);
     } catch (e) {
       this.failed = String((e && e.message) || e);
-      throw new DxtextError(Status.INTERNAL, `the WebAssembly module stopped in ${name}: ${this.failed}`, { cause: e });
+      throw errorFor(Status.INTERNAL, `the WebAssembly module stopped in ${name}: ${this.failed}`, { cause: e });
     }
   }
 
@@ -171,7 +216,7 @@ class Core {
   check(status) {
     if (status === Status.OK) return;
     const detail = this.cString(this.call('dxt_last_error_message'));
-    throw new DxtextError(status, detail || this.cString(this.call('dxt_status_string', status)));
+    throw errorFor(status, detail || this.cString(this.call('dxt_status_string', status)));
   }
 
   // Asks the compiled code (src/dxtext_wasm_layout.c) for the size and the
@@ -182,7 +227,7 @@ class Core {
         const [typeName] = frame.string(type);
         for (const field of ['sizeof', ...fields]) {
           const value = this.call('dxtwasm_layout', typeName, frame.string(field)[0]);
-          if (value < 0) throw new DxtextError(Status.INTERNAL, `no layout for ${type}.${field}`);
+          if (value < 0) throw errorFor(Status.INTERNAL, `no layout for ${type}.${field}`);
           this.layouts.set(`${type}.${field}`, value);
         }
       }
@@ -193,7 +238,7 @@ class Core {
   // in this build.
   layout(type, field) {
     const value = this.layouts.get(`${type}.${field}`);
-    if (value === undefined) throw new DxtextError(Status.INTERNAL, `no layout for ${type}.${field}`);
+    if (value === undefined) throw errorFor(Status.INTERNAL, `no layout for ${type}.${field}`);
     return value;
   }
 }
@@ -207,11 +252,17 @@ class Frame {
   constructor(core) {
     this.core = core;
     this.pointers = [];
+    this.finalizers = [];
+  }
+
+  /** Runs `f` when the frame is freed, before its memory is. */
+  onFree(f) {
+    this.finalizers.push(f);
   }
 
   alloc(size) {
     const ptr = this.core.call('malloc', Math.max(size, 1));
-    if (!ptr) throw new DxtextError(Status.OUT_OF_MEMORY, `cannot allocate ${size} bytes in the WebAssembly memory`);
+    if (!ptr) throw errorFor(Status.OUT_OF_MEMORY, `cannot allocate ${size} bytes in the WebAssembly memory`);
     this.pointers.push(ptr);
     this.core.m.HEAPU8.fill(0, ptr, ptr + Math.max(size, 1));
     return ptr;
@@ -228,11 +279,12 @@ class Frame {
   struct(type) {
     const ptr = this.alloc(this.core.layout(type, 'sizeof'));
     const [name] = this.string(type);
-    if (this.core.call('dxtwasm_init', name, ptr) !== 0) throw new DxtextError(Status.INTERNAL, `no _init for ${type}`);
+    if (this.core.call('dxtwasm_init', name, ptr) !== 0) throw errorFor(Status.INTERNAL, `no _init for ${type}`);
     return ptr;
   }
 
   free() {
+    for (const f of this.finalizers.splice(0)) f();
     for (const ptr of this.pointers) this.core.call('free', ptr);
     this.pointers = [];
   }
@@ -287,6 +339,8 @@ function readRecord(core, ptr) {
   const fingerprintAt = L('model_fingerprint');
   const fingerprint = heap[L('fingerprint_valid')] !== 0 ? hex(heap.subarray(fingerprintAt, fingerprintAt + 32)) : null;
   const reveals = view.getUint32(L('reveals'), true);
+  const outputKind = view.getUint32(L('output_kind'), true);
+  const digestAt = L('output_digest');
   return Object.freeze({
     release: RELEASES[view.getUint32(L('release'), true)] || 'unknown',
     mechanism: MECHANISMS[view.getUint32(L('mechanism'), true)] || 'unknown',
@@ -301,6 +355,10 @@ function readRecord(core, ptr) {
     epsilonTotal: view.getFloat64(L('epsilon_total'), true),
     epsilonVocabulary: view.getFloat64(L('epsilon_vocabulary'), true),
     releaseShape: SHAPES[view.getUint32(L('release_shape'), true)] || 'unknown',
+    outputKind: OUTPUT_KINDS[outputKind] || 'unknown',
+    outputSize: view.getUint32(L('output_size'), true),
+    outputDigest: outputKind === 0 ? null : hex(heap.subarray(digestAt, digestAt + 32)),
+    preset: PRESETS[view.getUint32(L('preset'), true)] || 'unknown',
     json,
   });
 }
@@ -325,53 +383,221 @@ function readDiagnostics(core, ptr) {
   });
 }
 
-// What a call returns: the result alone, or { [key]: result, record?,
-// localDiagnostics? } with what options.withRecord / withLocalDiagnostics ask.
+// What a privatise call returns: { [key]: result, record }, and
+// localDiagnostics when options.localDiagnostics is true (the shape of the
+// Node.js binding's results).
 function shaped(key, run, options) {
-  if (!options.withRecord && !options.withLocalDiagnostics) return run.result;
-  const out = { [key]: run.result };
-  if (options.withRecord) out.record = run.record;
-  if (options.withLocalDiagnostics) out.localDiagnostics = run.localDiagnostics;
+  const out = { [key]: run.result, record: run.record };
+  if (run.localDiagnostics) out.localDiagnostics = run.localDiagnostics;
   return out;
 }
 
+// The options object of a call: a number is { epsilon }, nothing is {}.
+function optionsObject(options) {
+  if (typeof options === 'number') return { epsilon: options };
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') throw invalidArgument('options must be a number (epsilon) or an object');
+  if (options.localDiagnostics !== undefined && typeof options.localDiagnostics !== 'boolean') {
+    throw invalidArgument('localDiagnostics must be true or false');
+  }
+  return options;
+}
+
+// --------------------------------------------------------------------------
+// The module
+
+async function instantiate(moduleOptions) {
+  const options = { ...moduleOptions };
+  if (isNode()) {
+    // The core is built for web and worker only (emscripten 3.1's ES module
+    // output cannot run its Node loader): Node reads the file itself.
+    if (!options.wasmBinary && !options.instantiateWasm) {
+      const fs = await import('node:fs/promises');
+      options.wasmBinary = await fs.readFile(new URL('./dxtext_core.wasm', import.meta.url));
+    }
+    // Node 18 has no global Web Crypto; getentropy() then uses node:crypto's.
+    if (!(typeof crypto === 'object' && crypto && typeof crypto.getRandomValues === 'function')) {
+      options.dxtextCrypto = (await import('node:crypto')).webcrypto;
+    }
+  }
+  const core = new Core(await createDxtextCore(options));
+  core.loadLayouts();
+  return core;
+}
+
+let shared = null;
+function sharedCore(moduleOptions = {}) {
+  if (!shared) {
+    shared = instantiate(moduleOptions);
+    shared.catch(() => {
+      shared = null;
+    });
+  }
+  return shared;
+}
+
 /**
- * An opened .dxe model held in WebAssembly memory, and the privatisation
- * calls on it. Call close() when done: the memory is not garbage-collected.
+ * Instantiate the WebAssembly module now (otherwise the first call does).
+ * `moduleOptions` go to emscripten's factory, e.g. { locateFile: (name) =>
+ * '/static/' + name } when dxtext_core.wasm is not served beside
+ * dxtext_core.js, or { wasmBinary }; they apply to the first instantiation.
+ */
+export async function load(moduleOptions = {}) {
+  await sharedCore(moduleOptions);
+}
+
+/** Promise of the dxtext library version, "major.minor.patch". */
+export async function libraryVersion() {
+  const core = await sharedCore();
+  return core.cString(core.call('dxt_version_string'));
+}
+
+async function readFile(path) {
+  if (!isNode()) {
+    throw errorFor(Status.UNSUPPORTED, 'Model.open reads files with Node; in a browser, fetch the model and call Model.fromBuffer');
+  }
+  try {
+    const fs = await import('node:fs/promises');
+    return await fs.readFile(path);
+  } catch (e) {
+    throw errorFor(Status.IO, `cannot read model file '${path}': ${e.message}`, { cause: e });
+  }
+}
+
+// --------------------------------------------------------------------------
+// Model
+
+// The C model and the 8-byte aligned copy of its bytes it reads from, which
+// is freed when the Model and every privatizer and output set made from it
+// are closed (the C model itself is reference-counted by the library).
+class ModelBox {
+  constructor(core, handle, buffer) {
+    this.core = core;
+    this.handle = handle;
+    this.buffer = buffer;
+    this.refs = 1;
+  }
+
+  retain() {
+    this.refs += 1;
+    return this;
+  }
+
+  release() {
+    this.refs -= 1;
+    if (this.refs === 0) this.core.call('free', this.buffer);
+  }
+}
+
+const MODEL_BOX = Symbol('dxtext.model');
+
+/**
+ * An opened .dxe model held in WebAssembly memory: immutable, shared by any
+ * number of privatizers. Call close() when done: the memory is not
+ * garbage-collected.
  */
 export class Model {
-  constructor(core, handle, buffer) {
-    this._core = core;
-    this._handle = handle;
-    this._buffer = buffer;
-    this._context = 0; // the system-RNG context, made on first use
+  /** Use Model.fromBuffer, Model.open or Model.openDefault. */
+  constructor(box, path) {
+    if (!(box instanceof ModelBox)) throw invalidArgument('use Model.fromBuffer(), Model.open() or Model.openDefault()');
+    this[MODEL_BOX] = box;
+    this.path = path;
     this._info = null;
     this._info = this.info; // read now, so it stays readable after close()
   }
 
-  _require() {
-    if (!this._handle) throw invalidArgument('the model is closed');
-    return this._handle;
+  /**
+   * Promise of the model whose .dxe bytes are `data` (an ArrayBuffer or a
+   * typed array), copied into WebAssembly memory, 8-byte aligned as
+   * dxt_model_open_memory requires. { verifyDigests } also checks every
+   * section's SHA-256.
+   */
+  static async fromBuffer(data, { verifyDigests = false } = {}) {
+    let bytes;
+    if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
+    else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    else throw invalidArgument('model data must be an ArrayBuffer or a typed array');
+    const core = await sharedCore();
+    const raw = core.call('malloc', bytes.length + 8);
+    if (!raw) throw errorFor(Status.OUT_OF_MEMORY, `cannot allocate ${bytes.length} bytes for the model`);
+    const aligned = Math.ceil(raw / 8) * 8;
+    try {
+      core.m.HEAPU8.set(bytes, aligned);
+      const handle = withFrame(core, (frame) => {
+        const open = frame.struct('dxt_model_open_options');
+        if (verifyDigests) {
+          core.view().setUint32(open + core.layout('dxt_model_open_options', 'flags'), DXT_OPEN_VERIFY_DIGESTS, true);
+        }
+        const out = frame.alloc(4);
+        core.check(core.call('dxt_model_open_memory', aligned, bytes.length, open, out));
+        return core.view().getUint32(out, true);
+      });
+      return new Model(new ModelBox(core, handle, raw), null);
+    } catch (e) {
+      core.call('free', raw);
+      throw e;
+    }
+  }
+
+  /** Node only: promise of the model in the .dxe file at `path` (read, then opened as fromBuffer does). */
+  static async open(path, options = {}) {
+    const model = await Model.fromBuffer(await readFile(path), options);
+    model.path = String(path);
+    return model;
+  }
+
+  /**
+   * Promise of the default Euclidean model that the package carries (models/
+   * beside this file): fetched in a browser or worker, read from disk in
+   * Node. This package carries no Poincare model: 'poincare' gives
+   * NotFoundError.
+   */
+  static async openDefault(geometry = 'euclidean', options = {}) {
+    if (geometry !== 'euclidean') {
+      if (geometry === 'poincare') throw errorFor(Status.NOT_FOUND, 'dxtext-wasm carries no Poincare model: use Model.fromBuffer');
+      throw invalidArgument(`unknown geometry ${JSON.stringify(geometry)} (one of euclidean, poincare)`);
+    }
+    if (!DEFAULT_MODEL) throw errorFor(Status.NOT_FOUND, 'this dxtext-wasm package carries no default model');
+    const url = new URL(DEFAULT_MODEL, import.meta.url);
+    if (isNode()) {
+      const { fileURLToPath } = await import('node:url');
+      return Model.open(fileURLToPath(url), options);
+    }
+    let response;
+    try {
+      response = await fetch(url);
+    } catch (e) {
+      throw errorFor(Status.IO, `cannot fetch the default model ${url}: ${e.message}`, { cause: e });
+    }
+    if (!response.ok) throw errorFor(Status.IO, `cannot fetch the default model ${url}: HTTP ${response.status}`);
+    const model = await Model.fromBuffer(await response.arrayBuffer(), options);
+    model.path = String(url);
+    return model;
+  }
+
+  _box() {
+    const box = this[MODEL_BOX];
+    if (!box) throw invalidArgument('the model is closed');
+    return box;
   }
 
   get closed() {
-    return !this._handle;
+    return !this[MODEL_BOX];
   }
 
-  /** Release the model, its context and its memory. Closing twice is fine. */
+  /** Release the model (privatizers and output sets made from it keep working). Closing twice is fine. */
   close() {
-    if (!this._handle) return;
-    this._core.call('dxt_context_destroy', this._context);
-    this._core.call('dxt_model_close', this._handle);
-    this._core.call('free', this._buffer);
-    this._handle = this._context = this._buffer = 0;
+    const box = this[MODEL_BOX];
+    if (!box) return;
+    this[MODEL_BOX] = null;
+    box.core.call('dxt_model_close', box.handle);
+    box.release();
   }
 
-  /** { formatVersion, dimension, vocabularySize, geometry, quantization, lowercase, hasFrequencies } */
+  /** { formatMajor, formatMinor, dimension, vocabularySize, geometry, quantization, lowercase, hasFrequencies } */
   get info() {
     if (!this._info) {
-      const handle = this._require();
-      const core = this._core;
+      const { core, handle } = this._box();
       this._info = withFrame(core, (frame) => {
         const ptr = frame.struct('dxt_model_info');
         core.check(core.call('dxt_model_get_info', handle, ptr));
@@ -379,7 +605,8 @@ export class Model {
         const u32 = (field) => view.getUint32(ptr + core.layout('dxt_model_info', field), true);
         const flag = (field) => core.m.HEAPU8[ptr + core.layout('dxt_model_info', field)] !== 0;
         return Object.freeze({
-          formatVersion: `${u32('format_major')}.${u32('format_minor')}`,
+          formatMajor: u32('format_major'),
+          formatMinor: u32('format_minor'),
           dimension: u32('dimension'),
           vocabularySize: u32('vocabulary_size'),
           geometry: GEOMETRIES[u32('geometry')] || 'unknown',
@@ -392,10 +619,13 @@ export class Model {
     return this._info;
   }
 
+  get size() {
+    return this.info.vocabularySize;
+  }
+
   /** Promise of the SHA-256 of the whole model file, as 64 hex digits (the fingerprint in release records). */
   async fingerprint() {
-    const handle = this._require();
-    const core = this._core;
+    const { core, handle } = this._box();
     return withFrame(core, (frame) => {
       const out = frame.alloc(32);
       core.check(core.call('dxt_model_fingerprint', handle, out));
@@ -403,66 +633,180 @@ export class Model {
     });
   }
 
-  /** Promise of whether `word` is in the vocabulary (looked up as the privatise calls do). */
-  async has(word) {
-    const handle = this._require();
-    const core = this._core;
+  /** Promise of the vocabulary index of a word; rejects with NotFoundError when absent. */
+  async lookup(word) {
+    if (typeof word !== 'string') throw invalidArgument('word must be a string');
+    const { core, handle } = this._box();
     return withFrame(core, (frame) => {
-      const [ptr, length] = frame.string(String(word));
-      const status = core.call('dxt_model_lookup', handle, ptr, length, frame.alloc(4));
-      if (status === Status.NOT_FOUND) return false;
-      core.check(status);
-      return true;
-    });
-  }
-
-  // A context for one call: the model's system-RNG context, or a fresh
-  // seeded one (deterministic, NOT private), destroyed after the call.
-  _withContext(seed, body) {
-    const handle = this._require();
-    const core = this._core;
-    if (seed === undefined || seed === null) {
-      if (!this._context) {
-        this._context = withFrame(core, (frame) => {
-          const out = frame.alloc(4);
-          core.check(core.call('dxt_context_create', handle, 0, out));
-          return core.view().getUint32(out, true);
-        });
-      }
-      return body(this._context);
-    }
-    const bytes = seedBytes(seed);
-    const context = withFrame(core, (frame) => {
-      const options = frame.struct('dxt_context_options');
-      const seedAt = options + core.layout('dxt_context_options', 'seed');
-      core.view().setUint32(options + core.layout('dxt_context_options', 'rng_mode'), DXT_RNG_DETERMINISTIC, true);
-      core.m.HEAPU8.set(bytes, seedAt);
+      const [ptr, length] = frame.string(word);
       const out = frame.alloc(4);
-      const status = core.call('dxt_context_create', handle, options, out);
-      core.m.HEAPU8.fill(0, seedAt, seedAt + 32);
-      core.check(status);
+      core.check(core.call('dxt_model_lookup', handle, ptr, length, out));
       return core.view().getUint32(out, true);
     });
+  }
+
+  /** Promise of whether `word` is in the vocabulary (looked up as the privatise calls do). */
+  async has(word) {
     try {
-      return body(context);
-    } finally {
-      core.call('dxt_context_destroy', context);
+      await this.lookup(String(word));
+      return true;
+    } catch (e) {
+      if (e instanceof NotFoundError) return false;
+      throw e;
     }
   }
 
-  // A dxt_privatize_options in `frame` from the JavaScript options object.
-  _options(frame, options) {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError('options must be an object with at least { epsilon }');
+  /** Promise of the word at `index`. */
+  async word(index) {
+    if (!Number.isInteger(index) || index < 0 || index > 0xffffffff) {
+      throw invalidArgument('index must be an integer in [0, 2^32)');
     }
+    const { core, handle } = this._box();
+    return withFrame(core, (frame) => {
+      const out = frame.alloc(8); // const char* then size_t (wasm32)
+      core.check(core.call('dxt_model_word', handle, index, out, out + 4));
+      const view = core.view();
+      const ptr = view.getUint32(out, true);
+      return decoder.decode(core.m.HEAPU8.subarray(ptr, ptr + view.getUint32(out + 4, true)));
+    });
+  }
+
+  /**
+   * Promise of an output vocabulary of this model (options.outputWords): a
+   * public list of its words, fixed in advance and never made from the text
+   * being privatised (docs/guarantees.md, "Output vocabularies"). An empty
+   * list, a word not in the model and a word given twice are refused
+   * (InvalidArgumentError).
+   */
+  async outputSet(words) {
+    return outputSetOf(this, words);
+  }
+}
+
+// --------------------------------------------------------------------------
+// Output sets
+
+const SET_HANDLE = Symbol('dxtext.outputSet');
+
+function outputSetOf(model, words) {
+  if (!(model instanceof Model)) throw invalidArgument('an output set needs a Model');
+  if (!Array.isArray(words) || words.some((w) => typeof w !== 'string')) {
+    throw invalidArgument('outputWords must be an OutputSet or an array of strings');
+  }
+  const box = model._box();
+  const { core } = box;
+  const handle = withFrame(core, (frame) => {
+    const array = frame.alloc(4 * Math.max(words.length, 1));
+    words.forEach((word, i) => {
+      if (word.includes('\0')) throw invalidArgument('an output word contains a NUL character');
+      const [ptr] = frame.string(word);
+      core.view().setUint32(array + 4 * i, ptr, true);
+    });
+    const out = frame.alloc(4);
+    core.check(core.call('dxt_output_set_create', box.handle, array, words.length, out));
+    return core.view().getUint32(out, true);
+  });
+  return new OutputSet(box.retain(), handle, words);
+}
+
+/**
+ * An output vocabulary (Model.outputSet): a public list of a model's words
+ * that the mechanisms may release, passed as options.outputWords to any
+ * number of calls. Call close() when done.
+ */
+export class OutputSet {
+  /** Use Model.outputSet. */
+  constructor(box, handle, words) {
+    if (!(box instanceof ModelBox)) throw invalidArgument('use Model.outputSet()');
+    this._box = box;
+    this[SET_HANDLE] = handle;
+    this.words = Object.freeze([...words]);
+  }
+
+  get size() {
+    return this.words.length;
+  }
+
+  get closed() {
+    return !this[SET_HANDLE];
+  }
+
+  _live(core) {
+    if (!this[SET_HANDLE]) throw invalidArgument('the output set is closed');
+    if (core !== this._box.core) throw invalidArgument('the output set belongs to another WebAssembly module');
+    return this[SET_HANDLE];
+  }
+
+  /** Free the set. Closing twice is fine. */
+  close() {
+    if (!this[SET_HANDLE]) return;
+    this._box.core.call('dxt_output_set_free', this[SET_HANDLE]);
+    this[SET_HANDLE] = 0;
+    this._box.release();
+  }
+}
+
+// --------------------------------------------------------------------------
+// Privatizer
+
+/**
+ * Random state for privatisation calls on a model (a dxt_context). By
+ * default the noise comes from the platform's cryptographic generator (the
+ * private mode); `seed` (64 hexadecimal digits or 32 bytes) makes it
+ * reproducible and NOT private.
+ */
+export class Privatizer {
+  constructor(model, { seed } = {}) {
+    if (!(model instanceof Model)) throw invalidArgument('a Privatizer needs a Model');
+    const box = model._box();
+    const { core } = box;
+    this.model = model;
+    this._core = core;
+    if (seed === undefined || seed === null) {
+      this._context = withFrame(core, (frame) => {
+        const out = frame.alloc(4);
+        core.check(core.call('dxt_context_create', box.handle, 0, out));
+        return core.view().getUint32(out, true);
+      });
+    } else {
+      const bytes = seedBytes(seed);
+      this._context = withFrame(core, (frame) => {
+        const options = frame.struct('dxt_context_options');
+        const seedAt = options + core.layout('dxt_context_options', 'seed');
+        core.view().setUint32(options + core.layout('dxt_context_options', 'rng_mode'), DXT_RNG_DETERMINISTIC, true);
+        core.m.HEAPU8.set(bytes, seedAt);
+        const out = frame.alloc(4);
+        const status = core.call('dxt_context_create', box.handle, options, out);
+        core.m.HEAPU8.fill(0, seedAt, seedAt + 32);
+        core.check(status);
+        return core.view().getUint32(out, true);
+      });
+    }
+    this._box = box.retain();
+  }
+
+  _live() {
+    if (!this._context) throw invalidArgument('the privatizer is closed');
+    return this._context;
+  }
+
+  /** Destroy the random state. Closing twice is fine. */
+  async close() {
+    if (!this._context) return;
+    this._core.call('dxt_context_destroy', this._context);
+    this._context = 0;
+    this._box.release();
+  }
+
+  // A dxt_privatize_options in `frame` from the options object.
+  _options(frame, options) {
     for (const key of Object.keys(options)) {
-      if (!OPTION_BY_NAME.has(key) && !CALL_KEYS.has(key)) throw invalidArgument(`unknown option '${key}'`);
+      if (!OPTION_BY_NAME.has(key) && !CALL_KEYS.has(key)) {
+        throw invalidArgument(`unknown option "${key}" (options are ${OPTIONS.map((o) => o.name).join(', ')})`);
+      }
     }
     const core = this._core;
     const ptr = frame.struct('dxt_privatize_options');
-    if (typeof options.epsilon !== 'number') {
-      throw new DxtextError(Status.INVALID_EPSILON, 'epsilon is required and must be a number');
-    }
     for (const option of OPTIONS) {
       const value = options[option.name];
       if (value === undefined) continue;
@@ -471,15 +815,23 @@ export class Model {
       if (option.type === 'enum') {
         core.view().setUint32(at, enumValue(option, value), true);
       } else if (option.type === 'double') {
-        if (typeof value !== 'number') throw new TypeError(`${option.name} must be a number`);
+        if (typeof value !== 'number') throw invalidArgument(`${option.name} must be a number`);
         core.view().setFloat64(at, value, true); // the library checks its value
       } else if (option.type === 'uint32') {
         if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
-          throw new TypeError(`${option.name} must be an integer in [0, 2^32)`);
+          throw invalidArgument(`${option.name} must be an integer in [0, 2^32)`);
         }
         core.view().setUint32(at, value, true);
+      } else if (option.type === 'words') {
+        // An OutputSet, or an array of words made into one for this call.
+        let set = value;
+        if (!(value instanceof OutputSet)) {
+          set = outputSetOf(this.model, value);
+          frame.onFree(() => set.close());
+        }
+        core.view().setUint32(at, set._live(core), true);
       } else {
-        if (typeof value !== 'string') throw new TypeError(`${option.name} must be a string`);
+        if (typeof value !== 'string') throw invalidArgument(`${option.name} must be a string`);
         const [text] = frame.string(value); // may grow the memory: the view is taken anew above
         core.view().setUint32(at, text, true);
       }
@@ -488,27 +840,28 @@ export class Model {
   }
 
   // Runs one privatise call: fn(frame, context, optionsPtr, recordPtr,
-  // diagnosticsPtr) returns the result; the record and the diagnostics are
-  // read when options.withRecord / withLocalDiagnostics ask for them.
-  _run(options, fn) {
+  // diagnosticsPtr) returns the result; the record is always read, the
+  // diagnostics when options.localDiagnostics asks for them.
+  _run(given, fn) {
+    const options = optionsObject(given);
     const core = this._core;
+    const context = this._live();
     return withFrame(core, (frame) => {
       const optionsPtr = this._options(frame, options);
-      const recordPtr = options.withRecord ? frame.struct('dxt_release_record') : 0;
-      const diagnosticsPtr = options.withLocalDiagnostics ? frame.struct('dxt_local_diagnostics') : 0;
-      const result = this._withContext(options.seed, (context) =>
-        fn(frame, context, optionsPtr, recordPtr, diagnosticsPtr),
-      );
+      const recordPtr = frame.struct('dxt_release_record');
+      const diagnosticsPtr = options.localDiagnostics ? frame.struct('dxt_local_diagnostics') : 0;
+      const result = fn(frame, context, optionsPtr, recordPtr, diagnosticsPtr);
       return {
+        options,
         result,
-        record: recordPtr ? readRecord(core, recordPtr) : undefined,
+        record: readRecord(core, recordPtr),
         localDiagnostics: diagnosticsPtr ? readDiagnostics(core, diagnosticsPtr) : undefined,
       };
     });
   }
 
   _text(name, text, options) {
-    if (typeof text !== 'string') throw new TypeError(`text must be a string, not ${typeof text}`);
+    if (typeof text !== 'string') throw invalidArgument(`text must be a string, not ${typeof text}`);
     const core = this._core;
     const run = this._run(options, (frame, context, optionsPtr, recordPtr, diagnosticsPtr) => {
       const [input, length] = frame.string(text);
@@ -522,45 +875,35 @@ export class Model {
         core.call('dxt_text_free', ptr);
       }
     });
-    return shaped('text', run, options);
+    return shaped('text', run, run.options);
   }
 
   /**
-   * Privatise text: each word is replaced by the mechanism's output; spacing
-   * and punctuation are kept; each word's case shape is restored.
-   * options: { epsilon (required), mechanism, inVocabulary, oov, numbers,
-   * stopwords, placeholder, temGamma, temBeta, vickreyT, mahalanobisLambda,
-   * syntfS, sampler, search, ivfNprobe, seed, withRecord, withLocalDiagnostics }.
-   * Returns the text, or { text, record, localDiagnostics } with what
-   * withRecord (the guarantee, positionwise for text: safe to send) and
-   * withLocalDiagnostics (token counts of the input: keep them local) ask for.
+   * Promise of { text, record } (and localDiagnostics with options
+   * .localDiagnostics): each word replaced by the mechanism's output; what
+   * else of the input shows depends on releaseShape. The record's bound is
+   * positionwise: epsilon * sum_i d(x_i, x'_i).
    */
-  async privatize(text, options) {
+  async privatizeText(text, options) {
     return this._text('dxt_privatize_text', text, options);
   }
 
-  /** Privatise one word (no tokenisation); options as privatize(). */
+  /** Promise of { text, record } for one word (no tokenisation). */
   async privatizeWord(word, options) {
     return this._text('dxt_privatize_word', word, options);
   }
 
   /**
-   * Privatise a bag of words, given as a Map, a plain object {word: count}
-   * or an iterable of [word, count]. Every occurrence is privatised
-   * independently; the record's bound is epsilon * N * EMD for bags of equal
-   * size N. Returns a Map ordered by vocabulary index, or { bag, record,
-   * localDiagnostics } as privatize() does.
+   * Promise of { bag: Map(word -> count), record } for a bag given as a Map,
+   * a plain object {word: count} or an iterable of [word, count]: every
+   * occurrence privatised; the record's bound is epsilon * N * EMD for bags
+   * of equal size N.
    */
   async privatizeBag(bag, options) {
     return this._bag('bag', bag, 0, options);
   }
 
-  /**
-   * SynTF (Weggenmann & Kerschbaum 2018): a synthetic bag of exactly
-   * `nOut` words drawn from `bag`; options as privatize() (mechanism is
-   * ignored). Returns a Map, or { bag, record, localDiagnostics } as
-   * privatize() does.
-   */
+  /** Promise of { bag, record }: a SynTF synthetic bag of exactly nOut words (options.mechanism is ignored). */
   async syntf(bag, nOut, options) {
     if (!Number.isInteger(nOut) || nOut < 1 || nOut > MAX_BAG_WORDS) {
       throw invalidArgument(`nOut must be an integer from 1 to ${MAX_BAG_WORDS}`);
@@ -569,20 +912,19 @@ export class Model {
   }
 
   /**
-   * Plausible-deniability statistics at options.epsilon (Feyisetan et al.
-   * 2020): `words` vocabulary words drawn at random, each privatised `trials`
-   * times. Returns { words, trials, keepMean, keepMedian, keepMax,
-   * distinctMean, distinctMedian, distinctMax }: N_w, the share of trials
-   * that returned the word itself, and S_w, the number of distinct outputs.
+   * Promise of { words, trials, keepMean, keepMedian, keepMax, distinctMean,
+   * distinctMedian, distinctMax }: plausible-deniability statistics (N_w,
+   * S_w; Feyisetan et al. 2020) over `words` vocabulary words drawn at
+   * random, each privatised `trials` times.
    */
-  async calibrate(words, trials, options) {
+  async calibrate(options, { words = 100, trials = 100 } = {}) {
     for (const [name, value] of [['words', words], ['trials', trials]]) {
-      if (!Number.isInteger(value) || value < 1 || value > 2 ** 32 - 1) {
-        throw invalidArgument(`${name} must be a positive integer`);
+      if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
+        throw invalidArgument(`${name} must be an integer in [0, 2^32)`);
       }
     }
     const core = this._core;
-    const { result } = this._run({ ...options, withRecord: false, withLocalDiagnostics: false }, (frame, context, optionsPtr) => {
+    const { result } = this._run(options, (frame, context, optionsPtr) => {
       const out = frame.struct('dxt_calibration');
       core.check(core.call('dxt_calibrate', context, optionsPtr, words, trials, out));
       const view = core.view();
@@ -634,7 +976,7 @@ export class Model {
         core.call('dxt_bag_free', bagPtr);
       }
     });
-    return shaped('bag', run, options);
+    return shaped('bag', run, run.options);
   }
 }
 
@@ -643,10 +985,10 @@ function bagEntries(bag) {
   if (bag instanceof Map) pairs = Array.from(bag.entries());
   else if (bag !== null && typeof bag === 'object' && typeof bag[Symbol.iterator] === 'function') pairs = Array.from(bag);
   else if (bag !== null && typeof bag === 'object') pairs = Object.entries(bag);
-  else throw new TypeError('bag must be a Map, an object {word: count} or an iterable of [word, count]');
+  else throw invalidArgument('a bag is a Map, an object of word -> count, or an array of [word, count] pairs');
   return pairs.map((pair) => {
     if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
-      throw new TypeError('each bag entry must be [word, count] with a string word');
+      throw invalidArgument('each bag entry must be a [word, count] pair');
     }
     const [word, count] = pair;
     if (!Number.isSafeInteger(count) || count < 0) {
@@ -672,170 +1014,71 @@ function readBag(core, bagPtr) {
   return result;
 }
 
+// --------------------------------------------------------------------------
+// Ledger
+
 /**
- * An instantiated dxtext WebAssembly module. Most programs need only one,
- * which the module-level loadModel() makes on first use.
+ * The privacy ledger (docs/budgets.md) keeps a file with locks and atomic
+ * renames, which WebAssembly does not have: Ledger.open rejects with
+ * UnsupportedError, from the library's own dxt_ledger_open. Keep the budget
+ * on the server side of the app, or in the native bindings.
  */
-export class Dxtext {
-  constructor(core) {
-    this._core = core;
-  }
-
-  /** The dxtext library version, "major.minor.patch". */
-  get version() {
-    return this._core.cString(this._core.call('dxt_version_string'));
-  }
-
-  /**
-   * The privacy ledger (docs/budgets.md) needs a file with locks and atomic
-   * renames, which WebAssembly does not have: this always rejects with
-   * DxtextError UNSUPPORTED, from the library's own dxt_ledger_open. Keep
-   * the budget on the server side of the app, or in the native bindings.
-   */
-  async openLedger(path, scope = 'default') {
-    const core = this._core;
+export class Ledger {
+  static async open(path, { scope = 'default' } = {}) {
+    const core = await sharedCore();
     withFrame(core, (frame) => {
       const out = frame.alloc(4);
       core.check(core.call('dxt_ledger_open', frame.string(String(path))[0], frame.string(String(scope))[0], 0, out));
     });
-    throw new DxtextError(Status.INTERNAL, 'dxt_ledger_open succeeded in a WebAssembly build');
-  }
-
-  /**
-   * Open a .dxe model from its bytes (an ArrayBuffer or a typed array). The
-   * bytes are copied into WebAssembly memory, 8-byte aligned as
-   * dxt_model_open_memory requires. options: { verifyDigests } also checks
-   * every section's SHA-256.
-   */
-  async loadModel(data, options = {}) {
-    let bytes;
-    if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
-    else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    else throw new TypeError('model data must be an ArrayBuffer or a typed array');
-    const core = this._core;
-    const raw = core.call('malloc', bytes.length + 8);
-    if (!raw) throw new DxtextError(Status.OUT_OF_MEMORY, `cannot allocate ${bytes.length} bytes for the model`);
-    const aligned = Math.ceil(raw / 8) * 8;
-    try {
-      core.m.HEAPU8.set(bytes, aligned);
-      const handle = withFrame(core, (frame) => {
-        const open = frame.struct('dxt_model_open_options');
-        if (options.verifyDigests) {
-          core.view().setUint32(open + core.layout('dxt_model_open_options', 'flags'), DXT_OPEN_VERIFY_DIGESTS, true);
-        }
-        const out = frame.alloc(4);
-        core.check(core.call('dxt_model_open_memory', aligned, bytes.length, open, out));
-        return core.view().getUint32(out, true);
-      });
-      return new Model(core, handle, raw);
-    } catch (e) {
-      core.call('free', raw);
-      throw e;
-    }
-  }
-
-  /** Node only: read the .dxe file at `path` and open it as loadModel() does. */
-  async loadModelFile(path, options = {}) {
-    if (!isNode()) {
-      throw new DxtextError(Status.UNSUPPORTED, 'loadModelFile reads files with Node; in a browser, fetch the model and call loadModel');
-    }
-    let data;
-    try {
-      const fs = await import('node:fs/promises');
-      data = await fs.readFile(path);
-    } catch (e) {
-      throw new DxtextError(Status.IO, `cannot read model file '${path}': ${e.message}`, { cause: e });
-    }
-    return this.loadModel(data, options);
-  }
-
-  /**
-   * Open the default Euclidean model that the package carries (models/
-   * beside this file): fetched in a browser or worker, read from disk in
-   * Node.
-   */
-  async loadDefaultModel(options = {}) {
-    if (!DEFAULT_MODEL) throw new DxtextError(Status.NOT_FOUND, 'this dxtext-wasm package carries no default model');
-    const url = new URL(DEFAULT_MODEL, import.meta.url);
-    if (isNode()) {
-      const { fileURLToPath } = await import('node:url');
-      return this.loadModelFile(fileURLToPath(url), options);
-    }
-    let response;
-    try {
-      response = await fetch(url);
-    } catch (e) {
-      throw new DxtextError(Status.IO, `cannot fetch the default model ${url}: ${e.message}`, { cause: e });
-    }
-    if (!response.ok) throw new DxtextError(Status.IO, `cannot fetch the default model ${url}: HTTP ${response.status}`);
-    return this.loadModel(await response.arrayBuffer(), options);
+    throw errorFor(Status.INTERNAL, 'dxt_ledger_open succeeded in a WebAssembly build');
   }
 }
 
-/**
- * Instantiate the WebAssembly module. `moduleOptions` go to emscripten's
- * factory, e.g. { locateFile: (name) => '/static/' + name } when
- * dxtext_core.wasm is not served beside dxtext_core.js, or { wasmBinary }.
- */
-export async function load(moduleOptions = {}) {
-  let options = { ...moduleOptions };
-  if (isNode()) {
-    // The core is built for web and worker only (emscripten 3.1's ES module
-    // output cannot run its Node loader): Node reads the file itself.
-    if (!options.wasmBinary && !options.instantiateWasm) {
-      const fs = await import('node:fs/promises');
-      options.wasmBinary = await fs.readFile(new URL('./dxtext_core.wasm', import.meta.url));
-    }
-    // Node 18 has no global Web Crypto; getentropy() then uses node:crypto's.
-    if (!(typeof crypto === 'object' && crypto && typeof crypto.getRandomValues === 'function')) {
-      options.dxtextCrypto = (await import('node:crypto')).webcrypto;
-    }
-  }
-  const core = new Core(await createDxtextCore(options));
-  core.loadLayouts();
-  return new Dxtext(core);
-}
-
-let shared = null;
-function sharedInstance() {
-  if (!shared) {
-    shared = load();
-    shared.catch(() => {
-      shared = null;
-    });
-  }
-  return shared;
-}
-
-/** loadModel(data, options) on a module instantiated on first use. */
-export async function loadModel(data, options) {
-  return (await sharedInstance()).loadModel(data, options);
-}
-
-/** loadModelFile(path, options) (Node) on a module instantiated on first use. */
-export async function loadModelFile(path, options) {
-  return (await sharedInstance()).loadModelFile(path, options);
-}
-
-/** loadDefaultModel(options) on a module instantiated on first use. */
-export async function loadDefaultModel(options) {
-  return (await sharedInstance()).loadDefaultModel(options);
-}
-
-/** The mechanisms' names, as options.mechanism takes them. */
+/** The mechanisms' and the presets' names, as the options take them. */
 export const MECHANISM_NAMES = Object.freeze(MECHANISMS.slice(1));
+export const PRESET_NAMES = Object.freeze(PRESETS.slice(1));
+export { MAX_BAG_WORDS };
 
 // --------------------------------------------------------------------------
 // Web Workers: the same API, with the work done in a worker.
 
-/** Model methods a worker runs (each returns a promise there too). */
-export const WORKER_METHODS = Object.freeze(['privatize', 'privatizeWord', 'privatizeBag', 'syntf', 'calibrate', 'fingerprint', 'has']);
+/** What a worker runs, by kind of object (each returns a promise there too). */
+export const WORKER_METHODS = Object.freeze({
+  model: Object.freeze(['fingerprint', 'lookup', 'has', 'word']),
+  privatizer: Object.freeze(['privatizeText', 'privatizeWord', 'privatizeBag', 'syntf', 'calibrate']),
+});
+
+// An options object for postMessage: OutputSet proxies become their handles.
+function remoteOptions(options) {
+  if (options === null || typeof options !== 'object' || !(options.outputWords instanceof RemoteOutputSet)) return options;
+  return { ...options, outputWords: { outputSetHandle: options.outputWords._handle } };
+}
+
+class RemoteOutputSet {
+  constructor(send, { handle, words }) {
+    this._send = send;
+    this._handle = handle;
+    this.words = Object.freeze([...words]);
+    this.closed = false;
+  }
+
+  get size() {
+    return this.words.length;
+  }
+
+  close() {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    return this._send('close', [this._handle]);
+  }
+}
 
 /**
- * A dxtext that runs in `worker` (a Worker running dxtext-wasm/worker.js,
- * e.g. `new Worker(new URL('dxtext-wasm/worker.js', import.meta.url), { type: 'module' })`).
- * Its loadModel / loadDefaultModel give models with the same promise API as
- * Model; calls run one after another in the worker, off the calling thread.
+ * The dxtext API of a worker (a Worker running dxtext-wasm/worker.js, e.g.
+ * `new Worker(new URL('dxtext-wasm/worker.js', import.meta.url), { type: 'module' })`):
+ * { Model, Privatizer, libraryVersion, terminate }, with the same methods,
+ * options and results as this module's; calls run one after another in the
+ * worker, off the calling thread, and close() returns a promise.
  */
 export function connectWorker(worker) {
   let next = 1;
@@ -848,7 +1091,7 @@ export function connectWorker(worker) {
     else waiting.resolve(data.result);
   });
   worker.addEventListener('error', (event) => {
-    const error = new DxtextError(Status.INTERNAL, `the dxtext worker failed: ${event.message || event}`);
+    const error = errorFor(Status.INTERNAL, `the dxtext worker failed: ${event.message || event}`);
     for (const waiting of pending.values()) waiting.reject(error);
     pending.clear();
   });
@@ -858,20 +1101,59 @@ export function connectWorker(worker) {
       pending.set(id, { resolve, reject });
       worker.postMessage({ id, method, args }, transfer);
     });
-  const wrap = ({ handle, info }) => {
-    const model = { info, closed: false };
-    for (const method of WORKER_METHODS) model[method] = (...args) => send('call', [handle, method, ...args]);
-    model.close = () => {
-      if (model.closed) return Promise.resolve();
-      model.closed = true;
-      return send('close', [handle]);
-    };
-    return model;
-  };
+
+  class RemoteModel {
+    constructor({ handle, info, path }) {
+      this._handle = handle;
+      this.info = info;
+      this.path = path;
+      this.closed = false;
+      for (const method of WORKER_METHODS.model) this[method] = (...args) => send('call', [handle, method, args]);
+    }
+
+    get size() {
+      return this.info.vocabularySize;
+    }
+
+    async outputSet(words) {
+      return new RemoteOutputSet(send, await send('outputSet', [this._handle, words]));
+    }
+
+    close() {
+      if (this.closed) return Promise.resolve();
+      this.closed = true;
+      return send('close', [this._handle]);
+    }
+  }
+
+  class RemotePrivatizer {
+    constructor(model, { seed } = {}) {
+      if (!(model instanceof RemoteModel)) throw invalidArgument('a Privatizer needs a Model');
+      this.model = model;
+      this._handle = send('privatizer', [model._handle, seed === undefined ? null : seed]);
+      this._handle.catch(() => {});
+      for (const method of WORKER_METHODS.privatizer) {
+        this[method] = async (...args) => {
+          const handle = await this._handle;
+          return send('call', [handle, method, args.map(remoteOptions)]);
+        };
+      }
+    }
+
+    async close() {
+      return send('close', [await this._handle]);
+    }
+  }
+
+  const opened = async (kind, args) => new RemoteModel(await send('model', [kind, args]));
   return {
-    version: () => send('version', []),
-    loadModel: async (data, options) => wrap(await send('loadModel', [data, options])),
-    loadDefaultModel: async (options) => wrap(await send('loadDefaultModel', [options])),
+    Model: {
+      open: (path, options) => opened('open', [path, options]),
+      fromBuffer: (data, options) => opened('fromBuffer', [data, options]),
+      openDefault: (geometry, options) => opened('openDefault', [geometry, options]),
+    },
+    Privatizer: RemotePrivatizer,
+    libraryVersion: () => send('version', []),
     terminate: () => worker.terminate(),
   };
 }
@@ -882,7 +1164,7 @@ export function createWorker() {
 }
 
 function remoteError({ status, message, name }) {
-  if (typeof status === 'number') return new DxtextError(status, message);
+  if (typeof status === 'number') return errorFor(status, message);
   const Kind = name === 'TypeError' ? TypeError : Error;
   return new Kind(message);
 }

@@ -3,48 +3,73 @@
  * dxtext-wasm/worker.js: runs dxtext in a module Web Worker. Start it with
  * `new Worker(new URL('dxtext-wasm/worker.js', import.meta.url), { type: 'module' })`
  * and talk to it with connectWorker() (or use createWorker()) from
- * dxtext.js. Messages are { id, method, args }; answers { id, result } or
- * { id, error: { status, message, name } }. Models live in the worker and
- * are named by a number.
+ * dxtext.js, which gives the same Model and Privatizer API. Messages are
+ * { id, method, args }; answers { id, result } or { id, error: { status,
+ * message, name } }. Models, privatizers and output sets live in the worker
+ * and are named by a number; requests run one after another, in order.
  */
-import { DxtextError, Status, WORKER_METHODS, load } from './dxtext.js';
+import { InvalidArgumentError, Model, OutputSet, Privatizer, Status, WORKER_METHODS, libraryVersion } from './dxtext.js';
 
 const scope = self; // the worker's global scope
-const instance = load();
-const models = new Map();
+const objects = new Map();
 let nextHandle = 1;
 
-function opened(model) {
+function keep(object) {
   const handle = nextHandle++;
-  models.set(handle, model);
-  return { handle, info: model.info };
+  objects.set(handle, object);
+  return handle;
+}
+
+function find(handle, Kind) {
+  const object = objects.get(handle);
+  if (!(object instanceof Kind)) throw new InvalidArgumentError(Status.INVALID_ARGUMENT, 'the object is closed or of another kind');
+  return object;
+}
+
+// Options as posted: an output set's handle stands for the OutputSet.
+function localOptions(options) {
+  const words = options && typeof options === 'object' ? options.outputWords : undefined;
+  if (!words || typeof words !== 'object' || Array.isArray(words) || !('outputSetHandle' in words)) return options;
+  return { ...options, outputWords: find(words.outputSetHandle, OutputSet) };
 }
 
 const methods = {
-  version: async () => (await instance).version,
-  loadModel: async (data, options) => opened(await (await instance).loadModel(data, options)),
-  loadDefaultModel: async (options) => opened(await (await instance).loadDefaultModel(options)),
-  close: async (handle) => {
-    const model = models.get(handle);
-    models.delete(handle);
-    if (model) model.close();
+  version: () => libraryVersion(),
+  model: async (kind, args) => {
+    if (!['open', 'fromBuffer', 'openDefault'].includes(kind)) throw new InvalidArgumentError(Status.INVALID_ARGUMENT, `unknown opener '${kind}'`);
+    const model = await Model[kind](...args);
+    return { handle: keep(model), info: model.info, path: model.path };
   },
-  call: async (handle, method, ...args) => {
-    const model = models.get(handle);
-    if (!model) throw new DxtextError(Status.INVALID_ARGUMENT, 'the model is closed');
-    if (!WORKER_METHODS.includes(method)) throw new DxtextError(Status.INVALID_ARGUMENT, `unknown method '${method}'`);
-    return model[method](...args);
+  privatizer: (modelHandle, seed) => keep(new Privatizer(find(modelHandle, Model), seed === null ? {} : { seed })),
+  outputSet: async (modelHandle, words) => {
+    const set = await find(modelHandle, Model).outputSet(words);
+    return { handle: keep(set), words: set.words };
+  },
+  close: async (handle) => {
+    const object = objects.get(handle);
+    objects.delete(handle);
+    if (object) await object.close();
+  },
+  call: (handle, method, args) => {
+    const object = objects.get(handle);
+    const kind = object instanceof Model ? 'model' : object instanceof Privatizer ? 'privatizer' : null;
+    if (!kind) throw new InvalidArgumentError(Status.INVALID_ARGUMENT, 'the object is closed');
+    if (!WORKER_METHODS[kind].includes(method)) throw new InvalidArgumentError(Status.INVALID_ARGUMENT, `unknown method '${method}'`);
+    return object[method](...args.map(localOptions));
   },
 };
 
-scope.addEventListener('message', async ({ data }) => {
+let queue = Promise.resolve();
+scope.addEventListener('message', ({ data }) => {
   const { id, method, args } = data || {};
-  try {
-    if (!Object.prototype.hasOwnProperty.call(methods, method)) {
-      throw new DxtextError(Status.INVALID_ARGUMENT, `unknown request '${method}'`);
+  queue = queue.then(async () => {
+    try {
+      if (!Object.prototype.hasOwnProperty.call(methods, method)) {
+        throw new InvalidArgumentError(Status.INVALID_ARGUMENT, `unknown request '${method}'`);
+      }
+      scope.postMessage({ id, result: await methods[method](...(args || [])) });
+    } catch (e) {
+      scope.postMessage({ id, error: { status: typeof e?.status === 'number' ? e.status : undefined, message: String(e && e.message), name: e && e.name } });
     }
-    scope.postMessage({ id, result: await methods[method](...(args || [])) });
-  } catch (e) {
-    scope.postMessage({ id, error: { status: e instanceof DxtextError ? e.status : undefined, message: String(e && e.message), name: e && e.name } });
-  }
+  });
 });

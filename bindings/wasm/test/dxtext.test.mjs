@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const packageDir = process.env.DXTEXT_WASM_PACKAGE;
 if (!packageDir) throw new Error('set DXTEXT_WASM_PACKAGE to the built package directory (<build>/package)');
 const dxtext = await import(pathToFileURL(path.join(path.resolve(packageDir), 'dxtext.js')).href);
-const { DxtextError, Status } = dxtext;
+const { DxtextError, Model, Privatizer, Status } = dxtext;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const modelsDir = path.resolve(here, '..', '..', '..', 'models');
@@ -40,7 +40,7 @@ async function rejectsWith(fn, status, pattern) {
     assert.ok(e instanceof DxtextError, `expected a DxtextError, got ${e}`);
     assert.ok(e instanceof Error);
     assert.equal(e.status, status, `status ${e.code} (${e.message})`);
-    assert.equal(e.code, Object.keys(Status).find((k) => Status[k] === status));
+    assert.equal(e.code, `DXT_E_${Object.keys(Status).find((k) => Status[k] === status)}`);
     if (pattern) assert.match(e.message, pattern);
     return true;
   });
@@ -49,17 +49,24 @@ async function rejectsWith(fn, status, pattern) {
 const SENTENCE = 'The president spoke to the nation about the war and the economy.';
 const SEED = '00'.repeat(31) + '07';
 
-// One module and one open model for the tests that only read from it.
-let dx;
+// One open model and one privatizer for the tests that only read from them.
 let model;
+let privatizer;
 const ready = (async () => {
-  dx = await dxtext.load();
-  model = await dx.loadModel(readArrayBuffer(euclidPath));
+  await dxtext.load();
+  model = await Model.fromBuffer(readArrayBuffer(euclidPath));
+  privatizer = new Privatizer(model);
 })();
+// The module's memory (for the tests of memory growth and of the generator).
+const heapOf = (m) => m._box().core.m;
+// A seeded privatizer: reproducible, NOT private.
+const seeded = (seed = SEED, m = model) => new Privatizer(m, { seed });
 
 test('opens the default model from an ArrayBuffer; portable SHA-256 gives its published fingerprint', async () => {
   await ready;
-  assert.match(dx.version, /^\d+\.\d+\.\d+$/);
+  assert.match(await dxtext.libraryVersion(), /^\d+\.\d+\.\d+$/);
+  assert.equal(await model.word(await model.lookup('president')), 'president');
+  await rejectsWith(() => model.lookup('qzxqzxqzx'), Status.NOT_FOUND);
   const info = model.info;
   assert.equal(info.geometry, 'euclidean');
   assert.ok(info.dimension > 0);
@@ -71,10 +78,9 @@ test('opens the default model from an ArrayBuffer; portable SHA-256 gives its pu
 
 test('privatises a text with the system generator; the record states the guarantee', async () => {
   await ready;
-  const { text, record: report, localDiagnostics } = await model.privatize(SENTENCE, {
+  const { text, record: report, localDiagnostics } = await privatizer.privatizeText(SENTENCE, {
     epsilon: 20,
-    withRecord: true,
-    withLocalDiagnostics: true,
+    localDiagnostics: true,
   });
   assert.equal(typeof text, 'string');
   // Words are replaced one for one; spaces and the final full stop stay.
@@ -90,7 +96,10 @@ test('privatises a text with the system generator; the record states the guarant
   assert.equal(report.bound, 'positionwise');
   assert.deepEqual(report.reveals, ['wordCount', 'layout', 'caseShape']);
   assert.equal(report.releaseShape, 'keep');
-  const strict = await model.privatize('cat; dog!', { epsilon: 5, releaseShape: 'strict', withRecord: true });
+  assert.equal(report.preset, 'none');
+  assert.equal(report.outputKind, 'vocabulary');
+  assert.equal(report.outputSize, model.size);
+  const strict = await privatizer.privatizeText('cat; dog!', { epsilon: 5, releaseShape: 'strict' });
   assert.equal(strict.record.releaseShape, 'strict');
   assert.deepEqual(strict.record.reveals, ['wordCount']);
   assert.ok(!/[;!]/.test(strict.text), strict.text);
@@ -102,59 +111,58 @@ test('privatises a text with the system generator; the record states the guarant
   assert.equal(json.private, true);
   assert.equal(json.words_privatized, undefined); // the record says nothing about the input
   assert.equal(JSON.parse(localDiagnostics.json).words_privatized, 12);
-  // The record alone: no diagnostics in the result.
-  assert.deepEqual(Object.keys(await model.privatize(SENTENCE, { epsilon: 20, withRecord: true })).sort(), ['record', 'text']);
+  // Without the option, no diagnostics travel in the result.
+  assert.deepEqual(Object.keys(await privatizer.privatizeText(SENTENCE, 20)).sort(), ['record', 'text']);
 });
 
 test('fresh noise on every call', async () => {
   await ready;
   // At epsilon 1 in 100 dimensions the outputs are close to uniform over
   // 50000 words: two equal 12-word texts would be a broken generator.
-  const a = await model.privatize(SENTENCE, { epsilon: 1 });
-  const b = await model.privatize(SENTENCE, { epsilon: 1 });
-  assert.notEqual(a, b);
+  const a = await privatizer.privatizeText(SENTENCE, { epsilon: 1 });
+  const b = await privatizer.privatizeText(SENTENCE, { epsilon: 1 });
+  assert.notEqual(a.text, b.text);
 });
 
 test('the other mechanisms and options pass through', async () => {
   await ready;
   for (const mechanism of ['exponential', 'vickrey', 'tem', 'syntf']) {
-    const { record } = await model.privatize('the economy', { epsilon: 10, mechanism, withRecord: true });
+    const { record } = await privatizer.privatizeText('the economy', { epsilon: 10, mechanism });
     assert.equal(record.mechanism, mechanism);
   }
-  const out = await model.privatize('Call qzxqzxqzx at 5', {
+  const out = await privatizer.privatizeText('Call qzxqzxqzx at 5', {
     epsilon: 20,
     oov: 'placeholder',
     numbers: 'keep',
     placeholder: '[x]',
-    withRecord: true,
-    withLocalDiagnostics: true,
+    localDiagnostics: true,
   });
   assert.match(out.text, /^\S+ \[x\] \S+ 5$/);
   assert.equal(out.localDiagnostics.counts.outOfVocabulary.placeholder, 1);
   assert.equal(out.localDiagnostics.counts.number.kept, 1);
   assert.equal(out.localDiagnostics.wordsLeaked, 1);
   assert.deepEqual(out.record.reveals, ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords']);
-  assert.equal(await model.privatizeWord('President', { epsilon: 1000 }), 'President');
+  assert.equal((await privatizer.privatizeWord('President', { epsilon: 1000 })).text, 'President');
 });
 
 test('the search option reaches the library', async () => {
   await ready;
-  assert.notEqual(await model.privatize(SENTENCE, { epsilon: 4, search: 'exact' }), '');
+  assert.notEqual((await privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'exact' })).text, '');
   // The default model has no search index: the library itself refuses IVF.
-  await rejectsWith(() => model.privatize(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 4 }), Status.UNSUPPORTED);
-  await rejectsWith(() => model.privatize(SENTENCE, { epsilon: 4, ivfNprobe: 4 }), Status.INVALID_ARGUMENT); // nprobe without IVF
-  await rejectsWith(() => model.privatize(SENTENCE, { epsilon: 4, search: 'nearest' }), Status.INVALID_ARGUMENT, /search/);
-  await assert.rejects(async () => await model.privatize(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 2.5 }), TypeError);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 4 }), Status.UNSUPPORTED);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 4, ivfNprobe: 4 }), Status.INVALID_ARGUMENT); // nprobe without IVF
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'nearest' }), Status.INVALID_ARGUMENT, /search/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 2.5 }), Status.INVALID_ARGUMENT, /ivfNprobe/);
 });
 
 test('a seed makes the output reproducible, and the record says it is not private', async () => {
   await ready;
-  const a = await model.privatize(SENTENCE, { epsilon: 20, seed: SEED, withRecord: true });
-  const b = await model.privatize(SENTENCE, { epsilon: 20, seed: Uint8Array.from(Buffer.from(SEED, 'hex')) });
-  assert.equal(a.text, b);
+  const a = await seeded().privatizeText(SENTENCE, { epsilon: 20 });
+  const b = await seeded(Uint8Array.from(Buffer.from(SEED, 'hex'))).privatizeText(SENTENCE, { epsilon: 20 });
+  assert.equal(a.text, b.text);
   assert.equal(a.record.rngMode, 'deterministic');
   assert.equal(a.record.isPrivate, false);
-  assert.notEqual(await model.privatize(SENTENCE, { epsilon: 20, seed: '11'.repeat(32) }), a.text);
+  assert.notEqual((await seeded('11'.repeat(32)).privatizeText(SENTENCE, { epsilon: 20 })).text, a.text);
 });
 
 test('seeded output equals the native OpenSSL build (same AES-256-CTR keystream)', async (t) => {
@@ -171,17 +179,16 @@ test('seeded output equals the native OpenSSL build (same AES-256-CTR keystream)
   for (const [mechanism, epsilon] of [['laplace', 20], ['exponential', 10], ['vickrey', 15]]) {
     const native = execFileSync(cli, ['privatize', '--model', euclidPath, '--mechanism', mechanism,
       '--epsilon', String(epsilon), '--seed', SEED, SENTENCE], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'ignore'] });
-    assert.equal(await model.privatize(SENTENCE, { epsilon, mechanism, seed: SEED }), native.trimEnd(), mechanism);
+    assert.equal((await seeded().privatizeText(SENTENCE, { epsilon, mechanism })).text, native.trimEnd(), mechanism);
   }
 });
 
 test('privatises a bag (Map, object or pairs) with epsilon * N * EMD', async () => {
   await ready;
   const input = new Map([['president', 2], ['nation', 1], ['war', 3]]);
-  const { bag, record, localDiagnostics } = await model.privatizeBag(input, {
+  const { bag, record, localDiagnostics } = await privatizer.privatizeBag(input, {
     epsilon: 15,
-    withRecord: true,
-    withLocalDiagnostics: true,
+    localDiagnostics: true,
   });
   assert.ok(bag instanceof Map);
   assert.equal([...bag.values()].reduce((x, y) => x + y, 0), 6);
@@ -189,15 +196,15 @@ test('privatises a bag (Map, object or pairs) with epsilon * N * EMD', async () 
   assert.equal(localDiagnostics.wordsPrivatized, 6);
   assert.equal(record.bound, 'bagEmd');
   assert.match(JSON.parse(record.json).guarantee.release, /^15 \* N \* EMD/);
-  const fromObject = await model.privatizeBag({ president: 2, nation: 1 }, { epsilon: 15, seed: SEED });
-  const fromPairs = await model.privatizeBag([['president', 2], ['nation', 1]], { epsilon: 15, seed: SEED });
-  assert.deepEqual(fromObject, fromPairs);
-  assert.equal((await model.privatizeBag({}, { epsilon: 15 })).size, 0);
+  const fromObject = await seeded().privatizeBag({ president: 2, nation: 1 }, { epsilon: 15 });
+  const fromPairs = await seeded().privatizeBag([['president', 2], ['nation', 1]], { epsilon: 15 });
+  assert.deepEqual(fromObject.bag, fromPairs.bag);
+  assert.equal((await privatizer.privatizeBag({}, { epsilon: 15 })).bag.size, 0);
 });
 
 test('SynTF draws a synthetic bag of nOut words', async () => {
   await ready;
-  const { bag, record } = await model.syntf({ president: 3, war: 1 }, 5, { epsilon: 2, withRecord: true });
+  const { bag, record } = await privatizer.syntf({ president: 3, war: 1 }, 5, { epsilon: 2 });
   assert.equal([...bag.values()].reduce((x, y) => x + y, 0), 5);
   assert.equal(record.mechanism, 'syntf');
   assert.equal(record.bound, 'anyInputs');
@@ -208,99 +215,104 @@ test('SynTF draws a synthetic bag of nOut words', async () => {
 
 test('calibrate: N_w near 1 at a huge epsilon, below 1 at a small one', async () => {
   await ready;
-  const high = await model.calibrate(5, 4, { epsilon: 1e6, seed: SEED });
+  const high = await seeded().calibrate({ epsilon: 1e6 }, { words: 5, trials: 4 });
   assert.equal(high.words, 5);
   assert.equal(high.trials, 4);
   assert.equal(high.keepMedian, 1);
   assert.equal(high.distinctMax, 1);
-  const low = await model.calibrate(5, 4, { epsilon: 1, seed: SEED });
+  const low = await seeded().calibrate({ epsilon: 1 }, { words: 5, trials: 4 });
   assert.ok(low.keepMean < 1);
   assert.ok(low.distinctMean > 1);
-  await rejectsWith(() => model.calibrate(0, 4, { epsilon: 1 }), Status.INVALID_ARGUMENT, /words/);
+  await rejectsWith(() => privatizer.calibrate({ epsilon: 1 }, { words: 0, trials: 4 }), Status.INVALID_ARGUMENT, /words/);
 });
 
 test('a bad epsilon is a DxtextError INVALID_EPSILON with the library message', async () => {
   await ready;
   for (const epsilon of [0, -1, NaN, Infinity, dxtext.EPSILON_MIN / 2, dxtext.EPSILON_MAX * 2]) {
-    await rejectsWith(() => model.privatize(SENTENCE, { epsilon }), Status.INVALID_EPSILON, /epsilon/);
+    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon }), Status.INVALID_EPSILON, /epsilon/);
   }
-  assert.equal(typeof (await model.privatize(SENTENCE, { epsilon: dxtext.EPSILON_MIN })), 'string');
-  assert.equal(typeof (await model.privatize(SENTENCE, { epsilon: dxtext.EPSILON_MAX })), 'string');
-  await rejectsWith(() => model.privatize(SENTENCE, {}), Status.INVALID_EPSILON, /epsilon is required/);
-  await rejectsWith(() => model.privatizeBag({ war: 1 }, { epsilon: -3 }), Status.INVALID_EPSILON);
-  const poincare = await dx.loadModel(fs.readFileSync(poincarePath));
+  assert.equal(typeof (await privatizer.privatizeText(SENTENCE, { epsilon: dxtext.EPSILON_MIN })).text, 'string');
+  assert.equal(typeof (await privatizer.privatizeText(SENTENCE, { epsilon: dxtext.EPSILON_MAX })).text, 'string');
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, {}), Status.INVALID_EPSILON, /not set/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE), Status.INVALID_EPSILON, /not set/);
+  await rejectsWith(() => privatizer.privatizeBag({ war: 1 }, { epsilon: -3 }), Status.INVALID_EPSILON);
+  const poincare = await Model.fromBuffer(fs.readFileSync(poincarePath));
+  const ball = new Privatizer(poincare);
   try {
-    await rejectsWith(() => poincare.privatize('entity', { epsilon: 5, mechanism: 'hyperbolic' }), Status.INVALID_EPSILON, /> n - 1 = 9/);
-    assert.equal(typeof await poincare.privatize('entity', { epsilon: 12, mechanism: 'hyperbolic' }), 'string');
+    await rejectsWith(() => ball.privatizeText('entity', { epsilon: 5, mechanism: 'hyperbolic' }), Status.INVALID_EPSILON, /> n - 1 = 9/);
+    assert.equal(typeof (await ball.privatizeText('entity', { epsilon: 12, mechanism: 'hyperbolic' })).text, 'string');
   } finally {
+    await ball.close();
     poincare.close();
   }
 });
 
 test('bad arguments are typed errors', async () => {
   await ready;
-  await rejectsWith(() => model.privatize(SENTENCE, { epsilon: 5, mechanism: 'gaussian' }), Status.INVALID_ARGUMENT, /unknown mechanism/);
-  await rejectsWith(() => model.privatize(SENTENCE, { epsilon: 5, epsilom: 3 }), Status.INVALID_ARGUMENT, /unknown option 'epsilom'/);
-  await rejectsWith(() => model.privatize(SENTENCE, { epsilon: 5, seed: 'abc' }), Status.INVALID_ARGUMENT, /seed/);
-  await rejectsWith(() => model.privatizeBag({ war: -1 }, { epsilon: 5 }), Status.INVALID_ARGUMENT, /non-negative/);
-  await rejectsWith(() => model.syntf({ war: 1 }, 0, { epsilon: 5 }), Status.INVALID_ARGUMENT, /nOut/);
-  await assert.rejects(async () => await model.privatize(42, { epsilon: 5 }), TypeError);
-  await assert.rejects(async () => await model.privatize(SENTENCE), TypeError);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 'gaussian' }), Status.INVALID_ARGUMENT, /unknown mechanism/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, epsilom: 3 }), Status.INVALID_ARGUMENT, /unknown option "epsilom"/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, seed: SEED }), Status.INVALID_ARGUMENT, /unknown option "seed"/);
+  await rejectsWith(async () => new Privatizer(model, { seed: 'abc' }), Status.INVALID_ARGUMENT, /seed/);
+  await rejectsWith(() => privatizer.privatizeBag({ war: -1 }, { epsilon: 5 }), Status.INVALID_ARGUMENT, /non-negative/);
+  await rejectsWith(() => privatizer.syntf({ war: 1 }, 0, { epsilon: 5 }), Status.INVALID_ARGUMENT, /nOut/);
+  await rejectsWith(() => privatizer.privatizeText(42, { epsilon: 5 }), Status.INVALID_ARGUMENT, /text/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, 'five'), Status.INVALID_ARGUMENT, /options/);
   // Integers beyond uint32_t are refused, not wrapped into another value
   // (2 ** 32 + 3 would be mechanism 3, 2 ** 32 + 4 the keep policy).
-  await rejectsWith(() => model.privatize(SENTENCE, { epsilon: 5, mechanism: 2 ** 32 + 3 }), Status.INVALID_ARGUMENT, /mechanism/);
-  await rejectsWith(() => model.privatize(SENTENCE, { epsilon: 5, oov: 2 ** 32 + 4 }), Status.INVALID_ARGUMENT, /oov/);
-  await rejectsWith(() => model.privatize(SENTENCE, { epsilon: 5, mechanism: -1 }), Status.INVALID_ARGUMENT, /mechanism/);
-  await rejectsWith(() => model.calibrate(1, 2 ** 32 + 3, { epsilon: 5 }), Status.INVALID_ARGUMENT, /trials/);
-  await rejectsWith(() => model.syntf({ war: 1 }, 2 ** 32 + 1, { epsilon: 5 }), Status.INVALID_ARGUMENT, /nOut/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 2 ** 32 + 3 }), Status.INVALID_ARGUMENT, /mechanism/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, oov: 2 ** 32 + 4 }), Status.INVALID_ARGUMENT, /oov/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: -1 }), Status.INVALID_ARGUMENT, /mechanism/);
+  await rejectsWith(() => privatizer.calibrate({ epsilon: 5 }, { words: 1, trials: 2 ** 32 + 3 }), Status.INVALID_ARGUMENT, /trials/);
+  await rejectsWith(() => privatizer.syntf({ war: 1 }, 2 ** 32 + 1, { epsilon: 5 }), Status.INVALID_ARGUMENT, /nOut/);
   assert.equal(Status.CONTEXT_BUSY, 17);
   assert.equal(Status.BUDGET_EXCEEDED, 18);
   assert.equal(Status.LEDGER_CORRUPT, 19);
   // No ledger in WebAssembly: the library itself says so.
-  await rejectsWith(() => dx.openLedger('privacy.dxl', 'alice'), Status.UNSUPPORTED, /WebAssembly/);
+  await rejectsWith(() => dxtext.Ledger.open('privacy.dxl', { scope: 'alice' }), Status.UNSUPPORTED, /WebAssembly/);
 });
 
 test('a missing file is a DxtextError IO from the Node file helper', async () => {
   await ready;
-  await assert.rejects(dxtext.loadModelFile(path.join(modelsDir, 'no-such-model.dxe')), (e) => {
-    assert.ok(e instanceof DxtextError);
+  await assert.rejects(Model.open(path.join(modelsDir, 'no-such-model.dxe')), (e) => {
+    assert.ok(e instanceof dxtext.FileError);
     assert.equal(e.status, Status.IO);
-    assert.equal(e.code, 'IO');
+    assert.equal(e.code, 'DXT_E_IO');
     assert.match(e.message, /no-such-model\.dxe/);
     return true;
   });
-  const opened = await dxtext.loadModelFile(euclidPath);
+  const opened = await Model.open(euclidPath);
   assert.equal(opened.info.vocabularySize, model.info.vocabularySize);
+  assert.equal(opened.path, euclidPath);
   opened.close();
 });
 
 test('corrupt models are refused with the status of what is wrong', async () => {
   await ready;
   const good = new Uint8Array(readArrayBuffer(euclidPath));
-  await rejectsWith(() => dx.loadModel(new TextEncoder().encode('this is not a model at all, just text')), Status.NOT_A_MODEL, /magic/);
-  await rejectsWith(() => dx.loadModel(good.slice(0, 1000)), Status.TRUNCATED_MODEL, /truncated/);
+  await rejectsWith(() => Model.fromBuffer(new TextEncoder().encode('this is not a model at all, just text')), Status.NOT_A_MODEL, /magic/);
+  await rejectsWith(() => Model.fromBuffer(good.slice(0, 1000)), Status.TRUNCATED_MODEL, /truncated/);
   const header = good.slice();
   header[60] = 1; // a reserved header byte (docs/format.md §3), under the header digest
-  await rejectsWith(() => dx.loadModel(header), Status.DIGEST_MISMATCH, /header/);
+  await rejectsWith(() => Model.fromBuffer(header), Status.DIGEST_MISMATCH, /header/);
   const flipped = good.slice();
   flipped[good.length - 1000] ^= 0x40; // inside the last section
-  await rejectsWith(() => dx.loadModel(flipped, { verifyDigests: true }), Status.DIGEST_MISMATCH, /digest/);
-  await rejectsWith(() => dx.loadModel(new Uint8Array(0)), Status.NOT_A_MODEL);
-  await assert.rejects(dx.loadModel('model.dxe'), TypeError);
+  await rejectsWith(() => Model.fromBuffer(flipped, { verifyDigests: true }), Status.DIGEST_MISMATCH, /digest/);
+  await rejectsWith(() => Model.fromBuffer(new Uint8Array(0)), Status.NOT_A_MODEL);
+  await rejectsWith(() => Model.fromBuffer('model.dxe'), Status.INVALID_ARGUMENT, /ArrayBuffer/);
+  assert.ok(new dxtext.NotAModelError(Status.NOT_A_MODEL, 'x') instanceof dxtext.ModelError);
 });
 
 test('memory growth in the middle of a call (a 32 MB placeholder) leaves results intact', async () => {
   await ready;
-  const before = dx._core.m.HEAPU8.length;
+  const before = heapOf(model).HEAPU8.length;
   const placeholder = 'x'.repeat(32 << 20);
-  const { text, record, localDiagnostics } = await model.privatizeWord('qzxqzxqzx', {
+  const { text, record, localDiagnostics } = await privatizer.privatizeWord('qzxqzxqzx', {
     epsilon: 5,
     oov: 'placeholder',
     placeholder,
-    withRecord: true,
-    withLocalDiagnostics: true,
+    localDiagnostics: true,
   });
-  assert.ok(dx._core.m.HEAPU8.length > before, 'the memory grew');
+  assert.ok(heapOf(model).HEAPU8.length > before, 'the memory grew');
   assert.equal(text.length, placeholder.length);
   assert.equal(localDiagnostics.counts.outOfVocabulary.placeholder, 1);
   assert.equal(record.modelFingerprint, expectedSha256[path.basename(euclidPath)]);
@@ -308,44 +320,54 @@ test('memory growth in the middle of a call (a 32 MB placeholder) leaves results
 
 test('a closed model refuses calls; memory is returned', async () => {
   await ready;
-  const m = await dx.loadModel(readArrayBuffer(euclidPath));
-  await m.privatize('war', { epsilon: 10 });
+  const m = await Model.fromBuffer(readArrayBuffer(euclidPath));
+  const p = new Privatizer(m);
+  await p.privatizeText('war', { epsilon: 10 });
   m.close();
   m.close();
   assert.equal(m.closed, true);
-  await rejectsWith(() => m.privatize('war', { epsilon: 10 }), Status.INVALID_ARGUMENT, /closed/);
+  await rejectsWith(() => m.fingerprint(), Status.INVALID_ARGUMENT, /closed/);
+  await rejectsWith(async () => new Privatizer(m), Status.INVALID_ARGUMENT, /closed/);
+  // A privatizer outlives its closed model (the bytes stay until it closes).
+  assert.equal(typeof (await p.privatizeText('war', { epsilon: 10 })).text, 'string');
+  await p.close();
+  await p.close();
+  await rejectsWith(() => p.privatizeText('war', { epsilon: 10 }), Status.INVALID_ARGUMENT, /closed/);
   // Opening and closing again reuses the freed memory instead of growing it.
-  const before = dx._core.m.HEAPU8.length;
-  for (let i = 0; i < 5; ++i) (await dx.loadModel(readArrayBuffer(euclidPath))).close();
-  assert.equal(dx._core.m.HEAPU8.length, before);
+  const before = heapOf(model).HEAPU8.length;
+  for (let i = 0; i < 5; ++i) (await Model.fromBuffer(readArrayBuffer(euclidPath))).close();
+  assert.equal(heapOf(model).HEAPU8.length, before);
 });
 
 test('no cryptographic generator: RNG_FAILURE, never a weaker fallback', async () => {
   await ready;
   const saved = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
-  const savedModule = dx._core.m.dxtextCrypto;
-  const m = await dx.loadModel(readArrayBuffer(euclidPath));
+  const savedModule = heapOf(model).dxtextCrypto;
+  const m = new Privatizer(model);
   try {
     Object.defineProperty(globalThis, 'crypto', { value: undefined, configurable: true });
-    dx._core.m.dxtextCrypto = undefined;
-    await rejectsWith(() => m.privatize('war', { epsilon: 10 }), Status.RNG_FAILURE, /getentropy/);
-    await rejectsWith(() => m.privatize('war', { epsilon: 10 }), Status.RNG_FAILURE, /getentropy/);
+    heapOf(model).dxtextCrypto = undefined;
+    await rejectsWith(() => m.privatizeText('war', { epsilon: 10 }), Status.RNG_FAILURE, /getentropy/);
+    await rejectsWith(() => m.privatizeText('war', { epsilon: 10 }), Status.RNG_FAILURE, /getentropy/);
   } finally {
-    dx._core.m.dxtextCrypto = savedModule;
+    heapOf(model).dxtextCrypto = savedModule;
     if (saved) Object.defineProperty(globalThis, 'crypto', saved);
     else delete globalThis.crypto;
   }
   // With the generator back, the same model works again.
-  assert.equal(typeof (await m.privatize('war', { epsilon: 10 })), 'string');
-  m.close();
+  assert.equal(typeof (await m.privatizeText('war', { epsilon: 10 })).text, 'string');
+  await m.close();
 });
 
 test('the package opens the default model it carries', async () => {
-  const m = await dxtext.loadDefaultModel();
+  const m = await Model.openDefault();
   assert.equal(m.info.geometry, 'euclidean');
   assert.equal(await m.fingerprint(), expectedSha256[path.basename(euclidPath)]);
-  assert.equal((await m.privatize(SENTENCE, { epsilon: 20, withLocalDiagnostics: true })).localDiagnostics.wordsPrivatized, 12);
+  const p = new Privatizer(m);
+  assert.equal((await p.privatizeText(SENTENCE, { epsilon: 20, localDiagnostics: true })).localDiagnostics.wordsPrivatized, 12);
+  await p.close();
   m.close();
+  await rejectsWith(() => Model.openDefault('poincare'), Status.NOT_FOUND, /Poincare/);
 });
 
 test('the worker protocol: the same API through connectWorker', async () => {
@@ -364,17 +386,109 @@ test('the worker protocol: the same API through connectWorker', async () => {
   const worker = { addEventListener: (type, fn) => port1.addEventListener(type, fn), postMessage: (msg, t) => port1.postMessage(msg, t), terminate: () => port1.close() };
   port1.start();
   const remote = dxtext.connectWorker(worker);
-  assert.match(await remote.version(), /^\d+\.\d+\.\d+$/);
-  const m = await remote.loadModel(readArrayBuffer(euclidPath));
+  assert.match(await remote.libraryVersion(), /^\d+\.\d+\.\d+$/);
+  const m = await remote.Model.fromBuffer(readArrayBuffer(euclidPath));
   assert.ok(m.info.vocabularySize > 1000);
-  const { text, record } = await m.privatize(SENTENCE, { epsilon: 20, withRecord: true });
+  assert.equal(m.size, m.info.vocabularySize);
+  assert.equal(await m.has('president'), true);
+  assert.equal(await m.word(await m.lookup('war')), 'war');
+  const p = new remote.Privatizer(m);
+  const { text, record } = await p.privatizeText(SENTENCE, { epsilon: 20 });
   assert.equal(text.split(' ').length, SENTENCE.split(' ').length);
   assert.equal(record.isPrivate, true);
   assert.equal(record.bound, 'positionwise');
-  assert.ok((await m.privatizeBag({ war: 2 }, { epsilon: 20 })) instanceof Map);
-  await rejectsWith(() => m.privatize(SENTENCE, { epsilon: -1 }), Status.INVALID_EPSILON, /epsilon/);
-  await rejectsWith(() => m.privatize(SENTENCE, { epsilon: 5, epsilom: 3 }), Status.INVALID_ARGUMENT, /unknown option/);
+  assert.ok((await p.privatizeBag({ war: 2 }, { epsilon: 20 })).bag instanceof Map);
+  // Presets and output sets cross the worker too.
+  assert.equal((await p.privatizeText(SENTENCE, { preset: 'readable' })).record.preset, 'readable');
+  const set = await m.outputSet(['war', 'peace']);
+  assert.equal(set.size, 2);
+  const listed = await p.privatizeText('the economy', { epsilon: 2, outputWords: set, releaseShape: 'strict' });
+  assert.ok(listed.text.split(' ').every((w) => ['war', 'peace'].includes(w)), listed.text);
+  assert.equal(listed.record.outputKind, 'list');
+  await set.close();
+  const seededRemote = new remote.Privatizer(m, { seed: SEED });
+  assert.equal((await seededRemote.privatizeText(SENTENCE, 20)).text, (await seeded().privatizeText(SENTENCE, 20)).text);
+  await rejectsWith(() => p.privatizeText(SENTENCE, { epsilon: -1 }), Status.INVALID_EPSILON, /epsilon/);
+  await rejectsWith(() => p.privatizeText(SENTENCE, { epsilon: 5, epsilom: 3 }), Status.INVALID_ARGUMENT, /unknown option/);
+  await p.close();
+  await rejectsWith(() => p.privatizeText(SENTENCE, { epsilon: 5 }), Status.INVALID_ARGUMENT, /closed/);
   await m.close();
-  await rejectsWith(() => m.privatize(SENTENCE, { epsilon: 5 }), Status.INVALID_ARGUMENT, /closed/);
   worker.terminate();
+});
+
+test('presets: the library resolves them; conflicts are refused and named', async () => {
+  await ready;
+  assert.deepEqual(dxtext.PRESET_NAMES, ['readable', 'features', 'strongest']);
+  const { record } = await seeded().privatizeText(SENTENCE, { preset: 'readable' });
+  assert.equal(record.preset, 'readable');
+  assert.equal(record.mechanism, 'exponential');
+  assert.equal(record.epsilon, 3.7);
+  assert.equal(record.releaseShape, 'normalize');
+  assert.equal(record.outputKind, 'top');
+  assert.equal(record.outputSize, 20000);
+  assert.match(record.outputDigest, /^[0-9a-f]{64}$/);
+  const features = await privatizer.privatizeText('the 42 cats', { preset: 'features', epsilon: 5, localDiagnostics: true });
+  assert.equal(features.record.epsilon, 5);
+  assert.equal(features.record.mechanism, 'laplace');
+  assert.equal(features.localDiagnostics.counts.number.dropped, 1);
+  await rejectsWith(() => privatizer.privatizeText('cat', { preset: 'readable', mechanism: 'tem' }), Status.INVALID_ARGUMENT,
+    /mechanism is tem, but the preset 'readable'/);
+  await rejectsWith(() => privatizer.privatizeText('cat', { preset: 'tidy' }), Status.INVALID_ARGUMENT, /unknown preset "tidy"/);
+  await privatizer.privatizeText('cat', { preset: 'strongest', releaseShape: 'strict' });
+  const c = await privatizer.calibrate({ preset: 'strongest' }, { words: 5, trials: 5 });
+  assert.equal(c.words, 5);
+});
+
+test('output words: an OutputSet or an array; refusals come from the library', async () => {
+  await ready;
+  const allowed = ['house', 'river', 'music'];
+  const set = await model.outputSet(allowed);
+  assert.ok(set instanceof dxtext.OutputSet);
+  assert.equal(set.size, 3);
+  for (const outputWords of [set, allowed]) {
+    const { text, record } = await privatizer.privatizeText('the cat sat on the mat tonight', {
+      epsilon: 2, mechanism: 'exponential', releaseShape: 'strict', outputWords,
+    });
+    assert.ok(text.split(' ').every((w) => allowed.includes(w)), text);
+    assert.equal(record.outputKind, 'list');
+    assert.equal(record.outputSize, 3);
+  }
+  await rejectsWith(() => model.outputSet([]), Status.INVALID_ARGUMENT, /at least one word/);
+  await rejectsWith(() => model.outputSet(['house', 'house']), Status.INVALID_ARGUMENT);
+  await rejectsWith(() => model.outputSet(['house', 'zzqxv']), Status.INVALID_ARGUMENT, /zzqxv/);
+  await rejectsWith(() => privatizer.privatizeText('cat', { epsilon: 2, outputWords: set, outputTop: 10 }), Status.INVALID_ARGUMENT, /choose one/);
+  await rejectsWith(() => privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), Status.INVALID_ARGUMENT, /output_set/);
+  set.close();
+  await rejectsWith(() => privatizer.privatizeText('cat', { epsilon: 2, outputWords: set }), Status.INVALID_ARGUMENT, /closed/);
+});
+
+// The members a .d.ts declares in `export class NAME { ... }`: [name, static?].
+function declaredMembers(types, name) {
+  const body = types.match(new RegExp(`^export class ${name} [^{]*\\{\\n([\\s\\S]*?)^\\}`, 'm'));
+  assert.ok(body, `no class ${name}`);
+  return [...body[1].matchAll(/^ {2}(static )?(?:readonly )?(\w+)[(:?]/gm)]
+    .filter((m) => m[2] !== 'constructor')
+    .map((m) => [m[2], Boolean(m[1])]);
+}
+
+test('one API: the Node.js binding\'s exports, classes and members', async () => {
+  await ready;
+  const nodeTypes = fs.readFileSync(path.join(here, '..', '..', 'node', 'lib', 'index.d.ts'), 'utf8');
+  const wasmTypes = fs.readFileSync(path.join(here, '..', 'js', 'dxtext.d.ts'), 'utf8');
+  const exported = (types) => new Set([...types.matchAll(/^export (?:class|function|const) (\w+)/gm)].map((m) => m[1]));
+  const nodeNames = exported(nodeTypes);
+  for (const name of nodeNames) assert.ok(name in dxtext, `dxtext-wasm does not export ${name}`);
+  for (const name of nodeNames) assert.ok(exported(wasmTypes).has(name), `dxtext.d.ts does not declare ${name}`);
+  const set = await model.outputSet(['war']);
+  const instances = { Model: model, Privatizer: privatizer, OutputSet: set };
+  for (const cls of ['Model', 'Privatizer', 'OutputSet']) {
+    const node = declaredMembers(nodeTypes, cls).filter(([name]) => !(cls === 'Model' && name === 'defaultPath'));
+    // Model.defaultPath is a file path: Node.js only.
+    assert.deepEqual(declaredMembers(wasmTypes, cls), node, `${cls} is declared alike`);
+    for (const [name, isStatic] of node) {
+      const target = isStatic ? dxtext[cls] : instances[cls];
+      assert.ok(name in target, `${cls}${isStatic ? '.' : '#'}${name}`);
+    }
+  }
+  set.close();
 });

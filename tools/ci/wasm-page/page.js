@@ -6,16 +6,16 @@ import { createWorker } from 'dxtext-wasm';
 const $ = (id) => document.getElementById(id);
 try {
   const dx = createWorker();
-  const model = await dx.loadDefaultModel();
+  const model = await dx.Model.openDefault();
+  const privatizer = new dx.Privatizer(model);
   $('status').textContent = `Model: ${model.info.vocabularySize} words in ${model.info.dimension} dimensions; ` +
     'noise from crypto.getRandomValues, computed in a Web Worker.';
   $('privatize').disabled = false;
   $('privatize').addEventListener('click', async () => {
     try {
-      const { text, record, localDiagnostics } = await model.privatize($('input').value, {
+      const { text, record, localDiagnostics } = await privatizer.privatizeText($('input').value, {
         epsilon: 20,
-        withRecord: true,
-        withLocalDiagnostics: true,
+        localDiagnostics: true,
       });
       $('output').textContent = text;
       // The diagnostics describe the input: shown here, on the device, never sent.

@@ -30,10 +30,9 @@ const char* policy_word(uint32_t policy) {
   }
 }
 
-const char* const kPolicyFields[DXT_TOKEN_CLASS_COUNT] = {"policy[DXT_CLASS_IN_VOCABULARY] (in_vocabulary)",
-                                                          "policy[DXT_CLASS_OUT_OF_VOCABULARY] (oov)",
-                                                          "policy[DXT_CLASS_NUMBER] (numbers)",
-                                                          "policy[DXT_CLASS_STOPWORD] (stopwords)"};
+const char* const kPolicyFields[DXT_TOKEN_CLASS_COUNT] = {
+    "policy[DXT_CLASS_IN_VOCABULARY] (in_vocabulary)", "policy[DXT_CLASS_OUT_OF_VOCABULARY] (oov)",
+    "policy[DXT_CLASS_NUMBER] (numbers)", "policy[DXT_CLASS_STOPWORD] (stopwords)"};
 
 [[noreturn]] void conflict(const Preset& p, const std::string& field, const std::string& given,
                            const std::string& fixed) {
@@ -73,12 +72,16 @@ dxt_privatize_options resolve_preset(const dxt_privatize_options& given, const M
     for (const Preset& p : kPresets) names += std::string(names.empty() ? "" : ", ") + p.name;
     fail(DXT_E_INVALID_ARGUMENT, "unknown preset " + std::to_string(given.preset) + " (the presets are " + names + ")");
   }
-  const Preset& p = *found;
+  return apply_preset(*found, given, model);
+}
+
+dxt_privatize_options apply_preset(const Preset& p, const dxt_privatize_options& given, const Model& model) {
   dxt_privatize_options o = given;
 
   if (!unset(o.mechanism, DXT_MECHANISM_LAPLACE) && o.mechanism != static_cast<uint32_t>(p.mechanism))
-    conflict(p, "mechanism", o.mechanism <= DXT_MECHANISM_TEM ? mechanism_name(static_cast<dxt_mechanism>(o.mechanism))
-                                                              : std::to_string(o.mechanism),
+    conflict(p, "mechanism",
+             o.mechanism <= DXT_MECHANISM_TEM ? mechanism_name(static_cast<dxt_mechanism>(o.mechanism))
+                                              : std::to_string(o.mechanism),
              mechanism_name(p.mechanism));
   o.mechanism = p.mechanism;
 
@@ -113,8 +116,7 @@ dxt_privatize_options resolve_preset(const dxt_privatize_options& given, const M
     const PresetParameter& q = p.parameters[i];
     if (q.real != nullptr) {
       double& field = o.*q.real;
-      if (field != q.default_value && field != q.value)
-        conflict(p, q.name, format_number(field), q.shown);
+      if (field != q.default_value && field != q.value) conflict(p, q.name, format_number(field), q.shown);
       field = q.value;
     } else {
       uint32_t& field = o.*q.whole;

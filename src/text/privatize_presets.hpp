@@ -62,4 +62,7 @@ const char* preset_name(uint32_t id);
 // DXT_E_INVALID_EPSILON for epsilon 0 without a preset.
 dxt_privatize_options resolve_preset(const dxt_privatize_options& given, const Model& model);
 
+// resolve_preset's work for the preset `p` (options.preset is left as given).
+dxt_privatize_options apply_preset(const Preset& p, const dxt_privatize_options& given, const Model& model);
+
 }  // namespace dxt

@@ -92,6 +92,33 @@ header_presets = set(re.findall(r"DXT_PRESET_([A-Z]+) = \d+", header)) - {"NONE"
 if header_presets != {p.name.upper() for p in presets}:
     problems.append(f"include/dxtext/dxtext.h names presets {sorted(header_presets)}, the table {[p.name for p in presets]}")
 
+# 5. A preset's `parameters` column: generated as tests/unit/test_presets.cpp
+# spells it, and the options a preset may not set are refused.
+import tempfile  # noqa: E402
+
+from generate import PRESETS, preset_table  # noqa: E402
+
+with tempfile.TemporaryDirectory() as directory:
+    trial = Path(directory) / "presets.table"
+    source = PRESETS.read_text(encoding="utf-8")
+    row = next(line for line in source.splitlines() if line.startswith("readable |"))
+    cells = row.split(" | ")
+    cells[-2] = "vickrey_t=0.5 sampler=permute-and-flip"
+    trial.write_text(source.replace(row, " | ".join(cells)), encoding="utf-8")
+    code = preset_table(table, read_presets(table, trial))
+    for expected in ('{"vickrey_t", "0.5", &dxt_privatize_options::vickrey_t, nullptr, 0.5, 0.75}',
+                     '{"sampler", "permute-and-flip", nullptr, &dxt_privatize_options::exponential_sampler, 2, 1}'):
+        if expected not in code:
+            problems.append(f"generate.py does not write preset parameters as {expected}")
+    for bad in ("epsilon=3", "placeholder=x", "search=ivf", "bogus=1", "vickrey_t=high", "sampler=fast"):
+        cells[-2] = bad
+        trial.write_text(source.replace(row, " | ".join(cells)), encoding="utf-8")
+        try:
+            read_presets(table, trial)
+            problems.append(f"generate.py accepts the preset parameter {bad}")
+        except SystemExit:
+            pass
+
 for p in problems:
     print("FAIL " + p)
 print(f"{len(table)} options and {len(presets)} presets checked: {len(problems)} problems")

@@ -6,13 +6,13 @@
 // runs with the resolved options.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <string>
-#include <unistd.h>
 
 #include "dxtext/dxtext.h"
 #include "support/toy_models.hpp"
@@ -353,4 +353,40 @@ TEST_CASE("every entry point runs with the resolved options") {
   std::remove((path + ".lock").c_str());
   rmdir(dir);
 #endif
+}
+
+TEST_CASE("mechanism parameters a preset sets are applied and checked like the other fixed fields") {
+  // A preset as tools/options/presets.table would generate it with
+  // "parameters: vickrey_t=0.5 sampler=permute-and-flip".
+  const dxt::Preset p = {static_cast<dxt_preset>(9),
+                         "test",
+                         "a test",
+                         DXT_MECHANISM_VICKREY,
+                         4.0,
+                         DXT_SHAPE_KEEP,
+                         0,
+                         {DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE},
+                         {{"vickrey_t", "0.5", &dxt_privatize_options::vickrey_t, nullptr, 0.5, 0.75},
+                          {"sampler", "permute-and-flip", nullptr, &dxt_privatize_options::exponential_sampler, 2, 1}},
+                         2};
+  dxt::test::AlignedBytes bytes(Opened::spec_bytes(false));
+  const auto model = dxt::test::open_bytes(bytes);
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  dxt_privatize_options r = dxt::apply_preset(p, o, *model);
+  CHECK(r.mechanism == DXT_MECHANISM_VICKREY);
+  CHECK(r.epsilon == 4.0);
+  CHECK(r.vickrey_t == 0.5);
+  CHECK(r.exponential_sampler == DXT_SAMPLER_PERMUTE_AND_FLIP);
+  o.vickrey_t = 0.5;  // the preset's own value
+  o.exponential_sampler = DXT_SAMPLER_DEFAULT;
+  CHECK(dxt::apply_preset(p, o, *model).vickrey_t == 0.5);
+  o.vickrey_t = 0.25;
+  CHECK_THROWS_WITH(dxt::apply_preset(p, o, *model),
+                    doctest::Contains("options.vickrey_t is 0.25, but the preset 'test' sets it to 0.5"));
+  o.vickrey_t = 0.75;
+  o.exponential_sampler = DXT_SAMPLER_GUMBEL;  // the default: taken as unset
+  CHECK(dxt::apply_preset(p, o, *model).exponential_sampler == DXT_SAMPLER_PERMUTE_AND_FLIP);
+  o.exponential_sampler = 7;
+  CHECK_THROWS_WITH(dxt::apply_preset(p, o, *model), doctest::Contains("options.sampler is 7"));
 }

@@ -140,8 +140,8 @@ std::vector<std::string> with_privatize_options(bool token_options, std::vector<
 }
 
 const std::vector<std::string> kPrivatizeOptions =
-    with_privatize_options(true, {"model", "seed", "format", kJsonlOptions[0], kJsonlOptions[1],
-                                  kJsonlOptions[2], kLedgerOptions[0], kLedgerOptions[1], kLedgerOptions[2]});
+    with_privatize_options(true, {"model", "seed", "format", kJsonlOptions[0], kJsonlOptions[1], kJsonlOptions[2],
+                                  kLedgerOptions[0], kLedgerOptions[1], kLedgerOptions[2]});
 
 }  // namespace
 

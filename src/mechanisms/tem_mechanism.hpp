@@ -9,7 +9,7 @@
 namespace dxt {
 
 // The truncated exponential mechanism of Carvalho, Vasiloudis, Feyisetan &
-// Caragea (TEM, 2023). For input w, the words within gamma of it,
+// Wang (TEM, SDM 2023). For input w, the words within gamma of it,
 // L_w = {o : d(w,o) <= gamma}, each score -d(w,o); one extra candidate "bottom"
 // scores -gamma + (2/eps) ln |V \ L_w| and stands for all the others. Every
 // score gets Gumbel noise of scale 2/eps and the argmax wins; if bottom wins,

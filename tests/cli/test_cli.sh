@@ -437,6 +437,19 @@ expect_fail "--geometry must be euclidean or poincare" "euclidean or poincare" \
 "$BIN" calibrate --model "$tmp/poincare.dxe" --mechanism exponential --epsilon 0.5 --words 2 --trials 5 \
   --seed "$SEED_A" >"$tmp/hcal.json" 2>/dev/null || bad "calibrate exponential on a Poincare model exited $?"
 check "calibrate exponential on a Poincare model" grep -q '"mechanism":"exponential"' "$tmp/hcal.json"
+# The small-epsilon route on the default Poincare model: calibrate finds the
+# epsilon of a target median N_w for the exponential mechanism on d_H, below
+# the hyperbolic mechanism's floor n - 1 = 9 (docs/calibration.md). Target
+# 0.25: lemmas that share their synset's point with k others keep themselves
+# at most 1/(k+1) of the time at any epsilon, so on 20 words a median of 0.5
+# may be out of reach.
+"$BIN" calibrate --geometry poincare --mechanism exponential --target-keep 0.25 --words 20 --trials 20 \
+  --seed "$SEED_A" >"$tmp/hcal_target.json" 2>/dev/null || bad "calibrate --target-keep, exponential, --geometry poincare exited $?"
+check "calibrate --target-keep for exponential on d_H: an epsilon in (0, 9) with median N_w 0.25" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["result"]
+sys.exit(0 if d["mechanism"] == "exponential" and 0 < r["epsilon"] < 9 and abs(r["keep"]["median"] - 0.25) <= 0.05 else 1)' "$tmp/hcal_target.json"
 expect_fail "index without OUT" "OUT" "$BIN" index "$tmp/synth.dxe"
 "$BIN" convert --format glove --index "$tmp/ball.txt" "$tmp/ball-ivf.dxe" 2>/dev/null
 "$BIN" inspect "$tmp/ball-ivf.dxe" >"$tmp/inspect_ball.json"

@@ -187,3 +187,71 @@ TEST_CASE("hyperbolic: epsilon must exceed n - 1, and the model must be Poincare
   const test::AlignedBytes euclid(test::build_model_bytes(test::grid_2d_spec()));
   CHECK_THROWS_AS(HyperbolicMechanism(*test::open_bytes(euclid), hyperbolic(5)), Error);
 }
+
+namespace {
+
+// Adaptive Simpson quadrature of f on [a, b] to an absolute tolerance.
+template <typename F>
+double simpson(const F& f, double a, double b, double fa, double fm, double fb, double whole, double tol, int depth) {
+  const double m = (a + b) / 2, lm = (a + m) / 2, rm = (m + b) / 2;
+  const double flm = f(lm), frm = f(rm);
+  const double left = (m - a) / 6 * (fa + 4 * flm + fm), right = (b - m) / 6 * (fm + 4 * frm + fb);
+  if (depth <= 0 || std::fabs(left + right - whole) <= 15 * tol) return left + right + (left + right - whole) / 15;
+  return simpson(f, a, m, fa, flm, fm, left, tol / 2, depth - 1) +
+         simpson(f, m, b, fm, frm, fb, right, tol / 2, depth - 1);
+}
+template <typename F>
+double integrate(const F& f, double a, double b, double tol) {
+  const double fa = f(a), fm = f((a + b) / 2), fb = f(b);
+  return simpson(f, a, b, fa, fm, fb, (b - a) / 6 * (fa + 4 * fm + fb), tol, 30);
+}
+
+// Z(mu) = integral over the unit disk of exp(-eps d_H(mu, x)) dx with dx the
+// Euclidean (Lebesgue) area, for mu = (m, 0). Directly, in polar
+// coordinates around the origin:
+double z_direct(double eps, double m) {
+  return 2 * integrate(
+                 [&](double r) {
+                   return r * integrate(
+                                  [&](double t) {
+                                    return std::exp(-eps * ball_distance(m, 0, r * std::cos(t), r * std::sin(t)));
+                                  },
+                                  0, M_PI, 1e-8);
+                 },
+                 0, 1, 1e-7);
+}
+
+// And through the isometry T that takes 0 to mu: d_H(mu, T(y)) = d_H(0, y) =
+// 2 artanh|y|, and dx = |T'(y)|^2 dy = (1 - m^2)^2 / |1 + m y|^4 dy, whose
+// angular integral is 2 pi (1 + m^2 r^2) / (1 - m^2 r^2)^3 at |y| = r.
+double z_mobius(double eps, double m) {
+  return (1 - m * m) * (1 - m * m) *
+         integrate(
+             [&](double r) {
+               const double a2 = m * m * r * r;
+               return r < 1 ? std::pow((1 - r) / (1 + r), eps) * 2 * M_PI * (1 + a2) / std::pow(1 - a2, 3) * r : 0.0;
+             },
+             0, 1, 1e-12);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a density normalised by Lebesgue area has a normaliser that depends on the centre (the figures of the docs)") {
+  // docs/guarantees.md, "Why the volume matters": Z(0)/Z(mu) is 1.36, 6.16
+  // and 85.0 for |mu| = 0.5, 0.9, 0.99 at eps = 1.2, and 7.7 at |mu| = 0.99,
+  // eps = 0.5, computed two ways that agree.
+  struct Case {
+    double eps, m, ratio;
+  };
+  for (const Case c : {Case{1.2, 0.5, 1.36}, Case{1.2, 0.9, 6.16}, Case{1.2, 0.99, 85.0}, Case{0.5, 0.99, 7.72}}) {
+    CAPTURE(c.eps);
+    CAPTURE(c.m);
+    const double ratio = z_mobius(c.eps, 0) / z_mobius(c.eps, c.m);
+    CHECK(ratio == doctest::Approx(c.ratio).epsilon(0.005));
+    if (c.m < 0.95) {  // the direct grid resolves the peak at mu only away from the boundary
+      CHECK(z_direct(c.eps, 0) == doctest::Approx(z_mobius(c.eps, 0)).epsilon(1e-4));
+      CHECK(z_direct(c.eps, c.m) == doctest::Approx(z_mobius(c.eps, c.m)).epsilon(1e-4));
+    }
+  }
+}

@@ -843,7 +843,11 @@ DXT_API DXT_NODISCARD dxt_status dxt_calibrate(dxt_context *context, const dxt_p
  * (dxt_ledger_options.key), anyone who can rewrite the file can also
  * recompute that MAC (docs/budgets.md, "Tamper evidence").
  *
- * WebAssembly builds have no ledger: every call gives DXT_E_UNSUPPORTED.
+ * A ledger can also live in the caller's storage instead of a file
+ * (dxt_ledger_open_memory, dxt_ledger_save): the same bytes, MAC, budget,
+ * refusal and memo, with persistence, crash safety and concurrency left to
+ * the caller under the contract stated there. WebAssembly builds have only
+ * that form: dxt_ledger_open gives DXT_E_UNSUPPORTED there.
  */
 typedef struct dxt_ledger dxt_ledger;
 
@@ -883,11 +887,54 @@ static inline void dxt_ledger_options_init(dxt_ledger_options *options) {
  * @param[in] options  NULL = defaults
  * @return DXT_E_LEDGER_CORRUPT for a damaged or edited file, or one made
  * with a different app key; DXT_E_IO when it cannot be read or written;
- * DXT_E_UNSUPPORTED on WebAssembly.
+ * DXT_E_UNSUPPORTED on WebAssembly (use dxt_ledger_open_memory).
  */
 DXT_API DXT_NODISCARD dxt_status dxt_ledger_open(const char *path, const char *scope, const dxt_ledger_options *options,
                                                  dxt_ledger **out);
 DXT_API void dxt_ledger_close(dxt_ledger *ledger);
+
+/**
+ * Open a ledger kept in the caller's storage rather than in a file (browsers,
+ * WebAssembly, an app with its own database), and select @p scope in it as
+ * dxt_ledger_open does. @p bytes are what dxt_ledger_save gave before (the
+ * bytes of a ledger file: either form opens the other's), or NULL with
+ * @p length 0 for a new ledger with a fresh random secret. The MAC is
+ * checked here and by every later call. The handle then holds the state;
+ * every other ledger call works on it unchanged.
+ *
+ * The caller's part of the contract (docs/budgets.md, "A ledger in the
+ * caller's storage"):
+ * - Durability: after dxt_ledger_open_memory, dxt_ledger_set_cap and every
+ *   dxt_ledger_privatize_text that returns DXT_OK, take the new bytes with
+ *   dxt_ledger_save and store them, replacing the old ones in one atomic
+ *   write, BEFORE the output is sent or shown. If storing fails, discard
+ *   the output. (A memoised repeat changes only the eviction order: storing
+ *   after it is optional.) A crash before the store loses a release that
+ *   was never sent; a crash after it, one that was paid for.
+ * - Concurrency: a handle is a private copy of the state. Two handles
+ *   opened from the same bytes (two tabs, two workers, two processes) do not
+ *   see each other's releases, and the one stored last overwrites the
+ *   other: the cap then no longer holds. Keep one writer: serialise the
+ *   load-call-store sequence under a lock (navigator.locks in a browser)
+ *   and open the handle from the stored bytes inside it, or keep a single
+ *   handle in a single thread or worker.
+ * @param[in] options  NULL = defaults (cap and memo capacity of a new scope, app key)
+ * @return DXT_E_LEDGER_CORRUPT for damaged or edited bytes, or ones made
+ * with a different app key.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_open_memory(const uint8_t *bytes, size_t length, const char *scope,
+                                                        const dxt_ledger_options *options, dxt_ledger **out);
+
+/**
+ * The state of a ledger opened with dxt_ledger_open_memory, as the bytes to
+ * store: @p capacity bytes of @p buffer are written (no terminator). As
+ * dxt_release_record_to_json for the size query.
+ * @param[out] required  the number of bytes of the state (may be NULL)
+ * @return DXT_E_INPUT_TOO_LARGE when @p capacity is too small;
+ * DXT_E_INVALID_ARGUMENT for a file ledger (its file is its bytes).
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_save(dxt_ledger *ledger, uint8_t *buffer, size_t capacity,
+                                                 size_t *required);
 
 /** Set the scope's cap (finite, >= 0). Lowering it below what is spent
     refuses every further release that costs anything. */
@@ -900,7 +947,9 @@ DXT_API DXT_NODISCARD dxt_status dxt_ledger_set_cap(dxt_ledger *ledger, double c
 
 /**
  * dxt_privatize_text through the ledger. If the same text with the same
- * options, model and generator mode is memoised in the scope (and
+ * resolved options (every mechanism parameter, the output vocabulary, the
+ * policies, placeholder and release shape), model, generator mode and
+ * library version is memoised in the scope (and
  * DXT_LEDGER_FRESH is not set), its stored output is returned, nothing is
  * drawn or spent, and @p diagnostics (if given) are all zero. Otherwise the
  * cost (options->epsilon) is checked against the cap before anything is

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "accounting/ledger_file.hpp"
+#include "accounting/ledger_store.hpp"
 #include "accounting/privacy_report.hpp"
 #include "dxtext/dxtext.h"
 #include "errors/error.hpp"
@@ -48,10 +48,10 @@ struct dxt_output_set {
   std::shared_ptr<const dxt::OutputSet> impl;
 };
 
-// A ledger handle: the file (read afresh under its lock by every call) and
-// the scope selected in it.
+// A ledger handle: where its state is kept (a file read afresh under its
+// lock by every call, or bytes the caller stores) and the scope selected in it.
 struct dxt_ledger {
-  std::unique_ptr<dxt::LedgerFile> file;
+  std::unique_ptr<dxt::LedgerStore> store;
   std::string scope;
 };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The C glue of the privacy ledger (include/dxtext/dxtext.h, "Privacy
-// ledger"): argument checks, the memo key, and the order that makes a
-// refusal draw nothing: cost and memo are decided before the privatiser
-// runs, and the release is committed before its output is handed out.
+// ledger"): argument checks, the two stores (a file, or bytes the caller
+// keeps), and the order that makes a refusal draw nothing: cost and memo are
+// decided before the privatiser runs, and the release is committed before
+// its output is handed out.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -11,8 +12,9 @@
 
 #include "abi/abi_support.hpp"
 #include "accounting/ledger_file.hpp"
+#include "accounting/ledger_memo_key.hpp"
+#include "accounting/ledger_memory.hpp"
 #include "accounting/privacy_ledger.hpp"
-#include "model/hmac_sha256.hpp"
 
 using namespace dxt::abi;
 
@@ -37,38 +39,52 @@ dxt::LedgerScope& scope_of(dxt::LedgerState& state, const dxt_ledger* ledger) {
   return *s;
 }
 
-// The memo key: HMAC under the ledger's memo key of everything that decides
-// the output law (the record's fields, every mechanism parameter, the
-// policies and placeholder) and of the text. Only this digest is stored.
-dxt::Digest memo_key(const dxt::LedgerKeys& keys, const dxt_privatize_options& o, const dxt_release_record& rec,
-                     std::string_view text) {
-  dxt::HmacSha256 h(keys.memo.data(), keys.memo.size());
-  auto put = [&h](const void* p, size_t n) { h.update(p, n); };
-  auto put_u64 = [&](uint64_t v) {
-    uint8_t b[8];
-    for (int i = 0; i < 8; ++i) b[i] = static_cast<uint8_t>(v >> (8 * i));
-    put(b, 8);
-  };
-  auto put_f64 = [&](double v) {
-    uint64_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    put_u64(bits);
-  };
-  put("text", 4);
-  for (const uint64_t v : {uint64_t{rec.mechanism}, uint64_t{rec.metric}, uint64_t{rec.rng_mode}, uint64_t{rec.release},
-                           uint64_t{rec.bound}, uint64_t{rec.reveals}, uint64_t{o.exponential_sampler},
-                           uint64_t{o.search}, uint64_t{o.ivf_nprobe}})
-    put_u64(v);
-  for (const double v : {rec.epsilon, o.tem_gamma, o.tem_beta, o.vickrey_t, o.mahalanobis_lambda, o.syntf_s})
-    put_f64(v);
-  put(rec.model_fingerprint, sizeof rec.model_fingerprint);
-  for (const uint32_t p : o.policy) put_u64(p == DXT_POLICY_DEFAULT ? uint32_t{DXT_POLICY_PRIVATIZE} : p);
-  const std::string_view placeholder = o.placeholder == nullptr ? "[redacted]" : o.placeholder;
-  put_u64(placeholder.size());
-  put(placeholder.data(), placeholder.size());
-  put_u64(text.size());
-  put(text.data(), text.size());
-  return h.finish();
+// The options of dxt_ledger_open and dxt_ledger_open_memory, checked; the
+// app key in `key`.
+dxt_ledger_options check_ledger_options(const dxt_ledger_options* options, std::vector<uint8_t>& key) {
+  dxt_ledger_options o;
+  dxt_ledger_options_init(&o);
+  if (options != nullptr) {
+    check_struct(options, kLedgerOptionsV1, "options");
+    std::memcpy(&o, options, sizeof o);
+  }
+  check_cap(o.cap);
+  if (o.memo_capacity > DXT_LEDGER_MEMO_MAX)
+    dxt::fail(DXT_E_INVALID_ARGUMENT,
+              "memo_capacity is above DXT_LEDGER_MEMO_MAX (" + std::to_string(DXT_LEDGER_MEMO_MAX) + ")");
+  if (o.key != nullptr || o.key_length != 0) {
+    require(o.key != nullptr, "key is NULL but key_length is not 0");
+    if (o.key_length < 16 || o.key_length > 64)
+      dxt::fail(DXT_E_INVALID_ARGUMENT, "a ledger app key is 16 to 64 bytes long");
+    key.assign(o.key, o.key + o.key_length);
+  }
+  return o;
+}
+
+void check_scope(const char* scope) {
+  require(scope != nullptr, "scope is NULL");
+  const size_t scope_length = std::strlen(scope);
+  if (scope_length == 0 || scope_length > 255)
+    dxt::fail(DXT_E_INVALID_ARGUMENT, "a ledger scope is 1 to 255 bytes long");
+  if (!dxt::utf8::valid(scope, scope_length)) dxt::fail(DXT_E_INVALID_UTF8, "the ledger scope is not valid UTF-8");
+}
+
+// A handle on `store` with `scope` selected; the scope is created (with the
+// options' cap and memo capacity) if it is not there yet.
+dxt_ledger* open_scope(std::unique_ptr<dxt::LedgerStore> store, const char* scope, const dxt_ledger_options& o) {
+  auto ledger = std::make_unique<dxt_ledger>();
+  ledger->store = std::move(store);
+  ledger->scope = scope;
+  ledger->store->transact(true, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+    if (state.find(ledger->scope) != nullptr) return false;  // an existing scope: nothing to write
+    dxt::LedgerScope s;
+    s.name = ledger->scope;
+    s.cap = o.cap;
+    s.memo_capacity = o.memo_capacity;
+    state.scopes.push_back(std::move(s));
+    return true;
+  });
+  return ledger.release();
 }
 
 }  // namespace
@@ -90,41 +106,42 @@ dxt_status dxt_ledger_open(const char* path, const char* scope, const dxt_ledger
     require(out != nullptr, "out is NULL");
     *out = nullptr;
     require(path != nullptr && path[0] != '\0', "path is NULL or empty");
-    require(scope != nullptr, "scope is NULL");
-    const size_t scope_length = std::strlen(scope);
-    if (scope_length == 0 || scope_length > 255)
-      dxt::fail(DXT_E_INVALID_ARGUMENT, "a ledger scope is 1 to 255 bytes long");
-    if (!dxt::utf8::valid(scope, scope_length)) dxt::fail(DXT_E_INVALID_UTF8, "the ledger scope is not valid UTF-8");
-    dxt_ledger_options o;
-    dxt_ledger_options_init(&o);
-    if (options != nullptr) {
-      check_struct(options, kLedgerOptionsV1, "options");
-      std::memcpy(&o, options, sizeof o);
-    }
-    check_cap(o.cap);
-    if (o.memo_capacity > DXT_LEDGER_MEMO_MAX)
-      dxt::fail(DXT_E_INVALID_ARGUMENT,
-                "memo_capacity is above DXT_LEDGER_MEMO_MAX (" + std::to_string(DXT_LEDGER_MEMO_MAX) + ")");
+    check_scope(scope);
     std::vector<uint8_t> key;
-    if (o.key != nullptr || o.key_length != 0) {
-      require(o.key != nullptr, "key is NULL but key_length is not 0");
-      if (o.key_length < 16 || o.key_length > 64)
-        dxt::fail(DXT_E_INVALID_ARGUMENT, "a ledger app key is 16 to 64 bytes long");
-      key.assign(o.key, o.key + o.key_length);
-    }
-    auto ledger = std::make_unique<dxt_ledger>();
-    ledger->file = std::make_unique<dxt::LedgerFile>(path, std::move(key));
-    ledger->scope.assign(scope, scope_length);
-    ledger->file->transact(true, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
-      if (state.find(ledger->scope) != nullptr) return false;  // an existing scope: nothing to write
-      dxt::LedgerScope s;
-      s.name = ledger->scope;
-      s.cap = o.cap;
-      s.memo_capacity = o.memo_capacity;
-      state.scopes.push_back(std::move(s));
-      return true;
-    });
-    *out = ledger.release();
+    const dxt_ledger_options o = check_ledger_options(options, key);
+    *out = open_scope(std::make_unique<dxt::LedgerFile>(path, std::move(key)), scope, o);
+  });
+}
+
+dxt_status dxt_ledger_open_memory(const uint8_t* bytes, size_t length, const char* scope,
+                                  const dxt_ledger_options* options, dxt_ledger** out) {
+  return guarded([&] {
+    require(out != nullptr, "out is NULL");
+    *out = nullptr;
+    require(bytes != nullptr || length == 0, "bytes is NULL but length is not 0");
+    check_scope(scope);
+    std::vector<uint8_t> key;
+    const dxt_ledger_options o = check_ledger_options(options, key);
+    std::vector<uint8_t> state(bytes, bytes + length);
+    *out = open_scope(std::make_unique<dxt::LedgerMemory>(std::move(state), std::move(key)), scope, o);
+  });
+}
+
+dxt_status dxt_ledger_save(dxt_ledger* ledger, uint8_t* buffer, size_t capacity, size_t* required) {
+  return guarded([&] {
+    require(ledger != nullptr, "ledger is NULL");
+    require(buffer != nullptr || capacity == 0, "buffer is NULL");
+    const auto* memory = dynamic_cast<const dxt::LedgerMemory*>(ledger->store.get());
+    if (memory == nullptr)
+      dxt::fail(DXT_E_INVALID_ARGUMENT,
+                "dxt_ledger_save is for ledgers opened with dxt_ledger_open_memory; a file "
+                "ledger keeps its own bytes");
+    const std::vector<uint8_t>& bytes = memory->bytes();
+    if (required != nullptr) *required = bytes.size();
+    if (capacity < bytes.size())
+      dxt::fail(DXT_E_INPUT_TOO_LARGE, "the buffer holds " + std::to_string(capacity) + " bytes; " +
+                                           std::to_string(bytes.size()) + " are needed");
+    if (!bytes.empty()) std::memcpy(buffer, bytes.data(), bytes.size());
   });
 }
 
@@ -134,7 +151,7 @@ dxt_status dxt_ledger_set_cap(dxt_ledger* ledger, double cap) {
   return guarded([&] {
     require(ledger != nullptr, "ledger is NULL");
     check_cap(cap);
-    ledger->file->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+    ledger->store->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
       scope_of(state, ledger).cap = cap;
       return true;
     });
@@ -167,9 +184,11 @@ dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const
     std::string result;
     bool from_memo = false;
     dxt::TokenTally tally;
-    ledger->file->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys& keys) {
+    ledger->store->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys& keys) {
       dxt::LedgerScope& scope = scope_of(state, ledger);
-      const dxt::Digest key = memo_key(keys, opt, rec, input);
+      // Over the parameters the mechanism was built with and the policies the
+      // privatiser receives: what decides the output's law (ledger_memo_key.hpp).
+      const dxt::Digest key = dxt::text_memo_key(keys.memo, m.params(), policies, rec, input);
       if ((flags & DXT_LEDGER_FRESH) == 0) {
         if (const std::string* hit = scope.recall(key)) {
           result = *hit;
@@ -202,7 +221,7 @@ dxt_status dxt_ledger_get_totals(dxt_ledger* ledger, dxt_ledger_totals* totals) 
   return guarded([&] {
     require(ledger != nullptr, "ledger is NULL");
     check_struct(totals, kLedgerTotalsV1, "totals");
-    ledger->file->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+    ledger->store->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
       const dxt::LedgerScope& s = scope_of(state, ledger);
       dxt_ledger_totals t = zeroed<dxt_ledger_totals>();
       t.struct_size = totals->struct_size;
@@ -224,7 +243,7 @@ dxt_status dxt_ledger_to_json(dxt_ledger* ledger, char* buffer, size_t capacity,
     require(ledger != nullptr, "ledger is NULL");
     require(buffer != nullptr || capacity == 0, "buffer is NULL");
     std::string json;
-    ledger->file->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+    ledger->store->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
       json = dxt::ledger_scope_json(scope_of(state, ledger));
       return false;
     });

@@ -5,7 +5,8 @@
 // and every change written atomically: a temporary "<path>.tmp" written in
 // full, fsync'd, renamed over the ledger, and the directory fsync'd. A crash
 // at any step leaves either the old file or the new one (POSIX rename is
-// atomic), never a mixture. WebAssembly builds refuse with DXT_E_UNSUPPORTED.
+// atomic), never a mixture. WebAssembly builds refuse with DXT_E_UNSUPPORTED
+// (they keep a ledger in the caller's storage instead: ledger_memory.hpp).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "accounting/ledger_store.hpp"
 #include "accounting/privacy_ledger.hpp"
 
 namespace dxt {
@@ -27,7 +29,7 @@ enum class LedgerWriteStep {
   directory_synced,
 };
 
-class LedgerFile {
+class LedgerFile final : public LedgerStore {
  public:
   LedgerFile(std::string path, std::vector<uint8_t> app_key);
 
@@ -35,7 +37,7 @@ class LedgerFile {
   // returns true. With `create`, a missing file starts as an empty ledger
   // with a fresh secret; without it, a missing file is DXT_E_IO (a ledger
   // that vanished after it was opened is never silently restarted).
-  void transact(bool create, const std::function<bool(LedgerState&, const LedgerKeys&)>& change);
+  void transact(bool create, const std::function<bool(LedgerState&, const LedgerKeys&)>& change) override;
 
   const std::vector<uint8_t>& app_key() const { return app_key_; }
 

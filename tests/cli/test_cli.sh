@@ -375,6 +375,19 @@ for k in ("model", "open_us", "single", "batch", "rss_kib", "scan", "threads", "
     assert k in d, k
 assert d["single"]["words_per_s"] > 0 and d["batch"]["size"] == 16 and d["machine"]["peak_gmac_per_s"] > 0
 ' "$tmp/bench.json"
+for mech in exponential tem syntf; do
+  "$BIN" bench --model "$tmp/synth.dxe" --mechanism "$mech" --epsilon 3 --seconds 0.02 --no-baselines \
+    >"$tmp/bench-$mech.json" 2>/dev/null || true
+  check "bench --mechanism $mech prints laplace's figures beside its own" python3 -c '
+import json, sys
+b = json.load(open(sys.argv[1]))["beside_laplace"]
+for k in ("single_us_per_word_p50", "laplace_single_us_per_word_p50", "single_ratio_to_laplace",
+          "text_us_per_token_new_context", "text_us_per_token_warm_context", "laplace_text_us_per_token",
+          "text_ratio_to_laplace_new_context", "text_ratio_to_laplace_warm_context", "cache_kib_after_warm_texts"):
+    assert b[k] > 0, k
+assert b["text_tokens"] == 1000
+' "$tmp/bench-$mech.json"
+done
 expect_fail "synth without --dim" "dim" "$BIN" synth --vocab 10 "$tmp/x.dxe"
 expect_fail "synth with --clusters above --vocab" "clusters" "$BIN" synth --vocab 10 --dim 2 --clusters 11 "$tmp/x.dxe"
 expect_fail "bench with --batch 0" "batch" "$BIN" bench --model "$tmp/synth.dxe" --batch 0
@@ -667,6 +680,36 @@ o=$("$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --mechanism exponential -
 check "--output-top 3: every released word is one of the 3 most frequent" \
   test -z "$(echo "$o" | tr ' ' '\n' | tr 'A-Z' 'a-z' | grep -v -x -e the -e cat -e sat)"
 expect_fail "--output-top above the vocabulary size" "1 .. 20" "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --output-top 21 cat
+
+# The ledger's memo key covers everything that decides the output's law: one
+# text under another output vocabulary, shape, policy, placeholder or
+# mechanism parameter is a fresh (charged) release, and each is memoised on
+# its own. First the reported case: a text memoised over the whole
+# vocabulary, then asked for with --output-top 3.
+LM="$tmp/ledger_memo.dxl"
+memo_text="Happy night by the river, zygote 42."
+"$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --budget 100 --format json "$memo_text" >"$tmp/lm0.json" 2>/dev/null
+"$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --output-top 3 --format json "$memo_text" >"$tmp/lm1.json" 2>/dev/null
+check "ledger: --output-top after the whole vocabulary is a fresh release" grep -q '"memoised":false' "$tmp/lm1.json"
+o=$("$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --output-top 3 "$memo_text" 2>/dev/null)
+check "ledger: the --output-top 3 output holds only the 3 most frequent words" \
+  test -z "$(echo "$o" | tr ' ,.' '\n\n\n' | tr 'A-Z' 'a-z' | grep -v -x -e the -e cat -e sat -e '')"
+i=0
+for variant in "--output-top 4" "--output-words $tmp/out_words.txt" "--release-shape normalize" "--release-shape strict" \
+  "--oov placeholder" "--oov placeholder --placeholder XX" "--numbers drop" "--mechanism vickrey" \
+  "--mechanism vickrey --vickrey-t 0.5" "--mechanism tem" "--mechanism tem --tem-beta 0.01" \
+  "--mechanism mahalanobis" "--mechanism mahalanobis --mahalanobis-lambda 0.5" "--mechanism exponential" \
+  "--mechanism exponential --sampler permute-and-flip" "--stopwords placeholder"; do
+  i=$((i + 1))
+  # shellcheck disable=SC2086 # each variant is a list of arguments
+  "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" $variant --format json "$memo_text" >"$tmp/lmv$i.json" 2>/dev/null
+  # shellcheck disable=SC2086
+  "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" $variant --format json "$memo_text" >"$tmp/lmw$i.json" 2>/dev/null
+  check "ledger: $variant draws fresh" grep -q '"memoised":false' "$tmp/lmv$i.json"
+  check "ledger: $variant again is memoised" grep -q '"memoised":true' "$tmp/lmw$i.json"
+done
+check "ledger: every fresh release was charged (18 at epsilon 1)" \
+  grep -q '"spent":18,"remaining":82,"releases":18,' <("$BIN" ledger "$LM")
 
 # Presets (--preset NAME; tools/options/presets.table): the library resolves
 # them, the record names them, conflicts and models without frequencies are

@@ -46,6 +46,20 @@ def test_cap_refusal_and_memo(model: dxtext.Model, tmp_path: Path) -> None:
         assert bob.totals().spent == 0 and bob.totals().cap == 1
 
 
+def test_model_privatize_through_a_ledger(model: dxtext.Model, tmp_path: Path) -> None:
+    with dxtext.Ledger.open(tmp_path / "l.dxl", scope="alice", cap=10) as ledger:
+        first = model.privatize(TEXT, epsilon=4, ledger=ledger)
+        text, record = model.privatize(TEXT, epsilon=4, ledger=ledger, with_record=True)
+        assert text == first and record.epsilon == 4
+        assert ledger.totals().spent == 4 and ledger.totals().releases == 1
+        # Another option is another law: a fresh release, charged.
+        model.privatize(TEXT, epsilon=4, ledger=ledger, oov="placeholder")
+        assert ledger.totals().spent == 8
+        with pytest.raises(dxtext.BudgetExceededError):
+            model.privatize("something new", epsilon=4, ledger=ledger)
+        assert ledger.privatize(model, TEXT, epsilon=4).memoised
+
+
 def test_bad_arguments(model: dxtext.Model, tmp_path: Path) -> None:
     with pytest.raises(dxtext.InvalidArgumentError):
         dxtext.Ledger.open(tmp_path / "l.dxl", cap=math.nan)

@@ -92,3 +92,21 @@ def test_resume_reuses_and_refuses_other_runs(client, demo_model_path, tmp_path:
         dxd.privatize_jsonl(str(source), out, model=demo_model_path, epsilon=6, blocksize=1024)
     with pytest.raises(FileExistsError):
         dxd.privatize_jsonl(str(source), out, model=demo_model_path, epsilon=5, blocksize=1024, resume=False)
+
+
+def test_runs_on_the_client_made_current(client, demo_model_path, tmp_path: Path) -> None:
+    # A Client that is not the default one, made current with as_current():
+    # the run must go to its cluster, not to local threads (dask.compute()
+    # alone would not see it).
+    import dask
+    from distributed import Client, get_task_stream
+
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(f'{{"id": {i}, "text": "the quick brown fox"}}\n' for i in range(50)), encoding="utf-8")
+    with Client(client.scheduler.address, set_as_default=False) as other, dask.config.set(scheduler="sync"):
+        with other.as_current(), get_task_stream(other) as stream:
+            summary = dxd.privatize_jsonl(str(source), tmp_path / "out", model=demo_model_path, epsilon=5,
+                                          blocksize=500)
+    assert summary["records"] == 50
+    keys = [task["key"] for task in stream.data]
+    assert sum(1 for key in keys if key.startswith("_partition-")) == summary["partitions"]

@@ -192,6 +192,19 @@ class Ledger:
             raise TypeError(f"model must be a dxtext.Model, not {type(model).__name__}")
         data = _encode(text, "text")
         options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
+        return self._release(model, data, options, seed, local_diagnostics, fresh)
+
+    def _release(
+        self,
+        model: Model,
+        data: bytes,
+        options: Any,
+        seed: Optional[SeedLike],
+        local_diagnostics: Optional[LocalDiagnostics],
+        fresh: bool,
+    ) -> LedgerRelease:
+        """One dxt_ledger_privatize_text call with options already made (by
+        Ledger.privatize, or by Model.privatize(ledger=...))."""
         context = model._context(seed)
         record, raw = _outputs()
         out = ctypes.c_void_p()

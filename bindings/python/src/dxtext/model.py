@@ -12,7 +12,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from typing import Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import TYPE_CHECKING, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 from . import _library as native
 from .enums import Geometry, Mechanism, Quantization, coerce
@@ -30,6 +30,9 @@ from .output_set import OutputSet
 from .reports import Calibration, LocalDiagnostics, ModelInfo, ReleaseRecord
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .ledger import Ledger
 BagLike = Union[Mapping[str, int], Iterable[Tuple[str, int]]]
 
 
@@ -320,6 +323,7 @@ class Model:
         seed: Optional[SeedLike] = ...,
         with_record: Literal[False] = ...,
         local_diagnostics: Optional[LocalDiagnostics] = ...,
+        ledger: Optional["Ledger"] = ...,
         **params: object,
     ) -> str: ...
 
@@ -338,6 +342,7 @@ class Model:
         seed: Optional[SeedLike] = ...,
         with_record: Literal[True],
         local_diagnostics: Optional[LocalDiagnostics] = ...,
+        ledger: Optional["Ledger"] = ...,
         **params: object,
     ) -> Tuple[str, ReleaseRecord]: ...
 
@@ -355,6 +360,7 @@ class Model:
         seed: Optional[SeedLike] = None,
         with_record: bool = False,
         local_diagnostics: Optional[LocalDiagnostics] = None,
+        ledger: Optional["Ledger"] = None,
         **params: object,
     ) -> Union[str, Tuple[str, ReleaseRecord]]:
         """Privatise UTF-8 text: each word is replaced by the mechanism's
@@ -382,6 +388,12 @@ class Model:
                 and what the output still reveals; safe to send with the text.
             local_diagnostics: a LocalDiagnostics to fill with the token
                 counts of the input. They describe the input: keep them local.
+            ledger: a dxtext.Ledger: the release goes through it (docs/budgets.md):
+                refused with BudgetExceededError, before any noise is drawn,
+                past its cap; the same text with the same options gives
+                the memoised output and spends nothing (Ledger.privatize
+                also says whether it was memoised, and draws afresh on
+                request).
             **params: mechanism parameters: tem_gamma, tem_beta, vickrey_t,
                 mahalanobis_lambda, syntf_s, sampler; search
                 ("exact" or "ivf") and ivf_nprobe; release_shape ("keep",
@@ -398,6 +410,9 @@ class Model:
         """
         data = _encode(text, "text")
         options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params, self._require())
+        if ledger is not None:
+            release = ledger._release(self, data, options, seed, local_diagnostics, False)
+            return (release.text, release.record) if with_record else release.text
         context = self._context(seed)
         out, record = _call_text(native.lib().dxt_privatize_text, context, options, data, local_diagnostics)
         return (out, record) if with_record else out

@@ -17,6 +17,9 @@ afresh on the worker that handles it.
 - Every keyword option of Model.privatize() passes through unchanged.
 - seed= is NOT private, as everywhere in dxtext; here each record gets its
   own seed derived from it, so records still get independent noise.
+- ledger=UserLedgers(directory, cap=...) with user_field= releases each
+  record through its user's ledger: charged, capped, memoised (so a retried
+  task re-releases nothing and spends nothing).
 
 Requires dask (Debian: python3-dask) and, for clusters, distributed
 (python3-distributed). docs/dask.md has a complete example, the behaviour
@@ -29,11 +32,13 @@ from .bag_and_frame import privatize_column, privatize_records, release_record
 from .jsonl_files import privatize_jsonl
 from .jsonl_line import RecordError
 from .model_source import ModelPlugin, ModelSource, ship_model
+from .user_ledgers import UserLedgers
 
 __all__ = [
     "ModelPlugin",
     "ModelSource",
     "RecordError",
+    "UserLedgers",
     "privatize_column",
     "privatize_jsonl",
     "privatize_records",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import inspect
+import os
 import warnings
 from typing import Any, Optional, Union
 
@@ -12,6 +13,7 @@ from ..model import Model
 from ..options import NotPrivateWarning
 from .model_source import ModelSource, PathLike, resolve
 from .record_privatizer import RecordPrivatizer, warn_if_not_private
+from .user_ledgers import UserLedgers
 
 ModelLike = Union[None, PathLike, Model, ModelSource]
 
@@ -21,6 +23,8 @@ def make_privatizer(model: ModelLike, options: dict, **settings: Any) -> RecordP
     client when the client can open the model (else the first task raises)."""
     source = resolve(model)
     privatizer = RecordPrivatizer(source, options, **settings)
+    if privatizer.ledger is not None and os.path.isdir(privatizer.ledger.directory):
+        privatizer.ledger.check()  # else only the workers see it; they raise
     try:
         local = source.open()
     except (DxtextIOError, NotFoundError):
@@ -44,6 +48,8 @@ def privatize_records(
     field: Optional[str] = "text",
     on_error: str = "stop",
     key_field: Optional[str] = None,
+    ledger: Optional[UserLedgers] = None,
+    user_field: Optional[str] = None,
     **options: Any,
 ) -> Any:
     """A Dask Bag with `field` of each record privatised.
@@ -61,6 +67,11 @@ def privatize_records(
             such records out (with a warning in the worker's log).
         key_field: a member that identifies each record; used only with
             seed= (see docs/dask.md).
+        ledger, user_field: a UserLedgers, and the member naming each
+            record's user: every record is released through its user's
+            ledger (charged, refused past the cap, memoised; docs/dask.md,
+            "A ledger per user"). A record its user has no budget left for
+            raises BudgetExceededError, or is left out with on_error="skip".
         **options: every keyword option of Model.privatize() (epsilon,
             mechanism, policies, mechanism parameters, ...), passed to it
             unchanged. seed= gives each record its own seed derived from
@@ -71,7 +82,9 @@ def privatize_records(
     """
     import dask.bag as db
 
-    privatizer = make_privatizer(model, options, field=field, on_error=on_error, key_field=key_field)
+    privatizer = make_privatizer(
+        model, options, field=field, on_error=on_error, key_field=key_field, ledger=ledger, user_field=user_field
+    )
     n = bag.npartitions
     numbers = db.from_sequence(range(n), npartitions=n)
     return bag.map_partitions(_records_partition, numbers, privatizer)
@@ -89,17 +102,23 @@ def privatize_column(
     model: ModelLike = None,
     on_error: str = "stop",
     key_field: Optional[str] = None,
+    ledger: Optional[UserLedgers] = None,
+    user_field: Optional[str] = None,
     **options: Any,
 ) -> Any:
     """A Dask DataFrame with `column` privatised, every other column kept.
     Missing values stay missing; with on_error="skip" rows whose value
-    cannot be privatised are dropped. `key_field` names a column, and the
-    other arguments are those of privatize_records()."""
+    cannot be privatised are dropped. `key_field` and `user_field` name
+    columns, and the other arguments are those of privatize_records()."""
     if column not in frame.columns:
         raise KeyError(f"no column {column!r}")
     if key_field is not None and key_field not in frame.columns:
         raise KeyError(f"no column {key_field!r}")
-    privatizer = make_privatizer(model, options, field=column, on_error=on_error, key_field=key_field)
+    if user_field is not None and user_field not in frame.columns:
+        raise KeyError(f"no column {user_field!r}")
+    privatizer = make_privatizer(
+        model, options, field=column, on_error=on_error, key_field=key_field, ledger=ledger, user_field=user_field
+    )
     meta = frame._meta.copy()
     meta[column] = meta[column].astype(meta[column].dtype if str(meta[column].dtype) == "string" else object)
     return frame.map_partitions(_frame_partition, privatizer, column, meta=meta)

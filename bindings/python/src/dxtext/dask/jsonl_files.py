@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 from .bag_and_frame import ModelLike, make_privatizer
 from .model_source import PathLike
 from .record_privatizer import RecordPrivatizer
+from .user_ledgers import UserLedgers
 
 
 def _write_atomically(path: str, data: str) -> None:
@@ -81,6 +82,22 @@ def _partition(
     return dict(done, partition=number, reused=False)
 
 
+def _current_client() -> Any:
+    """The distributed Client made current with `Client.as_current()`, if
+    any. dask.compute() itself only finds a client set as the default one
+    (`Client(...)` without set_as_default=False): without this, a run inside
+    `with client.as_current():` would quietly use local threads instead of
+    the cluster."""
+    try:
+        from distributed import Client
+    except ImportError:
+        return None
+    try:
+        return Client.current(allow_global=False)
+    except ValueError:
+        return None
+
+
 def privatize_jsonl(
     inputs: Union[PathLike, Sequence[PathLike]],
     output_dir: PathLike,
@@ -89,14 +106,17 @@ def privatize_jsonl(
     field: str = "text",
     on_error: str = "stop",
     key_field: Optional[str] = None,
+    ledger: Optional[UserLedgers] = None,
+    user_field: Optional[str] = None,
     blocksize: Union[int, str, None] = "4MiB",
     state_dir: Optional[PathLike] = None,
     resume: bool = True,
     **options: Any,
 ) -> Dict[str, Any]:
     """Privatise the member `field` of every line of JSON lines files on the
-    current Dask scheduler (a distributed Client if one is active), keeping
-    every other byte of each line.
+    current Dask scheduler (the distributed Client made current with
+    `with client.as_current():`, else the default one, else Dask's local
+    threads), keeping every other byte of each line.
 
     Args:
         inputs: a path, a glob ("corpus-*.jsonl") or a list of them, as
@@ -112,7 +132,8 @@ def privatize_jsonl(
             its input, counts, skipped lines); default `<output_dir>.state`.
             It describes the input: keep it with the input, do not ship it.
         resume: reuse complete outputs of an earlier run instead of refusing.
-        model, field, on_error, key_field, **options: as privatize_records().
+        model, field, on_error, key_field, ledger, user_field, **options: as
+            privatize_records().
 
     Returns:
         a summary: partitions, written (privatised now), reused, records,
@@ -122,7 +143,9 @@ def privatize_jsonl(
     import dask
     import dask.bag as db
 
-    privatizer = make_privatizer(model, options, field=field, on_error=on_error, key_field=key_field)
+    privatizer = make_privatizer(
+        model, options, field=field, on_error=on_error, key_field=key_field, ledger=ledger, user_field=user_field
+    )
     output = os.path.abspath(os.fspath(output_dir))
     state = os.path.abspath(os.fspath(state_dir)) if state_dir is not None else output.rstrip(os.sep) + ".state"
     os.makedirs(output, exist_ok=True)
@@ -133,7 +156,9 @@ def privatize_jsonl(
         dask.delayed(_partition, pure=False)(part, i, privatizer, output, state, resume)
         for i, part in enumerate(lines.to_delayed())
     ]
-    results = sorted(dask.compute(*tasks), key=lambda r: r["partition"])
+    client = _current_client()
+    computed = dask.compute(*tasks, scheduler=client) if client is not None else dask.compute(*tasks)
+    results = sorted(computed, key=lambda r: r["partition"])
     # Temporary files left by attempts that died hold draws never released.
     for directory in (output, state):
         for stale in glob.glob(os.path.join(directory, ".*.tmp")):

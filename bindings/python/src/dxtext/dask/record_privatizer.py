@@ -9,7 +9,10 @@ pickled into each task; the model is opened once per worker process
 (model_source.py) and each thread draws from its own context.
 
 Noise: without seed= every record is privatised by its own call with fresh
-noise from the system generator. With seed= (NOT private, as everywhere in
+noise from the system generator. With ledger= (a UserLedgers) each record is
+released through its user's ledger (user_ledgers.py): charged there, refused
+past the user's cap, and memoised, so that a retried task re-releases
+nothing. With seed= (NOT private, as everywhere in
 dxtext) each record gets its own seed, HMAC-SHA256(seed, what identifies
 the record), so that records still get independent noise and a run can be
 repeated exactly (docs/dask.md, "Retries, re-runs and memoisation").
@@ -24,11 +27,12 @@ import logging
 import math
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
-from ..errors import InputTooLargeError, InvalidUtf8Error
+from ..errors import BudgetExceededError, InputTooLargeError, InvalidUtf8Error
 from ..model import Model
 from ..options import NotPrivateWarning, seed_bytes, warn_not_private
 from .jsonl_line import RecordError, find_string_member, replace_member
 from .model_source import ModelSource
+from .user_ledgers import UserLedgers
 
 LOG = logging.getLogger("dxtext.dask")
 
@@ -41,9 +45,11 @@ _REFUSED = {
 }
 
 # Problems of one record, which on_error="skip" skips; every other error
-# (an unreadable model, a failing random generator, a bad option) stops the
-# run, as in `dxtext privatize --jsonl --on-error skip`.
-RECORD_ERRORS = (RecordError, InvalidUtf8Error, InputTooLargeError)
+# (an unreadable model, a failing random generator, a bad option, a corrupt
+# ledger) stops the run, as in `dxtext privatize --jsonl --on-error skip`.
+# With a ledger, a record its user has no budget left for is one of them:
+# nothing was drawn for it, and skipping leaves it out of the output.
+RECORD_ERRORS = (RecordError, InvalidUtf8Error, InputTooLargeError, BudgetExceededError)
 
 _SEED_DOMAIN = b"dxtext.dask record seed v1\0"
 
@@ -60,6 +66,8 @@ class RecordPrivatizer:
         field: Optional[str] = "text",
         on_error: str = "stop",
         key_field: Optional[str] = None,
+        ledger: Optional[UserLedgers] = None,
+        user_field: Optional[str] = None,
     ) -> None:
         for name, instead in _REFUSED.items():
             if name in options:
@@ -70,6 +78,23 @@ class RecordPrivatizer:
             raise TypeError(f"field must be str or None, not {type(field).__name__}")
         if key_field is not None and not isinstance(key_field, str):
             raise TypeError(f"key_field must be str or None, not {type(key_field).__name__}")
+        if "ledger" in options:
+            raise TypeError(
+                "ledger= of dxtext.dask is a dxtext.dask.UserLedgers, with user_field= naming the user of each record"
+            )
+        if ledger is not None:
+            if not isinstance(ledger, UserLedgers):
+                raise TypeError(
+                    f"ledger must be a dxtext.dask.UserLedgers (a directory, a cap, a scope), not {type(ledger).__name__}"
+                )
+            if not isinstance(user_field, str):
+                raise TypeError("ledger= needs user_field=, the member (or column) that names each record's user")
+            if field is None:
+                raise TypeError("ledger= needs records with a user_field, not plain strings (field=None)")
+            if "seed" in options:
+                raise TypeError("seed= and ledger= together: the ledger's memo already makes retries free; choose one")
+        elif user_field is not None:
+            raise TypeError("user_field= names the user of a ledger=: pass ledger=dxtext.dask.UserLedgers(...)")
         passed = dict(options)
         seed = passed.pop("seed", None)
         self.source = source
@@ -77,13 +102,16 @@ class RecordPrivatizer:
         self.field = field
         self.on_error = on_error
         self.key_field = key_field
+        self.ledger = ledger
+        self.user_field = user_field
         self.seed = seed_bytes(seed) if seed is not None else None
         # What the per-record seeds depend on besides the record: the model
         # and the options as given (so two runs with other options or another
         # model never share noise).
-        self.setting = json.dumps(
-            [source.sha256, field, sorted((k, repr(v)) for k, v in passed.items())], ensure_ascii=False
-        ).encode("utf-8", "surrogatepass")
+        setting: List[Any] = [source.sha256, field, sorted((k, repr(v)) for k, v in passed.items())]
+        if ledger is not None:
+            setting.append(["ledger", ledger.setting(), user_field])
+        self.setting = json.dumps(setting, ensure_ascii=False).encode("utf-8", "surrogatepass")
 
     @property
     def is_private(self) -> bool:
@@ -92,8 +120,11 @@ class RecordPrivatizer:
     def check_options(self, model: Model) -> None:
         """Raise now, on the client, for options Model.privatize() refuses
         (an unknown name, epsilon 0, an unknown mechanism, ...): an empty
-        text draws no noise."""
-        self.privatize(model, "", ("check",))
+        text draws no noise, and a ledger is not touched."""
+        if self.seed is None:
+            model.privatize("", **self.options)
+        else:
+            model.privatize("", seed=self.record_seed(("check",), ""), **self.options)
 
     # -- one text ------------------------------------------------------------
 
@@ -112,10 +143,22 @@ class RecordPrivatizer:
         )
         return hmac.new(self.seed, message, hashlib.sha256).digest()
 
-    def privatize(self, model: Model, text: str, identity: Sequence[Any]) -> str:
+    def privatize(self, model: Model, text: str, identity: Sequence[Any], user: Any = None) -> str:
+        if self.ledger is not None:
+            ledger = self.ledger.open(UserLedgers.user_id(user))
+            return model.privatize(text, ledger=ledger, **self.options)  # type: ignore[no-any-return]
         if self.seed is None:
             return model.privatize(text, **self.options)  # type: ignore[no-any-return]
         return model.privatize(text, seed=self.record_seed(identity, text), **self.options)  # type: ignore[no-any-return]
+
+    def _user(self, record: Any) -> Any:
+        """The user of a mapping record (None without a ledger)."""
+        if self.user_field is None:
+            return None
+        try:
+            return record[self.user_field]
+        except (KeyError, IndexError, TypeError):
+            raise RecordError(f'no user member "{self.user_field}"') from None
 
     def _identity(self, record: Any, position: Tuple[int, int]) -> Sequence[Any]:
         if self.key_field is None:
@@ -155,7 +198,7 @@ class RecordPrivatizer:
                 if not isinstance(text, str):
                     raise RecordError(f'"{self.field}" is not a string')
                 result = dict(record)
-                result[self.field] = self.privatize(model, text, self._identity(record, position))
+                result[self.field] = self.privatize(model, text, self._identity(record, position), self._user(record))
                 out.append(result)
             except RECORD_ERRORS as e:
                 self._skip(position, e)
@@ -182,8 +225,10 @@ class RecordPrivatizer:
                 except UnicodeEncodeError:
                     raise RecordError("invalid UTF-8") from None
                 begin, stop, text = find_string_member(body, self.field)
-                identity = self._identity(json.loads(body), position) if self.key_field else ("position",) + position
-                out.append(replace_member(body, begin, stop, self.privatize(model, text, identity)) + end)
+                parsed = json.loads(body) if self.key_field or self.user_field else None
+                identity = self._identity(parsed, position) if self.key_field else ("position",) + position
+                released = self.privatize(model, text, identity, self._user(parsed))
+                out.append(replace_member(body, begin, stop, released) + end)
             except RECORD_ERRORS as e:
                 self._skip(position, e)
                 skipped.append((i, str(e)))
@@ -195,6 +240,7 @@ class RecordPrivatizer:
         model = self.source.open()
         values = frame[column].tolist()
         keys = frame[self.key_field].tolist() if self.key_field is not None else None
+        users = frame[self.user_field].tolist() if self.user_field is not None else None
         out: List[Any] = []
         keep: List[bool] = []
         for i, text in enumerate(values):
@@ -206,7 +252,7 @@ class RecordPrivatizer:
                     raise RecordError(f'"{column}" is {type(text).__name__}, not str')
                 else:
                     identity = ("key", keys[i]) if keys is not None else ("position",) + position
-                    out.append(self.privatize(model, text, identity))
+                    out.append(self.privatize(model, text, identity, users[i] if users is not None else None))
                 keep.append(True)
             except RECORD_ERRORS as e:
                 self._skip(position, e)

@@ -313,3 +313,30 @@ TEST_CASE("bad shapes and strict with a keep policy are refused") {
   CHECK(out == "The CAT, sat!");
   dxt_context_destroy(ctx);
 }
+
+TEST_CASE("numbers are privatised in every shape: no digit of the input is copied, and their class does not show") {
+  // docs/guarantees.md, "Release shapes": with the default policies a number
+  // is privatised like a word (the toy has no number, so from the shared
+  // out-of-vocabulary point) and the output is a model word in every shape.
+  // The record's reveals then do not include token_classes; with the
+  // placeholder policy for numbers it does, and the placeholder shows where
+  // the numbers were.
+  Toy toy;
+  const std::string in = "Call 555-0134 at 3.14, or 1,000 times; 42!";
+  for (const dxt_release_shape shape : {DXT_SHAPE_KEEP, DXT_SHAPE_NORMALIZE, DXT_SHAPE_STRICT}) {
+    CAPTURE(static_cast<int>(shape));
+    for (uint8_t seed = 0; seed < 10; ++seed) {
+      dxt_context* ctx = seeded_context(toy.model, seed);
+      std::string out;
+      Reported r;
+      REQUIRE(text_status(ctx, options(shape), in, out, &r) == DXT_OK);
+      CHECK(out.find_first_of("0123456789") == std::string::npos);
+      CHECK((r.rec.reveals & DXT_REVEALS_TOKEN_CLASSES) == 0);
+      dxt_privatize_options placeholder = options(shape);
+      placeholder.policy[DXT_CLASS_NUMBER] = DXT_POLICY_PLACEHOLDER;
+      REQUIRE(text_status(ctx, placeholder, in, out, &r) == DXT_OK);
+      CHECK((r.rec.reveals & DXT_REVEALS_TOKEN_CLASSES) != 0);
+      dxt_context_destroy(ctx);
+    }
+  }
+}

@@ -17,7 +17,7 @@ namespace dxt {
 namespace {
 
 template <typename T>
-constexpr bool kUnsupported = false;
+struct Unsupported : std::false_type {};
 
 // A canonical, self-delimiting encoding into the HMAC: every scalar as 8
 // little-endian bytes (a double by its bits), every string and array
@@ -46,7 +46,7 @@ class LawEncoder {
       std::memcpy(&bits, &v, sizeof bits);
       u64(bits);
     } else {
-      static_assert(kUnsupported<T>, "a field of a type the memo key cannot encode yet: add it to LawEncoder");
+      static_assert(Unsupported<T>::value, "a field of a type the memo key cannot encode yet: add it to LawEncoder");
     }
   }
   template <typename T, size_t N>

@@ -214,10 +214,55 @@ export class ContextBusyError extends DxtextError {}
 export class BudgetExceededError extends DxtextError {}
 export class LedgerCorruptError extends DxtextError {}
 
-/** No ledger in WebAssembly yet: Ledger.open rejects with UnsupportedError (from dxt_ledger_open). */
+export interface LedgerTotals {
+  readonly cap: number;
+  readonly spent: number;
+  readonly spentAnyInputs: number;
+  readonly releases: number;
+  readonly memoised: number;
+  readonly memoCapacity: number;
+  readonly words: number;
+}
+
+/**
+ * Where a Ledger keeps its bytes. load() gives null when there is no ledger
+ * yet; save() must replace the bytes in one atomic write. `name` names the
+ * Web Lock shared by the tabs and workers of an origin (without it, calls
+ * are serialised in this realm only).
+ */
+export interface LedgerStore {
+  load(): Uint8Array | ArrayBuffer | null | Promise<Uint8Array | ArrayBuffer | null>;
+  save(bytes: Uint8Array): void | Promise<void>;
+  readonly name?: string;
+}
+
+/**
+ * A privacy budget per scope in the app's own storage (docs/budgets.md, "A
+ * ledger in the caller's storage"): every call loads the bytes, runs, and
+ * stores the new bytes before it resolves. A string is a file path under
+ * Node (fileStore), a localStorage key in a browser (localStorageStore).
+ */
 export class Ledger {
   private constructor();
-  static open(path: string, options?: { scope?: string }): Promise<never>;
+  static open(
+    store: string | LedgerStore,
+    options?: { scope?: string; cap?: number; memoCapacity?: number; key?: Uint8Array },
+  ): Promise<Ledger>;
+  static memoryStore(bytes?: Uint8Array | null): LedgerStore & { readonly bytes: Uint8Array | null };
+  static localStorageStore(key: string, storage?: { getItem(key: string): string | null; setItem(key: string, value: string): void }): LedgerStore;
+  static fileStore(filePath: string): LedgerStore;
+  privatizeText(
+    privatizer: Privatizer,
+    text: string,
+    options: Options,
+    flags?: { fresh?: boolean },
+  ): Promise<TextResult & { memoised: boolean }>;
+  /** As of this object's last call; refresh() reads the store again. */
+  totals(): LedgerTotals;
+  toJSON(): Record<string, unknown>;
+  refresh(): Promise<void>;
+  setCap(cap: number): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** Options of emscripten's module factory, e.g. locateFile or wasmBinary. */

@@ -179,6 +179,8 @@ const LAYOUT_FIELDS = {
   dxt_bag: ['entries', 'size'],
   dxt_calibration: ['words', 'trials', 'keep_mean', 'keep_median', 'keep_max', 'distinct_mean', 'distinct_median',
     'distinct_max'],
+  dxt_ledger_options: ['cap', 'memo_capacity', 'key', 'key_length'],
+  dxt_ledger_totals: ['cap', 'spent', 'spent_any_inputs', 'releases', 'memoised', 'memo_capacity', 'words'],
 };
 
 /** One instantiated WebAssembly module: its memory and calls into it. */
@@ -1017,20 +1019,354 @@ function readBag(core, bagPtr) {
 // --------------------------------------------------------------------------
 // Ledger
 
+const LEDGER_FRESH = 1; // DXT_LEDGER_FRESH
+const LEDGER_TOKEN = Symbol('dxtext.ledger');
+
+function ledgerBytes(value, what) {
+  if (value === null || value === undefined) return new Uint8Array(0);
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  throw invalidArgument(`${what} must be a Uint8Array, an ArrayBuffer or null`);
+}
+
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; ++i) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function toBase64(bytes) {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function fromBase64(text) {
+  const binary = atob(text);
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+// Each ledger store's transactions run one at a time: under a Web Lock named
+// after the store where the platform has them (navigator.locks: every tab
+// and worker of an origin), and in a queue of this realm in any case.
+const ledgerQueues = new Map();
+let anonymousStores = 0;
+const storeNames = new WeakMap();
+
+function storeName(store) {
+  if (typeof store.name === 'string' && store.name !== '') return store.name;
+  if (!storeNames.has(store)) storeNames.set(store, `anonymous:${++anonymousStores}`);
+  return storeNames.get(store);
+}
+
+function underLedgerLock(name, body) {
+  const locks = typeof navigator === 'object' && navigator !== null ? navigator.locks : undefined;
+  const run = () => (locks && typeof locks.request === 'function' ? locks.request(`dxtext-ledger:${name}`, body) : body());
+  const next = (ledgerQueues.get(name) || Promise.resolve()).then(run);
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  );
+  ledgerQueues.set(name, settled);
+  settled.then(() => {
+    if (ledgerQueues.get(name) === settled) ledgerQueues.delete(name);
+  });
+  return next;
+}
+
+function ledgerStoreOf(store) {
+  if (typeof store === 'string') return isNode() ? Ledger.fileStore(store) : Ledger.localStorageStore(store);
+  if (store !== null && typeof store === 'object' && typeof store.load === 'function' && typeof store.save === 'function') {
+    return store;
+  }
+  throw invalidArgument('a ledger store is a name (a file path under Node, a localStorage key in a browser) or an ' +
+    'object with load() and save(bytes)');
+}
+
 /**
- * The privacy ledger (docs/budgets.md) keeps a file with locks and atomic
- * renames, which WebAssembly does not have: Ledger.open rejects with
- * UnsupportedError, from the library's own dxt_ledger_open. Keep the budget
- * on the server side of the app, or in the native bindings.
+ * The privacy ledger (docs/budgets.md) kept in the app's own storage
+ * (dxt_ledger_open_memory): a budget per scope, releases past the cap
+ * refused before any noise is drawn, repeats given the memoised output at no
+ * cost, the bytes under a MAC. `store` says where the bytes live: an object
+ * { load(), save(bytes), name } (each may return a promise; load gives null
+ * when there is no ledger yet; name, when given, names the Web Lock shared by
+ * every tab and worker of the origin), or a string: a file path under Node
+ * (Ledger.fileStore), a localStorage key in a browser
+ * (Ledger.localStorageStore). Every call loads the bytes, runs in the
+ * library, and stores the new bytes before it resolves: an output is
+ * returned only once its release is stored (docs/budgets.md, "A ledger in
+ * the caller's storage").
  */
 export class Ledger {
-  static async open(path, { scope = 'default' } = {}) {
+  /**
+   * Promise of the ledger in `store`, made if there is none, with `scope`
+   * selected. `cap` (epsilon summed over releases) and `memoCapacity` apply
+   * to a new scope; `key` (16 to 64 bytes) makes the MAC unforgeable without it.
+   */
+  static async open(store, { scope = 'default', cap = 0, memoCapacity, key } = {}) {
     const core = await sharedCore();
-    withFrame(core, (frame) => {
-      const out = frame.alloc(4);
-      core.check(core.call('dxt_ledger_open', frame.string(String(path))[0], frame.string(String(scope))[0], 0, out));
+    if (typeof cap !== 'number') throw invalidArgument('cap must be a number');
+    if (memoCapacity !== undefined && (!Number.isInteger(memoCapacity) || memoCapacity < 0 || memoCapacity > 0xffffffff)) {
+      throw invalidArgument('memoCapacity must be an integer in [0, 2^32)');
+    }
+    const settings = {
+      scope: String(scope),
+      cap,
+      memoCapacity,
+      key: key === undefined || key === null ? null : Uint8Array.from(ledgerBytes(key, 'key')),
+    };
+    const ledger = new Ledger(LEDGER_TOKEN, core, ledgerStoreOf(store), settings);
+    await ledger._transact(() => undefined);
+    return ledger;
+  }
+
+  /** Bytes in this object only: a ledger that lives as long as the page (and tests). */
+  static memoryStore(bytes = null) {
+    let kept = bytes === null ? null : Uint8Array.from(ledgerBytes(bytes, 'bytes'));
+    return {
+      name: `memory:${++anonymousStores}`,
+      load: () => kept,
+      save: (data) => {
+        kept = Uint8Array.from(data);
+      },
+      get bytes() {
+        return kept;
+      },
+    };
+  }
+
+  /** The bytes, base64, under `key` of `storage` (localStorage by default): one setItem per change. */
+  static localStorageStore(key, storage = globalThis.localStorage) {
+    if (typeof key !== 'string' || key === '') throw invalidArgument('a localStorage key is a non-empty string');
+    if (!storage || typeof storage.getItem !== 'function' || typeof storage.setItem !== 'function') {
+      throw errorFor(Status.UNSUPPORTED, 'no localStorage here: give Ledger.open a store of your own');
+    }
+    return {
+      name: `localStorage:${key}`,
+      load: () => {
+        const value = storage.getItem(key);
+        return value === null ? null : fromBase64(value);
+      },
+      save: (data) => storage.setItem(key, toBase64(data)),
+    };
+  }
+
+  /**
+   * Node: the bytes in the file `filePath`, replaced by a temporary file
+   * written, synced and renamed over it. Not locked against other processes:
+   * one process per file (the native binding's Ledger locks its files).
+   */
+  static fileStore(filePath) {
+    if (!isNode()) throw errorFor(Status.UNSUPPORTED, 'Ledger.fileStore needs Node; in a browser use localStorageStore or a store of your own');
+    const file = String(filePath);
+    return {
+      name: `file:${file}`,
+      async load() {
+        const fs = await import('node:fs/promises');
+        try {
+          return await fs.readFile(file);
+        } catch (e) {
+          if (e.code === 'ENOENT') return null;
+          throw errorFor(Status.IO, `cannot read the ledger ${file}: ${e.message}`, { cause: e });
+        }
+      },
+      async save(data) {
+        const fs = await import('node:fs/promises');
+        const { dirname } = await import('node:path');
+        const temp = `${file}.${process.pid}.tmp`;
+        try {
+          const out = await fs.open(temp, 'w', 0o600);
+          try {
+            await out.writeFile(data);
+            await out.sync();
+          } finally {
+            await out.close();
+          }
+          await fs.rename(temp, file);
+          if (process.platform !== 'win32') {
+            const dir = await fs.open(dirname(file), 'r');
+            try {
+              await dir.sync(); // else the rename itself may not survive a power loss
+            } finally {
+              await dir.close();
+            }
+          }
+        } catch (e) {
+          throw errorFor(Status.IO, `cannot write the ledger ${file}: ${e.message}`, { cause: e });
+        }
+      },
+    };
+  }
+
+  /** Use Ledger.open. */
+  constructor(token, core, store, settings) {
+    if (token !== LEDGER_TOKEN) throw invalidArgument('use Ledger.open()');
+    this._core = core;
+    this._store = store;
+    this._name = storeName(store);
+    this._settings = settings;
+    this._bytes = null; // the state as of this object's last call
+    this._pending = Promise.resolve();
+    this._closed = false;
+  }
+
+  // A dxt_ledger in `frame` opened from `bytes`, closed with the frame.
+  _handle(frame, bytes) {
+    const core = this._core;
+    const { scope, cap, memoCapacity, key } = this._settings;
+    const options = frame.struct('dxt_ledger_options');
+    const keyAt = key ? frame.alloc(key.length) : 0;
+    const data = bytes.length ? frame.alloc(bytes.length) : 0;
+    const [scopeAt] = frame.string(scope);
+    const out = frame.alloc(4);
+    // Every allocation first: one may grow the memory and replace its buffer.
+    const view = core.view();
+    const L = (field) => options + core.layout('dxt_ledger_options', field);
+    view.setFloat64(L('cap'), cap, true);
+    if (memoCapacity !== undefined) view.setUint32(L('memo_capacity'), memoCapacity, true);
+    if (key) {
+      core.m.HEAPU8.set(key, keyAt);
+      view.setUint32(L('key'), keyAt, true);
+      view.setUint32(L('key_length'), key.length, true);
+      frame.onFree(() => core.m.HEAPU8.fill(0, keyAt, keyAt + key.length));
+    }
+    if (data) core.m.HEAPU8.set(bytes, data);
+    core.check(core.call('dxt_ledger_open_memory', data, bytes.length, scopeAt, options, out));
+    const handle = core.view().getUint32(out, true);
+    frame.onFree(() => core.call('dxt_ledger_close', handle));
+    return handle;
+  }
+
+  // The bytes of the ledger `handle`, copied out of WebAssembly memory.
+  _save(frame, handle) {
+    const core = this._core;
+    const required = frame.alloc(4);
+    const status = core.call('dxt_ledger_save', handle, 0, 0, required);
+    if (status !== DXT_E_INPUT_TOO_LARGE) core.check(status);
+    const size = core.view().getUint32(required, true);
+    const buffer = frame.alloc(size);
+    core.check(core.call('dxt_ledger_save', handle, buffer, size, required));
+    return core.m.HEAPU8.slice(buffer, buffer + size);
+  }
+
+  // One transaction under the store's lock: load, body(frame, handle), and
+  // store the new bytes if they changed, before resolving with body's result.
+  _transact(body) {
+    if (this._closed) return Promise.reject(invalidArgument('the ledger is closed'));
+    const run = underLedgerLock(this._name, async () => {
+      const loaded = ledgerBytes(await this._store.load(), "the store's load()");
+      const { result, bytes } = withFrame(this._core, (frame) => {
+        const handle = this._handle(frame, loaded);
+        const value = body(frame, handle);
+        return { result: value, bytes: this._save(frame, handle) };
+      });
+      if (!sameBytes(loaded, bytes)) {
+        try {
+          await this._store.save(bytes);
+        } catch (e) {
+          if (e instanceof DxtextError) throw e;
+          throw errorFor(Status.IO, `the ledger could not be stored, so the release is discarded: ${e && e.message}`, { cause: e });
+        }
+      }
+      this._bytes = bytes;
+      return result;
     });
-    throw errorFor(Status.INTERNAL, 'dxt_ledger_open succeeded in a WebAssembly build');
+    this._pending = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /**
+   * Promise of { text, memoised, record } (and localDiagnostics with
+   * options.localDiagnostics): privatizer.privatizeText through the ledger,
+   * resolved once the release is stored. The same text with the same
+   * options returns the memoised output and spends nothing, unless `fresh`;
+   * a release past the cap rejects with BudgetExceededError before any
+   * noise is drawn.
+   */
+  async privatizeText(privatizer, text, options, { fresh = false } = {}) {
+    if (!(privatizer instanceof Privatizer)) throw invalidArgument('privatizeText needs a Privatizer');
+    if (typeof text !== 'string') throw invalidArgument(`text must be a string, not ${typeof text}`);
+    const core = this._core;
+    return this._transact((_, handle) => {
+      const run = privatizer._run(options, (frame, context, optionsPtr, recordPtr, diagnosticsPtr) => {
+        const [input, length] = frame.string(text);
+        const out = frame.alloc(12); // char*, size_t, bool (wasm32)
+        core.check(core.call('dxt_ledger_privatize_text', handle, context, optionsPtr, input, length,
+          fresh ? LEDGER_FRESH : 0, out, out + 4, out + 8, recordPtr, diagnosticsPtr));
+        const view = core.view();
+        const ptr = view.getUint32(out, true);
+        try {
+          return {
+            text: decoder.decode(core.m.HEAPU8.subarray(ptr, ptr + view.getUint32(out + 4, true))),
+            memoised: core.m.HEAPU8[out + 8] !== 0,
+          };
+        } finally {
+          core.call('dxt_text_free', ptr);
+        }
+      });
+      const out = shaped('text', { ...run, result: run.result.text }, run.options);
+      out.memoised = run.result.memoised;
+      return out;
+    });
+  }
+
+  _live() {
+    if (this._closed) throw invalidArgument('the ledger is closed');
+    return this._bytes;
+  }
+
+  /**
+   * { cap, spent, spentAnyInputs, releases, memoised, memoCapacity, words }
+   * as of this object's last call (await refresh() first to see what other
+   * tabs or workers stored since).
+   */
+  totals() {
+    const bytes = this._live();
+    const core = this._core;
+    return withFrame(core, (frame) => {
+      const handle = this._handle(frame, bytes);
+      const totals = frame.struct('dxt_ledger_totals');
+      core.check(core.call('dxt_ledger_get_totals', handle, totals));
+      const view = core.view();
+      const L = (field) => totals + core.layout('dxt_ledger_totals', field);
+      return Object.freeze({
+        cap: view.getFloat64(L('cap'), true),
+        spent: view.getFloat64(L('spent'), true),
+        spentAnyInputs: view.getFloat64(L('spent_any_inputs'), true),
+        releases: readU64(view, L('releases')),
+        memoised: readU64(view, L('memoised')),
+        memoCapacity: view.getUint32(L('memo_capacity'), true),
+        words: readU64(view, L('words')),
+      });
+    });
+  }
+
+  /** The scope as `dxtext ledger` prints it (an object), as of this object's last call. */
+  toJSON() {
+    const bytes = this._live();
+    return JSON.parse(withFrame(this._core, (frame) => readJson(this._core, 'dxt_ledger_to_json', this._handle(frame, bytes))));
+  }
+
+  /** Promise: the state read again from the store. */
+  async refresh() {
+    await this._transact(() => undefined);
+  }
+
+  /** Promise: set the scope's cap (finite, >= 0), stored before it resolves. */
+  async setCap(cap) {
+    if (typeof cap !== 'number') throw invalidArgument('cap must be a number');
+    const core = this._core;
+    await this._transact((_, handle) => core.check(core.call('dxt_ledger_set_cap', handle, cap)));
+  }
+
+  /** Wait for pending calls; the bytes stay in the store. Closing twice is fine. */
+  async close() {
+    await this._pending;
+    this._closed = true;
   }
 }
 

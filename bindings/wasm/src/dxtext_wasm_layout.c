@@ -76,6 +76,19 @@ static const struct {
     DXTW_FIELD(dxt_calibration, distinct_mean),
     DXTW_FIELD(dxt_calibration, distinct_median),
     DXTW_FIELD(dxt_calibration, distinct_max),
+    DXTW_STRUCT(dxt_ledger_options),
+    DXTW_FIELD(dxt_ledger_options, cap),
+    DXTW_FIELD(dxt_ledger_options, memo_capacity),
+    DXTW_FIELD(dxt_ledger_options, key),
+    DXTW_FIELD(dxt_ledger_options, key_length),
+    DXTW_STRUCT(dxt_ledger_totals),
+    DXTW_FIELD(dxt_ledger_totals, cap),
+    DXTW_FIELD(dxt_ledger_totals, spent),
+    DXTW_FIELD(dxt_ledger_totals, spent_any_inputs),
+    DXTW_FIELD(dxt_ledger_totals, releases),
+    DXTW_FIELD(dxt_ledger_totals, memoised),
+    DXTW_FIELD(dxt_ledger_totals, memo_capacity),
+    DXTW_FIELD(dxt_ledger_totals, words),
 };
 
 /**
@@ -111,6 +124,10 @@ int dxtwasm_init(const char *type, void *memory) {
     dxt_local_diagnostics_init(memory);
   else if (strcmp(type, "dxt_calibration") == 0)
     dxt_calibration_init(memory);
+  else if (strcmp(type, "dxt_ledger_options") == 0)
+    dxt_ledger_options_init(memory);
+  else if (strcmp(type, "dxt_ledger_totals") == 0)
+    dxt_ledger_totals_init(memory);
   else
     return -1;
   return 0;

@@ -58,6 +58,11 @@ def test_model_privatize_through_a_ledger(model: dxtext.Model, tmp_path: Path) -
         with pytest.raises(dxtext.BudgetExceededError):
             model.privatize("something new", epsilon=4, ledger=ledger)
         assert ledger.privatize(model, TEXT, epsilon=4).memoised
+    # A preset gives the options, its epsilon included; the ledger charges that epsilon.
+    with dxtext.Ledger.open(tmp_path / "p.dxl", cap=100) as ledger:
+        release = ledger.privatize(model, TEXT, preset="features")
+        assert release.record.epsilon == ledger.totals().spent > 0
+        assert model.privatize(TEXT, preset="features", ledger=ledger) == release.text
 
 
 def test_bad_arguments(model: dxtext.Model, tmp_path: Path) -> None:

@@ -172,7 +172,7 @@ class Ledger:
         model: Model,
         text: str,
         *,
-        epsilon: float,
+        epsilon: Optional[float] = None,
         fresh: bool = False,
         mechanism: MechanismLike = Mechanism.LAPLACE,
         in_vocabulary: Optional[PolicyLike] = None,
@@ -184,14 +184,17 @@ class Ledger:
         local_diagnostics: Optional[LocalDiagnostics] = None,
         **params: object,
     ) -> LedgerRelease:
-        """Model.privatize through the ledger. The same text with the same
-        options and model returns the memoised output and spends nothing,
-        unless fresh=True. Raises BudgetExceededError, before any noise is
-        drawn, when the release would pass the cap."""
+        """Model.privatize through the ledger (the same options, a preset
+        included). The same text with the same options and model returns
+        the memoised output and spends nothing, unless fresh=True. Raises
+        BudgetExceededError, before any noise is drawn, when the release
+        would pass the cap."""
         if not isinstance(model, Model):
             raise TypeError(f"model must be a dxtext.Model, not {type(model).__name__}")
         data = _encode(text, "text")
-        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params)
+        options = make_options(
+            epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params, model._require()
+        )
         return self._release(model, data, options, seed, local_diagnostics, fresh)
 
     def _release(

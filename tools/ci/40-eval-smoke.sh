@@ -24,3 +24,8 @@ start=$(date +%s)
   --dxtext "$build/bin/dxtext" --out "$out"
 echo "eval smoke run: $(($(date +%s) - start)) s"
 /usr/bin/python3 eval/check_outputs.py "$out" smoke eval/configs/smoke.json
+# A grid split over processes is joined by merge_runs.py: the run merged
+# with itself must give the same rows and pass the same checks.
+/usr/bin/python3 eval/merge_runs.py --config eval/configs/smoke.json --name smoke --out "$out-merged" "$out" "$out"
+/usr/bin/python3 eval/check_outputs.py "$out-merged" smoke eval/configs/smoke.json
+cmp -s "$out/results.csv" "$out-merged/results.csv" || { echo "merge_runs.py changed the rows" >&2; exit 1; }

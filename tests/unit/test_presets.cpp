@@ -114,14 +114,6 @@ TEST_CASE("a preset resolves to its table values; without one the options are th
     for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c) CHECK(resolved.policy[c] == static_cast<uint32_t>(p.policy[c]));
     CHECK(resolved.preset == static_cast<uint32_t>(p.id));
   }
-  // The provisional values of tools/options/presets.table, as the issue set them.
-  const dxt::Preset* readable = dxt::find_preset(DXT_PRESET_READABLE);
-  CHECK(readable->mechanism == DXT_MECHANISM_EXPONENTIAL);
-  CHECK(readable->release_shape == DXT_SHAPE_NORMALIZE);
-  const dxt::Preset* features = dxt::find_preset(DXT_PRESET_FEATURES);
-  CHECK(features->policy[DXT_CLASS_NUMBER] == DXT_POLICY_DROP);
-  CHECK(features->policy[DXT_CLASS_STOPWORD] == DXT_POLICY_DROP);
-  CHECK(dxt::find_preset(DXT_PRESET_STRONGEST)->policy[DXT_CLASS_OUT_OF_VOCABULARY] == DXT_POLICY_DROP);
 
   dxt_privatize_options none = with_preset(DXT_PRESET_NONE);
   none.epsilon = 2;
@@ -143,7 +135,7 @@ TEST_CASE("a nonzero epsilon overrides the preset's and is range-checked as alwa
   o.epsilon = 5;
   REQUIRE(index_call(m, o, r) == DXT_OK);
   CHECK(r.epsilon == 5);
-  CHECK(r.mechanism == DXT_MECHANISM_EXPONENTIAL);
+  CHECK(r.mechanism == static_cast<uint32_t>(dxt::find_preset(DXT_PRESET_READABLE)->mechanism));
   for (double bad : {-1.0, 1e-9, 1e9, std::nan(""), double{INFINITY}}) {
     CAPTURE(bad);
     o.epsilon = bad;
@@ -151,57 +143,89 @@ TEST_CASE("a nonzero epsilon overrides the preset's and is range-checked as alwa
   }
 }
 
+namespace {
+
+// A preset with every kind of value the production table may use (another
+// mechanism than the default, a shape, a top-N vocabulary, policies other
+// than privatize), so that the rules of apply_preset are tested whatever
+// values tools/options/presets.table holds today.
+const dxt::Preset kTestPreset = {static_cast<dxt_preset>(9),
+                                 "test",
+                                 "a test",
+                                 DXT_MECHANISM_EXPONENTIAL,
+                                 2.0,
+                                 DXT_SHAPE_NORMALIZE,
+                                 5,
+                                 {DXT_POLICY_PRIVATIZE, DXT_POLICY_PLACEHOLDER, DXT_POLICY_DROP, DXT_POLICY_DROP},
+                                 {},
+                                 0};
+
+}  // namespace
+
 TEST_CASE("a preset refuses fixed fields set to other values than its own and their defaults") {
-  Opened m(true);
-  dxt_release_record r;
-  const dxt_privatize_options base = with_preset(DXT_PRESET_READABLE);
+  dxt::test::AlignedBytes bytes(Opened::spec_bytes(true));
+  const auto model = dxt::test::open_bytes(bytes);
+  const dxt::Preset& p = kTestPreset;
+  dxt_privatize_options base;
+  dxt_privatize_options_init(&base);
+  auto apply = [&](const dxt_privatize_options& o) { return dxt::apply_preset(p, o, *model); };
 
   dxt_privatize_options o = base;
   o.mechanism = DXT_MECHANISM_TEM;
-  CHECK(index_call(m, o, r) == DXT_E_INVALID_ARGUMENT);
-  CHECK(message_has("mechanism", "'readable'"));
+  CHECK_THROWS_WITH(apply(o), doctest::Contains("options.mechanism is tem, but the preset 'test'"));
   o.mechanism = DXT_MECHANISM_EXPONENTIAL;  // the preset's own value
-  CHECK(index_call(m, o, r) == DXT_OK);
+  CHECK(apply(o).mechanism == DXT_MECHANISM_EXPONENTIAL);
   o.mechanism = DXT_MECHANISM_LAPLACE;  // the default: taken as unset
-  CHECK(index_call(m, o, r) == DXT_OK);
-  CHECK(r.mechanism == DXT_MECHANISM_EXPONENTIAL);
+  CHECK(apply(o).mechanism == DXT_MECHANISM_EXPONENTIAL);
   o.mechanism = DXT_MECHANISM_UNKNOWN;  // 0, the C "default" value
-  CHECK(index_call(m, o, r) == DXT_OK);
+  CHECK(apply(o).mechanism == DXT_MECHANISM_EXPONENTIAL);
 
   o = base;
   o.release_shape = DXT_SHAPE_STRICT;
-  CHECK(index_call(m, o, r) == DXT_E_INVALID_ARGUMENT);
-  CHECK(message_has("release_shape", "'readable'"));
+  CHECK_THROWS_WITH(apply(o), doctest::Contains("release_shape is strict, but the preset 'test'"));
   o.release_shape = DXT_SHAPE_NORMALIZE;
-  CHECK(index_call(m, o, r) == DXT_OK);
+  CHECK(apply(o).release_shape == DXT_SHAPE_NORMALIZE);
 
   o = base;
   o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_KEEP;
-  CHECK(index_call(m, o, r) == DXT_E_INVALID_ARGUMENT);
-  CHECK(message_has("oov", "'readable'"));
-
-  const dxt_privatize_options strongest = with_preset(DXT_PRESET_STRONGEST);
-  o = strongest;
-  o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_DROP;  // the preset's value
+  CHECK_THROWS_WITH(apply(o), doctest::Contains("(oov) is keep, but the preset 'test'"));
+  o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_PLACEHOLDER;  // the preset's value
+  o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_DROP;                    // the preset's value
   o.policy[DXT_CLASS_IN_VOCABULARY] = DXT_POLICY_DEFAULT;
-  CHECK(index_call(m, o, r) == DXT_OK);
+  const dxt_privatize_options resolved = apply(o);
+  CHECK(resolved.policy[DXT_CLASS_IN_VOCABULARY] == DXT_POLICY_PRIVATIZE);
+  CHECK(resolved.policy[DXT_CLASS_STOPWORD] == DXT_POLICY_DROP);
   o.policy[DXT_CLASS_STOPWORD] = DXT_POLICY_PLACEHOLDER;
-  CHECK(index_call(m, o, r) == DXT_E_INVALID_ARGUMENT);
-  CHECK(message_has("stopwords", "'strongest'"));
+  CHECK_THROWS_WITH(apply(o), doctest::Contains("(stopwords) is placeholder, but the preset 'test'"));
 
   o = base;
   o.output_top = 3;
-  CHECK(index_call(m, o, r) == DXT_E_INVALID_ARGUMENT);
-  CHECK(message_has("output_top", "'readable'"));
-  o.output_top = dxt::find_preset(DXT_PRESET_READABLE)->output_top;  // as the table says
-  CHECK(index_call(m, o, r) == DXT_OK);
-  o.output_top = 20;  // as it is cut to this model
-  CHECK(index_call(m, o, r) == DXT_OK);
+  CHECK_THROWS_WITH(apply(o), doctest::Contains("output_top is 3, but the preset 'test'"));
+  o.output_top = 5;  // as the preset says
+  CHECK(apply(o).output_top == 5);
+  dxt::Preset wide = p;
+  wide.output_top = 1000;  // more words than the model's 20: cut to the model
+  CHECK(dxt::apply_preset(wide, base, *model).output_top == 20);
+  o.output_top = 20;
+  CHECK(dxt::apply_preset(wide, o, *model).output_top == 20);
+  dxt::Preset all = p;
+  all.output_top = 0;  // the whole vocabulary
+  o.output_top = 5;
+  CHECK_THROWS_WITH(dxt::apply_preset(all, o, *model), doctest::Contains("output_top is 5"));
 
-  o = with_preset(DXT_PRESET_FEATURES);
-  o.output_top = 5;  // features releases from the whole vocabulary
-  CHECK(index_call(m, o, r) == DXT_E_INVALID_ARGUMENT);
-  CHECK(message_has("output_top", "'features'"));
+  // The same rules through the C ABI, with the table's presets: a mechanism
+  // that differs from both the default and each preset's own is refused.
+  Opened m(true);
+  dxt_release_record r;
+  for (const dxt::Preset& q : dxt::kPresets) {
+    CAPTURE(q.name);
+    o = with_preset(q.id);
+    o.mechanism = q.mechanism == DXT_MECHANISM_TEM ? DXT_MECHANISM_VICKREY : DXT_MECHANISM_TEM;
+    CHECK(index_call(m, o, r) == DXT_E_INVALID_ARGUMENT);
+    CHECK(message_has("mechanism", (std::string("'") + q.name + "'").c_str()));
+    o.mechanism = q.mechanism;
+    CHECK(index_call(m, o, r) == DXT_OK);
+  }
 
   const char* words[] = {"w1", "w2"};
   dxt_output_set* set = nullptr;
@@ -212,12 +236,12 @@ TEST_CASE("a preset refuses fixed fields set to other values than its own and th
   CHECK(message_has("output_set", "'features'"));
   dxt_output_set_free(set);
 
-  o = base;
+  o = with_preset(DXT_PRESET_READABLE);
   o.preset = 99;
   CHECK(index_call(m, o, r) == DXT_E_INVALID_ARGUMENT);
   CHECK(message_has("unknown preset 99", "readable"));
   // Options a preset leaves to the caller stay the caller's.
-  o = base;
+  o = with_preset(DXT_PRESET_READABLE);
   o.exponential_sampler = DXT_SAMPLER_PERMUTE_AND_FLIP;
   o.placeholder = "[x]";
   CHECK(index_call(m, o, r) == DXT_OK);
@@ -226,14 +250,25 @@ TEST_CASE("a preset refuses fixed fields set to other values than its own and th
 TEST_CASE("a preset whose output vocabulary needs word frequencies is refused on a model without them") {
   Opened m(false);
   dxt_release_record r;
-  for (uint32_t id : {DXT_PRESET_READABLE, DXT_PRESET_STRONGEST}) {
-    CAPTURE(id);
-    CHECK(index_call(m, with_preset(id), r) == DXT_E_UNSUPPORTED);
-    CHECK(message_has("frequencies", dxt::preset_name(id)));
+  int with_top = 0;
+  for (const dxt::Preset& p : dxt::kPresets) {
+    CAPTURE(p.name);
+    if (p.output_top != 0) {
+      ++with_top;
+      CHECK(index_call(m, with_preset(p.id), r) == DXT_E_UNSUPPORTED);
+      CHECK(message_has("frequencies", p.name));
+    } else {  // the whole vocabulary: no frequencies needed
+      CHECK(index_call(m, with_preset(p.id), r) == DXT_OK);
+      CHECK(r.output_kind == DXT_OUTPUT_VOCABULARY);
+    }
   }
-  // features releases from the whole vocabulary: no frequencies needed.
-  CHECK(index_call(m, with_preset(DXT_PRESET_FEATURES), r) == DXT_OK);
-  CHECK(r.output_kind == DXT_OUTPUT_VOCABULARY);
+  // And the rule itself, whatever the table holds.
+  dxt::test::AlignedBytes bytes(Opened::spec_bytes(false));
+  const auto model = dxt::test::open_bytes(bytes);
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  CHECK_THROWS_WITH(dxt::apply_preset(kTestPreset, o, *model), doctest::Contains("no frequencies section"));
+  MESSAGE(with_top << " of the table's presets need frequencies");
 }
 
 TEST_CASE("a caller whose struct ends before preset gets no preset, and an older record no preset field") {
@@ -257,7 +292,7 @@ TEST_CASE("a caller whose struct ends before preset gets no preset, and an older
   std::memset(&old, 0xCD, sizeof old);
   dxt_release_record_init_sized(&old, offsetof(dxt_release_record, preset));
   REQUIRE(dxt_privatize_index(m.ctx, &full, 1, &out, &old, nullptr) == DXT_OK);
-  CHECK(old.mechanism == DXT_MECHANISM_EXPONENTIAL);
+  CHECK(old.mechanism == static_cast<uint32_t>(dxt::find_preset(DXT_PRESET_READABLE)->mechanism));
   CHECK(old.preset == 0xCDCDCDCDu);
 }
 
@@ -269,37 +304,44 @@ TEST_CASE("every entry point runs with the resolved options") {
   dxt_local_diagnostics d;
   dxt_local_diagnostics_init(&d);
 
-  // Text: numbers and stopwords dropped, the strict shape (words, one space).
+  const dxt::Preset& fp = *dxt::find_preset(DXT_PRESET_FEATURES);
+  const bool numbers_dropped = fp.policy[DXT_CLASS_NUMBER] == DXT_POLICY_DROP;
+  const bool stopwords_dropped = fp.policy[DXT_CLASS_STOPWORD] == DXT_POLICY_DROP;
+
+  // Text: each token under the preset's policy for its class, in its shape.
   const char text[] = "W1, the 42 -- w2!";
   char* out = nullptr;
   size_t len = 0;
   REQUIRE(dxt_privatize_text(m.ctx, &features, text, sizeof text - 1, &out, &len, &r, &d) == DXT_OK);
   const std::string released(out, len);
   dxt_text_free(out);
-  CHECK(std::count(released.begin(), released.end(), ' ') == 1);
-  CHECK(released.find_first_of(",!-") == std::string::npos);
-  CHECK(d.counts[DXT_CLASS_NUMBER][DXT_POLICY_DROP - 1] == 1);
-  CHECK(d.counts[DXT_CLASS_STOPWORD][DXT_POLICY_DROP - 1] == 1);
+  const int words = 2 + (numbers_dropped ? 0 : 1) + (stopwords_dropped ? 0 : 1);
+  if (fp.release_shape == DXT_SHAPE_STRICT) {
+    CHECK(std::count(released.begin(), released.end(), ' ') == words - 1);
+    CHECK(released.find_first_of(",!-") == std::string::npos);
+  }
+  CHECK(d.counts[DXT_CLASS_NUMBER][fp.policy[DXT_CLASS_NUMBER] - 1] == 1);
+  CHECK(d.counts[DXT_CLASS_STOPWORD][fp.policy[DXT_CLASS_STOPWORD] - 1] == 1);
   CHECK(r.release == DXT_RELEASE_TEXT);
   CHECK(r.preset == DXT_PRESET_FEATURES);
-  CHECK(r.epsilon == dxt::find_preset(DXT_PRESET_FEATURES)->epsilon);
-  CHECK(r.release_shape == DXT_SHAPE_STRICT);
+  CHECK(r.epsilon == fp.epsilon);
+  CHECK(r.release_shape == static_cast<uint32_t>(fp.release_shape));
 
-  // One word: a number is dropped (an empty string).
+  // One word: a number under the numbers policy (dropped: an empty string).
   REQUIRE(dxt_privatize_word(m.ctx, &features, "42", 2, &out, &len, &r, nullptr) == DXT_OK);
-  CHECK(len == 0);
+  CHECK((len == 0) == numbers_dropped);
   dxt_text_free(out);
   CHECK(r.preset == DXT_PRESET_FEATURES);
 
-  // A bag: the number dropped, the word privatised.
+  // A bag: the word privatised, the number under the numbers policy.
   const dxt_bag_entry entries[] = {{"w3", 2, 2}, {"7", 1, 5}};
   dxt_bag* bag = nullptr;
   REQUIRE(dxt_privatize_bag(m.ctx, &features, entries, 2, &bag, &r, nullptr) == DXT_OK);
   uint64_t total = 0;
   for (size_t i = 0; i < bag->size; ++i) total += bag->entries[i].count;
-  CHECK(total == 2);
+  CHECK(total == (numbers_dropped ? 2u : 7u));
   dxt_bag_free(bag);
-  CHECK(r.mechanism == DXT_MECHANISM_LAPLACE);
+  CHECK(r.mechanism == static_cast<uint32_t>(fp.mechanism));
   CHECK(r.preset == DXT_PRESET_FEATURES);
 
   // SynTF: its own mechanism, the preset's epsilon and policies.
@@ -343,7 +385,8 @@ TEST_CASE("every entry point runs with the resolved options") {
   CHECK(t.releases == 1);
   // A conflicting option is refused before anything is spent.
   dxt_privatize_options bad = readable;
-  bad.mechanism = DXT_MECHANISM_TEM;
+  bad.mechanism = dxt::find_preset(DXT_PRESET_READABLE)->mechanism == DXT_MECHANISM_TEM ? DXT_MECHANISM_VICKREY
+                                                                                          : DXT_MECHANISM_TEM;
   CHECK(dxt_ledger_privatize_text(ledger, m.ctx, &bad, "w3", 2, 0, &out, &len, nullptr, nullptr, nullptr) ==
         DXT_E_INVALID_ARGUMENT);
   REQUIRE(dxt_ledger_get_totals(ledger, &t) == DXT_OK);

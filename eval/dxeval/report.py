@@ -221,7 +221,8 @@ def plot_frontier(path, summary, config, title):
         name = "preset:" + m["preset"] if "preset" in m else m["name"]
         shapes[(name, m.get("variant", ""), m["model"])] = "preset" if "preset" in m else shape_of(m)
     markers = {"keep": "o", "normalize": "s", "strict": "^", "preset": "*"}
-    models = sorted({k[2] for k in summary if k[0] not in ("original", "vectorised")})
+    present = {k[2] for k in summary if k[0] not in ("original", "vectorised")}
+    models = [m for m in config["models"] if m in present]  # the config's first model is drawn filled
     mechs = sorted({k[0] for k in summary if k[0] not in ("original", "vectorised")})
     cmap = plt.get_cmap("tab10")
     colour = {m: cmap(i % 10) for i, m in enumerate(mechs)}

@@ -185,7 +185,8 @@ int run_privatize(int argc, char** argv) {
   const bool json = format == OutputFormat::kJson;
   // --format json puts the release record beside the text (it is safe to
   // keep with it); the local diagnostics only ever go to standard error.
-  ReleaseOutputs release(args, json);
+  // The record is filled for every call: the plain output needs its shape.
+  ReleaseOutputs release(args, true);
   bool memoised = false;
   if (ledger_path) {
     LedgerPtr ledger = open_ledger(args, *ledger_path, true);
@@ -204,7 +205,12 @@ int run_privatize(int argc, char** argv) {
     std::fwrite(line.data(), 1, line.size(), stdout);
   } else {
     std::fwrite(out, 1, out_len, stdout);
-    if (!args.positional().empty()) std::fputc('\n', stdout);
+    // The normalize and strict shapes release no layout, a final line break
+    // included: end their output with one (the same for every input), as
+    // a terminal expects. keep copies the input's own.
+    const bool ends_line = out_len > 0 && out[out_len - 1] == '\n';
+    if (!args.positional().empty() || (release.record.release_shape != DXT_SHAPE_KEEP && !ends_line))
+      std::fputc('\n', stdout);
   }
   if (std::fflush(stdout) != 0) fail(DXT_E_IO, "writing to standard output failed");
   release.print();

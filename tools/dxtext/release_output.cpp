@@ -26,10 +26,10 @@ std::string json_of(const T* value, dxt_status (*to_json)(const T*, char*, size_
 
 }  // namespace
 
-ReleaseOutputs::ReleaseOutputs(const Args& args, bool record_for_output)
+ReleaseOutputs::ReleaseOutputs(const Args& args, bool fill_record)
     : want_record(args.flag(kReportFlag)),
       want_diagnostics(args.flag(kDiagnosticsFlag)),
-      record_for_output(record_for_output) {
+      record_for_output(fill_record) {
   dxt_release_record_init(&record);
   dxt_local_diagnostics_init(&diagnostics);
 }

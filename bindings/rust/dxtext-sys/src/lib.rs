@@ -450,6 +450,19 @@ extern "C" {
         out: *mut *mut dxt_ledger,
     ) -> dxt_status;
     pub fn dxt_ledger_close(ledger: *mut dxt_ledger);
+    pub fn dxt_ledger_open_memory(
+        bytes: *const u8,
+        length: usize,
+        scope: *const c_char,
+        options: *const dxt_ledger_options,
+        out: *mut *mut dxt_ledger,
+    ) -> dxt_status;
+    pub fn dxt_ledger_save(
+        ledger: *mut dxt_ledger,
+        buffer: *mut u8,
+        capacity: usize,
+        required: *mut usize,
+    ) -> dxt_status;
     pub fn dxt_ledger_set_cap(ledger: *mut dxt_ledger, cap: f64) -> dxt_status;
     pub fn dxt_ledger_privatize_text(
         ledger: *mut dxt_ledger,

@@ -486,11 +486,9 @@ DXT_API void dxt_output_set_free(dxt_output_set *set);
  */
 typedef enum dxt_preset {
   DXT_PRESET_NONE = 0,     /**< no preset: every option as the caller set it (default) */
-  DXT_PRESET_READABLE = 1, /**< text a person will read: exponential, normalize shape, the most frequent words */
-  DXT_PRESET_FEATURES = 2, /**< features for analytics / model training: laplace, strict shape, numbers and
-                                stopwords dropped */
-  DXT_PRESET_STRONGEST = 3 /**< strongest privacy: exponential at a low epsilon, strict shape, a smaller output
-                                vocabulary, out-of-vocabulary words, numbers and stopwords dropped */
+  DXT_PRESET_READABLE = 1, /**< text a person will read */
+  DXT_PRESET_FEATURES = 2, /**< features for analytics or model training */
+  DXT_PRESET_STRONGEST = 3 /**< the strongest privacy of the three */
 } dxt_preset;
 
 /** The options of a privatisation call. tools/options/privatize_options.table

@@ -1,105 +1,196 @@
 # SPDX-License-Identifier: Apache-2.0
 """Presets (preset=) and output word lists (output_words=, Model.output_set)
 through the Python binding: the library resolves presets and refuses what
-conflicts; the binding passes names, sets and lists through."""
+conflicts; the binding passes names, sets and lists through.
+
+The presets' values are read from the generated table (PRESETS of
+dxtext._options_table, made from tools/options/presets.table), never
+repeated here: the tests check the rules of resolution against whatever
+values the table holds, so retuning a preset needs no edit of them."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Dict, Iterator
 
 import pytest
 
 import dxtext
+from dxtext._options_table import OPTIONS, PRESETS
 
 REPO = Path(__file__).resolve().parents[3]
+
+# Each enum option's names and numbers (tools/options/privatize_options.table).
+VALUES: Dict[str, Dict[str, int]] = {o.name: o.values for o in OPTIONS if o.values}
+# The policy options, the token class each governs (LocalDiagnostics.counts)
+# and what a policy is counted as there.
+CLASS_OF = {"in_vocabulary": "in_vocabulary", "oov": "out_of_vocabulary", "numbers": "number", "stopwords": "stopword"}
+COUNTED_AS = {"privatize": "privatized", "placeholder": "placeholder", "drop": "dropped", "keep": "kept"}
+# What dxt_privatize_options_init sets: a preset takes these as unset.
+DEFAULTS = {"mechanism": "laplace", "release_shape": "keep", **{c: "privatize" for c in CLASS_OF}}
+
+
+def other_than(option: str, *taken: Any) -> Any:
+    """A value of the enum option that is none of `taken`, or None."""
+    return next((name for name in VALUES[option] if name not in taken), None)
 
 
 @pytest.fixture()
 def frequent() -> Iterator[dxtext.Model]:
-    """The default Euclidean model: it has a frequencies section."""
+    """A model with a frequencies section, which a preset with a top-N output
+    vocabulary needs: the default model, else (when DXTEXT_MODEL names one
+    without) the source tree's default Euclidean model."""
+    candidates = sorted(REPO.glob("models/dxtext-en-euclid-*.dxe"))[-1:]
     try:
-        path = dxtext.Model.default_path()
+        candidates.insert(0, Path(dxtext.Model.default_path()))
     except dxtext.NotFoundError:
-        pytest.skip("no default model")
-    with dxtext.Model.open(path) as m:
-        if not m.info.has_frequencies:
-            pytest.skip("the default model has no frequencies section")
-        yield m
+        pass
+    for path in candidates:
+        with dxtext.Model.open(path) as m:
+            if m.info.has_frequencies:
+                yield m
+                return
+    pytest.skip("no model with a frequencies section")
 
 
 def test_preset_enum_comes_from_the_table() -> None:
-    assert [p.name for p in dxtext.Preset] == ["NONE", "READABLE", "FEATURES", "STRONGEST"]
-    assert int(dxtext.Preset.READABLE) == 1 and int(dxtext.Preset.STRONGEST) == 3
+    assert [p.name for p in dxtext.Preset] == ["NONE"] + [p.name.upper() for p in PRESETS]
+    for p in PRESETS:
+        assert int(dxtext.Preset[p.name.upper()]) == p.number
+    assert VALUES["preset"] == {"none": 0, **{p.name: p.number for p in PRESETS}}
 
 
-def test_readable_preset_without_epsilon(frequent: dxtext.Model) -> None:
-    text, record = frequent.privatize("The cat sat on the mat", preset="readable", seed=1, with_record=True)
-    assert isinstance(text, str) and text
-    assert record.preset == dxtext.Preset.READABLE
-    assert record.mechanism == dxtext.Mechanism.EXPONENTIAL
-    assert record.epsilon == 3.7
-    assert record.release_shape == dxtext.ReleaseShape.NORMALIZE
-    as_json = record.to_dict()
-    assert as_json["preset"] == "readable"
-    assert as_json["output_vocabulary"]["kind"] == "top"
-    assert as_json["output_vocabulary"]["size"] == 20000
+def test_presets_resolve_to_their_table_values(frequent: dxtext.Model) -> None:
+    text = "The cat sat on the mat"
+    for p in PRESETS:
+        o = p.options
+        out, record = frequent.privatize(text, preset=p.name, seed=1, with_record=True)
+        assert isinstance(out, str), p.name
+        assert record.preset == dxtext.Preset[p.name.upper()]
+        assert int(record.mechanism) == VALUES["mechanism"][o["mechanism"]], p.name
+        assert record.epsilon == o["epsilon"], p.name
+        assert int(record.release_shape) == VALUES["release_shape"][o["release_shape"]], p.name
+        as_json = record.to_dict()
+        assert as_json["preset"] == p.name
+        assert (as_json["mechanism"], as_json["shape"]) == (o["mechanism"], o["release_shape"])
+        if o["output_top"]:
+            assert record.output_kind == dxtext.OutputKind.TOP, p.name
+            assert record.output_size == min(o["output_top"], len(frequent)), p.name
+        else:
+            assert record.output_kind == dxtext.OutputKind.VOCABULARY, p.name
+            assert record.output_size == len(frequent), p.name
+        # A preset is its options written out: the same noise gives the same
+        # text, and its own values beside it are accepted.
+        assert frequent.privatize(text, seed=1, **o) == out, p.name
+        assert frequent.privatize(text, preset=p.name, seed=1, **o) == out, p.name
 
 
-def test_preset_epsilon_override_and_enum_member(frequent: dxtext.Model) -> None:
-    _, record = frequent.privatize(
-        "the cat", preset=dxtext.Preset.STRONGEST, epsilon=1.5, seed=1, with_record=True
-    )
-    assert record.epsilon == 1.5
-    assert record.preset == dxtext.Preset.STRONGEST
-    with pytest.raises(dxtext.InvalidEpsilonError):
-        frequent.privatize("the cat", preset="strongest", epsilon=-2)
+def test_preset_epsilon_override_changes_only_epsilon(frequent: dxtext.Model) -> None:
+    for p in PRESETS:
+        epsilon = 2.5 if p.options["epsilon"] == 1.5 else 1.5  # not the preset's
+        _, own = frequent.privatize("the cat", preset=p.name, seed=1, with_record=True)
+        _, record = frequent.privatize(
+            "the cat", preset=dxtext.Preset[p.name.upper()], epsilon=epsilon, seed=1, with_record=True
+        )
+        assert record.epsilon == epsilon
+        assert (record.preset, record.mechanism, record.release_shape, record.output_kind, record.output_size) == (
+            own.preset, own.mechanism, own.release_shape, own.output_kind, own.output_size
+        ), p.name
+        with pytest.raises(dxtext.InvalidEpsilonError):
+            frequent.privatize("the cat", preset=p.name, epsilon=-2)
 
 
-def test_features_preset_drops_numbers_and_stopwords(model: dxtext.Model) -> None:
-    # features releases from the whole vocabulary: no frequencies needed.
-    # A word it does not drop (the model's first that is no stopword):
-    word = next(w for w in (model.word(i) for i in range(len(model))) if model.privatize(w, preset="features"))
+def _is_content(model: dxtext.Model, word: str) -> bool:
+    """Whether the word is a vocabulary word that is no stopword."""
     diagnostics = dxtext.LocalDiagnostics()
-    text, record = model.privatize(
-        f"the {word} 42", preset="features", seed=3, with_record=True, local_diagnostics=diagnostics
-    )
-    assert len(text.split(" ") if text else []) == diagnostics.words_privatized
-    assert record.mechanism == dxtext.Mechanism.LAPLACE
-    assert record.release_shape == dxtext.ReleaseShape.STRICT
-    assert record.epsilon == 11
-    assert diagnostics.counts["number"]["dropped"] == 1
-    assert diagnostics.counts["stopword"]["dropped"] >= 1  # "the" (and the word, if it is one)
-    bag, record = model.privatize_bag({word: 3, "7": 2}, preset="features", seed=3, with_record=True)
-    assert sum(bag.values()) == 3 and record.preset == dxtext.Preset.FEATURES
-    synthetic, record = model.syntf({word: 3}, 4, preset="features", seed=3, with_record=True)
-    assert sum(synthetic.values()) == 4
-    assert record.mechanism == dxtext.Mechanism.SYNTF and record.epsilon == 11
-    stats = model.calibrate(preset="features", words=3, trials=5, seed=3)
-    assert stats.words == 3
+    model.privatize(word, epsilon=1, local_diagnostics=diagnostics)
+    return diagnostics.counts["in_vocabulary"]["privatized"] == 1
+
+
+def test_each_token_class_follows_the_presets_policy(frequent: dxtext.Model) -> None:
+    model = frequent
+    # A word of the vocabulary that is no stopword, a stopword, a number and
+    # a word the model does not know: one token of each class.
+    words = (model.word(i) for i in range(len(model)))
+    word = next(w for w in words if w.isalpha() and w.islower() and _is_content(model, w))
+    unknown = "zzqxvk"
+    assert unknown not in model
+    tokens = {"in_vocabulary": word, "stopwords": "the", "numbers": "42", "oov": unknown}
+    text = " ".join(tokens[c] for c in ("stopwords", "in_vocabulary", "numbers", "oov"))
+    for p in PRESETS:
+        o = p.options
+        diagnostics = dxtext.LocalDiagnostics()
+        out, record = model.privatize(text, preset=p.name, seed=3, with_record=True, local_diagnostics=diagnostics)
+        for policy, cls in CLASS_OF.items():
+            assert diagnostics.counts[cls][COUNTED_AS[o[policy]]] == 1, (p.name, policy, diagnostics.counts)
+        released = [c for c in CLASS_OF if o[c] != "drop"]
+        assert len(out.split()) == len(released), (p.name, out)
+        assert diagnostics.words_privatized == sum(o[c] == "privatize" for c in CLASS_OF), p.name
+        assert record.preset == dxtext.Preset[p.name.upper()]
+
+        # A bag: each entry's count released unless its class is dropped.
+        counts = {"in_vocabulary": 3, "stopwords": 1, "numbers": 2, "oov": 1}
+        bag, record = model.privatize_bag(
+            {tokens[c]: n for c, n in counts.items()}, preset=p.name, seed=3, with_record=True
+        )
+        assert sum(bag.values()) == sum(n for c, n in counts.items() if o[c] != "drop"), (p.name, bag)
+        assert record.preset == dxtext.Preset[p.name.upper()]
+
+        # SynTF draws words or drops them: it refuses a placeholder or keep policy.
+        if any(o[c] in ("placeholder", "keep") for c in CLASS_OF):
+            with pytest.raises(dxtext.UnsupportedError, match="placeholder or keep"):
+                model.syntf({word: 3}, 4, preset=p.name, seed=3)
+        else:
+            synthetic, record = model.syntf({word: 3}, 4, preset=p.name, seed=3, with_record=True)
+            assert sum(synthetic.values()) == 4
+            assert record.mechanism == dxtext.Mechanism.SYNTF and record.epsilon == o["epsilon"]
+            assert record.preset == dxtext.Preset[p.name.upper()]
+        stats = model.calibrate(preset=p.name, words=3, trials=5, seed=3)
+        assert stats.words == 3
 
 
 def test_preset_conflicts_are_refused_by_the_library(model: dxtext.Model) -> None:
-    with pytest.raises(dxtext.InvalidArgumentError, match=r"mechanism is tem, but the preset 'features'"):
-        model.privatize("the cat", preset="features", mechanism="tem")
-    with pytest.raises(dxtext.InvalidArgumentError, match=r"release_shape is normalize, but the preset .features."):
-        model.privatize("the cat", preset="features", release_shape="normalize")
-    with pytest.raises(dxtext.InvalidArgumentError, match=r"oov"):
-        model.privatize("the cat", preset="features", oov="placeholder")
-    with pytest.raises(dxtext.InvalidArgumentError, match=r"output_set is set, but the preset 'features'"):
-        model.privatize("the cat", preset="features", output_words=[model.word(0)])
-    # The defaults and the preset's own values are accepted.
-    model.privatize("the cat", preset="features", mechanism="laplace", release_shape="strict", numbers="drop")
+    for p in PRESETS:
+        o = p.options
+        named = f"but the preset '{p.name}'"
+        mechanism = other_than("mechanism", DEFAULTS["mechanism"], o["mechanism"])
+        with pytest.raises(dxtext.InvalidArgumentError, match=re.escape(f"mechanism is {mechanism}, {named}")):
+            model.privatize("the cat", preset=p.name, mechanism=mechanism)
+        shape = other_than("release_shape", DEFAULTS["release_shape"], o["release_shape"])
+        if shape is not None:
+            with pytest.raises(dxtext.InvalidArgumentError, match=re.escape(f"release_shape is {shape}, {named}")):
+                model.privatize("the cat", preset=p.name, release_shape=shape)
+        for policy in CLASS_OF:
+            value = other_than(policy, DEFAULTS[policy], o[policy])
+            with pytest.raises(dxtext.InvalidArgumentError, match=re.escape(f"({policy}) is {value}, {named}")):
+                model.privatize("the cat", preset=p.name, **{policy: value})
+        top = next(n for n in (7, 8) if n not in (o["output_top"], min(o["output_top"], len(model))))
+        with pytest.raises(dxtext.InvalidArgumentError, match=re.escape(f"output_top is {top}, {named}")):
+            model.privatize("the cat", preset=p.name, output_top=top)
+        with pytest.raises(dxtext.InvalidArgumentError, match=re.escape(f"output_set is set, {named}")):
+            model.privatize("the cat", preset=p.name, output_words=[model.word(0)])
     with pytest.raises(dxtext.InvalidArgumentError, match=r"unknown preset 'tidy'"):
         model.privatize("the cat", preset="tidy")
+
+
+def test_preset_accepts_the_defaults_of_the_options_it_fixes(frequent: dxtext.Model) -> None:
+    for p in PRESETS:
+        own = frequent.privatize("The cat sat on the mat", preset=p.name, seed=2)
+        assert frequent.privatize("The cat sat on the mat", preset=p.name, seed=2, **DEFAULTS) == own, p.name
 
 
 def test_preset_needing_frequencies_is_refused_without_them(model: dxtext.Model) -> None:
     if model.info.has_frequencies:
         pytest.skip("this model has frequencies")
-    with pytest.raises(dxtext.UnsupportedError, match=r"preset 'readable'.*no frequencies section"):
-        model.privatize("the cat", preset="readable")
+    for p in PRESETS:
+        if p.options["output_top"]:
+            with pytest.raises(dxtext.UnsupportedError, match=rf"preset '{p.name}'.*no frequencies section"):
+                model.privatize("the cat", preset=p.name)
+        else:  # the whole vocabulary: no frequencies needed
+            _, record = model.privatize("the cat", preset=p.name, with_record=True)
+            assert record.output_kind == dxtext.OutputKind.VOCABULARY and record.output_size == len(model)
 
 
 def test_epsilon_is_required_without_a_preset(model: dxtext.Model) -> None:

@@ -22,19 +22,90 @@ final class DxtextTests: XCTestCase {
         XCTAssertFalse(record.json.contains("words_privatized"))
     }
 
-    func testPresetsAndOutputWords() throws {
+    // The presets' values are in tools/options/presets.table; these tests
+    // never repeat them. They read what each preset resolves to from the
+    // record and the local diagnostics of a call made with it, and check the
+    // rules of resolution relative to that.
+    static let presets: [Preset] = [.readable, .features, .strongest]
+    /// One token of each class: a stopword, a vocabulary word, a number, an unknown word.
+    static let eachClass = "the war 42 zzqxv"
+    /// The token classes, as the diagnostics' JSON names them.
+    static let classes = ["in_vocabulary", "out_of_vocabulary", "number", "stopword"]
+    static let countedAs: [Policy: String] = [.privatize: "privatized", .placeholder: "placeholder",
+                                              .drop: "dropped", .keep: "kept"]
+
+    /// The policy each token class of `eachClass` went under, from the diagnostics' JSON.
+    func policies(_ diagnostics: LocalDiagnostics) throws -> [String: Policy] {
+        let parsed = try JSONSerialization.jsonObject(with: Data(diagnostics.json.utf8)) as? [String: Any]
+        let tokens = try XCTUnwrap(parsed?["tokens"] as? [String: [String: Int]])
+        var out = [String: Policy]()
+        for tokenClass in Self.classes {
+            for (policy, key) in Self.countedAs where tokens[tokenClass]?[key] == 1 {
+                out[tokenClass] = policy
+            }
+        }
+        XCTAssertEqual(out.count, Self.classes.count, diagnostics.json)
+        return out
+    }
+
+    func testPresetsResolveInTheLibrary() throws {
         let model = try DxModel(path: try DxModel.defaultPath())
         let privatizer = try DxPrivatizer(model: model)
-        let (_, record) = try privatizer.privatize("The cat sat on the mat.", options: PrivatizeOptions(preset: .readable))
-        XCTAssertEqual(record.preset, .readable)
-        XCTAssertEqual(record.mechanism, 3)  // DXT_MECHANISM_EXPONENTIAL
-        XCTAssertEqual(record.epsilon, 3.7)
-        XCTAssertEqual(record.releaseShape, .normalize)
-        XCTAssertTrue(record.json.contains("\"preset\":\"readable\""))
-        var conflict = PrivatizeOptions(preset: .readable)
-        conflict.mechanism = .tem
-        XCTAssertThrowsError(try privatizer.privatize("cat", options: conflict))
+        for preset in Self.presets {
+            let name = "\(preset)"
+            let (text, record, diagnostics) = try privatizer.privatizeWithLocalDiagnostics(
+                Self.eachClass, options: PrivatizeOptions(preset: preset))
+            XCTAssertEqual(record.preset, preset)
+            XCTAssertTrue(record.json.contains("\"preset\":\"\(name)\""), record.json)
+            XCTAssertGreaterThanOrEqual(record.epsilon, PrivatizeOptions.epsilonMin)
+            XCTAssertLessThanOrEqual(record.epsilon, PrivatizeOptions.epsilonMax)
+            let mechanism = try XCTUnwrap(Mechanism(rawValue: record.mechanism))
 
+            // Each token class under the preset's policy: dropped tokens leave no word.
+            let policy = try policies(diagnostics)
+            let dropped = policy.values.filter { $0 == .drop }.count
+            XCTAssertEqual(text.split(separator: " ").count, Self.classes.count - dropped, "\(name): \(text)")
+            XCTAssertEqual(Int(diagnostics.wordsPrivatized), policy.values.filter { $0 == .privatize }.count)
+            let counts: [String: UInt64] = ["the": 1, "war": 3, "42": 2, "zzqxv": 1]
+            let classOf = ["the": "stopword", "war": "in_vocabulary", "42": "number", "zzqxv": "out_of_vocabulary"]
+            let expected = counts.filter { policy[classOf[$0.key]!] != .drop }.values.reduce(0, +)
+            let (bag, _) = try privatizer.privatizeBag(counts, options: PrivatizeOptions(preset: preset))
+            XCTAssertEqual(bag.values.reduce(0, +), expected, name)
+
+            // An epsilon overrides the preset's, and only that.
+            var override = PrivatizeOptions(preset: preset)
+            override.epsilon = record.epsilon == 1.5 ? 2.5 : 1.5
+            let (_, over) = try privatizer.privatize(Self.eachClass, options: override)
+            XCTAssertEqual(over.epsilon, override.epsilon)
+            XCTAssertEqual(over.mechanism, record.mechanism)
+            XCTAssertEqual(over.releaseShape, record.releaseShape)
+            XCTAssertEqual(over.preset, preset)
+
+            // A value other than both the default and the preset's own is
+            // refused, and named; the preset's own values are accepted.
+            let other = try XCTUnwrap(([.hyperbolic, .exponential, .syntf, .mahalanobis, .vickrey, .tem] as [Mechanism])
+                .first { $0 != mechanism })
+            var conflict = PrivatizeOptions(preset: preset)
+            conflict.mechanism = other
+            XCTAssertThrowsError(try privatizer.privatize("cat", options: conflict)) { error in
+                XCTAssertEqual((error as? DxtextError)?.status, DxtextError.invalidArgument)
+                XCTAssertTrue((error as? DxtextError)?.message.contains("mechanism is \(other), but the preset '\(name)'") == true,
+                              "\(error)")
+            }
+            var own = PrivatizeOptions(preset: preset)
+            own.mechanism = mechanism
+            own.releaseShape = record.releaseShape
+            own.inVocabulary = policy["in_vocabulary"]
+            own.oov = policy["out_of_vocabulary"]
+            own.numbers = policy["number"]
+            own.stopwords = policy["stopword"]
+            XCTAssertNoThrow(try privatizer.privatize("cat", options: own))
+        }
+    }
+
+    func testOutputWords() throws {
+        let model = try DxModel(path: try DxModel.defaultPath())
+        let privatizer = try DxPrivatizer(model: model)
         let allowed = ["house", "river", "music"]
         let set = try model.outputSet(allowed)
         XCTAssertEqual(set.count, 3)

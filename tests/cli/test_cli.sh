@@ -774,14 +774,32 @@ assert len(out["text"].split()) == words, (out["text"], words)
 ' "$tmp/presets.json" "$tmp/preset2.json"
 check "privatize --preset readable --release-shape normalize (its own value) is accepted" \
   "$BIN" privatize --model "$tmp/mf.dxe" --preset readable --release-shape normalize --seed "$SEED_M" cat
-expect_fail "privatize --preset with a conflicting mechanism" "mechanism is tem, but the preset 'readable'" \
-  "$BIN" privatize --model "$tmp/mf.dxe" --preset readable --mechanism tem cat
-expect_fail "privatize --preset with a conflicting policy" "oov\) is placeholder, but the preset 'strongest'" \
-  "$BIN" privatize --model "$tmp/mf.dxe" --preset strongest --oov placeholder cat
+readable_mech=$(python3 -c 'import json,sys; print({p["name"]: p for p in json.load(open(sys.argv[1]))["presets"]}["readable"]["mechanism"])' "$tmp/presets.json")
+other_mech=tem
+[ "$readable_mech" = tem ] && other_mech=vickrey
+expect_fail "privatize --preset with a conflicting mechanism" "mechanism is $other_mech, but the preset 'readable'" \
+  "$BIN" privatize --model "$tmp/mf.dxe" --preset readable --mechanism "$other_mech" cat
+# For each preset, an out-of-vocabulary policy that is neither the default
+# (privatize) nor the preset's own is refused, naming both.
+while read -r name oov; do
+  other=keep
+  [ "$oov" = keep ] && other=placeholder
+  expect_fail "privatize --preset $name with a conflicting policy" "oov\) is $other, but the preset '$name'" \
+    "$BIN" privatize --model "$tmp/mf.dxe" --preset "$name" --oov "$other" cat
+done < <(python3 -c 'import json,sys; [print(p["name"], p["oov"]) for p in json.load(open(sys.argv[1]))["presets"]]' "$tmp/presets.json")
 expect_fail "privatize --preset with an output word list" "output_set is set, but the preset 'features'" \
   "$BIN" privatize --model "$tmp/mf.dxe" --preset features --output-words "$tmp/out_words.txt" cat
-expect_fail "privatize --preset readable on a model without frequencies" "preset 'readable' .*no frequencies section" \
-  "$BIN" privatize --model "$tmp/m.dxe" --preset readable cat
+# A preset with a top-N output vocabulary needs the model's frequencies; one
+# over the whole vocabulary runs on a model without them.
+while read -r name top; do
+  if [ "$top" != 0 ]; then
+    expect_fail "privatize --preset $name (top $top) on a model without frequencies" "preset '$name' .*no frequencies section" \
+      "$BIN" privatize --model "$tmp/m.dxe" --preset "$name" cat
+  else
+    check "privatize --preset $name (whole vocabulary) on a model without frequencies" \
+      "$BIN" privatize --model "$tmp/m.dxe" --preset "$name" --seed "$SEED_M" cat
+  fi
+done < <(python3 -c 'import json,sys; [print(p["name"], p["output_top"]) for p in json.load(open(sys.argv[1]))["presets"]]' "$tmp/presets.json")
 expect_fail "privatize --preset: an unknown name" "must be one of none, readable, features, strongest" \
   "$BIN" privatize --model "$tmp/mf.dxe" --preset tidy cat
 expect_fail "privatize: --epsilon or --preset" "--epsilon is required, unless --preset" "$BIN" privatize --model "$tmp/mf.dxe" cat

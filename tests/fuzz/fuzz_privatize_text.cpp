@@ -33,9 +33,13 @@ void check_nothing_copied(const dxt_privatize_options& o, const char* out, size_
 
 // Under the strict shape, without a placeholder (which may hold any
 // bytes), the output is the fixed models' words joined by single spaces:
-// no other whitespace of the text survives.
+// no other whitespace of the text survives. release_shape sits in what was
+// the tail padding of the struct before it, so dxtext reads it only from a
+// struct_size that covers the output fields appended with it (dxtext.h);
+// a smaller one releases in the keep shape.
 void check_strict(const dxt_privatize_options& o, const char* out, size_t len) {
-  if (o.release_shape != DXT_SHAPE_STRICT || o.struct_size <= offsetof(dxt_privatize_options, release_shape)) return;
+  constexpr size_t with_shape = offsetof(dxt_privatize_options, output_set) + sizeof o.output_set;
+  if (o.release_shape != DXT_SHAPE_STRICT || o.struct_size < with_shape) return;
   for (uint32_t p : o.policy)
     if (p == DXT_POLICY_PLACEHOLDER) return;
   const std::string_view s(out, len);

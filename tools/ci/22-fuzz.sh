@@ -16,7 +16,7 @@ $sudo apt-get install -y -qq --no-install-recommends \
   clang libclang-rt-14-dev g++ cmake ninja-build pkg-config binutils libssl-dev libeigen3-dev doctest-dev \
   python3 >/dev/null
 
-targets=(model_open privatize_text privatize_bag convert frequencies)
+targets=(model_open privatize_text privatize_bag convert frequencies ledger_decode)
 CC=clang CXX=clang++ cmake -S . -B build-ci/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDXT_BUILD_FUZZERS=ON -DDXT_SANITIZE=address,undefined -DDXT_BUILD_BENCH=OFF >/dev/null
 cmake --build build-ci/fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}"

@@ -517,9 +517,8 @@ typedef struct dxt_privatize_options {
   uint32_t ivf_nprobe; /**< DXT_SEARCH_IVF: cells probed; 0 = the default (docs/performance.md); above K means K */
   /* Appended with the release shapes, in what was the tail padding of the
      struct before them: read only when struct_size also covers output_top
-     and output_set (appended in the same version); a caller whose
-     struct_size ends before output_set gets DXT_SHAPE_KEEP, the earlier
-     behaviour. */
+     and output_set; a caller whose struct_size ends before output_set
+     gets DXT_SHAPE_KEEP, the earlier behaviour. */
   uint32_t release_shape; /**< dxt_release_shape; default DXT_SHAPE_KEEP */
   /* Appended with output vocabularies (read only when struct_size covers
      both fields): restrict the released words to a public set S. At most one

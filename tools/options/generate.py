@@ -11,7 +11,9 @@ of the Python, Node.js and WebAssembly bindings (with the presets' values,
 which their tests read instead of repeating them) and of the command line,
 the library's table of presets (src/text/preset_table.inc), and lists the
 members the Java, Rust and Swift builders must have (checked by
-tests/options/check_options.py).
+tests/options/check_options.py). Copies the TypeScript declarations that the
+Node.js and WebAssembly packages share (tools/options/js_shared.d.ts) into
+both packages' .d.ts files.
 """
 
 from __future__ import annotations
@@ -483,7 +485,10 @@ def docs(options: List[Option], presets: List[Preset]) -> str:
         "`tools/options/generate.py` makes this page and each binding's table of names",
         "from it, and the test `test_options_table` checks that they are up to date,",
         "that the defaults are those `dxt_privatize_options_init()` writes, and that",
-        "the Java, Rust and Swift builders have every option.",
+        "the Java, Rust and Swift builders have every option. The TypeScript",
+        "declarations of the Node.js and WebAssembly packages, one API, are written",
+        "once in [tools/options/js_shared.d.ts](../tools/options/js_shared.d.ts) and",
+        "copied into both by the same script.",
         "",
         "| option | C field | CLI | Python | Node.js, WASM, Swift | Java, Rust | default | values |",
         "|---|---|---|---|---|---|---|---|",
@@ -525,9 +530,62 @@ def docs(options: List[Option], presets: List[Preset]) -> str:
     return "\n".join(lines)
 
 
+JS_SHARED = ROOT / "tools" / "options" / "js_shared.d.ts"
+JS_DECLARATIONS = [ROOT / "bindings" / "node" / "lib" / "index.d.ts", ROOT / "bindings" / "wasm" / "js" / "dxtext.d.ts"]
+
+
+def js_shared_sections(path: Path = JS_SHARED) -> Dict[str, List[str]]:
+    """The sections of js_shared.d.ts: the lines after each `//# section NAME`
+    up to the next one, without the blank lines that end them."""
+    sections: Dict[str, List[str]] = {}
+    current: Optional[List[str]] = None
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("//# section "):
+            current = sections.setdefault(line[len("//# section "):].strip(), [])
+        elif current is not None:
+            current.append(line)
+    for lines in sections.values():
+        while lines and lines[-1] == "":
+            lines.pop()
+    return sections
+
+
+def js_declarations(path: Path, sections: Dict[str, List[str]]) -> str:
+    """The declarations file at `path` with every shared section replaced by
+    its text in js_shared.d.ts, between the marker lines
+    `// shared: NAME (...)` and `// shared: end NAME` (indented alike)."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    out: List[str] = []
+    used = set()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        stripped = line.strip()
+        if not stripped.startswith("// shared: ") or stripped.startswith("// shared: end "):
+            continue
+        name = stripped[len("// shared: "):].split(" ", 1)[0]
+        if name not in sections:
+            raise SystemExit(f"{path.relative_to(ROOT)}: no section {name!r} in {JS_SHARED.relative_to(ROOT)}")
+        end = f"// shared: end {name}"
+        while i < len(lines) and lines[i].strip() != end:
+            i += 1
+        if i == len(lines):
+            raise SystemExit(f"{path.relative_to(ROOT)}: section {name!r} has no line {end!r}")
+        out.extend(sections[name])
+        used.add(name)
+    missing = sorted(set(sections) - used)
+    if missing:
+        raise SystemExit(f"{path.relative_to(ROOT)}: no markers for the shared sections {', '.join(missing)}")
+    return "\n".join(out)
+
+
 def outputs(options: List[Option]) -> Dict[Path, str]:
     presets = read_presets(options)
+    sections = js_shared_sections()
     return {
+        **{path: js_declarations(path, sections) for path in JS_DECLARATIONS},
         ROOT / "docs" / "options.md": docs(options, presets),
         ROOT / "src" / "text" / "preset_table.inc": preset_table(options, presets),
         ROOT / "bindings" / "python" / "src" / "dxtext" / "_options_table.py": python_module(options, presets),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Type declarations of lib/index.js: the same API as dxtext-wasm's (js/dxtext.d.ts).
 
+// shared: types (from tools/options/js_shared.d.ts by tools/options/generate.py; do not edit)
 export type Mechanism = 'laplace' | 'hyperbolic' | 'exponential' | 'syntf' | 'mahalanobis' | 'vickrey' | 'tem';
 export type Policy = 'privatize' | 'placeholder' | 'drop' | 'keep';
 export type Geometry = 'euclidean' | 'poincare';
@@ -125,6 +126,7 @@ export interface BagResult {
   record: ReleaseRecord;
   localDiagnostics?: LocalDiagnostics;
 }
+// shared: end types
 
 export class Model {
   private constructor();
@@ -136,6 +138,7 @@ export class Model {
   static openDefault(geometry?: Geometry, options?: { verifyDigests?: boolean }): Promise<Model>;
   /** The path of the default model for `geometry` (Node.js only: files). */
   static defaultPath(geometry?: Geometry): string;
+  // shared: model (from tools/options/js_shared.d.ts by tools/options/generate.py; do not edit)
   readonly path: string | null;
   readonly info: Readonly<ModelInfo>;
   readonly size: number;
@@ -148,8 +151,10 @@ export class Model {
   /** An output vocabulary of this model, for options.outputWords. */
   outputSet(words: string[]): Promise<OutputSet>;
   close(): void;
+  // shared: end model
 }
 
+// shared: module (from tools/options/js_shared.d.ts by tools/options/generate.py; do not edit)
 /** A public list of a model's words that the mechanisms may release (Model.outputSet). */
 export class OutputSet {
   private constructor();
@@ -224,6 +229,7 @@ export interface LedgerTotals {
   readonly memoCapacity: number;
   readonly words: number;
 }
+// shared: end module
 
 /** A privacy budget per scope in a file the app owns (docs/budgets.md). */
 export class Ledger {

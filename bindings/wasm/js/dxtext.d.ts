@@ -2,6 +2,7 @@
 // Types of dxtext.js, the JavaScript wrapper of the dxtext WebAssembly module: the same API as
 // the Node.js binding's (bindings/node/lib/index.d.ts), apart from file access.
 
+// shared: types (from tools/options/js_shared.d.ts by tools/options/generate.py; do not edit)
 export type Mechanism = 'laplace' | 'hyperbolic' | 'exponential' | 'syntf' | 'mahalanobis' | 'vickrey' | 'tem';
 export type Policy = 'privatize' | 'placeholder' | 'drop' | 'keep';
 export type Geometry = 'euclidean' | 'poincare';
@@ -126,6 +127,7 @@ export interface BagResult {
   record: ReleaseRecord;
   localDiagnostics?: LocalDiagnostics;
 }
+// shared: end types
 
 export class Model {
   private constructor();
@@ -135,6 +137,7 @@ export class Model {
   static fromBuffer(data: ArrayBuffer | ArrayBufferView, options?: { verifyDigests?: boolean }): Promise<Model>;
   /** The default model. The Euclidean model the package carries (fetched in a browser); 'poincare': NotFoundError. */
   static openDefault(geometry?: Geometry, options?: { verifyDigests?: boolean }): Promise<Model>;
+  // shared: model (from tools/options/js_shared.d.ts by tools/options/generate.py; do not edit)
   readonly path: string | null;
   readonly info: Readonly<ModelInfo>;
   readonly size: number;
@@ -147,8 +150,10 @@ export class Model {
   /** An output vocabulary of this model, for options.outputWords. */
   outputSet(words: string[]): Promise<OutputSet>;
   close(): void;
+  // shared: end model
 }
 
+// shared: module (from tools/options/js_shared.d.ts by tools/options/generate.py; do not edit)
 /** A public list of a model's words that the mechanisms may release (Model.outputSet). */
 export class OutputSet {
   private constructor();
@@ -223,6 +228,7 @@ export interface LedgerTotals {
   readonly memoCapacity: number;
   readonly words: number;
 }
+// shared: end module
 
 /**
  * Where a Ledger keeps its bytes. load() gives null when there is no ledger

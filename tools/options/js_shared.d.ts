@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: Apache-2.0
+// The TypeScript declarations that the Node.js binding (bindings/node/lib/index.d.ts)
+// and the WebAssembly package (bindings/wasm/js/dxtext.d.ts) share: their one API.
+// tools/options/generate.py copies each section into both files, between the
+// "shared:" marker lines there; edit them here, then run it.
+
+//# section types
+export type Mechanism = 'laplace' | 'hyperbolic' | 'exponential' | 'syntf' | 'mahalanobis' | 'vickrey' | 'tem';
+export type Policy = 'privatize' | 'placeholder' | 'drop' | 'keep';
+export type Geometry = 'euclidean' | 'poincare';
+/** The presets of tools/options/presets.table (docs/options.md, "Presets"). */
+export type Preset = 'readable' | 'features' | 'strongest';
+
+/** The options of docs/options.md (tools/options/privatize_options.table). */
+export interface OptionsObject {
+  /** Required unless a preset gives it; with a preset, it overrides the preset's. */
+  epsilon?: number;
+  /** Mechanism, epsilon, release shape, output vocabulary and policies for a common job; an option
+      it fixes may only be left out or given the preset's value (the library refuses others). */
+  preset?: Preset | 'none';
+  mechanism?: Mechanism;
+  inVocabulary?: Policy;
+  oov?: Policy;
+  numbers?: Policy;
+  stopwords?: Policy;
+  placeholder?: string;
+  temGamma?: number;
+  temBeta?: number;
+  vickreyT?: number;
+  mahalanobisLambda?: number;
+  syntfS?: number;
+  sampler?: 'gumbel' | 'permute-and-flip';
+  /** Decoding: 'exact' (the default) or through the model's search index. */
+  search?: 'exact' | 'ivf';
+  /** What of the input's form a text shows: 'keep' (default), 'normalize' or 'strict' (docs/guarantees.md). */
+  releaseShape?: 'keep' | 'normalize' | 'strict';
+  /** Index cells scanned with search 'ivf' (0 or absent: the library's default). */
+  ivfNprobe?: number;
+  /** Release only the model's N most frequent words (0 = all). */
+  outputTop?: number;
+  /** Release only these words: an OutputSet (Model.outputSet) or a list of the model's words. */
+  outputWords?: OutputSet | string[];
+  /** true adds localDiagnostics (token counts of the input) to the result. */
+  localDiagnostics?: boolean;
+}
+/** A number is the epsilon with every other option at its default. */
+export type Options = number | OptionsObject;
+
+export interface ActionCounts {
+  privatized: number;
+  placeholder: number;
+  dropped: number;
+  kept: number;
+}
+
+/** What a call released and the guarantee it carries: safe to send with the output. */
+export interface ReleaseRecord {
+  release: 'word' | 'text' | 'bag' | 'syntheticBag' | 'unknown';
+  mechanism: Mechanism | 'unknown';
+  /** Per word, per unit of the metric. */
+  epsilon: number;
+  metric: 'euclidean' | 'hyperbolic' | 'mahalanobis' | 'discrete' | 'unknown';
+  rngMode: 'system' | 'deterministic' | 'unknown';
+  isPrivate: boolean;
+  modelFingerprint: string | null;
+  /** word: eps*d(w,w'); positionwise (ordered text): eps*sum_i d(x_i,x'_i);
+      bagEmd: eps*N*EMD(b,b'); anyInputs: epsilonTotal-DP between any two inputs. */
+  bound: 'word' | 'positionwise' | 'bagEmd' | 'anyInputs' | 'unknown';
+  /** Features of the input the output shows as they are. */
+  reveals: Array<
+    'wordCount' | 'layout' | 'caseShape' | 'tokenClasses' | 'keptWords' | 'sentenceBoundaries' | 'clauseBoundaries'
+  >;
+  /** anyInputs: the number of draws; 0 otherwise. */
+  draws: number;
+  /** anyInputs: epsilon * draws; 0 otherwise. */
+  epsilonTotal: number;
+  /** syntf only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of epsilon. */
+  epsilonVocabulary: number;
+  /** What of the input's form the text release copied. */
+  releaseShape: 'keep' | 'normalize' | 'strict' | 'unknown';
+  /** Which words the mechanism could release: all, the N most frequent, or a list. */
+  outputKind: 'vocabulary' | 'top' | 'list' | 'unknown';
+  outputSize: number;
+  /** SHA-256 of those words (hex), null for the whole vocabulary. */
+  outputDigest: string | null;
+  /** The preset of the options ('none' without one); the fields above are its resolved values. */
+  preset: Preset | 'none' | 'unknown';
+  json: string;
+}
+
+/** Token counts of the input. They describe the input: keep them on the device. */
+export interface LocalDiagnostics {
+  counts: { inVocabulary: ActionCounts; outOfVocabulary: ActionCounts; number: ActionCounts; stopword: ActionCounts };
+  wordsPrivatized: number;
+  wordsLeaked: number;
+  json: string;
+}
+
+export interface ModelInfo {
+  formatMajor: number;
+  formatMinor: number;
+  dimension: number;
+  vocabularySize: number;
+  geometry: Geometry | 'unknown';
+  quantization: 'f32' | 'f16' | 'int8' | 'unknown';
+  lowercase: boolean;
+  hasFrequencies: boolean;
+}
+
+export interface Calibration {
+  words: number;
+  trials: number;
+  keepMean: number;
+  keepMedian: number;
+  keepMax: number;
+  distinctMean: number;
+  distinctMedian: number;
+  distinctMax: number;
+}
+
+export type Bag = Map<string, number> | Record<string, number> | Array<[string, number]>;
+export interface TextResult {
+  text: string;
+  record: ReleaseRecord;
+  localDiagnostics?: LocalDiagnostics;
+}
+export interface BagResult {
+  bag: Map<string, number>;
+  record: ReleaseRecord;
+  localDiagnostics?: LocalDiagnostics;
+}
+
+//# section model
+  readonly path: string | null;
+  readonly info: Readonly<ModelInfo>;
+  readonly size: number;
+  readonly closed: boolean;
+  fingerprint(): Promise<string>;
+  /** The vocabulary index of a word; rejects with NotFoundError when absent. */
+  lookup(word: string): Promise<number>;
+  has(word: string): Promise<boolean>;
+  word(index: number): Promise<string>;
+  /** An output vocabulary of this model, for options.outputWords. */
+  outputSet(words: string[]): Promise<OutputSet>;
+  close(): void;
+
+//# section module
+/** A public list of a model's words that the mechanisms may release (Model.outputSet). */
+export class OutputSet {
+  private constructor();
+  readonly words: readonly string[];
+  readonly size: number;
+  readonly closed: boolean;
+  close(): void;
+}
+
+export class Privatizer {
+  /** `seed` (32 bytes or 64 hex digits) makes the noise reproducible and NOT private. */
+  constructor(model: Model, options?: { seed?: Uint8Array | string });
+  readonly model: Model;
+  privatizeWord(word: string, options?: Options): Promise<TextResult>;
+  privatizeText(text: string, options?: Options): Promise<TextResult>;
+  privatizeBag(bag: Bag, options?: Options): Promise<BagResult>;
+  /** options.mechanism is ignored: SynTF runs its own mechanism. */
+  syntf(bag: Bag, nOut: number, options?: Options): Promise<BagResult>;
+  calibrate(options?: Options, sample?: { words?: number; trials?: number }): Promise<Calibration>;
+  close(): Promise<void>;
+}
+
+/** The dxtext library version, "major.minor.patch". */
+export function libraryVersion(): Promise<string>;
+/** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
+export const EPSILON_MIN: number;
+export const EPSILON_MAX: number;
+/** DXT_MAX_BAG_WORDS: the largest total count of a bag, and the largest nOut. */
+export const MAX_BAG_WORDS: number;
+export const MECHANISM_NAMES: readonly Mechanism[];
+export const PRESET_NAMES: readonly Preset[];
+/** dxt_status codes (include/dxtext/dxtext.h). */
+export const Status: Readonly<Record<
+  | 'OK' | 'INVALID_ARGUMENT' | 'INVALID_EPSILON' | 'IO' | 'NOT_A_MODEL' | 'UNSUPPORTED_VERSION' | 'CORRUPT_MODEL'
+  | 'TRUNCATED_MODEL' | 'DIGEST_MISMATCH' | 'OUT_OF_MEMORY' | 'RNG_FAILURE' | 'INVALID_UTF8' | 'NOT_FOUND'
+  | 'UNSUPPORTED' | 'INPUT_TOO_LARGE' | 'PARSE' | 'INTERNAL' | 'CONTEXT_BUSY' | 'BUDGET_EXCEEDED' | 'LEDGER_CORRUPT',
+  number
+>>;
+
+/** A failed call: `status` is the dxt_status number, `code` its C name ('DXT_E_INVALID_EPSILON'). */
+export class DxtextError extends Error {
+  readonly status: number;
+  readonly code: string;
+}
+export class InvalidArgumentError extends DxtextError {}
+export class InvalidEpsilonError extends DxtextError {}
+export class FileError extends DxtextError {}
+export class ModelError extends DxtextError {}
+export class NotAModelError extends ModelError {}
+export class UnsupportedVersionError extends ModelError {}
+export class CorruptModelError extends ModelError {}
+export class TruncatedModelError extends ModelError {}
+export class DigestMismatchError extends ModelError {}
+export class OutOfMemoryError extends DxtextError {}
+export class RandomGeneratorError extends DxtextError {}
+export class InvalidUtf8Error extends DxtextError {}
+export class NotFoundError extends DxtextError {}
+export class UnsupportedError extends DxtextError {}
+export class InputTooLargeError extends DxtextError {}
+export class ParseError extends DxtextError {}
+export class InternalError extends DxtextError {}
+export class ContextBusyError extends DxtextError {}
+export class BudgetExceededError extends DxtextError {}
+export class LedgerCorruptError extends DxtextError {}
+
+export interface LedgerTotals {
+  readonly cap: number;
+  readonly spent: number;
+  readonly spentAnyInputs: number;
+  readonly releases: number;
+  readonly memoised: number;
+  readonly memoCapacity: number;
+  readonly words: number;
+}

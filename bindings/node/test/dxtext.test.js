@@ -14,6 +14,8 @@ const dxtext = require(process.env.DXTEXT_NODE_PACKAGE || '..');
 const { OPTIONS, PRESETS } = require(path.join(process.env.DXTEXT_NODE_PACKAGE || path.join(__dirname, '..'), 'lib',
   'options_table.js'));
 
+const { presetTests } = require('../../../tests/js/preset_tests.cjs');
+
 const GOLDEN = path.join(__dirname, '..', '..', '..', 'tests', 'data', 'golden_v1.dxe');
 const SENTENCE = 'The president spoke to the nation about the war.';
 
@@ -306,123 +308,9 @@ test('a ledger caps, memoises, refuses past the cap and detects a corrupted file
   fs.rmSync(dir, { recursive: true });
 });
 
-// Each enum option's names (tools/options/privatize_options.table); the policy
-// options with the name the library's messages use and the token class each
-// governs; what a policy is counted as in local diagnostics; and what an
-// option a preset fixes is when left unset (dxt_privatize_options_init).
-const VALUES = Object.fromEntries(OPTIONS.filter((o) => o.values).map((o) => [o.name, Object.keys(o.values)]));
-const POLICIES = [
-  { option: 'inVocabulary', name: 'in_vocabulary', tokenClass: 'inVocabulary' },
-  { option: 'oov', name: 'oov', tokenClass: 'outOfVocabulary' },
-  { option: 'numbers', name: 'numbers', tokenClass: 'number' },
-  { option: 'stopwords', name: 'stopwords', tokenClass: 'stopword' },
-];
-const COUNTED_AS = { privatize: 'privatized', placeholder: 'placeholder', drop: 'dropped', keep: 'kept' };
-const DEFAULTS = { mechanism: 'laplace', releaseShape: 'keep', inVocabulary: 'privatize', oov: 'privatize', numbers: 'privatize', stopwords: 'privatize' };
-const otherThan = (option, ...taken) => VALUES[option].find((value) => !taken.includes(value));
-
-// A text under a fresh privatizer with a fixed seed.
-async function seededText(text, options) {
-  const privatizer = new dxtext.Privatizer(model, { seed: '05'.repeat(32) });
-  try {
-    return await privatizer.privatizeText(text, options);
-  } finally {
-    await privatizer.close();
-  }
-}
-
-test('presets: each resolves to the values of its table and is those options written out', async () => {
-  assert.deepEqual(dxtext.PRESET_NAMES, PRESETS.map((p) => p.name));
-  const privatizer = new dxtext.Privatizer(model);
-  for (const { name, options: o } of PRESETS) {
-    const { text, record } = await seededText(SENTENCE, { preset: name });
-    assert.equal(record.preset, name);
-    assert.equal(JSON.parse(record.json).preset, name);
-    assert.equal(record.mechanism, o.mechanism, name);
-    assert.equal(record.epsilon, o.epsilon, name);
-    assert.equal(record.releaseShape, o.releaseShape, name);
-    if (o.outputTop) {
-      assert.equal(record.outputKind, 'top', name);
-      assert.equal(record.outputSize, Math.min(o.outputTop, model.size), name);
-      assert.match(record.outputDigest, /^[0-9a-f]{64}$/);
-    } else {
-      assert.equal(record.outputKind, 'vocabulary', name);
-      assert.equal(record.outputSize, model.size, name);
-    }
-    // The same noise gives the same text with the options written out, and
-    // the preset's own values (or the defaults) beside it are accepted.
-    assert.equal((await seededText(SENTENCE, { ...o })).text, text, name);
-    assert.equal((await seededText(SENTENCE, { preset: name, ...o })).text, text, name);
-    assert.equal((await seededText(SENTENCE, { preset: name, ...DEFAULTS })).text, text, name);
-    // An epsilon overrides the preset's, and only that.
-    const epsilon = o.epsilon === 1.5 ? 2.5 : 1.5; // not the preset's
-    const over = (await privatizer.privatizeText(SENTENCE, { preset: name, epsilon })).record;
-    assert.equal(over.epsilon, epsilon);
-    for (const field of ['preset', 'mechanism', 'releaseShape', 'outputKind', 'outputSize']) {
-      assert.equal(over[field], record[field], `${name}: ${field}`);
-    }
-  }
-  await privatizer.close();
-});
-
-test('presets: each token class follows the policy of the preset', async () => {
-  const privatizer = new dxtext.Privatizer(model, { seed: '06'.repeat(32) });
-  // One token of each class: a stopword, a vocabulary word, a number, an unknown word.
-  const tokens = { stopwords: 'the', inVocabulary: 'war', numbers: '42', oov: 'zzqxv' };
-  for (const { name, options: o } of PRESETS) {
-    const { text, localDiagnostics } = await privatizer.privatizeText(Object.values(tokens).join(' '), {
-      preset: name, localDiagnostics: true,
-    });
-    for (const { option, tokenClass } of POLICIES) {
-      assert.equal(localDiagnostics.counts[tokenClass][COUNTED_AS[o[option]]], 1, `${name}: ${option}`);
-    }
-    const released = POLICIES.filter(({ option }) => o[option] !== 'drop').length;
-    assert.equal(text.split(/\s+/).filter(Boolean).length, released, `${name}: ${text}`);
-    assert.equal(localDiagnostics.wordsPrivatized, POLICIES.filter(({ option }) => o[option] === 'privatize').length);
-    // A bag: each entry's count is released unless its class is dropped.
-    const counts = { stopwords: 1, inVocabulary: 3, numbers: 2, oov: 1 };
-    const input = Object.fromEntries(Object.entries(counts).map(([option, n]) => [tokens[option], n]));
-    const { bag, record } = await privatizer.privatizeBag(input, { preset: name });
-    const expected = Object.entries(counts).filter(([option]) => o[option] !== 'drop').reduce((a, [, n]) => a + n, 0);
-    assert.equal([...bag.values()].reduce((a, n) => a + n, 0), expected, name);
-    assert.equal(record.preset, name);
-    // SynTF draws words or drops them: it refuses a placeholder or keep policy.
-    if (POLICIES.some(({ option }) => ['placeholder', 'keep'].includes(o[option]))) {
-      await assert.rejects(privatizer.syntf({ war: 2, peace: 1 }, 3, { preset: name }), dxtext.UnsupportedError);
-    } else {
-      const synthetic = await privatizer.syntf({ war: 2, peace: 1 }, 3, { preset: name });
-      assert.equal(synthetic.record.preset, name);
-      assert.equal(synthetic.record.mechanism, 'syntf');
-      assert.equal(synthetic.record.epsilon, o.epsilon);
-    }
-    const c = await privatizer.calibrate({ preset: name }, { words: 5, trials: 5 });
-    assert.equal(c.words, 5);
-  }
-  await privatizer.close();
-});
-
-test('presets: an option set to neither its default nor the preset\'s value is refused and named', async () => {
-  const privatizer = new dxtext.Privatizer(model);
-  const refused = (options, message) => assert.rejects(privatizer.privatizeText('cat', options), (error) => {
-    assert.ok(error instanceof dxtext.InvalidArgumentError, String(error));
-    assert.ok(error.message.includes(message), `${error.message} (expected: ${message})`);
-    return true;
-  });
-  for (const { name, options: o } of PRESETS) {
-    const named = `but the preset '${name}'`;
-    const mechanism = otherThan('mechanism', DEFAULTS.mechanism, o.mechanism);
-    await refused({ preset: name, mechanism }, `mechanism is ${mechanism}, ${named}`);
-    const releaseShape = otherThan('releaseShape', DEFAULTS.releaseShape, o.releaseShape);
-    if (releaseShape) await refused({ preset: name, releaseShape }, `release_shape is ${releaseShape}, ${named}`);
-    for (const { option, name: field } of POLICIES) {
-      const value = otherThan(option, DEFAULTS[option], o[option]);
-      await refused({ preset: name, [option]: value }, `(${field}) is ${value}, ${named}`);
-    }
-    const outputTop = [7, 8].find((n) => n !== o.outputTop && n !== Math.min(o.outputTop, model.size));
-    await refused({ preset: name, outputTop }, `output_top is ${outputTop}, ${named}`);
-  }
-  await assert.rejects(privatizer.privatizeText('cat', { preset: 'tidy' }), /unknown preset "tidy"/);
-  await privatizer.close();
+// The preset tests of the one JavaScript API (tests/js/preset_tests.cjs), on this package.
+presetTests({
+  dxtext, OPTIONS, PRESETS, openModel: async () => model, sentence: SENTENCE, seed: '05'.repeat(32),
 });
 
 test('output words: an OutputSet or an array; refusals come from the library', async () => {

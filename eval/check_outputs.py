@@ -21,12 +21,29 @@ def main(out, name, config_path):
                                      for m in config["mechanisms"])
     if len(rows) != expected:
         problems.append(f"results.csv has {len(rows)} rows, expected {expected}")
-    metrics = ["attack_koppel", "attack_char_svm", "utility_nb", "utility_svm", "utility_fasttext"]
+    attacks = ["attack_koppel", "attack_char_svm", "attack_adaptive_char", "attack_adaptive_word", "attack_structure"]
+    metrics = attacks + ["utility_nb", "utility_svm", "utility_fasttext"]
+    nonoise = ["nonoise_" + k[len("attack_"):] for k in attacks]
     for r in rows:
-        for k in metrics + ["words_changed", "content_kept", "chance_attack", "chance_utility"]:
+        noisy_row = r["mechanism"] not in ("original", "vectorised")
+        shares = ["words_changed", "content_kept", "chance_attack", "chance_utility", "attack_strongest",
+                  "nonoise_strongest", "topic_floor"] + nonoise + (["common_share"] if noisy_row else [])
+        for k in metrics + shares:
+            if r.get(k, "") == "":
+                problems.append(f"{r['mechanism']} {r['epsilon']}: no {k}")
+                continue
             v = float(r[k])
             if not 0 <= v <= 1:
                 problems.append(f"{r['mechanism']} {r['epsilon']}: {k} = {v} is not in [0, 1]")
+        if r.get("attack_strongest", "") != "" and abs(float(r["attack_strongest"]) -
+                                                       max(float(r[k]) for k in attacks)) > 1e-3:
+            problems.append(f"{r['mechanism']} {r['epsilon']}: attack_strongest is not the best attacker")
+        if r.get("nonoise_strongest", "") not in ("", None) and float(r["nonoise_strongest"]) > 0:
+            want = float(r["attack_strongest"]) / float(r["nonoise_strongest"])
+            if abs(float(r["strongest_ratio"]) - want) > 2e-3:
+                problems.append(f"{r['mechanism']} {r['epsilon']}: strongest_ratio is not strongest / no-noise")
+        if r.get("topic_share", "") == "" or float(r["topic_share"]) < 0:
+            problems.append(f"{r['mechanism']} {r['epsilon']}: no topic_share")
     original = [r for r in rows if r["mechanism"] == "original"]
     if len(original) != 1:
         problems.append("no single 'original' row")
@@ -57,11 +74,12 @@ def main(out, name, config_path):
         elif open(path, "rb").read(8) != b"\x89PNG\r\n\x1a\n":
             problems.append(f"{f} is not a PNG")
     report = open(os.path.join(out, "report.md"), encoding="utf-8").read()
-    for needle in [f"]({name}-accuracy.png)", f"]({name}-frontier.png)", "## Where utility stays within 10%", "## All numbers"]:
+    for needle in [f"]({name}-accuracy.png)", f"]({name}-frontier.png)", "## Where utility stays within 10%",
+                   "## Against the no-noise reference", "## All numbers"]:
         if needle not in report:
             problems.append(f"report.md lacks {needle!r}")
     for m in config["mechanisms"]:
-        label = "preset:" + m["preset"] if "preset" in m else m["name"]
+        label = "preset:" + m["preset"] if "preset" in m else m.get("peer") or m["name"]
         if f"**{label}**" not in report:
             problems.append(f"report.md has no conclusion for {label}")
     for p in problems:

@@ -28,9 +28,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-from dxeval import attackers, corpus, privatizer, report, utility  # noqa: E402
+import numpy as np  # noqa: E402
 
-METRICS = ["attack_koppel", "attack_char_svm", "utility_nb", "utility_svm", "utility_fasttext"]
+from dxeval import attackers, corpus, model_vectors, peers, privatizer, report, utility  # noqa: E402
+
+# The static attackers (trained on the unmodified known texts), the
+# adaptive ones (trained on the known texts released by the same condition
+# with other noise seeds) and the structure-aware one (adaptive, with every
+# word also mapped to its neighbourhood in the public structure).
+STATIC = ["attack_koppel", "attack_char_svm"]
+ADAPTIVE = ["attack_adaptive_char", "attack_adaptive_word", "attack_structure"]
+ATTACKERS = STATIC + ADAPTIVE
+UTILITY = ["utility_nb", "utility_svm", "utility_fasttext"]
+METRICS = ATTACKERS + UTILITY
+# The no-noise reference of a condition: the same release at an epsilon so
+# large that every word is released as itself (same mechanism, release
+# shape, output vocabulary and token policies; a peer keeps its words).
+NO_NOISE_EPSILON = 1e4
+EXTRA = (["attack_strongest"] + ["nonoise_" + k[len("attack_"):] for k in ATTACKERS]
+         + ["nonoise_strongest", "strongest_ratio", "common_share", "topic_share", "topic_floor"])
 
 
 def accuracy(pred, gold):
@@ -49,9 +65,12 @@ def words_changed(before, after):
 
 
 def condition_name(entry):
-    """A config entry's name in results: the mechanism, or preset:NAME."""
+    """A config entry's name in results: the mechanism, preset:NAME, or the
+    peer's name (a mechanism written in eval/dxeval/peers.py)."""
     if "preset" in entry:
         return "preset:" + entry["preset"]
+    if "peer" in entry:
+        return entry["peer"]
     return entry["name"]
 
 
@@ -126,6 +145,57 @@ def main(argv=None):
     for clf, y in classifiers:
         clf.fit(k_text, y)
     print(f"[{name}] classifiers trained in {time.monotonic() - start:.1f} s", file=sys.stderr)
+    k_author = [r["author"] for r in known]
+    floor = attackers.topic_floor(k_author, [r["label"] for r in known], u_author, u_label)
+    sizes["topic_floor"] = floor
+
+    # The public structure of each model, read with numpy: its vectors, its
+    # "common words" (the 5 000 most frequent words of its frequencies
+    # section) and its orderings (the model's own from `dxtext orderings`,
+    # else greedy nearest-neighbour chains computed here and cached).
+    structure_cfg = config.get("structure", {})
+    bucket = int(structure_cfg.get("bucket", 8))
+    common_top = int(structure_cfg.get("common_top", 5000))
+    cache_dir = os.environ.get("DXT_EVAL_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "dxtext-eval")
+    publics = {}
+
+    def public(model):
+        if model not in publics:
+            mv = model_vectors.ModelVectors(models[model])
+            pos, source = model_vectors.orderings(mv, dxtext, cache_dir, int(structure_cfg.get("orderings", 3)))
+            publics[model] = {"vectors": mv, "positions": pos, "orderings": source,
+                              "common": mv.common_words(common_top)}
+            sizes.setdefault("orderings", {})[model] = f"{pos.shape[0]} orderings, {source}"
+            print(f"[{name}] model {model}: {mv.V} words, {pos.shape[0]} orderings ({source})", file=sys.stderr)
+        return publics[model]
+
+    def structure_of(model, peer=None):
+        """Structure tokens of a released word: its CusText mapping set when
+        the condition reveals one, else its bucket in each public ordering."""
+        pub = public(model)
+        mv, pos = pub["vectors"], pub["positions"]
+        if peer is not None and peer.reveals_set:
+            def tokens_of(w):
+                s = peer.structure_of(w)
+                return [] if s is None else [f"set{s}"]
+        else:
+            def tokens_of(w):
+                i = mv.lookup(w)
+                return [] if i < 0 else [f"o{j}b{pos[j, i] // bucket}" for j in range(pos.shape[0])]
+        return tokens_of
+
+    def adaptive_scores(known_texts, texts, model, peer=None):
+        """Accuracy and hits of the adaptive attackers trained on the known
+        texts as released (by the same condition, other seeds)."""
+        row, hits = {}, {}
+        for key, clf in [("attack_adaptive_char", attackers.CharSVM()), ("attack_adaptive_word", attackers.WordSVM()),
+                         ("attack_structure", attackers.StructureSVM(structure_of(model, peer)))]:
+            clf.fit(known_texts, k_author)
+            pred = clf.predict(texts)
+            row[key] = accuracy(pred, u_author)
+            hits[key] = [int(p == g) for p, g in zip(pred, u_author)]
+        return row, hits
 
     def evaluate(texts):
         """Accuracy per classifier, and which texts each got right."""
@@ -160,27 +230,94 @@ def main(argv=None):
             geometry = next(x["name"] for x in config["mechanisms"] if x["model"] == model and "name" in x)
             content[model] = privatizer.content_words(dxtext, u_text, models[model], geometry)
 
+    peer_cache = {}
+
+    def peer_of(m, model, eps):
+        key = (m["peer"], model, eps)
+        if key not in peer_cache:
+            pub = public(model)
+            peer_cache[key] = peers.make(m["peer"], pub["vectors"], eps if eps is not None else 1.0,
+                                         pub["positions"])
+        return peer_cache[key]
+
+    def release(m, model, eps, seed, texts, no_noise=False):
+        """The texts released by the condition (config entry m) with the seed;
+        no_noise: its no-noise reference. Returns (texts, seconds)."""
+        if "peer" in m:
+            peer = peer_of(m, model, eps)
+            rng = np.random.default_rng(int(seed[:16], 16))
+            t0 = time.monotonic()
+            return peer.privatize(texts, rng, noise=not no_noise), time.monotonic() - t0
+        cli_mech, extra = m.get("name"), list(m.get("args", []))
+        if "preset" in m:
+            extra = ["--preset", m["preset"]] + extra
+        return privatizer.privatize(dxtext, texts, models[model], cli_mech, NO_NOISE_EPSILON if no_noise else eps,
+                                    seed, extra)
+
+    def single_words(m, model, eps, seed):
+        """Each content-word token released alone: (share kept, share of the
+        replacements that are common words)."""
+        words = content[model]
+        if not words:
+            return 0.0, 0.0
+        if "peer" in m:
+            out = peer_of(m, model, eps).release_words(words, np.random.default_rng(int(seed[:16], 16)))
+        else:
+            extra = list(m.get("args", []))
+            if "preset" in m:
+                extra = ["--preset", m["preset"]] + extra
+            out, _ = privatizer.privatize(dxtext, words, models[model], m.get("name"), eps, seed, extra)
+        fold = privatizer._fold
+        pairs = [(fold(w), fold(o.strip())) for w, o in zip(words, out)]
+        kept = sum(a == b for a, b in pairs) / len(pairs)
+        replaced = [b for a, b in pairs if a != b]
+        common = public(model)["common"]
+        share = sum(b in common for b in replaced) / len(replaced) if replaced else 0.0
+        return kept, share
+
+    no_noise_cache = {}
+
+    def no_noise_reference(m, model, mech, variant):
+        """Every attacker on the condition's no-noise release (one per
+        mechanism, variant and model: the reference does not depend on ε)."""
+        key = (mech, variant, model)
+        if key not in no_noise_cache:
+            seed = privatizer.seed_hex(args.seed, name, mech, variant, model, "no-noise")
+            texts, _ = release(m, model, None if "preset" in m else 1.0, seed, u_text, no_noise=True)
+            ktexts, _ = release(m, model, None if "preset" in m else 1.0, privatizer.seed_hex(seed, "known"), k_text,
+                                no_noise=True)
+            acc, _ = evaluate(texts)
+            ad, _ = adaptive_scores(ktexts, texts, model, peer_of(m, model, 1.0) if "peer" in m else None)
+            ref = {k: acc[k] for k in STATIC}
+            ref.update(ad)
+            no_noise_cache[key] = ref
+        return no_noise_cache[key]
+
     fields = ["corpus", "mechanism", "variant", "model", "epsilon", "rep", "n_unknown", "words_changed",
-              "content_kept", "privatize_seconds", "ms_per_word"] + METRICS + ["chance_attack", "chance_utility"]
+              "content_kept", "privatize_seconds", "ms_per_word"] + METRICS + EXTRA + ["chance_attack",
+                                                                                       "chance_utility"]
     rows = []
+    u0 = None
     hits_path = os.path.join(args.out, "hits.jsonl")
     with open(os.path.join(args.out, "results.csv"), "w", newline="") as f, open(hits_path, "w") as hits_file:
         w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
         for mech, variant, model, eps, rep, m in runs:
-            kept = 1.0
+            kept, common_share = 1.0, float("nan")
+            ref = None
             if mech == "original":
-                texts, secs = u_text, 0.0
+                texts, secs, ktexts = u_text, 0.0, k_text
             elif mech == "vectorised":
                 texts, secs = privatizer.privatize(dxtext, u_text, models[model], m["name"], vectorised_only=True)
+                ktexts, _ = privatizer.privatize(dxtext, k_text, models[model], m["name"], vectorised_only=True)
             else:
-                cli_mech, extra = m.get("name"), list(m.get("args", []))
-                if "preset" in m:
-                    extra = ["--preset", m["preset"]] + extra
                 seed = privatizer.seed_hex(args.seed, name, mech, variant, model, eps, rep)
-                texts, secs = privatizer.privatize(dxtext, u_text, models[model], cli_mech, eps, seed, extra)
-                kept = privatizer.content_keep_rate(dxtext, content[model], models[model], cli_mech, eps,
-                                                    privatizer.seed_hex(seed, "content"), extra)
+                texts, secs = release(m, model, eps, seed, u_text)
+                # The adaptive attackers' training texts: the known texts
+                # released by the same condition under another seed.
+                ktexts, _ = release(m, model, eps, privatizer.seed_hex(seed, "known"), k_text)
+                kept, common_share = single_words(m, model, eps, privatizer.seed_hex(seed, "content"))
+                ref = no_noise_reference(m, model, mech, variant)
             row = {"corpus": name, "mechanism": mech, "variant": variant, "model": model,
                    "epsilon": "" if eps is None else eps, "rep": rep, "n_unknown": len(texts),
                    "words_changed": round(words_changed(u_text, texts), 4), "content_kept": round(kept, 4),
@@ -188,14 +325,32 @@ def main(argv=None):
                    "ms_per_word": round(1000 * secs / max(1, sizes["unknown_words"]), 3),
                    "chance_attack": round(chance["attack"], 4), "chance_utility": round(chance["utility"], 4)}
             accuracies, hits = evaluate(texts)
+            ad, ad_hits = adaptive_scores(ktexts, texts, model or sorted(models)[0],
+                                          peer_of(m, model, eps) if m is not None and "peer" in m else None)
+            accuracies.update(ad)
+            hits.update(ad_hits)
             row.update({k: round(v, 4) for k, v in accuracies.items()})
+            strongest = max(accuracies[k] for k in ATTACKERS)
+            if ref is None:  # the baselines are their own no-noise reference
+                ref = {k: accuracies[k] for k in ATTACKERS}
+            ref_strongest = max(ref.values())
+            if u0 is None:
+                u0 = accuracies["utility_svm"]
+            row.update({"attack_strongest": round(strongest, 4),
+                        **{"nonoise_" + k[len("attack_"):]: round(ref[k], 4) for k in ATTACKERS},
+                        "nonoise_strongest": round(ref_strongest, 4),
+                        "strongest_ratio": round(strongest / ref_strongest, 4) if ref_strongest > 0 else "",
+                        "common_share": "" if common_share != common_share else round(common_share, 4),
+                        "topic_share": round(accuracies["utility_svm"] / u0, 4) if u0 else "",
+                        "topic_floor": round(floor, 4)})
             w.writerow(row)
             f.flush()
             hits_file.write(json.dumps({"mechanism": mech, "variant": variant, "model": model,
                                         "epsilon": row["epsilon"], "rep": rep, **hits}) + "\n")
             rows.append(row)
             print(f"[{name}] {mech:12s} {variant:14s} {model:9s} eps={row['epsilon']!s:6s} rep={rep} "
-                  + " ".join(f"{k}={row[k]:.3f}" for k in METRICS) + f" kept={kept:.3f} ({secs:.0f} s)",
+                  + " ".join(f"{k[7:] if k.startswith('attack_') else k}={row[k]:.3f}" for k in METRICS)
+                  + f" kept={kept:.3f} common={common_share:.2f} ratio={row['strongest_ratio']} ({secs:.0f} s)",
                   file=sys.stderr)
             if mech not in ("original", "vectorised") and rep == 0:
                 tag = "-".join(x for x in (mech.replace(":", "-"), variant, model, f"{eps}") if x)

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# CI job: the evaluation pipeline end to end on a tiny committed slice of the
-# State of the Union addresses (eval/data/sotu-slice.jsonl, public domain)
-# with the 123-word demo model: privatize --jsonl, the attackers, the utility
+# CI job: the evaluation pipeline end to end on tiny committed slices of the
+# State of the Union addresses (eval/data/sotu-slice.jsonl) and of the King
+# James Version (eval/data/kjv-slice.jsonl), both public domain, with the
+# 123-word demo model: privatize --jsonl, the peers written in Python
+# (CusText, SanText, the ordering prototype), the static, adaptive and
+# structure-aware attackers, the no-noise references, the utility
 # classifiers (fastText included), the CSV, the plots and the report. Checks
-# that the outputs exist and are sane. The full run is eval/run_sotu.sh.
+# that the outputs exist and are sane. The full runs are eval/run_sotu.sh
+# and eval/run_frontier.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/ci/lib/dxtext_library.sh
@@ -35,3 +39,11 @@ echo "eval smoke run: $(($(date +%s) - start)) s"
 /usr/bin/python3 eval/merge_runs.py --config eval/configs/smoke.json --name smoke --out "$out-merged" "$out" "$out"
 /usr/bin/python3 eval/check_outputs.py "$out-merged" smoke eval/configs/smoke.json
 cmp -s "$out/results.csv" "$out-merged/results.csv" || { echo "merge_runs.py changed the rows" >&2; exit 1; }
+
+# The second corpus, on fewer texts (the same config).
+start=$(date +%s)
+/usr/bin/python3 eval/run_eval.py --corpus eval/data/kjv-slice.jsonl --name smoke-kjv \
+  --config eval/configs/smoke.json --model "demo=$build/models/demo.dxe" --group-field doc \
+  --test-per-author 4 --train-per-author 6 --dxtext "$build/bin/dxtext" --out "$out-kjv"
+echo "eval smoke run (kjv): $(($(date +%s) - start)) s"
+/usr/bin/python3 eval/check_outputs.py "$out-kjv" smoke-kjv eval/configs/smoke.json

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The frontier of issue 25 on one corpus: the presets, the exponential
+# mechanism, the ordering mechanism (strict and normalize shapes, with and
+# without --output-top 5000) and the CusText and SanText peers, each against
+# the static, adaptive and structure-aware attackers and its no-noise
+# reference. Sized to run in about 20 minutes on one core: 8 authors (9 for
+# the State of the Union's same-era subset), 10 unknown and 40 known
+# snippets per author, 3 noise seeds.
+#
+#   bash eval/run_frontier.sh kjv|sotu OUT_DIR [CONFIG]
+#
+# CONFIG defaults to eval/configs/kjv-frontier.json or
+# eval/configs/sotu-ordering-frontier.json; the -proto configs run the
+# ordering mechanism's law in Python (eval/dxeval/peers.py) on greedy
+# nearest-neighbour orderings, for a dxtext without --mechanism ordering.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus=${1:?usage: run_frontier.sh kjv|sotu OUT_DIR [CONFIG]}
+out=${2:?usage: run_frontier.sh kjv|sotu OUT_DIR [CONFIG]}
+mkdir -p "$out"
+case "$corpus" in
+  kjv)
+    config=${3:-eval/configs/kjv-frontier.json}
+    data=$(bash eval/fetch_kjv.sh)
+    /usr/bin/python3 eval/prepare_kjv.py --data "$data" --subset frontier --out "$out/kjv-frontier.jsonl" ;;
+  sotu)
+    config=${3:-eval/configs/sotu-ordering-frontier.json}
+    data=$(bash eval/fetch_sotu.sh)
+    /usr/bin/python3 eval/prepare_sotu.py --data "$data" --subset same-era --words 150 --out "$out/sotu-frontier.jsonl" ;;
+  *) echo "run_frontier.sh: corpus kjv or sotu" >&2; exit 2 ;;
+esac
+/usr/bin/python3 eval/run_eval.py --corpus "$out/$corpus-frontier.jsonl" --name "$corpus-frontier" \
+  --config "$config" --group-field doc --test-per-author 10 --train-per-author 40 --out "$out/run"
+/usr/bin/python3 eval/check_outputs.py "$out/run" "$corpus-frontier" "$config"

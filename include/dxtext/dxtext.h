@@ -98,7 +98,7 @@ extern "C" {
 #define DXT_ABI_VERSION 0
 /** Major version of the .dxe model format this library reads and writes. */
 #define DXT_FORMAT_VERSION_MAJOR 1
-#define DXT_FORMAT_VERSION_MINOR 2
+#define DXT_FORMAT_VERSION_MINOR 3
 
 /** @return DXT_VERSION_NUMBER of the library actually loaded. */
 DXT_API uint32_t dxt_version_number(void);
@@ -200,7 +200,16 @@ typedef enum dxt_mechanism {
   /** Truncated exponential mechanism: words within gamma of w compete with
       one "bottom" candidate standing for all others: eps*d (Carvalho et
       al. 2023). */
-  DXT_MECHANISM_TEM = 7
+  DXT_MECHANISM_TEM = 7,
+  /** One of the model's K public orderings of the vocabulary (cycles in
+      which neighbours are near words; `dxtext order` adds them) is picked
+      uniformly, and the word k places along it released, k two-sided
+      geometric: Pr[k] ∝ exp(-eps*|k|), wrapped around the cycle.
+      eps*d_ord(w,w') with d_ord the largest distance between w and w' along
+      any of the orderings (after 1-Diffractor, Meisenbacher et al. 2024).
+      Needs a model with an orderings section; eps is per place along an
+      ordering, so its scale is not the Euclidean mechanisms'. */
+  DXT_MECHANISM_ORDERING = 8
 } dxt_mechanism;
 
 /** The metric d of a release record's bound. */
@@ -209,7 +218,10 @@ typedef enum dxt_metric {
   DXT_METRIC_EUCLIDEAN = 1,   /**< ||phi(w) - phi(w')|| */
   DXT_METRIC_HYPERBOLIC = 2,  /**< Poincare-ball distance */
   DXT_METRIC_MAHALANOBIS = 3, /**< ||Sigma_l^(-1/2)(phi(w) - phi(w'))|| */
-  DXT_METRIC_DISCRETE = 4     /**< 1 for any two distinct words: plain eps-DP */
+  DXT_METRIC_DISCRETE = 4,    /**< 1 for any two distinct words: plain eps-DP */
+  /** max over the model's orderings of the number of places between w and
+      w' along the cycle (DXT_MECHANISM_ORDERING) */
+  DXT_METRIC_ORDERING = 5
 } dxt_metric;
 
 /** Samplers of the exponential mechanism. */

@@ -132,7 +132,8 @@ enum class Mechanism : uint32_t {
   syntf = DXT_MECHANISM_SYNTF,
   mahalanobis = DXT_MECHANISM_MAHALANOBIS,
   vickrey = DXT_MECHANISM_VICKREY,
-  tem = DXT_MECHANISM_TEM
+  tem = DXT_MECHANISM_TEM,
+  ordering = DXT_MECHANISM_ORDERING
 };
 
 enum class Metric : uint32_t {
@@ -140,7 +141,8 @@ enum class Metric : uint32_t {
   euclidean = DXT_METRIC_EUCLIDEAN,
   hyperbolic = DXT_METRIC_HYPERBOLIC,
   mahalanobis = DXT_METRIC_MAHALANOBIS,
-  discrete = DXT_METRIC_DISCRETE
+  discrete = DXT_METRIC_DISCRETE,
+  ordering = DXT_METRIC_ORDERING
 };
 
 enum class Sampler : uint32_t {

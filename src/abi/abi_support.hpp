@@ -185,7 +185,7 @@ inline dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
 
 inline dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
   // Range checks before the casts: an enum may not hold values outside it.
-  if (o.mechanism > DXT_MECHANISM_TEM) dxt::fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(o.mechanism));
+  if (o.mechanism > dxt::DXT_MECHANISM_LAST) dxt::fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(o.mechanism));
   if (o.exponential_sampler > DXT_SAMPLER_PERMUTE_AND_FLIP)
     dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown exponential sampler " + std::to_string(o.exponential_sampler));
   dxt::MechanismParams p;

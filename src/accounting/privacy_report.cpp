@@ -23,12 +23,13 @@ const char* mechanism_name(dxt_mechanism id) {
     case DXT_MECHANISM_MAHALANOBIS: return "mahalanobis";
     case DXT_MECHANISM_VICKREY: return "vickrey";
     case DXT_MECHANISM_TEM: return "tem";
+    case DXT_MECHANISM_ORDERING: return "ordering";
     default: return "unknown";
   }
 }
 
 dxt_mechanism mechanism_from_name(const std::string& name) {
-  for (int id = DXT_MECHANISM_LAPLACE; id <= DXT_MECHANISM_TEM; ++id)
+  for (int id = DXT_MECHANISM_LAPLACE; id <= DXT_MECHANISM_LAST; ++id)
     if (name == mechanism_name(static_cast<dxt_mechanism>(id))) return static_cast<dxt_mechanism>(id);
   return DXT_MECHANISM_UNKNOWN;
 }
@@ -39,6 +40,7 @@ const char* metric_name(dxt_metric m) {
     case DXT_METRIC_HYPERBOLIC: return "hyperbolic";
     case DXT_METRIC_MAHALANOBIS: return "mahalanobis";
     case DXT_METRIC_DISCRETE: return "discrete";
+    case DXT_METRIC_ORDERING: return "ordering";
     default: return "unknown";
   }
 }

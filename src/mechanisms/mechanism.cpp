@@ -12,6 +12,7 @@
 #include "mechanisms/hyperbolic_mechanism.hpp"
 #include "mechanisms/laplace_mechanism.hpp"
 #include "mechanisms/mahalanobis_mechanism.hpp"
+#include "mechanisms/ordering_mechanism.hpp"
 #include "mechanisms/syntf_mechanism.hpp"
 #include "mechanisms/tem_mechanism.hpp"
 #include "mechanisms/vickrey_mechanism.hpp"
@@ -77,6 +78,7 @@ std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismPar
     case DXT_MECHANISM_MAHALANOBIS: return std::make_unique<MahalanobisMechanism>(model, p);
     case DXT_MECHANISM_VICKREY: return std::make_unique<VickreyMechanism>(model, p);
     case DXT_MECHANISM_TEM: return std::make_unique<TemMechanism>(model, p);
+    case DXT_MECHANISM_ORDERING: return std::make_unique<OrderingMechanism>(model, p);
     default: fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(p.id)));
   }
 }

@@ -21,6 +21,9 @@
 
 namespace dxt {
 
+// The highest dxt_mechanism value this library knows.
+inline constexpr dxt_mechanism DXT_MECHANISM_LAST = DXT_MECHANISM_ORDERING;
+
 struct MechanismParams {
   dxt_mechanism id = DXT_MECHANISM_LAPLACE;
   double epsilon = 0;

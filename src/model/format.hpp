@@ -16,12 +16,14 @@ namespace dxt::format {
 inline constexpr uint8_t kMagic[8] = {0x89, 'D', 'X', 'E', '\r', '\n', 0x1A, '\n'};
 inline constexpr uint16_t kVersionMajor = 1;
 // The newest minor version this library reads and writes. 1.1 adds the
-// covariance section (kind 9), 1.2 the search index (kind 10). The writer
+// covariance section (kind 9), 1.2 the search index (kind 10), 1.3 the
+// orderings (kind 11). The writer
 // stamps the oldest minor version whose sections the file uses, so a file
 // without either is a 1.0 file byte for byte.
-inline constexpr uint16_t kVersionMinor = 2;
+inline constexpr uint16_t kVersionMinor = 3;
 inline constexpr uint16_t kMinorCovariance = 1;
 inline constexpr uint16_t kMinorSearchIndex = 2;
+inline constexpr uint16_t kMinorOrderings = 3;
 inline constexpr uint32_t kEndianTag = 0x0A0B0C0Du;
 
 inline constexpr size_t kHeaderFixedSize = 128;
@@ -80,8 +82,9 @@ enum class SectionKind : uint32_t {
   kFrequencies = 8,
   kCovariance = 9,    // since 1.1
   kSearchIndex = 10,  // since 1.2
+  kOrderings = 11,    // since 1.3
 };
-inline constexpr uint32_t kHighestKnownKind = 10;
+inline constexpr uint32_t kHighestKnownKind = 11;
 
 // The search index section (kind 10, docs/format.md §10.2): a 64-byte
 // header, then the centroids, their squared norms, the cell offsets and the
@@ -98,6 +101,21 @@ inline constexpr size_t kSeed = 24;        // u64, build parameter (informative)
 inline constexpr size_t kReserved = 32;    // 32 bytes, must be zero
 inline constexpr uint32_t kMethodIvf = 1;
 }  // namespace search_index
+
+// The orderings section (kind 11, docs/format.md §10.3): a 64-byte header,
+// then K orderings of the vocabulary, each V u32 word indices: the word at
+// position 0, 1, ..., V - 1 of a cycle (position V - 1 is followed by 0).
+namespace orderings {
+inline constexpr size_t kHeaderSize = 64;
+inline constexpr size_t kMethod = 0;          // u32, 1 = tours (nearest-neighbour cycle improved by 2-opt)
+inline constexpr size_t kCount = 4;           // u32 K, 1 .. kMaxCount
+inline constexpr size_t kVocabularySize = 8;  // u32, = the model's V
+inline constexpr size_t kNeighbours = 12;     // u32, build parameter (informative)
+inline constexpr size_t kSeed = 16;           // u64, build parameter (informative)
+inline constexpr size_t kReserved = 24;       // 40 bytes, must be zero
+inline constexpr uint32_t kMethodTours = 1;
+inline constexpr uint32_t kMaxCount = 64;
+}  // namespace orderings
 
 inline uint16_t load_u16(const uint8_t* p) {
   uint16_t v;

@@ -59,6 +59,7 @@ const char* kind_name(uint32_t kind) {
     case SectionKind::kFrequencies: return "frequencies";
     case SectionKind::kCovariance: return "covariance";
     case SectionKind::kSearchIndex: return "search index";
+    case SectionKind::kOrderings: return "orderings";
   }
   return "unknown";
 }
@@ -215,7 +216,7 @@ void Model::validate(const ModelOpenOptions& options) {
   std::vector<Range> ranges;
   SectionView* slot_for[format::kHighestKnownKind + 1] = {
       nullptr,      &metadata_section_,    &offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_,
-      &covariance_, &search_index_section_};
+      &covariance_, &search_index_section_, &orderings_section_};
   for (uint32_t s = 0; s < section_count; ++s) {
     const uint8_t* e = h + format::kHeaderFixedSize + uint64_t{s} * format::kSectionEntrySize;
     const uint32_t kind = load_u32(e + format::entry::kKind);
@@ -293,6 +294,7 @@ void Model::validate(const ModelOpenOptions& options) {
     corrupt("section 'covariance' has " + std::to_string(covariance_.size) +
             " bytes, expected D*D*8 = " + std::to_string(D * D * 8));
   if (search_index_section_.data != nullptr) parse_search_index();
+  if (orderings_section_.data != nullptr) parse_orderings();
   if (strings_.size > UINT32_MAX) corrupt("vocabulary strings exceed 4 GiB");
   const uint32_t* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
   if (offsets[0] != 0 || offsets[V] != strings_.size) corrupt("vocabulary offsets do not span the string section");
@@ -332,7 +334,7 @@ void Model::validate(const ModelOpenOptions& options) {
 
   if (options.verify_digests) {
     for (SectionView* v : {&offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_, &covariance_,
-                           &search_index_section_}) {
+                           &search_index_section_, &orderings_section_}) {
       if (v->data == nullptr) continue;
       if (sha256(v->data, v->size) != v->digest) {
         const auto kind =
@@ -379,6 +381,34 @@ void Model::parse_search_index() {
   search_index_.centroid_norms = search_index_.centroids + uint64_t{K} * dimension_;
   search_index_.offsets = reinterpret_cast<const uint32_t*>(search_index_.centroid_norms + K);
   search_index_.rows = search_index_.offsets + (uint64_t{K} + 1);
+}
+
+// Check 19 for the orderings (docs/format.md §10.3): the header fields and
+// the exact size, in constant time. The orderings are checked on first use.
+void Model::parse_orderings() {
+  namespace od = format::orderings;
+  const SectionView& s = orderings_section_;
+  if (s.size < od::kHeaderSize)
+    corrupt("section 'orderings' has " + std::to_string(s.size) + " bytes, less than its 64-byte header");
+  const uint8_t* h = s.data;
+  if (load_u32(h + od::kMethod) != od::kMethodTours)
+    corrupt("orderings method " + std::to_string(load_u32(h + od::kMethod)) + " is unknown");
+  const uint32_t K = load_u32(h + od::kCount);
+  if (K == 0 || K > od::kMaxCount)
+    corrupt("orderings count " + std::to_string(K) + " is outside 1 .. " + std::to_string(od::kMaxCount));
+  if (load_u32(h + od::kVocabularySize) != vocabulary_size_)
+    corrupt("orderings vocabulary size differs from the model's");
+  if (!all_zero(h + od::kReserved, od::kHeaderSize - od::kReserved)) corrupt("orderings reserved bytes are set");
+  const auto body = checked_mul(*product(K, vocabulary_size_, "orderings"), uint64_t{4});
+  const auto expected = body ? checked_add(od::kHeaderSize, *body) : std::nullopt;
+  if (!expected) corrupt("size of orderings overflows");
+  if (s.size != *expected)
+    corrupt("section 'orderings' has " + std::to_string(s.size) + " bytes, expected " + std::to_string(*expected) +
+            " for " + std::to_string(K) + " orderings");
+  orderings_header_.count = K;
+  orderings_header_.vocabulary_size = vocabulary_size_;
+  orderings_header_.neighbours = load_u32(h + od::kNeighbours);
+  orderings_header_.seed = load_u64(h + od::kSeed);
 }
 
 void Model::parse_metadata() {
@@ -539,6 +569,42 @@ const SearchIndexView* Model::search_index() const {
   });
   if (!search_index_error_.empty()) corrupt(search_index_error_);
   return &checked_index_;
+}
+
+const OrderingsView* Model::orderings() const {
+  if (orderings_section_.data == nullptr) return nullptr;
+  std::call_once(orderings_once_, [this] {
+    // Copied out of the file and checked on the copy, as the search index:
+    // a file rewritten in place afterwards cannot send a draw out of bounds.
+    const uint64_t K = orderings_header_.count, V = vocabulary_size_;
+    ordering_words_.resize(K * V);
+    std::memcpy(ordering_words_.data(), orderings_section_.data + format::orderings::kHeaderSize, K * V * 4);
+    ordering_positions_.assign(K * V, UINT32_MAX);
+    for (uint64_t L = 0; L < K && orderings_error_.empty(); ++L) {
+      for (uint64_t p = 0; p < V; ++p) {
+        const uint32_t w = ordering_words_[L * V + p];
+        if (w >= V) {
+          orderings_error_ = "ordering " + std::to_string(L) + " names word " + std::to_string(w) + ", past V";
+          break;
+        }
+        if (ordering_positions_[L * V + w] != UINT32_MAX) {
+          orderings_error_ = "ordering " + std::to_string(L) + " lists word " + std::to_string(w) + " twice";
+          break;
+        }
+        ordering_positions_[L * V + w] = static_cast<uint32_t>(p);
+      }
+    }
+    if (!orderings_error_.empty()) {
+      std::vector<uint32_t>().swap(ordering_words_);
+      std::vector<uint32_t>().swap(ordering_positions_);
+      return;
+    }
+    checked_orderings_ = orderings_header_;
+    checked_orderings_.words = ordering_words_.data();
+    checked_orderings_.positions = ordering_positions_.data();
+  });
+  if (!orderings_error_.empty()) corrupt(orderings_error_);
+  return &checked_orderings_;
 }
 
 const Digest& Model::fingerprint() const {

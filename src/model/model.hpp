@@ -58,6 +58,18 @@ struct SearchIndexView {
   const uint32_t* rows = nullptr;         // V row ids, each exactly once
 };
 
+// The orderings section (kind 11, docs/format.md §10.3), checked and with
+// each word's position in each ordering: K public cycles through the
+// vocabulary for the ordering mechanism.
+struct OrderingsView {
+  uint32_t count = 0;  // K
+  uint32_t vocabulary_size = 0;
+  uint32_t neighbours = 0;  // build parameters, informative
+  uint64_t seed = 0;
+  const uint32_t* words = nullptr;      // K x V: words[L * V + p] = the word at position p of ordering L
+  const uint32_t* positions = nullptr;  // K x V: positions[L * V + w] = the position of word w in ordering L
+};
+
 class Model {
  public:
   static std::shared_ptr<const Model> open_file(const std::string& path, const ModelOpenOptions& options);
@@ -78,6 +90,7 @@ class Model {
   bool has_frequencies() const { return frequencies_.data != nullptr; }
   bool has_covariance() const { return covariance_.data != nullptr; }
   bool has_search_index() const { return search_index_section_.data != nullptr; }
+  bool has_orderings() const { return orderings_section_.data != nullptr; }
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
 
   // The word at index i (validated: in bounds, NUL-terminated, UTF-8).
@@ -110,6 +123,12 @@ class Model {
   // whatever happens to the file.
   const SearchIndexView* search_index() const;
 
+  // The orderings, or nullptr without them. The header and the exact size
+  // are checked at open; on the first call the orderings are copied out of
+  // the file, O(K V), and each is checked to be a permutation of the
+  // vocabulary; a failed check throws DXT_E_CORRUPT_MODEL on every call.
+  const OrderingsView* orderings() const;
+
   // The whole file as stored (for tools that copy its sections).
   const uint8_t* file_data() const { return base_; }
 
@@ -135,10 +154,12 @@ class Model {
   bool lowercase_ = false;
 
   void parse_search_index();
+  void parse_orderings();
 
   SectionView metadata_section_, offsets_, strings_, hash_, matrix_, scales_, norms_, frequencies_, covariance_,
-      search_index_section_;
+      search_index_section_, orderings_section_;
   SearchIndexView search_index_;
+  OrderingsView orderings_header_;  // header fields, set at open
   uint64_t hash_capacity_ = 0;
   std::map<std::string, std::string> metadata_;
 
@@ -149,6 +170,10 @@ class Model {
   mutable std::vector<uint32_t> index_offsets_, index_rows_;  // copies, checked
   mutable SearchIndexView checked_index_;                     // points at the copies
   mutable std::string search_index_error_;                    // empty when the cells are valid
+  mutable std::once_flag orderings_once_;
+  mutable std::vector<uint32_t> ordering_words_, ordering_positions_;  // copies, checked
+  mutable OrderingsView checked_orderings_;                            // points at the copies
+  mutable std::string orderings_error_;                                // empty when the orderings are valid
   mutable std::once_flag fingerprint_once_;
   mutable Digest fingerprint_{};
 };

@@ -43,7 +43,12 @@ std::vector<uint8_t> encode_search_index(const Model& model, const SearchIndexDa
 }
 
 void write_model_with_search_index(const Model& model, const SearchIndexData& index, std::ostream& out) {
-  const std::vector<uint8_t> section = encode_search_index(model, index);
+  write_model_with_section(model, static_cast<uint32_t>(format::SectionKind::kSearchIndex),
+                           encode_search_index(model, index), format::kMinorSearchIndex, out);
+}
+
+void write_model_with_section(const Model& model, uint32_t kind, const std::vector<uint8_t>& section, uint16_t minor,
+                              std::ostream& out) {
   const uint8_t* base = model.file_data();
   const uint32_t old_count = format::load_u32(base + format::header::kSectionCount);
   struct Entry {
@@ -60,11 +65,11 @@ void write_model_with_search_index(const Model& model, const SearchIndexData& in
             base + format::load_u64(e + format::entry::kOffset),
             format::load_u64(e + format::entry::kSize),
             {}};
-    if (x.kind == static_cast<uint32_t>(format::SectionKind::kSearchIndex)) continue;  // replaced
+    if (x.kind == kind) continue;  // replaced
     std::memcpy(x.digest, e + format::entry::kDigest, format::kDigestSize);
     entries.push_back(x);
   }
-  Entry added{static_cast<uint32_t>(format::SectionKind::kSearchIndex), section.data(), section.size(), {}};
+  Entry added{kind, section.data(), section.size(), {}};
   const Digest d = sha256(section.data(), section.size());
   std::memcpy(added.digest, d.data(), d.size());
   entries.push_back(added);
@@ -81,8 +86,8 @@ void write_model_with_search_index(const Model& model, const SearchIndexData& in
   std::vector<uint8_t> header(header_size, 0);
   uint8_t* h = header.data();
   std::memcpy(h, base, format::kHeaderFixedSize);  // magic, version, V, D, flags, ...
-  const uint16_t minor = std::max(format::load_u16(base + format::header::kVersionMinor), format::kMinorSearchIndex);
-  format::store_u16(h + format::header::kVersionMinor, minor);
+  format::store_u16(h + format::header::kVersionMinor,
+                    std::max(format::load_u16(base + format::header::kVersionMinor), minor));
   format::store_u32(h + format::header::kHeaderSize, static_cast<uint32_t>(header_size));
   format::store_u32(h + format::header::kSectionCount, static_cast<uint32_t>(entries.size()));
   format::store_u64(h + format::header::kFileSize, file_size);

@@ -31,4 +31,10 @@ std::vector<uint8_t> encode_search_index(const Model& model, const SearchIndexDa
 // header digest. `out` must be seekable and empty.
 void write_model_with_search_index(const Model& model, const SearchIndexData& index, std::ostream& out);
 
+// The same for any optional section: copies every section of `model` but
+// one of `kind`, appends `section` as that kind, and stamps the minor
+// version max(its own, `minor`).
+void write_model_with_section(const Model& model, uint32_t kind, const std::vector<uint8_t>& section, uint16_t minor,
+                              std::ostream& out);
+
 }  // namespace dxt

@@ -128,6 +128,16 @@ const std::vector<CommandHelp>& command_help() {
        "      --search ivf, then print its recall against exact decoding on Q laplace\n"
        "      noisy points at epsilon E (default 10) for several nprobe values\n",
        false},
+      {"order",
+       "  order [--orderings K] [--neighbours N] [--seed S] IN.dxe OUT.dxe\n"
+       "      copy IN with K public orderings of its vocabulary (default 8): cycles through the\n"
+       "      word vectors, nearest-neighbour tours improved by 2-opt over N neighbours (default\n"
+       "      16), reproducible from S; the ordering mechanism needs them. Prints JSON statistics\n",
+       false},
+      {"orderings",
+       "  orderings MODEL\n"
+       "      print each vocabulary word's place in each of the model's orderings (TSV)\n",
+       false},
       {"bench",
        "  bench [--model M | --geometry G] [--mechanism NAME | --preset NAME] [--epsilon E] [--batch B]\n"
        "        [--threads T] [--seconds S] [--numpy-script PATH] [--python PATH] [--no-baselines]\n"

@@ -25,7 +25,7 @@ struct PrivatizeOptionRow {
 // clang-format off
 inline constexpr PrivatizeOptionRow kPrivatizeOptionRows[] = {
     {"epsilon", nullptr, OptionType::kDouble, ""},
-    {"mechanism", nullptr, OptionType::kEnum, "laplace=1 hyperbolic=2 exponential=3 syntf=4 mahalanobis=5 vickrey=6 tem=7"},
+    {"mechanism", nullptr, OptionType::kEnum, "laplace=1 hyperbolic=2 exponential=3 syntf=4 mahalanobis=5 vickrey=6 tem=7 ordering=8"},
     {"in-vocabulary", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 drop=3 keep=4"},
     {"oov", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 drop=3 keep=4"},
     {"numbers", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 drop=3 keep=4"},

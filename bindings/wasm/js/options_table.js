@@ -4,7 +4,7 @@
 /** The options of a privatisation call: name, dxt_privatize_options field, type, enum values. */
 export const OPTIONS = Object.freeze([
   { name: 'epsilon', field: 'epsilon', type: 'double' },
-  { name: 'mechanism', field: 'mechanism', type: 'enum', values: { 'laplace': 1, 'hyperbolic': 2, 'exponential': 3, 'syntf': 4, 'mahalanobis': 5, 'vickrey': 6, 'tem': 7 } },
+  { name: 'mechanism', field: 'mechanism', type: 'enum', values: { 'laplace': 1, 'hyperbolic': 2, 'exponential': 3, 'syntf': 4, 'mahalanobis': 5, 'vickrey': 6, 'tem': 7, 'ordering': 8 } },
   { name: 'inVocabulary', field: 'policy[0]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'drop': 3, 'keep': 4 } },
   { name: 'oov', field: 'policy[1]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'drop': 3, 'keep': 4 } },
   { name: 'numbers', field: 'policy[2]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'drop': 3, 'keep': 4 } },

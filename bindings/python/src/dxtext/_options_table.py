@@ -13,7 +13,7 @@ class Option(NamedTuple):
 
 OPTIONS = (
     Option("epsilon", "epsilon", "double", None),
-    Option("mechanism", "mechanism", "enum", {"laplace": 1, "hyperbolic": 2, "exponential": 3, "syntf": 4, "mahalanobis": 5, "vickrey": 6, "tem": 7}),
+    Option("mechanism", "mechanism", "enum", {"laplace": 1, "hyperbolic": 2, "exponential": 3, "syntf": 4, "mahalanobis": 5, "vickrey": 6, "tem": 7, "ordering": 8}),
     Option("in_vocabulary", "policy[0]", "enum", {"privatize": 1, "placeholder": 2, "drop": 3, "keep": 4}),
     Option("oov", "policy[1]", "enum", {"privatize": 1, "placeholder": 2, "drop": 3, "keep": 4}),
     Option("numbers", "policy[2]", "enum", {"privatize": 1, "placeholder": 2, "drop": 3, "keep": 4}),

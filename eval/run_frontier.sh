@@ -30,6 +30,16 @@ case "$corpus" in
     /usr/bin/python3 eval/prepare_sotu.py --data "$data" --subset same-era --words 150 --out "$out/sotu-frontier.jsonl" ;;
   *) echo "run_frontier.sh: corpus kjv or sotu" >&2; exit 2 ;;
 esac
+# The ordering mechanism needs the model's public orderings: a copy of the
+# model with them (dxtext order, 8 orderings, fixed seed) unless it has them.
+dxtext=${DXTEXT_BIN:-build/bin/dxtext}
+model=models/dxtext-en-euclid-100d-40k.dxe
+if ! "$dxtext" orderings "$model" >/dev/null 2>&1; then
+  ordered="$out/dxtext-en-euclid-100d-40k-ordered.dxe"
+  [ -f "$ordered" ] || "$dxtext" order --orderings 8 --seed 1 "$model" "$ordered" >&2
+  model=$ordered
+fi
 /usr/bin/python3 eval/run_eval.py --corpus "$out/$corpus-frontier.jsonl" --name "$corpus-frontier" \
-  --config "$config" --group-field doc --test-per-author 10 --train-per-author 40 --out "$out/run"
+  --config "$config" --model "this=$model" --dxtext "$dxtext" --group-field doc --test-per-author 10 \
+  --train-per-author 40 --out "$out/run"
 /usr/bin/python3 eval/check_outputs.py "$out/run" "$corpus-frontier" "$config"

@@ -28,9 +28,12 @@ cmake --build "$build" -j2 --target dxtext_cli dxtext_demo_model
 out=build-ci/eval-smoke/eval-out
 mkdir -p build-ci/eval-smoke
 rm -rf "$out"
+# The demo model with public orderings, for the ordering mechanism.
+demo=build-ci/eval-smoke/demo-ordered.dxe
+"$build/bin/dxtext" order --orderings 4 --seed 1 "$build/models/demo.dxe" "$demo" >/dev/null
 start=$(date +%s)
 /usr/bin/python3 eval/run_eval.py --corpus eval/data/sotu-slice.jsonl --name smoke \
-  --config eval/configs/smoke.json --model "demo=$build/models/demo.dxe" --group-field doc \
+  --config eval/configs/smoke.json --model "demo=$demo" --group-field doc \
   --dxtext "$build/bin/dxtext" --out "$out"
 echo "eval smoke run: $(($(date +%s) - start)) s"
 /usr/bin/python3 eval/check_outputs.py "$out" smoke eval/configs/smoke.json
@@ -43,7 +46,7 @@ cmp -s "$out/results.csv" "$out-merged/results.csv" || { echo "merge_runs.py cha
 # The second corpus, on fewer texts (the same config).
 start=$(date +%s)
 /usr/bin/python3 eval/run_eval.py --corpus eval/data/kjv-slice.jsonl --name smoke-kjv \
-  --config eval/configs/smoke.json --model "demo=$build/models/demo.dxe" --group-field doc \
+  --config eval/configs/smoke.json --model "demo=$demo" --group-field doc \
   --test-per-author 4 --train-per-author 6 --dxtext "$build/bin/dxtext" --out "$out-kjv"
 echo "eval smoke run (kjv): $(($(date +%s) - start)) s"
 /usr/bin/python3 eval/check_outputs.py "$out-kjv" smoke-kjv eval/configs/smoke.json

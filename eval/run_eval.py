@@ -94,9 +94,14 @@ def main(argv=None):
     ap.add_argument("--fasttext", default="fasttext")
     ap.add_argument("--model", action="append", default=[], metavar="NAME=PATH",
                     help="use PATH for the config's model NAME (repeatable)")
+    ap.add_argument("--part", metavar="K/N", help="run only the config's entries i with i %% N == K (join the N "
+                    "parts with merge_runs.py)")
     args = ap.parse_args(argv)
 
     config = json.load(open(args.config, encoding="utf-8"))
+    if args.part:
+        k, n = (int(x) for x in args.part.split("/"))
+        config["mechanisms"] = [m for i, m in enumerate(config["mechanisms"]) if i % n == k]
     dxtext = args.dxtext or privatizer.default_dxtext(REPO)
     name = args.name or os.path.splitext(os.path.basename(args.corpus))[0]
     os.makedirs(args.out, exist_ok=True)

@@ -6,7 +6,7 @@
 # the static, adaptive and structure-aware attackers and its no-noise
 # reference. Sized to run in about 20 minutes on one core: 8 authors (9 for
 # the State of the Union's same-era subset), 10 unknown and 40 known
-# snippets per author, 3 noise seeds.
+# snippets per author, 2 noise seeds, the grid split over two processes.
 #
 #   bash eval/run_frontier.sh kjv|sotu OUT_DIR [CONFIG]
 #
@@ -39,7 +39,14 @@ if ! "$dxtext" orderings "$model" >/dev/null 2>&1; then
   [ -f "$ordered" ] || "$dxtext" order --orderings 8 --seed 1 "$model" "$ordered" >&2
   model=$ordered
 fi
-/usr/bin/python3 eval/run_eval.py --corpus "$out/$corpus-frontier.jsonl" --name "$corpus-frontier" \
-  --config "$config" --model "this=$model" --dxtext "$dxtext" --group-field doc --test-per-author 10 \
-  --train-per-author 40 --out "$out/run"
+# Two processes, each on every other entry of the config, joined by merge_runs.py.
+pids=()
+for part in 0 1; do
+  /usr/bin/python3 eval/run_eval.py --corpus "$out/$corpus-frontier.jsonl" --name "$corpus-frontier" \
+    --config "$config" --part "$part/2" --model "this=$model" --dxtext "$dxtext" --group-field doc \
+    --test-per-author 10 --train-per-author 40 --out "$out/part$part" 2> "$out/part$part.log" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+/usr/bin/python3 eval/merge_runs.py --config "$config" --name "$corpus-frontier" --out "$out/run" "$out/part0" "$out/part1"
 /usr/bin/python3 eval/check_outputs.py "$out/run" "$corpus-frontier" "$config"

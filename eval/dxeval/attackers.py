@@ -72,7 +72,7 @@ class WordSVM:
     def fit(self, texts, authors):
         self.vec = TfidfVectorizer(analyzer="word", ngram_range=(1, 2), sublinear_tf=True, lowercase=True, min_df=2,
                                    max_features=200000)
-        self.clf = LinearSVC(C=1.0).fit(self.vec.fit_transform(texts), authors)
+        self.clf = LinearSVC(C=1.0, random_state=0).fit(self.vec.fit_transform(texts), authors)
         return self
 
     def predict(self, texts):
@@ -104,7 +104,7 @@ class StructureSVM:
     def fit(self, texts, authors):
         self.vec = TfidfVectorizer(analyzer="word", token_pattern=r"\S+", ngram_range=(1, 1), sublinear_tf=True,
                                    lowercase=False, min_df=2, max_features=200000)
-        self.clf = LinearSVC(C=1.0).fit(self.vec.fit_transform([self._doc(t) for t in texts]), authors)
+        self.clf = LinearSVC(C=1.0, random_state=0).fit(self.vec.fit_transform([self._doc(t) for t in texts]), authors)
         return self
 
     def predict(self, texts):

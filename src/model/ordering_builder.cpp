@@ -61,8 +61,22 @@ class Points {
   std::vector<float> x_;
 };
 
+// The words of one group, renumbered 0 .. n-1 (in vocabulary order).
+class Group {
+ public:
+  Group(const Points& pts, std::vector<uint32_t> ids) : pts_(pts), ids_(std::move(ids)) {}
+  uint32_t size() const { return static_cast<uint32_t>(ids_.size()); }
+  uint32_t id(uint32_t local) const { return ids_[local]; }
+  double dist2(uint32_t a, uint32_t b) const { return pts_.dist2(ids_[a], ids_[b]); }
+  double dist(uint32_t a, uint32_t b) const { return pts_.dist(ids_[a], ids_[b]); }
+
+ private:
+  const Points& pts_;
+  std::vector<uint32_t> ids_;
+};
+
 // The k nearest other words of every word, nearest first (ties: lower index).
-std::vector<uint32_t> neighbour_lists(const Points& pts, uint32_t k, const std::function<void(double)>& progress) {
+std::vector<uint32_t> neighbour_lists(const Group& pts, uint32_t k, const std::function<void(uint32_t)>& tick) {
   const uint32_t V = pts.size();
   std::vector<uint32_t> out(uint64_t{V} * k);
   std::vector<std::pair<double, uint32_t>> best;
@@ -78,8 +92,9 @@ std::vector<uint32_t> neighbour_lists(const Points& pts, uint32_t k, const std::
       if (best.size() > k) best.pop_back();
     }
     for (uint32_t j = 0; j < k; ++j) out[uint64_t{a} * k + j] = best[j].second;
-    if (progress && (a & 1023) == 0) progress(0.5 * a / V);
+    if ((a & 1023) == 1023) tick(1024);
   }
+  tick(V & 1023);
   return out;
 }
 
@@ -112,7 +127,7 @@ struct Tour {
 // Nearest-neighbour tour from `start`: step to the nearest unvisited word,
 // found in the neighbour list when it holds one, else by a scan of the words
 // not yet visited.
-Tour greedy_tour(const Points& pts, const std::vector<uint32_t>& nn, uint32_t k, uint32_t start) {
+Tour greedy_tour(const Group& pts, const std::vector<uint32_t>& nn, uint32_t k, uint32_t start) {
   const uint32_t V = pts.size();
   Tour t;
   t.at.reserve(V);
@@ -159,7 +174,7 @@ Tour greedy_tour(const Points& pts, const std::vector<uint32_t>& nn, uint32_t k,
 
 // 2-opt over the neighbour lists with don't-look bits, until no move
 // shortens the tour by more than a rounding error.
-void two_opt(const Points& pts, const std::vector<uint32_t>& nn, uint32_t k, Tour& t) {
+void two_opt(const Group& pts, const std::vector<uint32_t>& nn, uint32_t k, Tour& t) {
   const uint32_t V = t.n();
   std::vector<uint32_t> queue(t.at);  // in tour order: reproducible
   std::vector<char> queued(V, 1);
@@ -219,42 +234,95 @@ std::vector<uint32_t> build_orderings(const Model& model, const OrderingBuildOpt
                                      std::to_string(o.count) + ")");
   if (o.neighbours == 0 || o.neighbours > 256)
     fail(DXT_E_INVALID_ARGUMENT, "neighbours must be 1 to 256 (got " + std::to_string(o.neighbours) + ")");
-  const uint32_t k = std::min(o.neighbours, V - 1);
+  if (!o.groups.empty() && o.groups.size() != V)
+    fail(DXT_E_INVALID_ARGUMENT, "groups must name one group per vocabulary word");
   const Points pts(model);
-  const uint32_t k_stats = std::min<uint32_t>(10, k);
-  const std::vector<uint32_t> nn = neighbour_lists(pts, k, o.progress);
+  std::vector<Group> groups;
+  {
+    std::vector<std::vector<uint32_t>> ids(256);
+    for (uint32_t w = 0; w < V; ++w) ids[o.groups.empty() ? 0 : o.groups[w]].push_back(w);
+    for (auto& g : ids)
+      if (!g.empty()) groups.emplace_back(pts, std::move(g));
+  }
+  // Work units for the progress callback: V neighbour lists, then a tour of
+  // every group per ordering.
+  const double total = double{1} * V * (1 + o.count);
+  double done = 0;
+  auto tick = [&](uint32_t n) {
+    done += n;
+    if (o.progress) o.progress(done / total);
+  };
+  std::vector<std::vector<uint32_t>> nn(groups.size());
+  std::vector<uint32_t> ks(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    ks[g] = std::min(o.neighbours, groups[g].size() - 1);
+    if (ks[g] > 0) nn[g] = neighbour_lists(groups[g], ks[g], tick);
+  }
   SplitMix64 rng{o.seed};
   std::vector<uint32_t> words(uint64_t{o.count} * V);
-  if (stats) *stats = OrderingStats{};
   for (uint32_t L = 0; L < o.count; ++L) {
-    Tour t = greedy_tour(pts, nn, k, rng.below(V));
-    two_opt(pts, nn, k, t);
-    // Stored from the tour's smallest word index on, so that the section
-    // does not depend on where the tour happened to start.
-    const auto first = std::min_element(t.at.begin(), t.at.end()) - t.at.begin();
-    std::rotate_copy(t.at.begin(), t.at.begin() + first, t.at.end(), words.begin() + uint64_t{L} * V);
-    if (stats) {
+    uint32_t* cycle = words.data() + uint64_t{L} * V;
+    uint64_t filled = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const Group& group = groups[g];
+      const uint32_t n = group.size(), k = ks[g];
+      const uint32_t start = rng.below(n);
+      if (n < 3) {  // nothing to order
+        for (uint32_t j = 0; j < n; ++j) cycle[filled++] = group.id(j);
+        continue;
+      }
+      Tour t = greedy_tour(group, nn[g], k, start);
+      two_opt(group, nn[g], k, t);
+      // Opened at its longest edge (ties: the first place): the join to the
+      // next group replaces the tour's worst step.
+      uint32_t cut = 0;
+      double longest = -1;
+      for (uint32_t p = 0; p < n; ++p) {
+        const double e = group.dist(t.at[p], t.at[t.next(p)]);
+        if (e > longest) {
+          longest = e;
+          cut = t.next(p);
+        }
+      }
+      for (uint32_t j = 0; j < n; ++j) cycle[filled++] = group.id(t.at[(cut + j) % n]);
+      tick(n);
+    }
+  }
+  if (stats) {
+    *stats = OrderingStats{};
+    // Against the nearest neighbours in the whole vocabulary (not the
+    // group), of a sample of about 2 000 words (every step-th).
+    const uint32_t k10 = std::min<uint32_t>(10, V - 1), step = std::max<uint32_t>(1, V / 2000);
+    std::vector<uint32_t> sample, nn_all;
+    std::vector<double> nearest;
+    std::vector<std::pair<double, uint32_t>> d(V);
+    for (uint32_t w = 0; w < V; w += step) {
+      for (uint32_t v = 0; v < V; ++v) d[v] = {v == w ? INFINITY : pts.dist2(w, v), v};
+      std::partial_sort(d.begin(), d.begin() + k10, d.end());
+      sample.push_back(w);
+      for (uint32_t j = 0; j < k10; ++j) nn_all.push_back(d[j].second);
+      nearest.push_back(std::sqrt(d[0].first));
+    }
+    std::nth_element(nearest.begin(), nearest.begin() + nearest.size() / 2, nearest.end());
+    stats->median_nearest = nearest[nearest.size() / 2];
+    std::vector<uint32_t> pos(V);
+    for (uint32_t L = 0; L < o.count; ++L) {
+      const uint32_t* cycle = words.data() + uint64_t{L} * V;
+      for (uint32_t p = 0; p < V; ++p) pos[cycle[p]] = p;
       std::vector<double> edges(V);
       double length = 0;
-      for (uint32_t p = 0; p < V; ++p) length += edges[p] = pts.dist(t.at[p], t.at[t.next(p)]);
+      for (uint32_t p = 0; p < V; ++p) length += edges[p] = pts.dist(cycle[p], cycle[(p + 1) % V]);
       std::nth_element(edges.begin(), edges.begin() + V / 2, edges.end());
       uint64_t near = 0;
-      for (uint32_t w = 0; w < V; ++w)
-        for (uint32_t j = 0; j < k_stats; ++j) {
-          const uint32_t gap = (t.pos[nn[uint64_t{w} * k + j]] + V - t.pos[w]) % V;
+      for (size_t i = 0; i < sample.size(); ++i)
+        for (uint32_t j = 0; j < k10; ++j) {
+          const uint32_t gap = (pos[nn_all[i * k10 + j]] + V - pos[sample[i]]) % V;
           near += std::min(gap, V - gap) <= 5;
         }
       stats->length.push_back(length);
       stats->median_edge.push_back(edges[V / 2]);
-      stats->neighbours_within_5.push_back(static_cast<double>(near) / (double{1} * V * k_stats));
+      stats->neighbours_within_5.push_back(static_cast<double>(near) / (static_cast<double>(sample.size()) * k10));
     }
-    if (o.progress) o.progress(0.5 + 0.5 * (L + 1) / o.count);
-  }
-  if (stats) {
-    std::vector<double> nearest(V);
-    for (uint32_t w = 0; w < V; ++w) nearest[w] = pts.dist(w, nn[uint64_t{w} * k]);
-    std::nth_element(nearest.begin(), nearest.begin() + V / 2, nearest.end());
-    stats->median_nearest = nearest[V / 2];
   }
   return words;
 }

@@ -393,6 +393,34 @@ expect_fail "synth with --clusters above --vocab" "clusters" "$BIN" synth --voca
 expect_fail "bench with --batch 0" "batch" "$BIN" bench --model "$tmp/synth.dxe" --batch 0
 expect_fail "bench on a missing model" "" "$BIN" bench --model "$tmp/missing.dxe"
 
+# order: a copy with orderings, printed back, and the ordering mechanism.
+"$BIN" order --orderings 3 --neighbours 6 --seed 4 "$tmp/synth.dxe" "$tmp/synth-ord.dxe" >"$tmp/order.json" 2>/dev/null ||
+  bad "order exited $?"
+check "order prints its statistics" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["orderings"] == 3 and d["neighbours"] == 6 and len(d["tour_length"]) == 3, d
+assert all(0 <= x <= 1 for x in d["nearest_10_within_5_places"]), d
+' "$tmp/order.json"
+"$BIN" order --orderings 3 --neighbours 6 --seed 4 "$tmp/synth.dxe" "$tmp/synth-ord2.dxe" >/dev/null 2>&1
+check "order is reproducible from its seed" cmp -s "$tmp/synth-ord.dxe" "$tmp/synth-ord2.dxe"
+check "order left no partial file" test ! -e "$tmp/synth-ord.dxe.partial"
+"$BIN" orderings "$tmp/synth-ord.dxe" >"$tmp/orderings.tsv"
+check "orderings prints a place per word and ordering" python3 -c '
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+assert rows[0] == ["word", "ordering0", "ordering1", "ordering2"], rows[0]
+for L in range(1, 4):
+    assert sorted(int(r[L]) for r in rows[1:]) == list(range(len(rows) - 1))
+' "$tmp/orderings.tsv"
+check "privatize --mechanism ordering" "$BIN" privatize --model "$tmp/synth-ord.dxe" --mechanism ordering --epsilon 0.5 ba be bi
+"$BIN" privatize --model "$tmp/synth-ord.dxe" --mechanism ordering --epsilon 0.5 --report ba be 2>"$tmp/ord-record.json" >/dev/null
+check "the ordering record names its metric" grep -q '"metric":"ordering"' "$tmp/ord-record.json"
+expect_fail "the ordering mechanism on a model without orderings" "dxtext order" \
+  "$BIN" privatize --model "$tmp/synth.dxe" --mechanism ordering --epsilon 0.5 ba
+expect_fail "order with --orderings 0" "orderings" "$BIN" order --orderings 0 "$tmp/synth.dxe" "$tmp/x.dxe"
+expect_fail "orderings of a model without them" "no orderings" "$BIN" orderings "$tmp/synth.dxe"
+
 # index: a copy with a search index, its recall, and --search ivf.
 "$BIN" index --cells 12 --queries 50 "$tmp/synth.dxe" "$tmp/synth-ivf.dxe" >"$tmp/index.json" 2>"$tmp/index.err" ||
   bad "index exited $?"

@@ -59,6 +59,7 @@ KIND_NAMES = {
     8: "frequencies",
     9: "covariance",
     10: "search index",
+    11: "orderings",
 }
 GEOMETRIES = {1: "euclidean", 2: "poincare"}
 QUANTIZATIONS = {1: ("f32", 4), 2: ("f16", 2), 3: ("int8", 1)}
@@ -280,6 +281,16 @@ class Model:
             c(b[at + 32:at + 64] == bytes(32), CORRUPT, "search index reserved bytes are set")
             c(size == 64 + 4 * (K * D + 2 * K + 1 + V), CORRUPT, "search index has the wrong size")
             self.index_cells = K
+        if 11 in self.sections:  # orderings (format 1.3), section 10.3
+            at, size, _ = self.sections[11]
+            c(size >= 64, CORRUPT, "orderings shorter than their header")
+            method, K, oV = struct.unpack_from("<III", b, at)
+            c(method == 1, CORRUPT, "orderings method %d" % method)
+            c(1 <= K <= 64, CORRUPT, "orderings count %d" % K)
+            c(oV == V, CORRUPT, "orderings vocabulary size differs")
+            c(b[at + 24:at + 64] == bytes(40), CORRUPT, "orderings reserved bytes are set")
+            c(size == 64 + 4 * K * V, CORRUPT, "orderings have the wrong size")
+            self.orderings = (at + 64, K)
 
         strings_size = self.sections[3][1]
         c(strings_size <= U32_MAX, CORRUPT, "vocabulary strings exceed 4 GiB")
@@ -465,6 +476,14 @@ class Model:
                     c(math.isfinite(cov[i * D + j]), CORRUPT, "covariance (%d, %d) is not finite" % (i, j))
                     c(cov[i * D + j] == cov[j * D + i], CORRUPT, "covariance is not symmetric at (%d, %d)" % (i, j))
 
+        # Orderings (format 1.3): each a permutation of the vocabulary
+        # (checked by dxtext on first use).
+        if 11 in self.sections:
+            at, K = self.orderings
+            for L in range(K):
+                words = struct.unpack_from("<%dI" % self.V, self.data, at + 4 * L * self.V)
+                c(sorted(words) == list(range(self.V)), CORRUPT, "ordering %d is not a permutation" % L)
+
         # Search index (format 1.2): the cells partition the rows (checked
         # by dxtext on first use), centroids and norms finite, each norm the
         # binary64 sum of squares rounded once.
@@ -592,7 +611,7 @@ def check_rejects(data):
 
     limit = (1 << 20) + 4 * sum(size for kind, _, size, _ in base.entries if kind in KIND_NAMES and kind not in (1, 3))
 
-    def unknown_section(size):  # one more entry, kind 11, after the last section
+    def unknown_section(size):  # one more entry, kind 100 (unknown), after the last section
         def f(b):
             count, header_size = u32(b, 20), u32(b, 16)
             b[header_size:header_size] = bytes(64)
@@ -602,7 +621,7 @@ def check_rejects(data):
             b.extend(bytes(-len(b) % 64))
             offset = len(b)
             b.extend(bytes(size))
-            struct.pack_into("<IIQQ", b, header_size, 11, 0, offset, size)
+            struct.pack_into("<IIQQ", b, header_size, 100, 0, offset, size)
             b[header_size + 24:header_size + 56] = sha256(bytes(b[offset:offset + size]))
             b.extend(bytes(-len(b) % 64))
             struct.pack_into("<Q", b, 24, len(b))
@@ -624,7 +643,7 @@ def check_rejects(data):
         ("matrix byte flipped, not verified", xor(matrix_at), False, OK),
         ("matrix byte flipped, verified", xor(matrix_at), True, DIGEST_MISMATCH),
         ("metadata byte flipped", xor(metadata_at + 8), False, DIGEST_MISMATCH),
-        ("unknown section kind, digest fixed", with_rehash(relabel_frequencies(11)), True, OK),
+        ("unknown section kind, digest fixed", with_rehash(relabel_frequencies(100)), True, OK),
         ("covariance of the wrong size, digest fixed", with_rehash(relabel_frequencies(9)), False, CORRUPT),
         ("unknown section kind at the size limit", unknown_section(limit), True, OK),
         ("unknown section kind one byte over the limit", unknown_section(limit + 1), False, CORRUPT),

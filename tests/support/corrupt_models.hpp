@@ -121,7 +121,7 @@ inline void with_hash_capacity(std::string& b, uint32_t capacity) {
   fix_section_digest(b, K::kVocabHash);
 }
 
-// One more section table entry, of kind 11 (unknown to this version) and
+// One more section table entry, of kind 100 (unknown to this version) and
 // `size` bytes, appended after the last section: the header grows by one
 // entry, every other section moves 64 bytes on, and the new section's bytes
 // (zero) and digest are filled in unless `materialize` is false (then the
@@ -139,7 +139,7 @@ inline void with_unknown_section(std::string& b, uint64_t size, bool materialize
   b.resize((b.size() + 63) / 64 * 64);
   const uint64_t offset = b.size();
   const size_t e = entry_at(count);
-  fmt::store_u32(u8(b, e + fmt::entry::kKind), 11);
+  fmt::store_u32(u8(b, e + fmt::entry::kKind), 100);
   set_u64_raw(b, e + fmt::entry::kOffset, offset);
   set_u64_raw(b, e + fmt::entry::kSize, size);
   uint64_t file_size = (offset + size + 63) / 64 * 64;
@@ -154,12 +154,12 @@ inline void with_unknown_section(std::string& b, uint64_t size, bool materialize
 }
 
 // The most that sections of unknown kinds may hold in `b` (docs/format.md
-// §4, check 21): 1 MiB plus 4 times the sizes of kinds 2 and 4 to 10.
+// §4, check 21): 1 MiB plus 4 times the sizes of kinds 2 and 4 to 11.
 inline uint64_t unknown_sections_limit(std::string& b) {
   uint64_t counted = 0;
   for (uint32_t s = 0; s < section_count(b); ++s) {
     const uint32_t kind = fmt::load_u32(u8(b, entry_at(s) + fmt::entry::kKind));
-    if (kind == 2 || (kind >= 4 && kind <= 10)) counted += fmt::load_u64(u8(b, entry_at(s) + fmt::entry::kSize));
+    if (kind == 2 || (kind >= 4 && kind <= fmt::kHighestKnownKind)) counted += fmt::load_u64(u8(b, entry_at(s) + fmt::entry::kSize));
   }
   return (uint64_t{1} << 20) + 4 * counted;
 }

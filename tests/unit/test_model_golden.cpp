@@ -439,10 +439,10 @@ TEST_CASE("golden: damaged copies give the statuses of docs/format.md §12.1") {
       {"matrix byte flipped, not verified", [&](std::string& b) { b[matrix_offset] ^= 1; }, false, DXT_OK},
       {"matrix byte flipped, verified", [&](std::string& b) { b[matrix_offset] ^= 1; }, true, DXT_E_DIGEST_MISMATCH},
       {"metadata byte flipped", [&](std::string& b) { b[metadata_offset + 8] ^= 1; }, false, DXT_E_DIGEST_MISMATCH},
-      {"unknown section kind, digest fixed",  // turns the frequencies entry into kind 11: ignored
+      {"unknown section kind, digest fixed",  // turns the frequencies entry into kind 100: ignored
        [](std::string& b) {
          for (size_t s = 0; s < 8; ++s)
-           if (le(b, 128 + 64 * s, 4) == 8) set_u32(b, 128 + 64 * s, 11);
+           if (le(b, 128 + 64 * s, 4) == 8) set_u32(b, 128 + 64 * s, 100);
          rehash_header(b);
        },
        true, DXT_OK},

@@ -16,11 +16,12 @@
 #include "model/ordering_builder.hpp"
 #include "model/search_index_writer.hpp"
 #include "progress_bar.hpp"
+#include "text/stopwords.hpp"
 
 namespace dxt::cli {
 
 int run_order(int argc, char** argv) {
-  Args args(argc, argv, 2, {"orderings", "neighbours", "seed"}, {});
+  Args args(argc, argv, 2, {"orderings", "neighbours", "seed"}, {"no-groups"});
   if (args.positional().size() != 2) throw UsageError("order needs IN.dxe and OUT.dxe");
   const std::string in_path = args.positional()[0], out_path = args.positional()[1];
   OrderingBuildOptions o;
@@ -34,6 +35,12 @@ int run_order(int argc, char** argv) {
   o.seed = args.count("seed", 1);
 
   const auto model = Model::open_file(in_path, ModelOpenOptions{});
+  // The stopwords (text/stopwords.hpp, as the tokenizer classifies them)
+  // form a group of their own, so they move among themselves.
+  if (!args.flag("no-groups")) {
+    o.groups.resize(model->vocabulary_size());
+    for (uint32_t w = 0; w < model->vocabulary_size(); ++w) o.groups[w] = is_stopword(model->word(w)) ? 0 : 1;
+  }
   ProgressBar bar("ordering  ", ProgressBar::Unit::kCount);
   o.progress = [&](double share) { bar.update(static_cast<uint64_t>(share * 1000), 1000); };
   OrderingStats stats;
@@ -57,6 +64,7 @@ int run_order(int argc, char** argv) {
   std::ostringstream j;
   j.precision(6);
   j << "{\"output\": " << json_string(out_path) << ", \"orderings\": " << o.count
+    << ", \"groups\": " << (o.groups.empty() ? "\"none\"" : "\"stopwords, other words\"")
     << ", \"neighbours\": " << o.neighbours << ", \"seed\": " << o.seed
     << ", \"median_nearest_neighbour\": " << stats.median_nearest
     << ", \"tour_length\": " << numbers(stats.length) << ", \"median_edge\": " << numbers(stats.median_edge)

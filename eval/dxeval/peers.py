@@ -107,13 +107,17 @@ class SanText(Peer):
     def release(self, idx, rng):
         out = np.empty_like(idx)
         distinct, inverse = np.unique(idx, return_inverse=True)
+        # The tokens grouped by word: tokens of distinct word r are
+        # by_word[first[r]:first[r + 1]].
+        by_word = np.argsort(inverse, kind="stable")
+        first = np.searchsorted(inverse[by_word], np.arange(len(distinct) + 1))
         for start in range(0, len(distinct), 256):
             rows = distinct[start:start + 256]
             logits = -0.5 * self.epsilon * np.sqrt(_sq_dist(self.model, rows))
             logits -= logits.max(axis=1, keepdims=True)
             cdf = np.cumsum(np.exp(logits), axis=1)
             for r in range(len(rows)):
-                where = np.nonzero(inverse == start + r)[0]
+                where = by_word[first[start + r]:first[start + r + 1]]
                 u = rng.random(len(where)) * cdf[r, -1]
                 out[where] = np.minimum(np.searchsorted(cdf[r], u, side="right"), self.model.V - 1)
         return out

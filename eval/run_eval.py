@@ -352,6 +352,7 @@ def main(argv=None):
             f.flush()
             hits_file.write(json.dumps({"mechanism": mech, "variant": variant, "model": model,
                                         "epsilon": row["epsilon"], "rep": rep, **hits}) + "\n")
+            hits_file.flush()  # merge_runs.py keeps a stopped run's rows up to its last hits line
             rows.append(row)
             print(f"[{name}] {mech:12s} {variant:14s} {model:9s} eps={row['epsilon']!s:6s} rep={rep} "
                   + " ".join(f"{k[7:] if k.startswith('attack_') else k}={row[k]:.3f}" for k in METRICS)

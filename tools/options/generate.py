@@ -18,6 +18,7 @@ both packages' .d.ts files.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -404,6 +405,95 @@ inline constexpr Preset kPresets[] = {{
 """
 
 
+def c_string(s: str) -> str:
+    """A C string literal (UTF-8 kept as is)."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+
+
+def value_range(o: Option) -> Optional[Tuple[Optional[float], bool, Optional[float], bool, str]]:
+    """The range at the start of a number's values column, as (low, low open,
+    high, high open, its text): `[a, b]`, `(a, b)`, `[a, b)`, `>= a`, `> a`,
+    `a .. b`. A bound that is not a number (`the vocabulary size`) is no bound;
+    anything else is no range (the library checks the value when it is used)."""
+    if o.type not in ("double", "uint32"):
+        return None
+    v = o.values
+    m = re.match(rf"([\[(])\s*({_NUMBER})\s*,\s*({_NUMBER})\s*([\])])", v)
+    if m:
+        return float(m[2]), m[1] == "(", float(m[3]), m[4] == ")", m[0]
+    m = re.match(rf"(>=|>)\s*({_NUMBER})", v)
+    if m:
+        return float(m[2]), m[1] == ">", None, False, m[0]
+    m = re.match(rf"({_NUMBER})\s*\.\.\s*({_NUMBER})?", v)
+    if m:
+        high = float(m[2]) if m[2] and not v[m.end():].startswith(("^", "*")) else None
+        return float(m[1]), False, high, False, m[0].strip() if high is not None else f">= {m[1]}"
+    return None
+
+
+def c_option_table(options: List[Option], presets: List[Preset]) -> str:
+    """The by-name path of the C ABI (dxt_options_set, dxt_option_describe):
+    one row per option, with an accessor of its dxt_privatize_options field
+    that the compiler checks against the field's type."""
+    ctype = {"double": "double", "uint32": "uint32_t", "enum": "uint32_t", "string": "const char*",
+             "words": "const dxt_output_set*"}
+    values_arrays, rows, checks = [], [], []
+    for o in options:
+        ident = re.sub(r"\W", "_", o.name)
+        if o.enum_values:
+            items = ", ".join(f"{{{c_string(n)}, {v}u}}" for n, v in o.enum_values)
+            values_arrays.append(f"inline constexpr OptionEnumValue kValues_{ident}[] = {{{items}}};")
+            enum = f"kValues_{ident}, {len(o.enum_values)}"
+            allowed = ", ".join(n for n, _ in o.enum_values)
+        else:
+            enum = "nullptr, 0"
+            allowed = o.values
+        r = value_range(o)
+        if r is None:
+            bounds = "false, 0.0, false, false, 0.0, false, nullptr"
+        else:
+            low, low_open, high, high_open, text = r
+            bounds = (f"true, {low!r}, {str(low_open).lower()}, {str(high is not None).lower()}, "
+                      f"{(high if high is not None else 0.0)!r}, {str(high_open).lower()}, {c_string(text)}")
+        rows.append(
+            f"    {{{c_string(o.name)}, OptionType::k{o.type.capitalize()}, {c_string(o.type)}, {c_string(o.default)},\n"
+            f"     {c_string(allowed)}, {c_string(o.meaning)},\n"
+            f"     +[](dxt_privatize_options& o) -> void* {{ return &o.{o.field}; }}, {enum},\n"
+            f"     {bounds}}},"
+        )
+        checks.append(f"static_assert(std::is_same_v<std::remove_reference_t<decltype(std::declval<dxt_privatize_options&>()"
+                      f".{o.field})>, {ctype[o.type]}>, \"{o.name}: the type of dxt_privatize_options::{o.field}\");")
+    preset_rows = []
+    for p in presets:
+        for o, value in preset_options(options, p):
+            if o.name == "epsilon":
+                continue  # a caller's epsilon overrides the preset's
+            text = p.values[o.name]
+            preset_rows.append(f"    {{{p.number}u, {c_string(p.name)}, {c_string(o.name)}, {c_string(text)}}},")
+    return f"""// SPDX-License-Identifier: Apache-2.0
+// {BINDING_HEADER}
+// The options by name (dxt_options_set, dxt_option_describe), included by
+// src/abi/options_by_name.cpp: one row per option of the table, and the
+// options each preset fixes (its epsilon aside, which a caller may override).
+// clang-format off
+{chr(10).join(checks)}
+
+{chr(10).join(values_arrays)}
+
+inline constexpr OptionRow kOptionRows[] = {{
+{chr(10).join(rows)}
+}};
+
+inline constexpr OptionPresetValue kOptionPresetValues[] = {{
+{chr(10).join(preset_rows) if preset_rows else '    {0u, "", "", ""},'}
+}};
+// clang-format on
+"""
+
+
 def wasm_layout(options: List[Option]) -> str:
     fields = []
     for o in options:
@@ -588,6 +678,7 @@ def outputs(options: List[Option]) -> Dict[Path, str]:
         **{path: js_declarations(path, sections) for path in JS_DECLARATIONS},
         ROOT / "docs" / "options.md": docs(options, presets),
         ROOT / "src" / "text" / "preset_table.inc": preset_table(options, presets),
+        ROOT / "src" / "abi" / "option_table.inc": c_option_table(options, presets),
         ROOT / "bindings" / "python" / "src" / "dxtext" / "_options_table.py": python_module(options, presets),
         ROOT / "bindings" / "node" / "lib" / "options_table.js": node_module(options, presets),
         ROOT / "bindings" / "wasm" / "js" / "options_table.js": wasm_module(options, presets),

@@ -257,11 +257,20 @@ export const PRESETS = Object.freeze([
 """
 
 
+PYTHON_TYPES = {"double": "float", "uint32": "int", "string": "str", "words": "Union[Iterable[str], \"OutputSet\"]"}
+
+
 def python_module(options: List[Option], presets: List[Preset]) -> str:
-    lines = []
+    lines, hints = [], []
     for o in options:
         values = "{" + ", ".join(f'"{n}": {v}' for n, v in o.enum_values) + "}" if o.enum_values else "None"
-        lines.append(f'    Option("{o.name}", "{o.field}", "{o.type}", {values}),')
+        lines.append(f'    Option("{o.name}", "{o.type}", {values}),')
+        if o.type == "enum":
+            names = ", ".join(f'"{n}"' for n, _ in o.enum_values)
+            hint = f"Union[Literal[{names}], int]"
+        else:
+            hint = PYTHON_TYPES[o.type]
+        hints.append(f"    {o.name}: {hint}")
     body = "\n".join(lines)
     rows = []
     for p in presets:
@@ -272,19 +281,28 @@ def python_module(options: List[Option], presets: List[Preset]) -> str:
     return f'''# SPDX-License-Identifier: Apache-2.0
 """{BINDING_HEADER}"""
 
-from typing import Dict, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Dict, Iterable, Literal, NamedTuple, Optional, TypedDict, Union
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .output_set import OutputSet
 
 
 class Option(NamedTuple):
     name: str  # the keyword argument
-    field: str  # the member of dxt_privatize_options ("policy[1]": an array element)
-    type: str  # double, uint32, string or enum
+    type: str  # double, uint32, string, enum or words
     values: Optional[Dict[str, int]]  # an enum's names and numbers
 
 
 OPTIONS = (
 {body}
 )
+
+
+class OptionValues(TypedDict, total=False):
+    """The keyword options of the privatisation calls (docs/options.md); an
+    enum option also takes its enum member or number."""
+
+{chr(10).join(hints)}
 
 
 class PresetValues(NamedTuple):

@@ -18,6 +18,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { OPTIONS } = require('./options_table.js');
+const { optionPairs } = require('./option_pairs.js');
 
 // --------------------------------------------------------------------------
 // Errors
@@ -142,11 +143,6 @@ const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
 const EPSILON_MIN = 1e-6;
 const EPSILON_MAX = 1e6;
 
-// table[name] for the table's own names only ('constructor' is not a search).
-function lookup(table, name) {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
-}
-
 function indexOfName(table, name, what) {
   const i = table.indexOf(name);
   if (i <= 0) throw invalid(`unknown ${what} ${JSON.stringify(name)} (one of ${table.slice(1).join(', ')})`);
@@ -155,57 +151,23 @@ function indexOfName(table, name, what) {
 
 /**
  * Options: a number (epsilon) or an object with the options of
- * tools/options/privatize_options.table (lib/options_table.js is generated
- * from it; docs/options.md lists them): { epsilon, preset: 'readable' |
- * 'features' | 'strongest', mechanism: 'laplace' | 'hyperbolic' | ...,
- * inVocabulary, oov, numbers, stopwords: 'privatize' | 'placeholder' |
- * 'drop' | 'keep', placeholder, temGamma, temBeta, vickreyT,
- * mahalanobisLambda, syntfS, sampler: 'gumbel' | 'permute-and-flip',
- * search: 'exact' | 'ivf', ivfNprobe, releaseShape, outputTop, outputWords:
- * an OutputSet or an array of words }, and one option of the call,
- * localDiagnostics: boolean (true adds the token counts of the input to the
- * result; they describe the input: keep them on the device). Any other name
- * is an error. The addon reads the numbers under the same names, the
- * policies as one array, policy, and the output set's handle as outputSet.
+ * docs/options.md (generated from tools/options/privatize_options.table),
+ * in camelCase or snake_case: { epsilon, preset, mechanism, inVocabulary,
+ * ..., outputWords: an OutputSet or an array of words }, and one option of
+ * the call, localDiagnostics: boolean (true adds the token counts of the
+ * input to the result; they describe the input: keep them on the device).
+ * The addon passes them to the library by name (option_pairs.js, shared
+ * with dxtext-wasm), which refuses an unknown name or a bad value.
  */
-const OPTION_BY_NAME = new Map(OPTIONS.map((option) => [option.name, option]));
-
-// The native options for a call on `model` (an array of outputWords becomes
-// an output set of that model, for this call).
 function nativeOptions(options, model) {
-  if (typeof options === 'number') return { epsilon: options };
-  if (options === undefined) options = {};
-  if (options === null || typeof options !== 'object') throw invalid('options must be a number (epsilon) or an object');
-  const out = {};
-  if (options.localDiagnostics !== undefined && typeof options.localDiagnostics !== 'boolean') {
-    throw invalid('localDiagnostics must be true or false');
-  }
-  for (const [name, value] of Object.entries(options)) {
-    if (name === 'localDiagnostics') continue;  // an option of the call, read by result()
-    const option = OPTION_BY_NAME.get(name);
-    if (!option) throw invalid(`unknown option ${JSON.stringify(name)} (options are ${OPTIONS.map((o) => o.name).join(', ')})`);
-    if (value === undefined) continue;
-    if (option.type === 'words') {
-      const set = value instanceof OutputSet ? value : outputSetOf(model, value);
-      out.outputSet = set._live();
-      continue;
-    }
-    let converted = value;
-    if (option.type === 'enum') {
-      converted = lookup(option.values, value);
-      if (converted === undefined) {
-        throw invalid(`unknown ${name} ${JSON.stringify(value)} (one of ${Object.keys(option.values).join(', ')})`);
-      }
-    }
-    const element = /^policy\[(\d)\]$/.exec(option.field);
-    if (element) {
-      out.policy = out.policy || [0, 0, 0, 0];
-      out.policy[Number(element[1])] = converted;
-    } else {
-      out[name] = converted;
-    }
-  }
-  return out;
+  // The words of an OutputSet of this model, still open.
+  const wordsOf = (value, name) => {
+    if (!(value instanceof OutputSet)) return undefined;
+    value._live();
+    if (value._model !== model) throw invalid(`${name}: the OutputSet was built for another model than the call's`);
+    return value.words;
+  };
+  return optionPairs(options, wordsOf, invalid);
 }
 
 // The release record: what was released and its guarantee; safe to send.
@@ -392,7 +354,9 @@ function outputSetOf(model, words) {
   if (!Array.isArray(words) || words.some((w) => typeof w !== 'string')) {
     throw invalid('outputWords must be an OutputSet or an array of strings');
   }
-  return new OutputSet(call(() => native.outputSetCreate(model._handle(), words)), words);
+  const set = new OutputSet(call(() => native.outputSetCreate(model._handle(), words)), words);
+  set._model = model;
+  return set;
 }
 
 /**

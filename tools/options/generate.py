@@ -512,20 +512,6 @@ inline constexpr OptionPresetValue kOptionPresetValues[] = {{
 """
 
 
-def wasm_layout(options: List[Option]) -> str:
-    fields = []
-    for o in options:
-        field = o.field.split("[")[0]
-        if field not in fields:
-            fields.append(field)
-    lines = "\n".join(f"    DXTW_FIELD(dxt_privatize_options, {f})," for f in fields)
-    return f"""/* SPDX-License-Identifier: Apache-2.0 */
-/* {HEADER} */
-/* The members of dxt_privatize_options the options set, for dxtext_wasm_layout.c. */
-{lines}
-"""
-
-
 def presets_docs(presets: List[Preset]) -> List[str]:
     lines = [
         "## Presets",
@@ -732,7 +718,6 @@ def outputs(options: List[Option]) -> Dict[Path, str]:
         ROOT / "bindings" / "wasm" / "js" / "options_table.js": wasm_module(options, presets),
         ROOT / "bindings" / "node" / "lib" / "option_pairs.js": js_options("commonjs"),
         ROOT / "bindings" / "wasm" / "js" / "option_pairs.js": js_options("esm"),
-        ROOT / "bindings" / "wasm" / "src" / "privatize_options_layout.inc": wasm_layout(options),
         ROOT / "tools" / "dxtext" / "privatize_option_table.hpp": cpp_header(options),
     }
 

@@ -35,8 +35,10 @@ export function optionPairs(options, wordsOf, invalid) {
     const words = wordsOf(value, name) || value;
     if (Array.isArray(words)) {
       if (words.some((w) => typeof w !== 'string')) throw invalid(`${name} must be an array of strings or an OutputSet`);
+      if (words.some((w) => w.includes('\0'))) throw invalid(`${name}: a word contains a NUL character`);
       pairs.push([name, words]);
     } else if (typeof value === 'number' || typeof value === 'string') {
+      if (String(value).includes('\0')) throw invalid(`${name} contains a NUL character`);
       pairs.push([name, String(value)]);
     } else {
       throw invalid(`${name} must be a number, a string or an array of words, not ${value === null ? 'null' : typeof value}`);

@@ -624,6 +624,53 @@ def docs(options: List[Option], presets: List[Preset]) -> str:
     return "\n".join(lines)
 
 
+def java_option_methods(options: List[Option]) -> List[str]:
+    """The methods of DxOptions, one (or two) per option of the table."""
+    out: List[str] = []
+
+    def method(doc: str, signature: str, body: str) -> None:
+        out.extend([f"  /** {doc} */", f"  public {signature} {{", f"    return {body};", "  }", ""])
+
+    for o in options:
+        doc = f"{o.meaning.replace('*/', '* /')} ({o.name}; default {o.default})."
+        cap = o.camel[0].upper() + o.camel[1:]
+        if o.type == "double" and o.default == "required":
+            method(doc, f"static DxOptions {o.camel}(double value)",
+                   f'new DxOptions(new LinkedHashMap<>()).set("{o.name}", value)')
+            method(doc, f"DxOptions with{cap}(double value)", f'set("{o.name}", value)')
+        elif o.type == "double":
+            method(doc, f"DxOptions {o.camel}(double value)", f'set("{o.name}", value)')
+        elif o.type == "uint32":
+            method(doc, f"DxOptions {o.camel}(long value)", f'set("{o.name}", Long.toString(value))')
+        elif o.type == "string":
+            method(doc, f"DxOptions {o.camel}(String value)", f'set("{o.name}", value)')
+        elif o.type == "enum":
+            names = ", ".join(n for n, _ in o.enum_values)
+            method(f"{doc} One of {names}.", f"DxOptions {o.camel}(String value)", f'set("{o.name}", value)')
+            method(f"{doc} The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip).",
+                   f"DxOptions {o.camel}(Enum<?> value)",
+                   f'set("{o.name}", value.name().toLowerCase(Locale.ROOT).replace(\'_\', \'-\'))')
+        else:  # words
+            method(doc, f"DxOptions {o.camel}(List<String> words)", f'setWords("{o.name}", words)')
+            method(f"{doc} The words of an output set of the model.", f"DxOptions {o.camel}(DxOutputSet set)",
+                   f'setWords("{o.name}", set.getWords())')
+    return out[:-1]
+
+
+def between_markers(path: Path, begin: str, end: str, lines: List[str]) -> str:
+    """The file at `path` with the lines between the marker lines `begin`
+    and `end` (matched after stripping) replaced by `lines`."""
+    text = path.read_text(encoding="utf-8").split("\n")
+    starts = [i for i, line in enumerate(text) if line.strip().startswith(begin)]
+    ends = [i for i, line in enumerate(text) if line.strip() == end]
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise SystemExit(f"{path.relative_to(ROOT)}: needs one line {begin!r} and then one line {end!r}")
+    return "\n".join(text[:starts[0] + 1] + lines + text[ends[0]:])
+
+
+JAVA_OPTIONS = ROOT / "bindings" / "java" / "src" / "main" / "java" / "org" / "dxtext" / "DxOptions.java"
+
+
 JS_OPTIONS = ROOT / "tools" / "options" / "js_options.js"
 
 
@@ -717,6 +764,8 @@ def outputs(options: List[Option]) -> Dict[Path, str]:
         ROOT / "bindings" / "node" / "lib" / "options_table.js": node_module(options, presets),
         ROOT / "bindings" / "wasm" / "js" / "options_table.js": wasm_module(options, presets),
         ROOT / "bindings" / "node" / "lib" / "option_pairs.js": js_options("commonjs"),
+        JAVA_OPTIONS: between_markers(JAVA_OPTIONS, "// generated: options", "// generated: end options",
+                                      java_option_methods(options)),
         ROOT / "bindings" / "wasm" / "js" / "option_pairs.js": js_options("esm"),
         ROOT / "tools" / "dxtext" / "privatize_option_table.hpp": cpp_header(options),
     }

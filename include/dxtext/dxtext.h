@@ -637,7 +637,7 @@ DXT_API const dxt_privatize_options *dxt_options_get(const dxt_options *options)
     is static, UTF-8, and lives as long as the library. */
 typedef struct dxt_option_info {
   uint32_t struct_size; /**< set to sizeof(dxt_option_info) before the call */
-  uint32_t type;        /**< dxt_option_type */
+  uint32_t kind;        /**< dxt_option_type */
   const char *name;     /**< snake_case, as in docs/options.md */
   const char *type_name; /**< "double", "uint32", "string", "enum", "words" */
   const char *default_value; /**< as text ("required" for epsilon) */

@@ -4,11 +4,12 @@
 // the rows generate.py writes into option_table.inc. Nothing here names an
 // option, so a row added to the table is settable by name with no edit.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <locale>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -169,12 +170,34 @@ const OptionRow* find_row(std::string_view written, size_t* index) {
             written + ": " + why);
 }
 
-// A number written in full ("0.75", "7.5e-1", "-2"): finite, all of the text.
+// A number written in full ("0.75", "7.5e-1", "-2"): finite, all of the
+// text. The syntax is checked here and the value read in the classic
+// locale (std::from_chars for double is missing from some standard
+// libraries the bindings build with).
 bool read_number(std::string_view text, double* out) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, *out, std::chars_format::general);
-  return !text.empty() && error == std::errc() && stop == end && std::isfinite(*out);
+  size_t i = 0, digits = 0;
+  auto run = [&] {
+    size_t n = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i, ++n;
+    return n;
+  };
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  digits += run();
+  if (i < text.size() && text[i] == '.') ++i, digits += run();
+  if (digits == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (run() == 0) return false;
+  }
+  if (i != text.size()) return false;
+  std::istringstream in{std::string(text)};
+  in.imbue(std::locale::classic());
+  double x = 0;
+  in >> x;
+  if (in.fail() || !std::isfinite(x)) return false;
+  *out = x;
+  return true;
 }
 
 void check_range(const OptionRow& row, const std::string& written, std::string_view text, double x) {
@@ -398,7 +421,7 @@ dxt_status dxt_option_describe(uint32_t index, dxt_option_info* info) {
     const OptionRow& row = kOptionRows[index];
     dxt_option_info full{};
     full.struct_size = info->struct_size;
-    full.type = public_type(row.type);
+    full.kind = public_type(row.type);
     full.name = row.name;
     full.type_name = row.type_name;
     full.default_value = row.default_value;

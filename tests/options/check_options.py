@@ -37,7 +37,7 @@ lib = ctypes.CDLL(LIBRARY)
 
 
 class OptionInfo(ctypes.Structure):
-    _fields_ = [("struct_size", ctypes.c_uint32), ("type", ctypes.c_uint32)] + [
+    _fields_ = [("struct_size", ctypes.c_uint32), ("kind", ctypes.c_uint32)] + [
         (name, ctypes.c_char_p) for name in ("name", "type_name", "default_value", "values", "meaning")
     ]
 

@@ -84,8 +84,8 @@ TEST_CASE("by name: every option is described, with static strings, and its defa
   for (uint32_t i = 0; i < n; ++i) {
     const dxt_option_info info = describe(i);
     REQUIRE(info.name != nullptr);
-    CHECK(info.type >= DXT_OPTION_TYPE_DOUBLE);
-    CHECK(info.type <= DXT_OPTION_TYPE_WORDS);
+    CHECK(info.kind >= DXT_OPTION_TYPE_DOUBLE);
+    CHECK(info.kind <= DXT_OPTION_TYPE_WORDS);
     CHECK(std::strlen(info.meaning) > 0);
     CHECK(std::strlen(info.values) > 0);
     names.emplace_back(info.name);
@@ -99,7 +99,7 @@ TEST_CASE("by name: every option is described, with static strings, and its defa
   CHECK(dxt_option_describe(0, &info) == DXT_E_INVALID_ARGUMENT);
   // An older, shorter struct: filled up to its size, struct_size kept.
   struct {
-    uint32_t struct_size, type;
+    uint32_t struct_size, kind;
     const char* name;
   } older{sizeof older, 0, nullptr};
   REQUIRE(dxt_option_describe(1, reinterpret_cast<dxt_option_info*>(&older)) == DXT_OK);
@@ -118,7 +118,7 @@ TEST_CASE("by name: every option is settable to every enum value and to a value 
   for (uint32_t i = 0; i < dxt_option_count(); ++i) {
     const dxt_option_info info = describe(i);
     CAPTURE(info.name);
-    switch (info.type) {
+    switch (info.kind) {
       case DXT_OPTION_TYPE_ENUM:
         for (const std::string& v : split(info.values)) {
           CAPTURE(v);
@@ -150,7 +150,7 @@ TEST_CASE("by name: each option set to the default the table states gives the st
     const dxt_option_info info = describe(i);
     CAPTURE(info.name);
     const std::string def = info.default_value;
-    if (info.type == DXT_OPTION_TYPE_STRING || info.type == DXT_OPTION_TYPE_WORDS || def == "required") continue;
+    if (info.kind == DXT_OPTION_TYPE_STRING || info.kind == DXT_OPTION_TYPE_WORDS || def == "required") continue;
     Options o(nullptr);
     REQUIRE(o.set(info.name, def.c_str()) == DXT_OK);
     CHECK(std::memcmp(&o.get(), &d, sizeof d) == 0);

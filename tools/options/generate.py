@@ -671,6 +671,33 @@ def between_markers(path: Path, begin: str, end: str, lines: List[str]) -> str:
 JAVA_OPTIONS = ROOT / "bindings" / "java" / "src" / "main" / "java" / "org" / "dxtext" / "DxOptions.java"
 
 
+def rust_option_methods(options: List[Option]) -> List[str]:
+    """The methods of dxtext::Options, one per option of the table."""
+    out: List[str] = []
+    for o in options:
+        doc = f"    /// {o.meaning} (default {o.default})."
+        if o.type == "double":
+            sig, body = f"pub fn {o.name}(self, value: f64) -> Options", f'self.number("{o.name}", value)'
+        elif o.type == "uint32":
+            sig, body = f"pub fn {o.name}(self, value: u32) -> Options", f'self.set("{o.name}", &value.to_string())'
+        elif o.type == "enum":
+            doc += f" One of {', '.join(n for n, _ in o.enum_values)}."
+            sig, body = (f"pub fn {o.name}(self, value: impl OptionName) -> Options",
+                         f'self.set("{o.name}", &value.option_name())')
+        elif o.type == "words":
+            sig, body = f"pub fn {o.name}(self, words: impl OptionWords) -> Options", f'self.set_words("{o.name}", words)'
+        else:  # string: a NUL byte cannot reach the library
+            doc += " Fails on a NUL byte."
+            sig = f"pub fn {o.name}(self, value: &str) -> Result<Options>"
+            body = (f'if value.contains(\'\\0\') {{\n            return Err(Error::invalid_argument("{o.name} contains a NUL byte"));'
+                    f'\n        }}\n        Ok(self.set("{o.name}", value))')
+        out += [doc, f"    {sig} {{", f"        {body}", "    }", ""]
+    return out[:-1]
+
+
+RUST_OPTIONS = ROOT / "bindings" / "rust" / "dxtext" / "src" / "options.rs"
+
+
 JS_OPTIONS = ROOT / "tools" / "options" / "js_options.js"
 
 
@@ -764,6 +791,8 @@ def outputs(options: List[Option]) -> Dict[Path, str]:
         ROOT / "bindings" / "node" / "lib" / "options_table.js": node_module(options, presets),
         ROOT / "bindings" / "wasm" / "js" / "options_table.js": wasm_module(options, presets),
         ROOT / "bindings" / "node" / "lib" / "option_pairs.js": js_options("commonjs"),
+        RUST_OPTIONS: between_markers(RUST_OPTIONS, "// generated: options", "// generated: end options",
+                                      rust_option_methods(options)),
         JAVA_OPTIONS: between_markers(JAVA_OPTIONS, "// generated: options", "// generated: end options",
                                       java_option_methods(options)),
         ROOT / "bindings" / "wasm" / "js" / "option_pairs.js": js_options("esm"),

@@ -315,6 +315,7 @@ fn rust_layouts() -> Layouts {
     layout!(m, dxt_bag; entries, size);
     layout!(m, dxt_calibration; struct_size, words, trials, keep_mean, keep_median, keep_max, distinct_mean,
         distinct_median, distinct_max);
+    layout!(m, dxt_option_info; struct_size, kind, name, type_name, default_value, values, meaning);
     layout!(m, dxt_ledger_options; struct_size, cap, memo_capacity, key, key_length);
     layout!(m, dxt_ledger_totals; struct_size, cap, spent, spent_any_inputs, releases, memoised, memo_capacity,
         words);
@@ -367,7 +368,7 @@ fn c_layouts(structs: &BTreeMap<String, Vec<String>>) -> Layouts {
 #[test]
 fn struct_layouts_match_the_c_compiler() {
     let structs = header_structs();
-    assert_eq!(structs.len(), 11, "structs parsed from the header: {:?}", structs.keys());
+    assert_eq!(structs.len(), 12, "structs parsed from the header: {:?}", structs.keys());
     assert_eq!(rust_layouts(), c_layouts(&structs));
 }
 

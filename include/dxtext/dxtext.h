@@ -493,7 +493,9 @@ typedef enum dxt_preset {
 
 /** The options of a privatisation call. tools/options/privatize_options.table
     describes them once (name, field, type, default, values; docs/options.md):
-    the CLI and every binding take them under the same names. */
+    the CLI and every binding take them under the same names. Set them field
+    by field after dxt_privatize_options_init, or by name through a
+    dxt_options handle ("Options by name" below), which the bindings use. */
 typedef struct dxt_privatize_options {
   uint32_t struct_size;
   uint32_t mechanism; /**< dxt_mechanism; default DXT_MECHANISM_LAPLACE */

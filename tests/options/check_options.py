@@ -22,7 +22,7 @@ ROOT = Path(sys.argv[1]).resolve()
 LIBRARY = sys.argv[2]
 sys.path.insert(0, str(ROOT / "tools" / "options"))
 
-from generate import read_presets, read_table  # noqa: E402
+from generate import TABLE, read_presets, read_table  # noqa: E402
 
 problems = []
 
@@ -82,7 +82,7 @@ for p in presets:
         problems.append(f"preset {p.name}: bindings/java DxPreset has no {upper}({p.number})")
     if not re.search(rf"pub const DXT_PRESET_{upper}: u32 = {p.number};", rust_sys):
         problems.append(f"preset {p.name}: bindings/rust dxtext-sys has no DXT_PRESET_{upper} = {p.number}")
-    if not re.search(rf"Preset::{camel} => sys::DXT_PRESET_{upper}", rust):
+    if not re.search(rf"Preset::{camel} => sys::DXT_PRESET_{upper}|sys::DXT_PRESET_{upper} => Preset::{camel}\b", rust):
         problems.append(f"preset {p.name}: bindings/rust Preset has no {camel}")
     if not re.search(rf"case {p.name} = {p.number}\b", swift):
         problems.append(f"preset {p.name}: bindings/swift Preset has no case {p.name} = {p.number}")
@@ -116,6 +116,38 @@ with tempfile.TemporaryDirectory() as directory:
             problems.append(f"generate.py accepts the preset parameter {bad}")
         except SystemExit:
             pass
+
+# 6. A new row of each column type reaches every generated surface with no
+# hand edit (what other branches adding options rely on).
+from generate import outputs  # noqa: E402
+
+with tempfile.TemporaryDirectory() as directory:
+    trial = Path(directory) / "privatize_options.table"
+    extra = [
+        "trial_weight | trial_weight | double | 0.5 | - | [0, 1] | a trial double",
+        "trial_count | trial_count | uint32 | 0 | - | 0 .. 9 | a trial uint32",
+        "trial_label | trial_label | string | x | - | UTF-8 | a trial string",
+        "trial_mode | trial_mode | enum | first | - | first=1 second-one=2 | a trial enum",
+        "trial_words | trial_words | words | none | - | the model's words | a trial word list",
+    ]
+    trial.write_text(TABLE.read_text(encoding="utf-8").rstrip("\n") + "\n" + "\n".join(extra) + "\n", encoding="utf-8")
+    generated = {path.name: text for path, text in outputs(read_table(trial)).items()}
+    expected = {
+        "option_table.inc": ['{"trial_weight", OptionType::kDouble', 'true, 0.0, false, true, 9.0, false, "0 .. 9"',
+                             '{"trial_mode", OptionType::kEnum', '{"second-one", 2u}', '{"trial_words", OptionType::kWords'],
+        "_options_table.py": ["trial_weight: float", "trial_count: int", "trial_label: str",
+                              'trial_mode: Union[Literal["first", "second-one"], int]'],
+        "index.d.ts": ["trialWeight?: number;", "trialMode?: 'first' | 'second-one';", "trialWords?: OutputSet | string[];"],
+        "DxOptions.java": ["public DxOptions trialWeight(double value)", "public DxOptions trialCount(long value)",
+                           "public DxOptions trialMode(Enum<?> value)", "public DxOptions trialWords(List<String> words)"],
+        "options.rs": ["pub fn trial_weight(self, value: f64)", "pub fn trial_label(self, value: &str) -> Result<Options>",
+                       "pub fn trial_mode(self, value: impl OptionName)", "pub fn trial_words(self, words: impl OptionWords)"],
+        "options.md": ["| trial_words |"],
+    }
+    for name, needles in expected.items():
+        for needle in needles:
+            if needle not in generated.get(name, ""):
+                problems.append(f"generate.py: a new row does not reach {name} as {needle!r}")
 
 for p in problems:
     print("FAIL " + p)

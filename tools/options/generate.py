@@ -1,19 +1,24 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Generates every binding's table of privatisation options from
-tools/options/privatize_options.table, the one description of them, and the
-presets' values from tools/options/presets.table.
+"""Generates, from tools/options/privatize_options.table (the one
+description of the privatisation options) and tools/options/presets.table:
+
+- the library's by-name path (src/abi/option_table.inc: one row per option
+  for dxt_options_set and dxt_option_describe) and its table of presets
+  (src/text/preset_table.inc);
+- the command line's flags (tools/dxtext/privatize_option_table.hpp);
+- docs/options.md;
+- each binding's typed surface: the Python name table and OptionValues
+  TypedDict, the Node.js and WebAssembly name tables and OptionsObject (in
+  the .d.ts sections shared from tools/options/js_shared.d.ts), the methods
+  of the Java DxOptions and the Rust Options between their
+  "generated: options" marker lines; and the JavaScript option pairs
+  (tools/options/js_options.js) copied into both JavaScript packages.
 
     python3 tools/options/generate.py            # write the generated files
     python3 tools/options/generate.py --check    # exit 1 if one is out of date
 
-Writes docs/options.md (the mapping table and the presets), the name tables
-of the Python, Node.js and WebAssembly bindings (with the presets' values,
-which their tests read instead of repeating them) and of the command line,
-the library's table of presets (src/text/preset_table.inc), and lists the
-members the Java, Rust and Swift builders must have (checked by
-tests/options/check_options.py). Copies the TypeScript declarations that the
-Node.js and WebAssembly packages share (tools/options/js_shared.d.ts) into
-both packages' .d.ts files.
+Any row of the existing column types (double, uint32, string, enum, words)
+reaches every one of them with no hand edit.
 """
 
 from __future__ import annotations
@@ -576,13 +581,20 @@ def docs(options: List[Option], presets: List[Preset]) -> str:
         "option is an error everywhere (a misspelt name never silently becomes the",
         "default). The one description of them is",
         "[tools/options/privatize_options.table](../tools/options/privatize_options.table);",
-        "`tools/options/generate.py` makes this page and each binding's table of names",
-        "from it, and the test `test_options_table` checks that they are up to date,",
-        "that the defaults are those `dxt_privatize_options_init()` writes, and that",
-        "the Java, Rust and Swift builders have every option. The TypeScript",
-        "declarations of the Node.js and WebAssembly packages, one API, are written",
-        "once in [tools/options/js_shared.d.ts](../tools/options/js_shared.d.ts) and",
-        "copied into both by the same script.",
+        "`tools/options/generate.py` makes this page, the library's by-name path and",
+        "each binding's typed surface from it, and the test `test_options_table`",
+        "checks that they are up to date and that the library describes the table's",
+        "options.",
+        "",
+        "Options cross the C ABI by name: `dxt_options_create(model, &o)`,",
+        "`dxt_options_set(o, \"vickrey_t\", \"0.5\")` (the value as text; enums by name;",
+        "names in snake_case, camelCase or kebab-case), `dxt_options_set_words` for a",
+        "word list, and `dxt_options_get(o)` gives the `dxt_privatize_options` to pass",
+        "to any call; `dxt_option_count()` and `dxt_option_describe()` list them with",
+        "their types, defaults, values and meanings. Every binding passes its options",
+        "this way, so each checks them with the same messages (\"unknown option",
+        "'epsilom' (did you mean 'epsilon'?)\"). Setting an option twice keeps the",
+        "last value.",
         "",
         "| option | C field | CLI | Python | Node.js, WASM, Swift | Java, Rust | default | values |",
         "|---|---|---|---|---|---|---|---|",
@@ -609,8 +621,8 @@ def docs(options: List[Option], presets: List[Preset]) -> str:
         "Java, Rust and Swift, enum options take the binding's enum type",
         "(`DxMechanism`, `Mechanism`, ...), in the dynamic languages and on the",
         "command line their names (`'permute-and-flip'`). The library checks every",
-        "value when a call uses it (`DXT_E_INVALID_ARGUMENT`,",
-        "`DXT_E_INVALID_EPSILON`).",
+        "value when it is set by name and when a call uses it",
+        "(`DXT_E_INVALID_ARGUMENT`, `DXT_E_INVALID_EPSILON`).",
         "",
         "`output_words` takes a list of the model's words, or an output set built once",
         "from one (`dxt_output_set_create` in C; `model.output_set(words)` in Python",
@@ -714,7 +726,7 @@ JS_SHARED = ROOT / "tools" / "options" / "js_shared.d.ts"
 JS_DECLARATIONS = [ROOT / "bindings" / "node" / "lib" / "index.d.ts", ROOT / "bindings" / "wasm" / "js" / "dxtext.d.ts"]
 
 
-def js_shared_sections(path: Path = JS_SHARED) -> Dict[str, List[str]]:
+def js_shared_sections(options: List[Option], path: Path = JS_SHARED) -> Dict[str, List[str]]:
     """The sections of js_shared.d.ts: the lines after each `//# section NAME`
     up to the next one, without the blank lines that end them."""
     sections: Dict[str, List[str]] = {}
@@ -727,7 +739,6 @@ def js_shared_sections(path: Path = JS_SHARED) -> Dict[str, List[str]]:
     for lines in sections.values():
         while lines and lines[-1] == "":
             lines.pop()
-    options = read_table()
     for lines in sections.values():
         for i, line in enumerate(lines):
             if line.strip().startswith("//# options:"):
@@ -781,7 +792,7 @@ def js_declarations(path: Path, sections: Dict[str, List[str]]) -> str:
 
 def outputs(options: List[Option]) -> Dict[Path, str]:
     presets = read_presets(options)
-    sections = js_shared_sections()
+    sections = js_shared_sections(options)
     return {
         **{path: js_declarations(path, sections) for path in JS_DECLARATIONS},
         ROOT / "docs" / "options.md": docs(options, presets),

@@ -253,7 +253,7 @@ test('a bad epsilon is a DxtextError INVALID_EPSILON with the library message', 
 
 test('bad arguments are typed errors', async () => {
   await ready;
-  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 'gaussian' }), Status.INVALID_ARGUMENT, /unknown mechanism/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 'gaussian' }), Status.INVALID_ARGUMENT, /mechanism: 'gaussian' is not one of laplace/);
   await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, epsilom: 3 }), Status.INVALID_ARGUMENT, /unknown option 'epsilom' \(did you mean 'epsilon'\?\)/);
   await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, seed: SEED }), Status.INVALID_ARGUMENT, /unknown option 'seed'/);
   await rejectsWith(async () => new Privatizer(model, { seed: 'abc' }), Status.INVALID_ARGUMENT, /seed/);

@@ -17,8 +17,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { OPTIONS } = require('./options_table.js');
-const { optionPairs } = require('./option_pairs.js');
+const { GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, diagnosticsOf, optionPairs, recordOf } = require('./shared.js');
 
 // --------------------------------------------------------------------------
 // Errors
@@ -114,30 +113,8 @@ function loadAddon() {
 const native = loadAddon();
 
 // --------------------------------------------------------------------------
-// Names <-> numbers of the C header
+// Limits of the C header (names of its enums: shared.js)
 
-const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem'];
-const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete'];
-const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
-const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
-const RNG_MODES = ['unknown', 'system', 'deterministic'];
-const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
-const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
-const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
-const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
-// DXT_REVEALS_* bits, in bit order.
-const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries',
-  'clauseBoundaries'];
-// dxt_release_shape, by number.
-const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
-// dxt_output_kind, by number.
-const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];
-// dxt_preset, by number: the names of tools/options/presets.table (options_table.js).
-const PRESET_VALUES = OPTIONS.find((option) => option.name === 'preset').values;
-const PRESETS = Object.keys(PRESET_VALUES).reduce((names, name) => {
-  names[PRESET_VALUES[name]] = name;
-  return names;
-}, []);
 const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
 /** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
 const EPSILON_MIN = 1e-6;
@@ -156,7 +133,7 @@ function indexOfName(table, name, what) {
  * ..., outputWords: an OutputSet or an array of words }, and one option of
  * the call, localDiagnostics: boolean (true adds the token counts of the
  * input to the result; they describe the input: keep them on the device).
- * The addon passes them to the library by name (option_pairs.js, shared
+ * The addon passes them to the library by name (optionPairs of shared.js, shared
  * with dxtext-wasm), which refuses an unknown name or a bad value.
  */
 function nativeOptions(options, model) {
@@ -170,48 +147,11 @@ function nativeOptions(options, model) {
   return optionPairs(options, wordsOf, invalid);
 }
 
-// The release record: what was released and its guarantee; safe to send.
-// The same fields, names and values as dxtext-wasm's.
-function record(raw) {
-  return Object.freeze({
-    release: RELEASES[raw.release] || 'unknown',
-    mechanism: MECHANISMS[raw.mechanism] || 'unknown',
-    epsilon: raw.epsilon,
-    metric: METRICS[raw.metric] || 'unknown',
-    rngMode: RNG_MODES[raw.rngMode] || 'unknown',
-    isPrivate: raw.isPrivate,
-    modelFingerprint: raw.modelFingerprint,
-    bound: BOUNDS[raw.bound] || 'unknown',
-    reveals: REVEALS.filter((_, bit) => (raw.reveals & (1 << bit)) !== 0),
-    draws: raw.draws,
-    epsilonTotal: raw.epsilonTotal,
-    epsilonVocabulary: raw.epsilonVocabulary,
-    releaseShape: SHAPES[raw.releaseShape] || 'unknown',
-    outputKind: OUTPUT_KINDS[raw.outputKind] || 'unknown',
-    outputSize: raw.outputSize,
-    outputDigest: raw.outputKind === 0 ? null : raw.outputDigest,
-    preset: PRESETS[raw.preset] || 'unknown',
-    json: raw.json,
-  });
-}
-
-// The token counts of the input: they describe it, so they stay local.
-function localDiagnostics(raw) {
-  const counts = {};
-  TOKEN_CLASSES.forEach((name, row) => {
-    counts[name] = {};
-    ACTIONS.forEach((action, column) => {
-      counts[name][action] = raw.counts[row][column];
-    });
-  });
-  return Object.freeze({ counts, wordsPrivatized: raw.wordsPrivatized, wordsLeaked: raw.wordsLeaked, json: raw.json });
-}
-
 // { [key]: value, record } plus localDiagnostics when the options ask for them.
 function result(key, value, raw, options) {
-  const out = { [key]: value, record: record(raw.record) };
+  const out = { [key]: value, record: recordOf(raw.record) };
   if (options !== null && typeof options === 'object' && options.localDiagnostics === true) {
-    out.localDiagnostics = localDiagnostics(raw.diagnostics);
+    out.localDiagnostics = diagnosticsOf(raw.diagnostics);
   }
   return out;
 }

@@ -29,8 +29,9 @@
 
 import createDxtextCore from './dxtext_core.js';
 import { DEFAULT_MODEL } from './default_model.js';
-import { OPTIONS } from './options_table.js';
-import { optionPairs } from './option_pairs.js';
+import {
+  ACTIONS, GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, TOKEN_CLASSES, diagnosticsOf, optionPairs, recordOf,
+} from './shared.js';
 
 /** dxt_status codes (include/dxtext/dxtext.h). New codes may be added. */
 export const Status = Object.freeze({
@@ -106,28 +107,6 @@ function errorFor(status, message, options) {
   return new Class(status, message, options);
 }
 
-// Names used in options and release records, as the C enums number them.
-const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem'];
-const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
-const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
-const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete'];
-const RNG_MODES = ['unknown', 'system', 'deterministic'];
-const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
-const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
-// DXT_REVEALS_* bits, in bit order.
-const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries',
-  'clauseBoundaries'];
-// dxt_release_shape, by number.
-const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
-// dxt_output_kind, by number.
-const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];
-// dxt_preset, by number: the names of tools/options/presets.table (options_table.js).
-const PRESET_VALUES = OPTIONS.find((option) => option.name === 'preset').values;
-const PRESETS = [];
-for (const [name, number] of Object.entries(PRESET_VALUES)) PRESETS[number] = name;
-// Token classes in dxt_token_class order: the local diagnostics' keys.
-const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
-const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
 const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
 /** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
 export const EPSILON_MIN = 1e-6;
@@ -322,46 +301,38 @@ function readRecord(core, ptr) {
   const json = readJson(core, 'dxt_release_record_to_json', ptr);
   const view = core.view();
   const heap = core.m.HEAPU8;
+  const u32 = (field) => view.getUint32(L(field), true);
+  const f64 = (field) => view.getFloat64(L(field), true);
   const fingerprintAt = L('model_fingerprint');
-  const fingerprint = heap[L('fingerprint_valid')] !== 0 ? hex(heap.subarray(fingerprintAt, fingerprintAt + 32)) : null;
-  const reveals = view.getUint32(L('reveals'), true);
-  const outputKind = view.getUint32(L('output_kind'), true);
   const digestAt = L('output_digest');
-  return Object.freeze({
-    release: RELEASES[view.getUint32(L('release'), true)] || 'unknown',
-    mechanism: MECHANISMS[view.getUint32(L('mechanism'), true)] || 'unknown',
-    epsilon: view.getFloat64(L('epsilon'), true),
-    metric: METRICS[view.getUint32(L('metric'), true)] || 'unknown',
-    rngMode: RNG_MODES[view.getUint32(L('rng_mode'), true)] || 'unknown',
+  return recordOf({
+    release: u32('release'),
+    mechanism: u32('mechanism'),
+    epsilon: f64('epsilon'),
+    metric: u32('metric'),
+    rngMode: u32('rng_mode'),
     isPrivate: heap[L('is_private')] !== 0,
-    modelFingerprint: fingerprint,
-    bound: BOUNDS[view.getUint32(L('bound'), true)] || 'unknown',
-    reveals: REVEALS.filter((_, bit) => (reveals & (1 << bit)) !== 0),
+    modelFingerprint: heap[L('fingerprint_valid')] !== 0 ? hex(heap.subarray(fingerprintAt, fingerprintAt + 32)) : null,
+    bound: u32('bound'),
+    reveals: u32('reveals'),
     draws: readU64(view, L('draws')),
-    epsilonTotal: view.getFloat64(L('epsilon_total'), true),
-    epsilonVocabulary: view.getFloat64(L('epsilon_vocabulary'), true),
-    releaseShape: SHAPES[view.getUint32(L('release_shape'), true)] || 'unknown',
-    outputKind: OUTPUT_KINDS[outputKind] || 'unknown',
-    outputSize: view.getUint32(L('output_size'), true),
-    outputDigest: outputKind === 0 ? null : hex(heap.subarray(digestAt, digestAt + 32)),
-    preset: PRESETS[view.getUint32(L('preset'), true)] || 'unknown',
+    epsilonTotal: f64('epsilon_total'),
+    epsilonVocabulary: f64('epsilon_vocabulary'),
+    releaseShape: u32('release_shape'),
+    outputKind: u32('output_kind'),
+    outputSize: u32('output_size'),
+    outputDigest: hex(heap.subarray(digestAt, digestAt + 32)),
+    preset: u32('preset'),
     json,
   });
 }
 
-/** The token counts of a call's input: they describe it, so keep them local. */
 function readDiagnostics(core, ptr) {
   const L = (field) => ptr + core.layout('dxt_local_diagnostics', field);
   const json = readJson(core, 'dxt_local_diagnostics_to_json', ptr);
   const view = core.view();
-  const counts = {};
-  TOKEN_CLASSES.forEach((key, c) => {
-    counts[key] = {};
-    ACTIONS.forEach((action, a) => {
-      counts[key][action] = readU64(view, L('counts') + 8 * (4 * c + a));
-    });
-  });
-  return Object.freeze({
+  const counts = TOKEN_CLASSES.map((_, c) => ACTIONS.map((_, a) => readU64(view, L('counts') + 8 * (4 * c + a))));
+  return diagnosticsOf({
     counts,
     wordsPrivatized: readU64(view, L('words_privatized')),
     wordsLeaked: readU64(view, L('words_leaked')),
@@ -784,7 +755,7 @@ export class Privatizer {
     this._box.release();
   }
 
-  // The options of a call, passed to the library by name (option_pairs.js,
+  // The options of a call, passed to the library by name (optionPairs of shared.js,
   // shared with the Node.js binding): a dxt_options handle freed with the
   // frame; returns the dxt_privatize_options it holds.
   _options(frame, options) {

@@ -505,7 +505,9 @@ typedef enum dxt_preset {
 
 /** The options of a privatisation call. tools/options/privatize_options.table
     describes them once (name, field, type, default, values; docs/options.md):
-    the CLI and every binding take them under the same names. */
+    the CLI and every binding take them under the same names. Set them field
+    by field after dxt_privatize_options_init, or by name through a
+    dxt_options handle ("Options by name" below), which the bindings use. */
 typedef struct dxt_privatize_options {
   uint32_t struct_size;
   uint32_t mechanism; /**< dxt_mechanism; default DXT_MECHANISM_LAPLACE */
@@ -558,6 +560,116 @@ DXT_API void dxt_privatize_options_init_sized(dxt_privatize_options *options, si
 static inline void dxt_privatize_options_init(dxt_privatize_options *options) {
   dxt_privatize_options_init_sized(options, sizeof(*options));
 }
+
+/*
+ * Options by name
+ *
+ * The same options, set by their names in tools/options/privatize_options.table
+ * (docs/options.md) instead of by struct field: what the bindings use, so
+ * that an option added to the table reaches every binding without code of
+ * its own. A dxt_options handle owns a dxt_privatize_options and what its
+ * fields point to (the placeholder text, the output word set);
+ * dxt_options_get() gives the struct to pass to any call that takes a
+ * `const dxt_privatize_options *`. Nothing else of the ABI changes.
+ *
+ * Names may be written in snake_case (`vickrey_t`), camelCase (`vickreyT`)
+ * or kebab-case (`vickrey-t`); error messages quote the name as written.
+ * Values are UTF-8 text: numbers in any decimal form that reads back exactly
+ * (`0.75`, `7.5e-1`; a uint32 option also takes `20000.0`), enums by name
+ * (`permute-and-flip`, in any case, `_` for `-`) or by number, strings as they are. Every value is
+ * checked when it is set: an unknown name, an enum name not among the
+ * option's values, a number that is not one or is outside the option's range
+ * (dxt_option_info.values) give DXT_E_INVALID_ARGUMENT (DXT_E_INVALID_EPSILON
+ * for epsilon) with a message that names the option, says what is allowed and
+ * suggests the nearest name ("unknown option 'epsilom' (did you mean
+ * 'epsilon'?)"); the handle is then unchanged. Checks that need the model or
+ * the other options (the hyperbolic bound on epsilon, a mechanism's
+ * parameters) happen when a call uses the options, as for the struct.
+ *
+ * Setting an option twice keeps the last value. A NULL value resets the
+ * option to its default (as if never set).
+ *
+ * `preset` is an option like the others, under the rules of the struct's
+ * field: an option that the preset fixes (docs/options.md, "Presets") may be
+ * set only to its default or to the preset's value (the preset's value is
+ * then used), and an output word list not at all; the one set second is
+ * refused, with a message that names the option as written. epsilon, when
+ * set, overrides the preset's.
+ *
+ * A handle is not safe to modify from two threads at once; the struct it
+ * gives may be read by any number of calls at once while it is not modified.
+ */
+
+/** An owning set of options (dxt_options_create). */
+typedef struct dxt_options dxt_options;
+
+/** The type of an option (dxt_option_info.type). New types may be added. */
+typedef enum dxt_option_type {
+  DXT_OPTION_TYPE_UNKNOWN = 0,
+  DXT_OPTION_TYPE_DOUBLE = 1, /**< a number */
+  DXT_OPTION_TYPE_UINT32 = 2, /**< a whole number in [0, 2^32 - 1] */
+  DXT_OPTION_TYPE_STRING = 3, /**< UTF-8 text */
+  DXT_OPTION_TYPE_ENUM = 4,   /**< one of the names of dxt_option_info.values */
+  DXT_OPTION_TYPE_WORDS = 5   /**< a list of the model's words (dxt_options_set_words) */
+} dxt_option_type;
+
+/**
+ * Create options with every option at its default (dxt_privatize_options_init).
+ * @param[in]  model  the model whose words a word-list option names; NULL is
+ *                    allowed, and then word-list options are refused. The
+ *                    handle keeps the model alive.
+ * @param[out] out    the new handle; free with dxt_options_destroy.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_options_create(const dxt_model *model, dxt_options **out);
+
+/** Free options and what they own. NULL is a no-op. */
+DXT_API void dxt_options_destroy(dxt_options *options);
+
+/**
+ * Set one option from its text (see "Options by name" above).
+ * @param[in,out] options  the handle
+ * @param[in]     name     the option's name, NUL-terminated
+ * @param[in]     value    its value as UTF-8 text, NUL-terminated; NULL resets
+ *                         the option to its default
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_options_set(dxt_options *options, const char *name, const char *value);
+
+/**
+ * Set a word-list option (type DXT_OPTION_TYPE_WORDS, e.g. output_words)
+ * from @p count NUL-terminated UTF-8 words, refused as dxt_output_set_create
+ * refuses them. The handle owns the set it builds.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_options_set_words(dxt_options *options, const char *name,
+                                                       const char *const *words, size_t count);
+
+/** The struct to pass to the privatise, ledger and calibration calls; valid
+    until the next dxt_options_set* or dxt_options_destroy on @p options.
+    NULL for NULL. */
+DXT_API const dxt_privatize_options *dxt_options_get(const dxt_options *options);
+
+/** What the library says of one option (dxt_option_describe). Every string
+    is static, UTF-8, and lives as long as the library. */
+typedef struct dxt_option_info {
+  uint32_t struct_size; /**< set to sizeof(dxt_option_info) before the call */
+  uint32_t kind;        /**< dxt_option_type */
+  const char *name;     /**< snake_case, as in docs/options.md */
+  const char *type_name; /**< "double", "uint32", "string", "enum", "words" */
+  const char *default_value; /**< as text ("required" for epsilon) */
+  /** What is allowed: an enum's names separated by ", "; else the range or
+      rule as docs/options.md words it. */
+  const char *values;
+  const char *meaning; /**< one line for the documentation */
+} dxt_option_info;
+
+/** The number of options dxt_option_describe knows. */
+DXT_API uint32_t dxt_option_count(void);
+
+/**
+ * Describe option @p index (0 .. dxt_option_count() - 1), in the order of
+ * docs/options.md. Fills the first @p info->struct_size bytes (at least
+ * through `name`) and leaves struct_size as it was.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_option_describe(uint32_t index, dxt_option_info *info);
 
 /*
  * Release records and local diagnostics

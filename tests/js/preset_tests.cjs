@@ -131,19 +131,19 @@ function presetTests({ dxtext, OPTIONS, PRESETS, openModel, sentence, seed }) {
     const refused = (options, message) =>
       rejects(privatizer.privatizeText('cat', options), 'INVALID_ARGUMENT', dxtext.InvalidArgumentError, message);
     for (const { name, options: o } of PRESETS) {
-      const named = `but the preset '${name}'`;
+      const named = (option, value) => `${option}: '${value}' conflicts with the preset '${name}'`;
       const mechanism = otherThan('mechanism', DEFAULTS.mechanism, o.mechanism);
-      await refused({ preset: name, mechanism }, `mechanism is ${mechanism}, ${named}`);
+      await refused({ preset: name, mechanism }, named('mechanism', mechanism));
       const releaseShape = otherThan('releaseShape', DEFAULTS.releaseShape, o.releaseShape);
-      if (releaseShape) await refused({ preset: name, releaseShape }, `release_shape is ${releaseShape}, ${named}`);
-      for (const { option, name: field } of POLICIES) {
+      if (releaseShape) await refused({ preset: name, releaseShape }, named('releaseShape', releaseShape));
+      for (const { option } of POLICIES) {
         const value = otherThan(option, DEFAULTS[option], o[option]);
-        await refused({ preset: name, [option]: value }, `(${field}) is ${value}, ${named}`);
+        await refused({ preset: name, [option]: value }, named(option, value));
       }
       const outputTop = [7, 8].find((n) => n !== o.outputTop && n !== Math.min(o.outputTop, model.size));
-      await refused({ preset: name, outputTop }, `output_top is ${outputTop}, ${named}`);
+      await refused({ preset: name, outputTop }, named('outputTop', outputTop));
     }
-    await refused({ preset: 'tidy' }, 'unknown preset "tidy"');
+    await refused({ preset: 'tidy' }, "preset: 'tidy' is not one of none, readable");
     await privatizer.close();
   });
 }

@@ -3,8 +3,7 @@
 (tools/options/privatize_options.table) and what is made or checked from it:
 
   1. the generated files are up to date (tools/options/generate.py --check);
-  2. the table's defaults are what dxt_privatize_options_init() writes, read
-     through ctypes from the library given;
+  2. the library given describes the table's options (dxt_option_describe);
   3. the Java, Rust and Swift option builders have a member per option,
      named as the table says (docs/options.md);
   4. the presets of tools/options/presets.table are named, with their
@@ -22,41 +21,40 @@ from pathlib import Path
 ROOT = Path(sys.argv[1]).resolve()
 LIBRARY = sys.argv[2]
 sys.path.insert(0, str(ROOT / "tools" / "options"))
-sys.path.insert(0, str(ROOT / "bindings" / "python" / "src"))
 
-from generate import read_presets, read_table  # noqa: E402
+from generate import TABLE, read_presets, read_table  # noqa: E402
 
 problems = []
 
 if subprocess.run([sys.executable, str(ROOT / "tools" / "options" / "generate.py"), "--check"]).returncode != 0:
     problems.append("generated files are out of date: run python3 tools/options/generate.py")
 
-# 2. Defaults, through the Python binding's declaration of the struct.
-from dxtext._library import PrivatizeOptions  # noqa: E402
-
+# 2. The library built describes the table's options (dxt_option_describe,
+# whose rows generate.py writes into src/abi/option_table.inc): the same
+# names, types and defaults in the same order. That the defaults are what
+# dxt_privatize_options_init writes is checked by test_options_by_name.
 lib = ctypes.CDLL(LIBRARY)
-lib.dxt_privatize_options_init_sized.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-options = PrivatizeOptions()
-lib.dxt_privatize_options_init_sized(ctypes.byref(options), ctypes.sizeof(options))
+
+
+class OptionInfo(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("kind", ctypes.c_uint32)] + [
+        (name, ctypes.c_char_p) for name in ("name", "type_name", "default_value", "values", "meaning")
+    ]
+
+
+lib.dxt_option_count.restype = ctypes.c_uint32
+lib.dxt_option_describe.argtypes = [ctypes.c_uint32, ctypes.POINTER(OptionInfo)]
 table = read_table()
-for o in table:
-    field, _, index = o.field.partition("[")
-    if not hasattr(options, field):
-        problems.append(f"{o.name}: dxt_privatize_options has no member {field}")
+described = []
+for i in range(lib.dxt_option_count()):
+    info = OptionInfo(struct_size=ctypes.sizeof(OptionInfo))
+    if lib.dxt_option_describe(i, ctypes.byref(info)) != 0:
+        problems.append(f"dxt_option_describe({i}) failed")
         continue
-    value = getattr(options, field)
-    if index:
-        value = value[int(index.rstrip("]"))]
-    if o.type == "enum":
-        expected = dict(o.enum_values)[o.default]
-    elif o.type in ("double", "uint32") and o.default != "required":
-        expected = float(o.default) if o.type == "double" else int(o.default)
-    elif o.type == "string":
-        expected = None  # NULL: the library's own default
-    else:
-        continue
-    if value != expected:
-        problems.append(f"{o.name}: dxt_privatize_options_init writes {value!r}, the table says {o.default!r}")
+    described.append((info.name.decode(), info.type_name.decode(), info.default_value.decode()))
+expected = [(o.name, o.type, o.default) for o in table]
+if described != expected:
+    problems.append(f"the library describes {described}, the table says {expected} (rebuild the library?)")
 
 # 3. The compiled bindings' builders.
 java = (ROOT / "bindings/java/src/main/java/org/dxtext/DxOptions.java").read_text(encoding="utf-8")
@@ -84,7 +82,7 @@ for p in presets:
         problems.append(f"preset {p.name}: bindings/java DxPreset has no {upper}({p.number})")
     if not re.search(rf"pub const DXT_PRESET_{upper}: u32 = {p.number};", rust_sys):
         problems.append(f"preset {p.name}: bindings/rust dxtext-sys has no DXT_PRESET_{upper} = {p.number}")
-    if not re.search(rf"Preset::{camel} => sys::DXT_PRESET_{upper}", rust):
+    if not re.search(rf"Preset::{camel} => sys::DXT_PRESET_{upper}|sys::DXT_PRESET_{upper} => Preset::{camel}\b", rust):
         problems.append(f"preset {p.name}: bindings/rust Preset has no {camel}")
     if not re.search(rf"case {p.name} = {p.number}\b", swift):
         problems.append(f"preset {p.name}: bindings/swift Preset has no case {p.name} = {p.number}")
@@ -118,6 +116,38 @@ with tempfile.TemporaryDirectory() as directory:
             problems.append(f"generate.py accepts the preset parameter {bad}")
         except SystemExit:
             pass
+
+# 6. A new row of each column type reaches every generated surface with no
+# hand edit (what other branches adding options rely on).
+from generate import outputs  # noqa: E402
+
+with tempfile.TemporaryDirectory() as directory:
+    trial = Path(directory) / "privatize_options.table"
+    extra = [
+        "trial_weight | trial_weight | double | 0.5 | - | [0, 1] | a trial double",
+        "trial_count | trial_count | uint32 | 0 | - | 0 .. 9 | a trial uint32",
+        "trial_label | trial_label | string | x | - | UTF-8 | a trial string",
+        "trial_mode | trial_mode | enum | first | - | first=1 second-one=2 | a trial enum",
+        "trial_words | trial_words | words | none | - | the model's words | a trial word list",
+    ]
+    trial.write_text(TABLE.read_text(encoding="utf-8").rstrip("\n") + "\n" + "\n".join(extra) + "\n", encoding="utf-8")
+    generated = {path.name: text for path, text in outputs(read_table(trial)).items()}
+    expected = {
+        "option_table.inc": ['{"trial_weight", OptionType::kDouble', 'true, 0.0, false, true, 9.0, false, "0 .. 9"',
+                             '{"trial_mode", OptionType::kEnum', '{"second-one", 2u}', '{"trial_words", OptionType::kWords'],
+        "_options_table.py": ["trial_weight: float", "trial_count: int", "trial_label: str",
+                              'trial_mode: Union[Literal["first", "second-one"], int]'],
+        "index.d.ts": ["trialWeight?: number;", "trialMode?: 'first' | 'second-one';", "trialWords?: OutputSet | string[];"],
+        "DxOptions.java": ["public DxOptions trialWeight(double value)", "public DxOptions trialCount(long value)",
+                           "public DxOptions trialMode(Enum<?> value)", "public DxOptions trialWords(List<String> words)"],
+        "options.rs": ["pub fn trial_weight(self, value: f64)", "pub fn trial_label(self, value: &str) -> Result<Options>",
+                       "pub fn trial_mode(self, value: impl OptionName)", "pub fn trial_words(self, words: impl OptionWords)"],
+        "options.md": ["| trial_words |"],
+    }
+    for name, needles in expected.items():
+        for needle in needles:
+            if needle not in generated.get(name, ""):
+                problems.append(f"generate.py: a new row does not reach {name} as {needle!r}")
 
 for p in problems:
     print("FAIL " + p)

@@ -129,11 +129,12 @@ const std::vector<CommandHelp>& command_help() {
        "      noisy points at epsilon E (default 10) for several nprobe values\n",
        false},
       {"order",
-       "  order [--orderings K] [--neighbours N] [--seed S] [--no-groups] IN.dxe OUT.dxe\n"
+       "  order [--orderings K] [--neighbours N] [--seed S] [--common C | --no-groups] IN.dxe OUT.dxe\n"
        "      copy IN with K public orderings of its vocabulary (default 8): cycles through the\n"
        "      word vectors, nearest-neighbour tours improved by 2-opt over N neighbours (default\n"
-       "      16), reproducible from S, the stopwords toured apart from the other words unless\n"
-       "      --no-groups; the ordering mechanism needs them. Prints JSON statistics\n",
+       "      16), reproducible from S, the stopwords toured apart from the other words (and with\n"
+       "      --common, the C most frequent other words apart from the rest) unless --no-groups;\n"
+       "      the ordering mechanism needs them. Prints JSON statistics\n",
        false},
       {"orderings",
        "  orderings MODEL\n"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // dxtext order: add the orderings section (docs/format.md §10.3) to a copy
 // of a model, for the ordering mechanism; dxtext orderings: print them.
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <iostream>
@@ -21,7 +22,7 @@
 namespace dxt::cli {
 
 int run_order(int argc, char** argv) {
-  Args args(argc, argv, 2, {"orderings", "neighbours", "seed"}, {"no-groups"});
+  Args args(argc, argv, 2, {"orderings", "neighbours", "seed", "common"}, {"no-groups"});
   if (args.positional().size() != 2) throw UsageError("order needs IN.dxe and OUT.dxe");
   const std::string in_path = args.positional()[0], out_path = args.positional()[1];
   OrderingBuildOptions o;
@@ -36,10 +37,24 @@ int run_order(int argc, char** argv) {
 
   const auto model = Model::open_file(in_path, ModelOpenOptions{});
   // The stopwords (text/stopwords.hpp, as the tokenizer classifies them)
-  // form a group of their own, so they move among themselves.
+  // form a group of their own, so they move among themselves; with
+  // --common N (and a frequencies section) the N most frequent other words
+  // form a second group, so that a common word moves among common words.
+  const uint64_t common = args.count("common", 0);
+  if (common > 0 && !model->has_frequencies()) throw UsageError("--common needs a model with word frequencies");
+  if (common > 0 && args.flag("no-groups")) throw UsageError("--common and --no-groups exclude each other");
   if (!args.flag("no-groups")) {
-    o.groups.resize(model->vocabulary_size());
-    for (uint32_t w = 0; w < model->vocabulary_size(); ++w) o.groups[w] = is_stopword(model->word(w)) ? 0 : 1;
+    const uint32_t V = model->vocabulary_size();
+    o.groups.resize(V);
+    std::vector<uint32_t> by_frequency;
+    for (uint32_t w = 0; w < V; ++w) {
+      o.groups[w] = is_stopword(model->word(w)) ? 0 : 2;
+      if (o.groups[w] == 2) by_frequency.push_back(w);
+    }
+    // Ties to the lower index, as output_top orders them.
+    std::stable_sort(by_frequency.begin(), by_frequency.end(),
+                     [&](uint32_t a, uint32_t b) { return model->frequency(a) > model->frequency(b); });
+    for (size_t r = 0; r < by_frequency.size() && r < common; ++r) o.groups[by_frequency[r]] = 1;
   }
   ProgressBar bar("ordering  ", ProgressBar::Unit::kCount);
   o.progress = [&](double share) { bar.update(static_cast<uint64_t>(share * 1000), 1000); };
@@ -64,7 +79,10 @@ int run_order(int argc, char** argv) {
   std::ostringstream j;
   j.precision(6);
   j << "{\"output\": " << json_string(out_path) << ", \"orderings\": " << o.count
-    << ", \"groups\": " << (o.groups.empty() ? "\"none\"" : "\"stopwords, other words\"")
+    << ", \"groups\": "
+    << (o.groups.empty() ? "\"none\""
+        : common > 0   ? "\"stopwords, the " + std::to_string(common) + " most frequent other words, the rest\""
+                       : "\"stopwords, other words\"")
     << ", \"neighbours\": " << o.neighbours << ", \"seed\": " << o.seed
     << ", \"median_nearest_neighbour\": " << stats.median_nearest
     << ", \"tour_length\": " << numbers(stats.length) << ", \"median_edge\": " << numbers(stats.median_edge)

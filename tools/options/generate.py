@@ -1,23 +1,30 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Generates every binding's table of privatisation options from
-tools/options/privatize_options.table, the one description of them, and the
-presets' values from tools/options/presets.table.
+"""Generates, from tools/options/privatize_options.table (the one
+description of the privatisation options) and tools/options/presets.table:
+
+- the library's by-name path (src/abi/option_table.inc: one row per option
+  for dxt_options_set and dxt_option_describe) and its table of presets
+  (src/text/preset_table.inc);
+- the command line's flags (tools/dxtext/privatize_option_table.hpp);
+- docs/options.md;
+- each binding's typed surface: the Python name table and OptionValues
+  TypedDict, the Node.js and WebAssembly name tables and OptionsObject (in
+  the .d.ts sections shared from tools/options/js_shared.d.ts), the methods
+  of the Java DxOptions and the Rust Options between their
+  "generated: options" marker lines; and the JavaScript option pairs
+  and the JavaScript both packages share (tools/options/js_shared.js:
+  option pairs, enum names, record and diagnostics shapes), copied into each.
 
     python3 tools/options/generate.py            # write the generated files
     python3 tools/options/generate.py --check    # exit 1 if one is out of date
 
-Writes docs/options.md (the mapping table and the presets), the name tables
-of the Python, Node.js and WebAssembly bindings (with the presets' values,
-which their tests read instead of repeating them) and of the command line,
-the library's table of presets (src/text/preset_table.inc), and lists the
-members the Java, Rust and Swift builders must have (checked by
-tests/options/check_options.py). Copies the TypeScript declarations that the
-Node.js and WebAssembly packages share (tools/options/js_shared.d.ts) into
-both packages' .d.ts files.
+Any row of the existing column types (double, uint32, string, enum, words)
+reaches every one of them with no hand edit.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -256,11 +263,20 @@ export const PRESETS = Object.freeze([
 """
 
 
+PYTHON_TYPES = {"double": "float", "uint32": "int", "string": "str", "words": "Union[Iterable[str], \"OutputSet\"]"}
+
+
 def python_module(options: List[Option], presets: List[Preset]) -> str:
-    lines = []
+    lines, hints = [], []
     for o in options:
         values = "{" + ", ".join(f'"{n}": {v}' for n, v in o.enum_values) + "}" if o.enum_values else "None"
-        lines.append(f'    Option("{o.name}", "{o.field}", "{o.type}", {values}),')
+        lines.append(f'    Option("{o.name}", "{o.type}", {values}),')
+        if o.type == "enum":
+            names = ", ".join(f'"{n}"' for n, _ in o.enum_values)
+            hint = f"Union[Literal[{names}], int]"
+        else:
+            hint = PYTHON_TYPES[o.type]
+        hints.append(f"    {o.name}: {hint}")
     body = "\n".join(lines)
     rows = []
     for p in presets:
@@ -271,19 +287,28 @@ def python_module(options: List[Option], presets: List[Preset]) -> str:
     return f'''# SPDX-License-Identifier: Apache-2.0
 """{BINDING_HEADER}"""
 
-from typing import Dict, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Dict, Iterable, Literal, NamedTuple, Optional, TypedDict, Union
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .output_set import OutputSet
 
 
 class Option(NamedTuple):
     name: str  # the keyword argument
-    field: str  # the member of dxt_privatize_options ("policy[1]": an array element)
-    type: str  # double, uint32, string or enum
+    type: str  # double, uint32, string, enum or words
     values: Optional[Dict[str, int]]  # an enum's names and numbers
 
 
 OPTIONS = (
 {body}
 )
+
+
+class OptionValues(TypedDict, total=False):
+    """The keyword options of the privatisation calls (docs/options.md); an
+    enum option also takes its enum member or number."""
+
+{chr(10).join(hints)}
 
 
 class PresetValues(NamedTuple):
@@ -404,17 +429,92 @@ inline constexpr Preset kPresets[] = {{
 """
 
 
-def wasm_layout(options: List[Option]) -> str:
-    fields = []
+def c_string(s: str) -> str:
+    """A C string literal (UTF-8 kept as is)."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+
+
+def value_range(o: Option) -> Optional[Tuple[Optional[float], bool, Optional[float], bool, str]]:
+    """The range at the start of a number's values column, as (low, low open,
+    high, high open, its text): `[a, b]`, `(a, b)`, `[a, b)`, `>= a`, `> a`,
+    `a .. b`. A bound that is not a number (`the vocabulary size`) is no bound;
+    anything else is no range (the library checks the value when it is used)."""
+    if o.type not in ("double", "uint32"):
+        return None
+    v = o.values
+    m = re.match(rf"([\[(])\s*({_NUMBER})\s*,\s*({_NUMBER})\s*([\])])", v)
+    if m:
+        return float(m[2]), m[1] == "(", float(m[3]), m[4] == ")", m[0]
+    m = re.match(rf"(>=|>)\s*({_NUMBER})", v)
+    if m:
+        return float(m[2]), m[1] == ">", None, False, m[0]
+    m = re.match(rf"({_NUMBER})\s*\.\.\s*({_NUMBER})?", v)
+    if m:
+        high = float(m[2]) if m[2] and not v[m.end():].startswith(("^", "*")) else None
+        return float(m[1]), False, high, False, m[0].strip() if high is not None else f">= {m[1]}"
+    return None
+
+
+def c_option_table(options: List[Option], presets: List[Preset]) -> str:
+    """The by-name path of the C ABI (dxt_options_set, dxt_option_describe):
+    one row per option, with an accessor of its dxt_privatize_options field
+    that the compiler checks against the field's type."""
+    ctype = {"double": "double", "uint32": "uint32_t", "enum": "uint32_t", "string": "const char*",
+             "words": "const dxt_output_set*"}
+    values_arrays, rows, checks = [], [], []
     for o in options:
-        field = o.field.split("[")[0]
-        if field not in fields:
-            fields.append(field)
-    lines = "\n".join(f"    DXTW_FIELD(dxt_privatize_options, {f})," for f in fields)
-    return f"""/* SPDX-License-Identifier: Apache-2.0 */
-/* {HEADER} */
-/* The members of dxt_privatize_options the options set, for dxtext_wasm_layout.c. */
-{lines}
+        ident = re.sub(r"\W", "_", o.name)
+        if o.enum_values:
+            items = ", ".join(f"{{{c_string(n)}, {v}u}}" for n, v in o.enum_values)
+            values_arrays.append(f"inline constexpr OptionEnumValue kValues_{ident}[] = {{{items}}};")
+            enum = f"kValues_{ident}, {len(o.enum_values)}"
+            allowed = ", ".join(n for n, _ in o.enum_values)
+        else:
+            enum = "nullptr, 0"
+            allowed = o.values
+        r = value_range(o)
+        if r is None:
+            bounds = "false, 0.0, false, false, 0.0, false, nullptr"
+        else:
+            low, low_open, high, high_open, text = r
+            bounds = (f"true, {low!r}, {str(low_open).lower()}, {str(high is not None).lower()}, "
+                      f"{(high if high is not None else 0.0)!r}, {str(high_open).lower()}, {c_string(text)}")
+        rows.append(
+            f"    {{{c_string(o.name)}, OptionType::k{o.type.capitalize()}, {c_string(o.type)}, {c_string(o.default)},\n"
+            f"     {c_string(allowed)}, {c_string(o.meaning)},\n"
+            f"     +[](dxt_privatize_options& o) -> void* {{ return &o.{o.field}; }}, {enum},\n"
+            f"     {bounds}}},"
+        )
+        checks.append(f"static_assert(std::is_same_v<std::remove_reference_t<decltype(std::declval<dxt_privatize_options&>()"
+                      f".{o.field})>, {ctype[o.type]}>, \"{o.name}: the type of dxt_privatize_options::{o.field}\");")
+    preset_rows = []
+    for p in presets:
+        for o, value in preset_options(options, p):
+            if o.name == "epsilon":
+                continue  # a caller's epsilon overrides the preset's
+            text = p.values[o.name]
+            preset_rows.append(f"    {{{p.number}u, {c_string(p.name)}, {c_string(o.name)}, {c_string(text)}}},")
+    return f"""// SPDX-License-Identifier: Apache-2.0
+// {BINDING_HEADER}
+// The options by name (dxt_options_set, dxt_option_describe), included by
+// src/abi/options_by_name.cpp: one row per option of the table, and the
+// options each preset fixes (its epsilon aside, which a caller may override).
+// clang-format off
+{chr(10).join(checks)}
+
+{chr(10).join(values_arrays)}
+
+inline constexpr OptionRow kOptionRows[] = {{
+{chr(10).join(rows)}
+}};
+
+inline constexpr OptionPresetValue kOptionPresetValues[] = {{
+{chr(10).join(preset_rows) if preset_rows else '    {0u, "", "", ""},'}
+}};
+// clang-format on
 """
 
 
@@ -482,13 +582,20 @@ def docs(options: List[Option], presets: List[Preset]) -> str:
         "option is an error everywhere (a misspelt name never silently becomes the",
         "default). The one description of them is",
         "[tools/options/privatize_options.table](../tools/options/privatize_options.table);",
-        "`tools/options/generate.py` makes this page and each binding's table of names",
-        "from it, and the test `test_options_table` checks that they are up to date,",
-        "that the defaults are those `dxt_privatize_options_init()` writes, and that",
-        "the Java, Rust and Swift builders have every option. The TypeScript",
-        "declarations of the Node.js and WebAssembly packages, one API, are written",
-        "once in [tools/options/js_shared.d.ts](../tools/options/js_shared.d.ts) and",
-        "copied into both by the same script.",
+        "`tools/options/generate.py` makes this page, the library's by-name path and",
+        "each binding's typed surface from it, and the test `test_options_table`",
+        "checks that they are up to date and that the library describes the table's",
+        "options.",
+        "",
+        "Options cross the C ABI by name: `dxt_options_create(model, &o)`,",
+        "`dxt_options_set(o, \"vickrey_t\", \"0.5\")` (the value as text; enums by name;",
+        "names in snake_case, camelCase or kebab-case), `dxt_options_set_words` for a",
+        "word list, and `dxt_options_get(o)` gives the `dxt_privatize_options` to pass",
+        "to any call; `dxt_option_count()` and `dxt_option_describe()` list them with",
+        "their types, defaults, values and meanings. Every binding passes its options",
+        "this way, so each checks them with the same messages (\"unknown option",
+        "'epsilom' (did you mean 'epsilon'?)\"). Setting an option twice keeps the",
+        "last value.",
         "",
         "| option | C field | CLI | Python | Node.js, WASM, Swift | Java, Rust | default | values |",
         "|---|---|---|---|---|---|---|---|",
@@ -515,8 +622,8 @@ def docs(options: List[Option], presets: List[Preset]) -> str:
         "Java, Rust and Swift, enum options take the binding's enum type",
         "(`DxMechanism`, `Mechanism`, ...), in the dynamic languages and on the",
         "command line their names (`'permute-and-flip'`). The library checks every",
-        "value when a call uses it (`DXT_E_INVALID_ARGUMENT`,",
-        "`DXT_E_INVALID_EPSILON`).",
+        "value when it is set by name and when a call uses it",
+        "(`DXT_E_INVALID_ARGUMENT`, `DXT_E_INVALID_EPSILON`).",
         "",
         "`output_words` takes a list of the model's words, or an output set built once",
         "from one (`dxt_output_set_create` in C; `model.output_set(words)` in Python",
@@ -530,11 +637,103 @@ def docs(options: List[Option], presets: List[Preset]) -> str:
     return "\n".join(lines)
 
 
+def java_option_methods(options: List[Option]) -> List[str]:
+    """The methods of DxOptions, one (or two) per option of the table."""
+    out: List[str] = []
+
+    def method(doc: str, signature: str, body: str) -> None:
+        out.extend([f"  /** {doc} */", f"  public {signature} {{", f"    return {body};", "  }", ""])
+
+    for o in options:
+        doc = f"{o.meaning.replace('*/', '* /')} ({o.name}; default {o.default})."
+        cap = o.camel[0].upper() + o.camel[1:]
+        if o.type == "double" and o.default == "required":
+            method(doc, f"static DxOptions {o.camel}(double value)",
+                   f'new DxOptions(new LinkedHashMap<>()).set("{o.name}", value)')
+            method(doc, f"DxOptions with{cap}(double value)", f'set("{o.name}", value)')
+        elif o.type == "double":
+            method(doc, f"DxOptions {o.camel}(double value)", f'set("{o.name}", value)')
+        elif o.type == "uint32":
+            method(doc, f"DxOptions {o.camel}(long value)", f'set("{o.name}", Long.toString(value))')
+        elif o.type == "string":
+            method(doc, f"DxOptions {o.camel}(String value)", f'set("{o.name}", value)')
+        elif o.type == "enum":
+            names = ", ".join(n for n, _ in o.enum_values)
+            method(f"{doc} One of {names}.", f"DxOptions {o.camel}(String value)", f'set("{o.name}", value)')
+            method(f"{doc} The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip).",
+                   f"DxOptions {o.camel}(Enum<?> value)",
+                   f'set("{o.name}", value.name().toLowerCase(Locale.ROOT).replace(\'_\', \'-\'))')
+        else:  # words
+            method(doc, f"DxOptions {o.camel}(List<String> words)", f'setWords("{o.name}", words)')
+            method(f"{doc} The words of an output set of the model.", f"DxOptions {o.camel}(DxOutputSet set)",
+                   f'setWords("{o.name}", set.getWords())')
+    return out[:-1]
+
+
+def between_markers(path: Path, begin: str, end: str, lines: List[str]) -> str:
+    """The file at `path` with the lines between the marker lines `begin`
+    and `end` (matched after stripping) replaced by `lines`."""
+    text = path.read_text(encoding="utf-8").split("\n")
+    starts = [i for i, line in enumerate(text) if line.strip().startswith(begin)]
+    ends = [i for i, line in enumerate(text) if line.strip() == end]
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise SystemExit(f"{path.relative_to(ROOT)}: needs one line {begin!r} and then one line {end!r}")
+    return "\n".join(text[:starts[0] + 1] + lines + text[ends[0]:])
+
+
+JAVA_OPTIONS = ROOT / "bindings" / "java" / "src" / "main" / "java" / "org" / "dxtext" / "DxOptions.java"
+
+
+def rust_option_methods(options: List[Option]) -> List[str]:
+    """The methods of dxtext::Options, one per option of the table."""
+    out: List[str] = []
+    for o in options:
+        doc = f"    /// {o.meaning} (default {o.default})."
+        if o.type == "double":
+            sig, body = f"pub fn {o.name}(self, value: f64) -> Options", f'self.number("{o.name}", value)'
+        elif o.type == "uint32":
+            sig, body = f"pub fn {o.name}(self, value: u32) -> Options", f'self.set("{o.name}", &value.to_string())'
+        elif o.type == "enum":
+            doc += f" One of {', '.join(n for n, _ in o.enum_values)}."
+            sig, body = (f"pub fn {o.name}(self, value: impl OptionName) -> Options",
+                         f'self.set("{o.name}", &value.option_name())')
+        elif o.type == "words":
+            sig, body = f"pub fn {o.name}(self, words: impl OptionWords) -> Options", f'self.set_words("{o.name}", words)'
+        else:  # string: a NUL byte cannot reach the library
+            doc += " Fails on a NUL byte."
+            sig = f"pub fn {o.name}(self, value: &str) -> Result<Options>"
+            body = (f'if value.contains(\'\\0\') {{\n            return Err(Error::invalid_argument("{o.name} contains a NUL byte"));'
+                    f'\n        }}\n        Ok(self.set("{o.name}", value))')
+        out += [doc, f"    {sig} {{", f"        {body}", "    }", ""]
+    return out[:-1]
+
+
+RUST_OPTIONS = ROOT / "bindings" / "rust" / "dxtext" / "src" / "options.rs"
+
+
+JS_SHARED_CODE = ROOT / "tools" / "options" / "js_shared.js"
+
+
+def js_shared_code(module: str) -> str:
+    """tools/options/js_shared.js as a CommonJS (Node.js) or ES module
+    (WebAssembly): every top-level function and const exported, with OPTIONS
+    of the package's options_table.js in scope."""
+    body = JS_SHARED_CODE.read_text(encoding="utf-8")
+    names = re.findall(r"^(?:function|const) (\w+)", body, flags=re.M)
+    head = ("// SPDX-License-Identifier: Apache-2.0\n"
+            "// Generated by tools/options/generate.py from tools/options/js_shared.js: do not edit.\n")
+    if module == "commonjs":
+        return (head + "'use strict';\n\nconst { OPTIONS } = require('./options_table.js');\n\n" + body +
+                "\nmodule.exports = { " + ", ".join(names) + " };\n")
+    exported = re.sub(r"^(function|const) ", r"export \1 ", body, flags=re.M)
+    return head + "\nimport { OPTIONS } from './options_table.js';\n\n" + exported
+
+
 JS_SHARED = ROOT / "tools" / "options" / "js_shared.d.ts"
 JS_DECLARATIONS = [ROOT / "bindings" / "node" / "lib" / "index.d.ts", ROOT / "bindings" / "wasm" / "js" / "dxtext.d.ts"]
 
 
-def js_shared_sections(path: Path = JS_SHARED) -> Dict[str, List[str]]:
+def js_shared_sections(options: List[Option], path: Path = JS_SHARED) -> Dict[str, List[str]]:
     """The sections of js_shared.d.ts: the lines after each `//# section NAME`
     up to the next one, without the blank lines that end them."""
     sections: Dict[str, List[str]] = {}
@@ -547,7 +746,24 @@ def js_shared_sections(path: Path = JS_SHARED) -> Dict[str, List[str]]:
     for lines in sections.values():
         while lines and lines[-1] == "":
             lines.pop()
+    for lines in sections.values():
+        for i, line in enumerate(lines):
+            if line.strip().startswith("//# options:"):
+                lines[i:i + 1] = ts_option_members(options, line[:len(line) - len(line.lstrip())])
     return sections
+
+
+def ts_option_members(options: List[Option], indent: str) -> List[str]:
+    """The members of OptionsObject: one per option, typed by its column."""
+    out = []
+    for o in options:
+        if o.type == "enum":
+            kind = " | ".join(f"'{n}'" for n, _ in o.enum_values)
+        else:
+            kind = {"double": "number", "uint32": "number", "string": "string", "words": "OutputSet | string[]"}[o.type]
+        out.append(f"{indent}/** {o.meaning.replace('*/', '* /')} (default {o.default}). */")
+        out.append(f"{indent}{o.camel}?: {kind};")
+    return out
 
 
 def js_declarations(path: Path, sections: Dict[str, List[str]]) -> str:
@@ -583,15 +799,21 @@ def js_declarations(path: Path, sections: Dict[str, List[str]]) -> str:
 
 def outputs(options: List[Option]) -> Dict[Path, str]:
     presets = read_presets(options)
-    sections = js_shared_sections()
+    sections = js_shared_sections(options)
     return {
         **{path: js_declarations(path, sections) for path in JS_DECLARATIONS},
         ROOT / "docs" / "options.md": docs(options, presets),
         ROOT / "src" / "text" / "preset_table.inc": preset_table(options, presets),
+        ROOT / "src" / "abi" / "option_table.inc": c_option_table(options, presets),
         ROOT / "bindings" / "python" / "src" / "dxtext" / "_options_table.py": python_module(options, presets),
         ROOT / "bindings" / "node" / "lib" / "options_table.js": node_module(options, presets),
         ROOT / "bindings" / "wasm" / "js" / "options_table.js": wasm_module(options, presets),
-        ROOT / "bindings" / "wasm" / "src" / "privatize_options_layout.inc": wasm_layout(options),
+        ROOT / "bindings" / "node" / "lib" / "shared.js": js_shared_code("commonjs"),
+        RUST_OPTIONS: between_markers(RUST_OPTIONS, "// generated: options", "// generated: end options",
+                                      rust_option_methods(options)),
+        JAVA_OPTIONS: between_markers(JAVA_OPTIONS, "// generated: options", "// generated: end options",
+                                      java_option_methods(options)),
+        ROOT / "bindings" / "wasm" / "js" / "shared.js": js_shared_code("esm"),
         ROOT / "tools" / "dxtext" / "privatize_option_table.hpp": cpp_header(options),
     }
 

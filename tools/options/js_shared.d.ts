@@ -11,35 +11,10 @@ export type Geometry = 'euclidean' | 'poincare';
 /** The presets of tools/options/presets.table (docs/options.md, "Presets"). */
 export type Preset = 'readable' | 'features' | 'strongest';
 
-/** The options of docs/options.md (tools/options/privatize_options.table). */
+/** The options of docs/options.md (tools/options/privatize_options.table); camelCase, or the
+    table's snake_case. The library checks every name and value (an unknown name is refused). */
 export interface OptionsObject {
-  /** Required unless a preset gives it; with a preset, it overrides the preset's. */
-  epsilon?: number;
-  /** Mechanism, epsilon, release shape, output vocabulary and policies for a common job; an option
-      it fixes may only be left out or given the preset's value (the library refuses others). */
-  preset?: Preset | 'none';
-  mechanism?: Mechanism;
-  inVocabulary?: Policy;
-  oov?: Policy;
-  numbers?: Policy;
-  stopwords?: Policy;
-  placeholder?: string;
-  temGamma?: number;
-  temBeta?: number;
-  vickreyT?: number;
-  mahalanobisLambda?: number;
-  syntfS?: number;
-  sampler?: 'gumbel' | 'permute-and-flip';
-  /** Decoding: 'exact' (the default) or through the model's search index. */
-  search?: 'exact' | 'ivf';
-  /** What of the input's form a text shows: 'keep' (default), 'normalize' or 'strict' (docs/guarantees.md). */
-  releaseShape?: 'keep' | 'normalize' | 'strict';
-  /** Index cells scanned with search 'ivf' (0 or absent: the library's default). */
-  ivfNprobe?: number;
-  /** Release only the model's N most frequent words (0 = all). */
-  outputTop?: number;
-  /** Release only these words: an OutputSet (Model.outputSet) or a list of the model's words. */
-  outputWords?: OutputSet | string[];
+  //# options: generate.py writes one member per row of tools/options/privatize_options.table here
   /** true adds localDiagnostics (token counts of the input) to the result. */
   localDiagnostics?: boolean;
 }

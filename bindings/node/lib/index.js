@@ -17,7 +17,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { OPTIONS } = require('./options_table.js');
+const { GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, diagnosticsOf, optionPairs, recordOf } = require('./shared.js');
 
 // --------------------------------------------------------------------------
 // Errors
@@ -113,39 +113,12 @@ function loadAddon() {
 const native = loadAddon();
 
 // --------------------------------------------------------------------------
-// Names <-> numbers of the C header
+// Limits of the C header (names of its enums: shared.js)
 
-const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem'];
-const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete'];
-const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
-const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
-const RNG_MODES = ['unknown', 'system', 'deterministic'];
-const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
-const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
-const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
-const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
-// DXT_REVEALS_* bits, in bit order.
-const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries',
-  'clauseBoundaries'];
-// dxt_release_shape, by number.
-const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
-// dxt_output_kind, by number.
-const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];
-// dxt_preset, by number: the names of tools/options/presets.table (options_table.js).
-const PRESET_VALUES = OPTIONS.find((option) => option.name === 'preset').values;
-const PRESETS = Object.keys(PRESET_VALUES).reduce((names, name) => {
-  names[PRESET_VALUES[name]] = name;
-  return names;
-}, []);
 const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
 /** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
 const EPSILON_MIN = 1e-6;
 const EPSILON_MAX = 1e6;
-
-// table[name] for the table's own names only ('constructor' is not a search).
-function lookup(table, name) {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
-}
 
 function indexOfName(table, name, what) {
   const i = table.indexOf(name);
@@ -155,101 +128,30 @@ function indexOfName(table, name, what) {
 
 /**
  * Options: a number (epsilon) or an object with the options of
- * tools/options/privatize_options.table (lib/options_table.js is generated
- * from it; docs/options.md lists them): { epsilon, preset: 'readable' |
- * 'features' | 'strongest', mechanism: 'laplace' | 'hyperbolic' | ...,
- * inVocabulary, oov, numbers, stopwords: 'privatize' | 'placeholder' |
- * 'drop' | 'keep', placeholder, temGamma, temBeta, vickreyT,
- * mahalanobisLambda, syntfS, sampler: 'gumbel' | 'permute-and-flip',
- * search: 'exact' | 'ivf', ivfNprobe, releaseShape, outputTop, outputWords:
- * an OutputSet or an array of words }, and one option of the call,
- * localDiagnostics: boolean (true adds the token counts of the input to the
- * result; they describe the input: keep them on the device). Any other name
- * is an error. The addon reads the numbers under the same names, the
- * policies as one array, policy, and the output set's handle as outputSet.
+ * docs/options.md (generated from tools/options/privatize_options.table),
+ * in camelCase or snake_case: { epsilon, preset, mechanism, inVocabulary,
+ * ..., outputWords: an OutputSet or an array of words }, and one option of
+ * the call, localDiagnostics: boolean (true adds the token counts of the
+ * input to the result; they describe the input: keep them on the device).
+ * The addon passes them to the library by name (optionPairs of shared.js, shared
+ * with dxtext-wasm), which refuses an unknown name or a bad value.
  */
-const OPTION_BY_NAME = new Map(OPTIONS.map((option) => [option.name, option]));
-
-// The native options for a call on `model` (an array of outputWords becomes
-// an output set of that model, for this call).
 function nativeOptions(options, model) {
-  if (typeof options === 'number') return { epsilon: options };
-  if (options === undefined) options = {};
-  if (options === null || typeof options !== 'object') throw invalid('options must be a number (epsilon) or an object');
-  const out = {};
-  if (options.localDiagnostics !== undefined && typeof options.localDiagnostics !== 'boolean') {
-    throw invalid('localDiagnostics must be true or false');
-  }
-  for (const [name, value] of Object.entries(options)) {
-    if (name === 'localDiagnostics') continue;  // an option of the call, read by result()
-    const option = OPTION_BY_NAME.get(name);
-    if (!option) throw invalid(`unknown option ${JSON.stringify(name)} (options are ${OPTIONS.map((o) => o.name).join(', ')})`);
-    if (value === undefined) continue;
-    if (option.type === 'words') {
-      const set = value instanceof OutputSet ? value : outputSetOf(model, value);
-      out.outputSet = set._live();
-      continue;
-    }
-    let converted = value;
-    if (option.type === 'enum') {
-      converted = lookup(option.values, value);
-      if (converted === undefined) {
-        throw invalid(`unknown ${name} ${JSON.stringify(value)} (one of ${Object.keys(option.values).join(', ')})`);
-      }
-    }
-    const element = /^policy\[(\d)\]$/.exec(option.field);
-    if (element) {
-      out.policy = out.policy || [0, 0, 0, 0];
-      out.policy[Number(element[1])] = converted;
-    } else {
-      out[name] = converted;
-    }
-  }
-  return out;
-}
-
-// The release record: what was released and its guarantee; safe to send.
-// The same fields, names and values as dxtext-wasm's.
-function record(raw) {
-  return Object.freeze({
-    release: RELEASES[raw.release] || 'unknown',
-    mechanism: MECHANISMS[raw.mechanism] || 'unknown',
-    epsilon: raw.epsilon,
-    metric: METRICS[raw.metric] || 'unknown',
-    rngMode: RNG_MODES[raw.rngMode] || 'unknown',
-    isPrivate: raw.isPrivate,
-    modelFingerprint: raw.modelFingerprint,
-    bound: BOUNDS[raw.bound] || 'unknown',
-    reveals: REVEALS.filter((_, bit) => (raw.reveals & (1 << bit)) !== 0),
-    draws: raw.draws,
-    epsilonTotal: raw.epsilonTotal,
-    epsilonVocabulary: raw.epsilonVocabulary,
-    releaseShape: SHAPES[raw.releaseShape] || 'unknown',
-    outputKind: OUTPUT_KINDS[raw.outputKind] || 'unknown',
-    outputSize: raw.outputSize,
-    outputDigest: raw.outputKind === 0 ? null : raw.outputDigest,
-    preset: PRESETS[raw.preset] || 'unknown',
-    json: raw.json,
-  });
-}
-
-// The token counts of the input: they describe it, so they stay local.
-function localDiagnostics(raw) {
-  const counts = {};
-  TOKEN_CLASSES.forEach((name, row) => {
-    counts[name] = {};
-    ACTIONS.forEach((action, column) => {
-      counts[name][action] = raw.counts[row][column];
-    });
-  });
-  return Object.freeze({ counts, wordsPrivatized: raw.wordsPrivatized, wordsLeaked: raw.wordsLeaked, json: raw.json });
+  // The words of an OutputSet of this model, still open.
+  const wordsOf = (value, name) => {
+    if (!(value instanceof OutputSet)) return undefined;
+    value._live();
+    if (value._model !== model) throw invalid(`${name}: the OutputSet was built for another model than the call's`);
+    return value.words;
+  };
+  return optionPairs(options, wordsOf, invalid);
 }
 
 // { [key]: value, record } plus localDiagnostics when the options ask for them.
 function result(key, value, raw, options) {
-  const out = { [key]: value, record: record(raw.record) };
+  const out = { [key]: value, record: recordOf(raw.record) };
   if (options !== null && typeof options === 'object' && options.localDiagnostics === true) {
-    out.localDiagnostics = localDiagnostics(raw.diagnostics);
+    out.localDiagnostics = diagnosticsOf(raw.diagnostics);
   }
   return out;
 }
@@ -392,7 +294,9 @@ function outputSetOf(model, words) {
   if (!Array.isArray(words) || words.some((w) => typeof w !== 'string')) {
     throw invalid('outputWords must be an OutputSet or an array of strings');
   }
-  return new OutputSet(call(() => native.outputSetCreate(model._handle(), words)), words);
+  const set = new OutputSet(call(() => native.outputSetCreate(model._handle(), words)), words);
+  set._model = model;
+  return set;
 }
 
 /**

@@ -262,20 +262,18 @@ static int get_u32_property(napi_env env, napi_value object, const char *name, u
   return get_u32_value(env, v, qualified, out);
 }
 
-/* Options, the placeholder string they point to (owned), and a reference
-   to the output set handle they point to, which keeps it alive until the
-   call is over (options_release). */
+/* The options of one call: a dxt_options handle (which owns the
+   placeholder text and output word set the struct points to) and a copy of
+   its struct, passed to the call. Freed when the call is over. */
 typedef struct options_copy {
   dxt_privatize_options options;
-  char *placeholder;
-  napi_ref output_ref;
+  dxt_options *handle;
 } options_copy;
 
 static void options_release(napi_env env, options_copy *o) {
-  free(o->placeholder);
-  o->placeholder = NULL;
-  if (o->output_ref != NULL) napi_delete_reference(env, o->output_ref);
-  o->output_ref = NULL;
+  (void)env;
+  dxt_options_destroy(o->handle);
+  o->handle = NULL;
 }
 
 /* An output vocabulary handle (outputSetCreate): freed by the finalizer. */
@@ -284,58 +282,62 @@ static void output_set_finalize(napi_env env, void *data, void *hint) {
   dxt_output_set_free((dxt_output_set *)data);
 }
 
-/* Reads {epsilon, preset, mechanism, policy: [4], placeholder, temGamma, temBeta,
-   vickreyT, mahalanobisLambda, syntfS, sampler, search, ivfNprobe, releaseShape, outputTop} (numbers
-   as in the C header; lib/index.js maps names to numbers). */
-static int get_options(napi_env env, napi_value object, options_copy *out) {
-  napi_valuetype t;
+/* One [name, value] pair of the options, passed to the library by name: the
+   value a string (dxt_options_set) or an array of strings (a word list,
+   dxt_options_set_words). lib/index.js makes the pairs; the library checks
+   names and values. */
+static int set_option(napi_env env, dxt_options *handle, napi_value pair) {
   napi_value v;
+  napi_valuetype t;
+  bool is_array = false;
+  char *name, *text;
+  int ok;
+  if (napi_get_element(env, pair, 0, &v) != napi_ok || (name = get_string(env, v, NULL, "option name")) == NULL)
+    return 0;
+  if (napi_get_element(env, pair, 1, &v) != napi_ok || napi_typeof(env, v, &t) != napi_ok) {
+    free(name);
+    return 0;
+  }
+  napi_is_array(env, v, &is_array);
+  if (is_array) {
+    uint32_t count = 0, i;
+    char **words;
+    napi_get_array_length(env, v, &count);
+    words = (char **)calloc(count > 0 ? count : 1, sizeof *words);
+    ok = words != NULL;
+    for (i = 0; ok && i < count; ++i) {
+      napi_value w;
+      ok = napi_get_element(env, v, i, &w) == napi_ok && (words[i] = get_string(env, w, NULL, "a word")) != NULL;
+    }
+    if (ok) ok = !throw_status(env, dxt_options_set_words(handle, name, (const char *const *)words, count));
+    for (i = 0; words != NULL && i < count; ++i) free(words[i]);
+    free(words);
+  } else {
+    text = get_string(env, v, NULL, name);
+    ok = text != NULL && !throw_status(env, dxt_options_set(handle, name, text));
+    free(text);
+  }
+  free(name);
+  return ok;
+}
+
+/* Reads the options, an array of [name, value] pairs, for a call on the
+   context's model. */
+static int get_options(napi_env env, const context_box *c, napi_value pairs, options_copy *out) {
+  uint32_t count = 0, i;
+  bool is_array = false;
   memset(out, 0, sizeof *out);
-  dxt_privatize_options_init(&out->options);
-  if (napi_typeof(env, object, &t) != napi_ok || t != napi_object) {
-    throw_argument(env, "options must be an object");
+  if (napi_is_array(env, pairs, &is_array) != napi_ok || !is_array) {
+    throw_argument(env, "options must be an array of [name, value] pairs");
     return 0;
   }
-  /* epsilon left out stays 0: a preset then gives it, and without one the
-     library refuses it (DXT_E_INVALID_EPSILON). */
-  if (!get_double_property(env, object, "epsilon", &out->options.epsilon) ||
-      !get_u32_property(env, object, "preset", &out->options.preset) ||
-      !get_u32_property(env, object, "mechanism", &out->options.mechanism) ||
-      !get_double_property(env, object, "temGamma", &out->options.tem_gamma) ||
-      !get_double_property(env, object, "temBeta", &out->options.tem_beta) ||
-      !get_double_property(env, object, "vickreyT", &out->options.vickrey_t) ||
-      !get_double_property(env, object, "mahalanobisLambda", &out->options.mahalanobis_lambda) ||
-      !get_double_property(env, object, "syntfS", &out->options.syntf_s) ||
-      !get_u32_property(env, object, "sampler", &out->options.exponential_sampler) ||
-      !get_u32_property(env, object, "search", &out->options.search) ||
-      !get_u32_property(env, object, "ivfNprobe", &out->options.ivf_nprobe) ||
-      !get_u32_property(env, object, "releaseShape", &out->options.release_shape) ||
-      !get_u32_property(env, object, "outputTop", &out->options.output_top))
-    return 0;
-  if (get_property(env, object, "policy", &v)) {
-    uint32_t i;
-    for (i = 0; i < DXT_TOKEN_CLASS_COUNT; ++i) {
-      napi_value p;
-      if (napi_get_element(env, v, i, &p) != napi_ok) return 0;
-      if (napi_typeof(env, p, &t) == napi_ok && t == napi_number &&
-          !get_u32_value(env, p, "options.policy", &out->options.policy[i]))
-        return 0;
-    }
+  if (throw_status(env, dxt_options_create(c->model->model, &out->handle))) return 0;
+  napi_get_array_length(env, pairs, &count);
+  for (i = 0; i < count; ++i) {
+    napi_value pair;
+    if (napi_get_element(env, pairs, i, &pair) != napi_ok || !set_option(env, out->handle, pair)) return 0;
   }
-  if (get_property(env, object, "placeholder", &v)) {
-    out->placeholder = get_string(env, v, NULL, "options.placeholder");
-    if (out->placeholder == NULL) return 0;
-    out->options.placeholder = out->placeholder;
-  }
-  if (get_property(env, object, "outputSet", &v)) {
-    void *data = NULL;
-    if (napi_typeof(env, v, &t) != napi_ok || t != napi_external || napi_get_value_external(env, v, &data) != napi_ok ||
-        napi_create_reference(env, v, 1, &out->output_ref) != napi_ok) {
-      throw_argument(env, "options.outputSet is not an output set handle");
-      return 0;
-    }
-    out->options.output_set = (const dxt_output_set *)data;
-  }
+  out->options = *dxt_options_get(out->handle);
   return 1;
 }
 
@@ -792,7 +794,7 @@ static napi_value privatize_word(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if ((c = get_context(env, argv[0])) == NULL) return NULL;
   if ((word = get_string(env, argv[1], &length, "word")) == NULL) return NULL;
-  if (!get_options(env, argv[2], &o)) {
+  if (!get_options(env, c, argv[2], &o)) {
     free(word);
     options_release(env, &o);
     return NULL;
@@ -982,7 +984,7 @@ static napi_value privatize_text_async(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if ((j = job_begin(env, argv[0], JOB_TEXT)) == NULL) return NULL;
   if ((j->text = get_string(env, argv[1], &j->text_length, "text")) == NULL ||
-      !get_options(env, argv[2], &j->options)) {
+      !get_options(env, j->context, argv[2], &j->options)) {
     job_free(env, j);
     return NULL;
   }
@@ -996,7 +998,7 @@ static napi_value privatize_bag_async(napi_env env, napi_callback_info info) {
   job *j;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if ((j = job_begin(env, argv[0], JOB_BAG)) == NULL) return NULL;
-  if (!get_bag(env, argv[1], &j->bag) || !get_options(env, argv[2], &j->options)) {
+  if (!get_bag(env, argv[1], &j->bag) || !get_options(env, j->context, argv[2], &j->options)) {
     job_free(env, j);
     return NULL;
   }
@@ -1011,7 +1013,7 @@ static napi_value syntf_async(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if ((j = job_begin(env, argv[0], JOB_SYNTF)) == NULL) return NULL;
   if (!get_bag(env, argv[1], &j->bag) || !get_u32_value(env, argv[2], "nOut", &j->n_out) ||
-      !get_options(env, argv[3], &j->options)) {
+      !get_options(env, j->context, argv[3], &j->options)) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
     if (!pending) throw_argument(env, "invalid syntf arguments");
@@ -1028,7 +1030,7 @@ static napi_value calibrate_async(napi_env env, napi_callback_info info) {
   job *j;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if ((j = job_begin(env, argv[0], JOB_CALIBRATE)) == NULL) return NULL;
-  if (!get_options(env, argv[1], &j->options) || !get_u32_value(env, argv[2], "words", &j->words) ||
+  if (!get_options(env, j->context, argv[1], &j->options) || !get_u32_value(env, argv[2], "words", &j->words) ||
       !get_u32_value(env, argv[3], "trials", &j->trials)) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
@@ -1210,7 +1212,7 @@ static napi_value ledger_privatize_text_async(napi_env env, napi_callback_info i
   j->ledger_flags = fresh ? DXT_LEDGER_FRESH : 0u;
   if (napi_create_reference(env, argv[0], 1, &j->ledger_ref) != napi_ok ||
       (j->text = get_string(env, argv[2], &j->text_length, "text")) == NULL ||
-      !get_options(env, argv[3], &j->options)) {
+      !get_options(env, j->context, argv[3], &j->options)) {
     job_free(env, j);
     return NULL;
   }

@@ -157,7 +157,7 @@ test('a bad epsilon is an InvalidEpsilonError', async () => {
   await assert.rejects(privatizer.privatizeWord('war', {}), /not set/);
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 'nope' }), dxtext.InvalidArgumentError);
   // A misspelt option is an error, not silently the default.
-  await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 5, mechansim: 'tem' }), /unknown option "mechansim"/);
+  await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 5, mechansim: 'tem' }), /unknown option 'mechansim' \(did you mean 'mechanism'\?\)/);
   await assert.rejects(privatizer.privatizeWord('house', { epsilon: 5, vickreyt: 0.5 }), dxtext.InvalidArgumentError);
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 3, mechanism: 'hyperbolic' }), dxtext.UnsupportedError);
 });
@@ -191,7 +191,7 @@ test('the search option reaches the library', async () => {
     assert.ok(error instanceof dxtext.InvalidArgumentError, String(error)); // nprobe without IVF
     return true;
   });
-  for (const search of ['nearest', 'constructor', 1]) {
+  for (const search of ['nearest', 'constructor', 7]) {
     await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 4, search }), dxtext.InvalidArgumentError);
   }
   await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 2.5 }),
@@ -335,7 +335,7 @@ test('output words: an OutputSet or an array; refusals come from the library', a
   await assert.rejects(model.outputSet(['house', 'zzqxv']), /zzqxv/);
   await assert.rejects(model.outputSet('house'), dxtext.InvalidArgumentError);
   await assert.rejects(privatizer.privatizeText('cat', { epsilon: 2, outputWords: set, outputTop: 10 }), /choose one/);
-  await assert.rejects(privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), /output_set/);
+  await assert.rejects(privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), /outputWords: the preset 'features' fixes the output vocabulary/);
   const golden = await dxtext.Model.fromBuffer(fs.readFileSync(GOLDEN));
   const foreign = await golden.outputSet([await golden.word(0)]);
   await assert.rejects(privatizer.privatizeText('cat', { epsilon: 2, outputWords: foreign }), /another model/);

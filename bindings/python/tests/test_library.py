@@ -18,6 +18,31 @@ from dxtext import _library as native
 IMPORT_ROOT = Path(dxtext.__file__).resolve().parents[1]
 
 
+class PrivatizeOptions(ctypes.Structure):
+    """dxt_privatize_options as a C caller sees it, for the struct_size tests
+    (the package itself passes options by name)."""
+
+    _fields_ = [
+        ("struct_size", native.c_u32),
+        ("mechanism", native.c_u32),
+        ("epsilon", native.c_double),
+        ("policy", native.c_u32 * 4),
+        ("placeholder", ctypes.c_char_p),
+        ("tem_gamma", native.c_double),
+        ("tem_beta", native.c_double),
+        ("vickrey_t", native.c_double),
+        ("mahalanobis_lambda", native.c_double),
+        ("syntf_s", native.c_double),
+        ("exponential_sampler", native.c_u32),
+        ("search", native.c_u32),
+        ("ivf_nprobe", native.c_u32),
+        ("release_shape", native.c_u32),
+        ("output_top", native.c_u32),
+        ("output_set", ctypes.c_void_p),
+        ("preset", native.c_u32),
+    ]
+
+
 def test_version_and_path() -> None:
     assert dxtext.library_version() == dxtext.__version__
     path = dxtext.library_path()
@@ -31,7 +56,7 @@ def test_version_and_path() -> None:
         (native.ModelOpenOptions, "dxt_model_open_options_init_sized"),
         (native.ModelInfoStruct, "dxt_model_info_init_sized"),
         (native.ContextOptions, "dxt_context_options_init_sized"),
-        (native.PrivatizeOptions, "dxt_privatize_options_init_sized"),
+        (PrivatizeOptions, "dxt_privatize_options_init_sized"),
         (native.ReleaseRecordStruct, "dxt_release_record_init_sized"),
         (native.LocalDiagnosticsStruct, "dxt_local_diagnostics_init_sized"),
         (native.CalibrationStruct, "dxt_calibration_init_sized"),
@@ -107,12 +132,12 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
     try:
         index = ctypes.c_uint32()
 
-        def privatize(o: native.PrivatizeOptions) -> int:
+        def privatize(o: PrivatizeOptions) -> int:
             o.epsilon = 1.0
             return int(library.dxt_privatize_index(context, ctypes.byref(o), 0, ctypes.byref(index), None, None))
 
-        assert accepted(native.PrivatizeOptions, "dxt_privatize_options_init_sized", privatize)
-        options = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init_sized")
+        assert accepted(PrivatizeOptions, "dxt_privatize_options_init_sized", privatize)
+        options = native.initialised(PrivatizeOptions, "dxt_privatize_options_init_sized")
         options.epsilon = 1.0
         assert accepted(
             native.CalibrationStruct,
@@ -125,7 +150,7 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
 
 
 def test_privatize_options_defaults() -> None:
-    o = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init_sized")
+    o = native.initialised(PrivatizeOptions, "dxt_privatize_options_init_sized")
     assert o.mechanism == dxtext.Mechanism.LAPLACE
     assert list(o.policy) == [dxtext.Policy.PRIVATIZE] * 4
     assert 0.0 < o.vickrey_t <= 1.0 and 0.0 <= o.mahalanobis_lambda <= 1.0

@@ -9,35 +9,47 @@ export type Geometry = 'euclidean' | 'poincare';
 /** The presets of tools/options/presets.table (docs/options.md, "Presets"). */
 export type Preset = 'readable' | 'features' | 'strongest';
 
-/** The options of docs/options.md (tools/options/privatize_options.table). */
+/** The options of docs/options.md (tools/options/privatize_options.table); camelCase, or the
+    table's snake_case. The library checks every name and value (an unknown name is refused). */
 export interface OptionsObject {
-  /** Required unless a preset gives it; with a preset, it overrides the preset's. */
+  /** the privacy parameter: outputs for w and w' differ by at most epsilon * d(w, w') (default required). */
   epsilon?: number;
-  /** Mechanism, epsilon, release shape, output vocabulary and policies for a common job; an option
-      it fixes may only be left out or given the preset's value (the library refuses others). */
-  preset?: Preset | 'none';
-  mechanism?: Mechanism;
-  inVocabulary?: Policy;
-  oov?: Policy;
-  numbers?: Policy;
-  stopwords?: Policy;
+  /** the mechanism (docs/guarantees.md) (default laplace). */
+  mechanism?: 'laplace' | 'hyperbolic' | 'exponential' | 'syntf' | 'mahalanobis' | 'vickrey' | 'tem' | 'ordering';
+  /** words of the vocabulary (default privatize). */
+  inVocabulary?: 'privatize' | 'placeholder' | 'drop' | 'keep';
+  /** out-of-vocabulary words (privatised from one fixed point shared by all of them) (default privatize). */
+  oov?: 'privatize' | 'placeholder' | 'drop' | 'keep';
+  /** numbers (default privatize). */
+  numbers?: 'privatize' | 'placeholder' | 'drop' | 'keep';
+  /** stopwords (default privatize). */
+  stopwords?: 'privatize' | 'placeholder' | 'drop' | 'keep';
+  /** what the placeholder policy writes (default [redacted]). */
   placeholder?: string;
+  /** tem: the truncation radius gamma (default 0). */
   temGamma?: number;
+  /** tem: beta of Carvalho et al. 2023 (default 0.001). */
   temBeta?: number;
+  /** vickrey: the weight t of the first neighbour (default 0.75). */
   vickreyT?: number;
+  /** mahalanobis: lambda of Sigma_lambda = lambda Sigma + (1 - lambda) I (default 0.75). */
   mahalanobisLambda?: number;
+  /** syntf: the weight s of the letter-bigram term (default 0.3). */
   syntfS?: number;
+  /** exponential: the sampler (default gumbel). */
   sampler?: 'gumbel' | 'permute-and-flip';
-  /** Decoding: 'exact' (the default) or through the model's search index. */
+  /** decoding of laplace, vickrey, mahalanobis: exact, or the model's search index (default exact). */
   search?: 'exact' | 'ivf';
-  /** What of the input's form a text shows: 'keep' (default), 'normalize' or 'strict' (docs/guarantees.md). */
-  releaseShape?: 'keep' | 'normalize' | 'strict';
-  /** Index cells scanned with search 'ivf' (0 or absent: the library's default). */
+  /** ivf: the index cells scanned (default 0). */
   ivfNprobe?: number;
-  /** Release only the model's N most frequent words (0 = all). */
+  /** what of the input's form a text shows: keep (spans and case shape verbatim), normalize (one canonical separator per gap, sentence capitals), strict (words only, one space apart); docs/guarantees.md (default keep). */
+  releaseShape?: 'keep' | 'normalize' | 'strict';
+  /** the output vocabulary: release only the N most frequent words of the model (its frequencies section); docs/guarantees.md, "Output vocabularies" (default 0). */
   outputTop?: number;
-  /** Release only these words: an OutputSet (Model.outputSet) or a list of the model's words. */
+  /** the output vocabulary: release only words of a public list the application ships (never one made from the text being privatised); docs/guarantees.md, "Output vocabularies" (default none). */
   outputWords?: OutputSet | string[];
+  /** a named bundle of mechanism, epsilon, release shape, output vocabulary and token policies (Presets, below): the options it fixes may only be left at their defaults or set to its values; epsilon, when given, overrides its epsilon (default none). */
+  preset?: 'none' | 'readable' | 'features' | 'strongest';
   /** true adds localDiagnostics (token counts of the input) to the result. */
   localDiagnostics?: boolean;
 }

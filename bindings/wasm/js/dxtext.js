@@ -29,7 +29,9 @@
 
 import createDxtextCore from './dxtext_core.js';
 import { DEFAULT_MODEL } from './default_model.js';
-import { OPTIONS } from './options_table.js';
+import {
+  ACTIONS, GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, TOKEN_CLASSES, diagnosticsOf, optionPairs, recordOf,
+} from './shared.js';
 
 /** dxt_status codes (include/dxtext/dxtext.h). New codes may be added. */
 export const Status = Object.freeze({
@@ -105,34 +107,6 @@ function errorFor(status, message, options) {
   return new Class(status, message, options);
 }
 
-// Names used in options and release records, as the C enums number them.
-const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem'];
-const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
-const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
-const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete'];
-const RNG_MODES = ['unknown', 'system', 'deterministic'];
-const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
-const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
-// DXT_REVEALS_* bits, in bit order.
-const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries',
-  'clauseBoundaries'];
-// dxt_release_shape, by number.
-const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
-// dxt_output_kind, by number.
-const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];
-// dxt_preset, by number: the names of tools/options/presets.table (options_table.js).
-const PRESET_VALUES = OPTIONS.find((option) => option.name === 'preset').values;
-const PRESETS = [];
-for (const [name, number] of Object.entries(PRESET_VALUES)) PRESETS[number] = name;
-// Token classes in dxt_token_class order: the local diagnostics' keys.
-const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
-const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
-// The options of tools/options/privatize_options.table (options_table.js is
-// generated from it), and the one of a call: localDiagnostics.
-const OPTION_BY_NAME = new Map(OPTIONS.map((option) => [option.name, option]));
-const CALL_KEYS = new Set(['localDiagnostics']);
-// The struct members the options set ("policy[1]" is an element of policy).
-const OPTION_FIELDS = [...new Set(OPTIONS.map((option) => option.field.replace(/\[\d+\]$/, '')))];
 const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
 /** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */
 export const EPSILON_MIN = 1e-6;
@@ -148,16 +122,6 @@ function invalidArgument(message) {
   return errorFor(Status.INVALID_ARGUMENT, message);
 }
 
-// The C number of an enum option's value: one of its names, or a number among theirs.
-function enumValue(option, value) {
-  const values = option.values;
-  if (typeof value === 'string' && Object.prototype.hasOwnProperty.call(values, value.toLowerCase())) {
-    return values[value.toLowerCase()];
-  }
-  if (Number.isInteger(value) && Object.values(values).includes(value)) return value;
-  throw invalidArgument(`unknown ${option.name} ${JSON.stringify(value)} (expected one of ${Object.keys(values).join(', ')})`);
-}
-
 function isNode() {
   return typeof process === 'object' && !!process.versions && typeof process.versions.node === 'string';
 }
@@ -170,7 +134,6 @@ const LAYOUT_FIELDS = {
   dxt_model_info: ['format_major', 'format_minor', 'dimension', 'vocabulary_size', 'geometry', 'quantization',
     'lowercase', 'has_frequencies'],
   dxt_context_options: ['rng_mode', 'seed'],
-  dxt_privatize_options: OPTION_FIELDS,
   dxt_release_record: ['release', 'mechanism', 'epsilon', 'metric', 'rng_mode', 'is_private', 'fingerprint_valid',
     'model_fingerprint', 'bound', 'reveals', 'draws', 'epsilon_total', 'epsilon_vocabulary', 'release_shape',
     'output_kind', 'output_size', 'output_digest', 'preset'],
@@ -338,46 +301,38 @@ function readRecord(core, ptr) {
   const json = readJson(core, 'dxt_release_record_to_json', ptr);
   const view = core.view();
   const heap = core.m.HEAPU8;
+  const u32 = (field) => view.getUint32(L(field), true);
+  const f64 = (field) => view.getFloat64(L(field), true);
   const fingerprintAt = L('model_fingerprint');
-  const fingerprint = heap[L('fingerprint_valid')] !== 0 ? hex(heap.subarray(fingerprintAt, fingerprintAt + 32)) : null;
-  const reveals = view.getUint32(L('reveals'), true);
-  const outputKind = view.getUint32(L('output_kind'), true);
   const digestAt = L('output_digest');
-  return Object.freeze({
-    release: RELEASES[view.getUint32(L('release'), true)] || 'unknown',
-    mechanism: MECHANISMS[view.getUint32(L('mechanism'), true)] || 'unknown',
-    epsilon: view.getFloat64(L('epsilon'), true),
-    metric: METRICS[view.getUint32(L('metric'), true)] || 'unknown',
-    rngMode: RNG_MODES[view.getUint32(L('rng_mode'), true)] || 'unknown',
+  return recordOf({
+    release: u32('release'),
+    mechanism: u32('mechanism'),
+    epsilon: f64('epsilon'),
+    metric: u32('metric'),
+    rngMode: u32('rng_mode'),
     isPrivate: heap[L('is_private')] !== 0,
-    modelFingerprint: fingerprint,
-    bound: BOUNDS[view.getUint32(L('bound'), true)] || 'unknown',
-    reveals: REVEALS.filter((_, bit) => (reveals & (1 << bit)) !== 0),
+    modelFingerprint: heap[L('fingerprint_valid')] !== 0 ? hex(heap.subarray(fingerprintAt, fingerprintAt + 32)) : null,
+    bound: u32('bound'),
+    reveals: u32('reveals'),
     draws: readU64(view, L('draws')),
-    epsilonTotal: view.getFloat64(L('epsilon_total'), true),
-    epsilonVocabulary: view.getFloat64(L('epsilon_vocabulary'), true),
-    releaseShape: SHAPES[view.getUint32(L('release_shape'), true)] || 'unknown',
-    outputKind: OUTPUT_KINDS[outputKind] || 'unknown',
-    outputSize: view.getUint32(L('output_size'), true),
-    outputDigest: outputKind === 0 ? null : hex(heap.subarray(digestAt, digestAt + 32)),
-    preset: PRESETS[view.getUint32(L('preset'), true)] || 'unknown',
+    epsilonTotal: f64('epsilon_total'),
+    epsilonVocabulary: f64('epsilon_vocabulary'),
+    releaseShape: u32('release_shape'),
+    outputKind: u32('output_kind'),
+    outputSize: u32('output_size'),
+    outputDigest: hex(heap.subarray(digestAt, digestAt + 32)),
+    preset: u32('preset'),
     json,
   });
 }
 
-/** The token counts of a call's input: they describe it, so keep them local. */
 function readDiagnostics(core, ptr) {
   const L = (field) => ptr + core.layout('dxt_local_diagnostics', field);
   const json = readJson(core, 'dxt_local_diagnostics_to_json', ptr);
   const view = core.view();
-  const counts = {};
-  TOKEN_CLASSES.forEach((key, c) => {
-    counts[key] = {};
-    ACTIONS.forEach((action, a) => {
-      counts[key][action] = readU64(view, L('counts') + 8 * (4 * c + a));
-    });
-  });
-  return Object.freeze({
+  const counts = TOKEN_CLASSES.map((_, c) => ACTIONS.map((_, a) => readU64(view, L('counts') + 8 * (4 * c + a))));
+  return diagnosticsOf({
     counts,
     wordsPrivatized: readU64(view, L('words_privatized')),
     wordsLeaked: readU64(view, L('words_leaked')),
@@ -800,45 +755,37 @@ export class Privatizer {
     this._box.release();
   }
 
-  // A dxt_privatize_options in `frame` from the options object.
+  // The options of a call, passed to the library by name (optionPairs of shared.js,
+  // shared with the Node.js binding): a dxt_options handle freed with the
+  // frame; returns the dxt_privatize_options it holds.
   _options(frame, options) {
-    for (const key of Object.keys(options)) {
-      if (!OPTION_BY_NAME.has(key) && !CALL_KEYS.has(key)) {
-        throw invalidArgument(`unknown option "${key}" (options are ${OPTIONS.map((o) => o.name).join(', ')})`);
-      }
-    }
     const core = this._core;
-    const ptr = frame.struct('dxt_privatize_options');
-    for (const option of OPTIONS) {
-      const value = options[option.name];
-      if (value === undefined) continue;
-      const [, field, element] = /^(\w+)(?:\[(\d+)\])?$/.exec(option.field);
-      const at = ptr + core.layout('dxt_privatize_options', field) + 4 * Number(element || 0);
-      if (option.type === 'enum') {
-        core.view().setUint32(at, enumValue(option, value), true);
-      } else if (option.type === 'double') {
-        if (typeof value !== 'number') throw invalidArgument(`${option.name} must be a number`);
-        core.view().setFloat64(at, value, true); // the library checks its value
-      } else if (option.type === 'uint32') {
-        if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
-          throw invalidArgument(`${option.name} must be an integer in [0, 2^32)`);
+    const wordsOf = (value, name) => {
+      if (!(value instanceof OutputSet)) return undefined;
+      value._live(core);
+      if (value._box !== this._box) throw invalidArgument(`${name}: the OutputSet was built for another model than the call's`);
+      return value.words;
+    };
+    const pairs = optionPairs(options, wordsOf, invalidArgument);
+    const out = frame.alloc(4);
+    core.check(core.call('dxt_options_create', this._box.handle, out));
+    const handle = core.view().getUint32(out, true);
+    frame.onFree(() => core.call('dxt_options_destroy', handle));
+    for (const [name, value] of pairs) {
+      const [namePtr] = frame.string(name);
+      if (Array.isArray(value)) {
+        const array = frame.alloc(4 * Math.max(value.length, 1));
+        for (let i = 0; i < value.length; i += 1) {
+          const [word] = frame.string(value[i]); // may grow the memory: the view is taken anew
+          core.view().setUint32(array + 4 * i, word, true);
         }
-        core.view().setUint32(at, value, true);
-      } else if (option.type === 'words') {
-        // An OutputSet, or an array of words made into one for this call.
-        let set = value;
-        if (!(value instanceof OutputSet)) {
-          set = outputSetOf(this.model, value);
-          frame.onFree(() => set.close());
-        }
-        core.view().setUint32(at, set._live(core), true);
+        core.check(core.call('dxt_options_set_words', handle, namePtr, array, value.length));
       } else {
-        if (typeof value !== 'string') throw invalidArgument(`${option.name} must be a string`);
-        const [text] = frame.string(value); // may grow the memory: the view is taken anew above
-        core.view().setUint32(at, text, true);
+        const [text] = frame.string(value);
+        core.check(core.call('dxt_options_set', handle, namePtr, text));
       }
     }
-    return ptr;
+    return core.call('dxt_options_get', handle);
   }
 
   // Runs one privatise call: fn(frame, context, optionsPtr, recordPtr,

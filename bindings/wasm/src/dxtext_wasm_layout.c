@@ -35,8 +35,6 @@ static const struct {
     DXTW_STRUCT(dxt_context_options),
     DXTW_FIELD(dxt_context_options, rng_mode),
     DXTW_FIELD(dxt_context_options, seed),
-    DXTW_STRUCT(dxt_privatize_options),
-#include "privatize_options_layout.inc" /* generated from tools/options/privatize_options.table */
     DXTW_STRUCT(dxt_release_record),
     DXTW_FIELD(dxt_release_record, release),
     DXTW_FIELD(dxt_release_record, mechanism),
@@ -116,8 +114,6 @@ int dxtwasm_init(const char *type, void *memory) {
     dxt_model_info_init(memory);
   else if (strcmp(type, "dxt_context_options") == 0)
     dxt_context_options_init(memory);
-  else if (strcmp(type, "dxt_privatize_options") == 0)
-    dxt_privatize_options_init(memory);
   else if (strcmp(type, "dxt_release_record") == 0)
     dxt_release_record_init(memory);
   else if (strcmp(type, "dxt_local_diagnostics") == 0)

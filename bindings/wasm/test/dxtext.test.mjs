@@ -253,9 +253,9 @@ test('a bad epsilon is a DxtextError INVALID_EPSILON with the library message', 
 
 test('bad arguments are typed errors', async () => {
   await ready;
-  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 'gaussian' }), Status.INVALID_ARGUMENT, /unknown mechanism/);
-  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, epsilom: 3 }), Status.INVALID_ARGUMENT, /unknown option "epsilom"/);
-  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, seed: SEED }), Status.INVALID_ARGUMENT, /unknown option "seed"/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 'gaussian' }), Status.INVALID_ARGUMENT, /mechanism: 'gaussian' is not one of laplace/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, epsilom: 3 }), Status.INVALID_ARGUMENT, /unknown option 'epsilom' \(did you mean 'epsilon'\?\)/);
+  await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, seed: SEED }), Status.INVALID_ARGUMENT, /unknown option 'seed'/);
   await rejectsWith(async () => new Privatizer(model, { seed: 'abc' }), Status.INVALID_ARGUMENT, /seed/);
   await rejectsWith(() => privatizer.privatizeBag({ war: -1 }, { epsilon: 5 }), Status.INVALID_ARGUMENT, /non-negative/);
   await rejectsWith(() => privatizer.syntf({ war: 1 }, 0, { epsilon: 5 }), Status.INVALID_ARGUMENT, /nOut/);
@@ -441,7 +441,7 @@ test('output words: an OutputSet or an array; refusals come from the library', a
   await rejectsWith(() => model.outputSet(['house', 'house']), Status.INVALID_ARGUMENT);
   await rejectsWith(() => model.outputSet(['house', 'zzqxv']), Status.INVALID_ARGUMENT, /zzqxv/);
   await rejectsWith(() => privatizer.privatizeText('cat', { epsilon: 2, outputWords: set, outputTop: 10 }), Status.INVALID_ARGUMENT, /choose one/);
-  await rejectsWith(() => privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), Status.INVALID_ARGUMENT, /output_set/);
+  await rejectsWith(() => privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), Status.INVALID_ARGUMENT, /outputWords: the preset 'features' fixes the output vocabulary/);
   set.close();
   await rejectsWith(() => privatizer.privatizeText('cat', { epsilon: 2, outputWords: set }), Status.INVALID_ARGUMENT, /closed/);
 });

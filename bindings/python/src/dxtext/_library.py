@@ -48,28 +48,6 @@ class ContextOptions(ctypes.Structure):
     _fields_ = [("struct_size", c_u32), ("rng_mode", c_u32), ("seed", ctypes.c_uint8 * 32)]
 
 
-class PrivatizeOptions(ctypes.Structure):
-    _fields_ = [
-        ("struct_size", c_u32),
-        ("mechanism", c_u32),
-        ("epsilon", c_double),
-        ("policy", c_u32 * 4),
-        ("placeholder", ctypes.c_char_p),
-        ("tem_gamma", c_double),
-        ("tem_beta", c_double),
-        ("vickrey_t", c_double),
-        ("mahalanobis_lambda", c_double),
-        ("syntf_s", c_double),
-        ("exponential_sampler", c_u32),
-        ("search", c_u32),
-        ("ivf_nprobe", c_u32),
-        ("release_shape", c_u32),
-        ("output_top", c_u32),
-        ("output_set", ctypes.c_void_p),
-        ("preset", c_u32),
-    ]
-
-
 class ReleaseRecordStruct(ctypes.Structure):
     _fields_ = [
         ("struct_size", c_u32),
@@ -171,6 +149,11 @@ _SIGNATURES = {
     "dxt_context_create": (c_status, [c_ptr, _P(ContextOptions), _P(c_ptr)]),
     "dxt_context_destroy": (None, [c_ptr]),
     "dxt_privatize_options_init_sized": (None, [c_ptr, c_size]),
+    "dxt_options_create": (c_status, [c_ptr, _P(c_ptr)]),
+    "dxt_options_destroy": (None, [c_ptr]),
+    "dxt_options_set": (c_status, [c_ptr, ctypes.c_char_p, ctypes.c_char_p]),
+    "dxt_options_set_words": (c_status, [c_ptr, ctypes.c_char_p, _P(ctypes.c_char_p), c_size]),
+    "dxt_options_get": (c_ptr, [c_ptr]),
     "dxt_output_set_create": (c_status, [c_ptr, _P(ctypes.c_char_p), c_size, _P(c_ptr)]),
     "dxt_output_set_size": (c_u32, [c_ptr]),
     "dxt_output_set_free": (None, [c_ptr]),
@@ -185,28 +168,28 @@ _SIGNATURES = {
     "dxt_epsilon_max": (c_double, []),
     "dxt_privatize_index": (
         c_status,
-        [c_ptr, _P(PrivatizeOptions), c_u32, _P(c_u32), _P(ReleaseRecordStruct), _P(LocalDiagnosticsStruct)],
+        [c_ptr, c_ptr, c_u32, _P(c_u32), _P(ReleaseRecordStruct), _P(LocalDiagnosticsStruct)],
     ),
     "dxt_privatize_word": (
         c_status,
-        [c_ptr, _P(PrivatizeOptions), ctypes.c_char_p, c_size, _P(c_ptr), _P(c_size), _P(ReleaseRecordStruct),
+        [c_ptr, c_ptr, ctypes.c_char_p, c_size, _P(c_ptr), _P(c_size), _P(ReleaseRecordStruct),
          _P(LocalDiagnosticsStruct)],
     ),
     "dxt_privatize_text": (
         c_status,
-        [c_ptr, _P(PrivatizeOptions), ctypes.c_char_p, c_size, _P(c_ptr), _P(c_size), _P(ReleaseRecordStruct),
+        [c_ptr, c_ptr, ctypes.c_char_p, c_size, _P(c_ptr), _P(c_size), _P(ReleaseRecordStruct),
          _P(LocalDiagnosticsStruct)],
     ),
     "dxt_text_free": (None, [c_ptr]),
     "dxt_privatize_bag": (
         c_status,
-        [c_ptr, _P(PrivatizeOptions), _P(BagEntry), c_size, _P(_P(BagStruct)), _P(ReleaseRecordStruct),
+        [c_ptr, c_ptr, _P(BagEntry), c_size, _P(_P(BagStruct)), _P(ReleaseRecordStruct),
          _P(LocalDiagnosticsStruct)],
     ),
     "dxt_bag_free": (None, [_P(BagStruct)]),
     "dxt_syntf": (
         c_status,
-        [c_ptr, _P(PrivatizeOptions), _P(BagEntry), c_size, c_u32, _P(_P(BagStruct)), _P(ReleaseRecordStruct),
+        [c_ptr, c_ptr, _P(BagEntry), c_size, c_u32, _P(_P(BagStruct)), _P(ReleaseRecordStruct),
          _P(LocalDiagnosticsStruct)],
     ),
     "dxt_ledger_options_init_sized": (None, [c_ptr, c_size]),
@@ -215,14 +198,14 @@ _SIGNATURES = {
     "dxt_ledger_set_cap": (c_status, [c_ptr, c_double]),
     "dxt_ledger_privatize_text": (
         c_status,
-        [c_ptr, c_ptr, _P(PrivatizeOptions), ctypes.c_char_p, c_size, c_u32, _P(c_ptr), _P(c_size), _P(c_bool),
+        [c_ptr, c_ptr, c_ptr, ctypes.c_char_p, c_size, c_u32, _P(c_ptr), _P(c_size), _P(c_bool),
          _P(ReleaseRecordStruct), _P(LocalDiagnosticsStruct)],
     ),
     "dxt_ledger_totals_init_sized": (None, [c_ptr, c_size]),
     "dxt_ledger_get_totals": (c_status, [c_ptr, _P(LedgerTotalsStruct)]),
     "dxt_ledger_to_json": (c_status, [c_ptr, ctypes.c_char_p, c_size, _P(c_size)]),
     "dxt_calibration_init_sized": (None, [c_ptr, c_size]),
-    "dxt_calibrate": (c_status, [c_ptr, _P(PrivatizeOptions), c_u32, c_u32, _P(CalibrationStruct)]),
+    "dxt_calibrate": (c_status, [c_ptr, c_ptr, c_u32, c_u32, _P(CalibrationStruct)]),
 }
 
 

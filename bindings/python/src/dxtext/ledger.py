@@ -16,13 +16,18 @@ import json
 import os
 import threading
 from dataclasses import dataclass
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _library as native
-from .enums import Mechanism
-from .model import Model, PathLike, _encode, _outputs, _take_text
-from .options import MechanismLike, PolicyLike, SeedLike, invalid_argument, make_options, unsigned
+from .calls import _encode, _outputs, _take_text
+from .model import Model, PathLike
+from .options import Options, SeedLike, invalid_argument, make_options, unsigned
 from .reports import LocalDiagnostics, ReleaseRecord
+
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
+
+    from ._options_table import OptionValues
 
 MEMO_DEFAULT = 64  # DXT_LEDGER_MEMO_DEFAULT
 MEMO_MAX = 4096  # DXT_LEDGER_MEMO_MAX
@@ -172,17 +177,10 @@ class Ledger:
         model: Model,
         text: str,
         *,
-        epsilon: Optional[float] = None,
         fresh: bool = False,
-        mechanism: MechanismLike = Mechanism.LAPLACE,
-        in_vocabulary: Optional[PolicyLike] = None,
-        oov: Optional[PolicyLike] = None,
-        numbers: Optional[PolicyLike] = None,
-        stopwords: Optional[PolicyLike] = None,
-        placeholder: Optional[str] = None,
         seed: Optional[SeedLike] = None,
         local_diagnostics: Optional[LocalDiagnostics] = None,
-        **params: object,
+        **options: Unpack[OptionValues],
     ) -> LedgerRelease:
         """Model.privatize through the ledger (the same options, a preset
         included). The same text with the same options and model returns
@@ -192,16 +190,13 @@ class Ledger:
         if not isinstance(model, Model):
             raise TypeError(f"model must be a dxtext.Model, not {type(model).__name__}")
         data = _encode(text, "text")
-        options = make_options(
-            epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params, model._require()
-        )
-        return self._release(model, data, options, seed, local_diagnostics, fresh)
+        return self._release(model, data, make_options(model._require(), options), seed, local_diagnostics, fresh)
 
     def _release(
         self,
         model: Model,
         data: bytes,
-        options: Any,
+        options: Options,
         seed: Optional[SeedLike],
         local_diagnostics: Optional[LocalDiagnostics],
         fresh: bool,
@@ -217,7 +212,7 @@ class Ledger:
             status = native.lib().dxt_ledger_privatize_text(
                 self._require(),
                 context.ptr,
-                ctypes.byref(options),
+                options.pointer,
                 data,
                 len(data),
                 _FRESH if fresh else 0,

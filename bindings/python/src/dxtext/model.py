@@ -12,36 +12,21 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from typing import TYPE_CHECKING, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 from . import _library as native
-from .enums import Geometry, Mechanism, Quantization, coerce
-from .options import (
-    MechanismLike,
-    PolicyLike,
-    SeedLike,
-    invalid_argument,
-    make_options,
-    seed_bytes,
-    unsigned,
-    warn_not_private,
-)
+from .calls import BagLike, LedgerLike, _bag_entries, _call_text, _encode, _outputs, _take_bag
+from .enums import Geometry, Quantization, coerce
+from .options import SeedLike, invalid_argument, make_options, seed_bytes, unsigned, warn_not_private
 from .output_set import OutputSet
 from .reports import Calibration, LocalDiagnostics, ModelInfo, ReleaseRecord
 
-PathLike = Union[str, "os.PathLike[str]"]
-
 if TYPE_CHECKING:  # pragma: no cover
-    from .ledger import Ledger
-BagLike = Union[Mapping[str, int], Iterable[Tuple[str, int]]]
+    from typing_extensions import Unpack
 
+    from ._options_table import OptionValues
 
-def _encode(text: str, what: str) -> bytes:
-    if not isinstance(text, str):
-        raise TypeError(f"{what} must be str, not {type(text).__name__}")
-    # Lone surrogates become invalid UTF-8, which the library rejects with
-    # InvalidUtf8Error, like any other invalid input.
-    return text.encode("utf-8", "surrogatepass")
+PathLike = Union[str, "os.PathLike[str]"]
 
 
 class _ModelHandle:
@@ -307,24 +292,33 @@ class Model:
         return OutputSet(self._require(), words)
 
     # -- privatisation -------------------------------------------------------
+    #
+    # Every call takes the options of docs/options.md as keyword arguments
+    # (OptionValues in _options_table.py, generated from
+    # tools/options/privatize_options.table), passed to the library by name:
+    # epsilon, mechanism ("laplace", ..., or a Mechanism), the token policies
+    # in_vocabulary, oov, numbers, stopwords ("privatize", "placeholder",
+    # "drop", "keep"), placeholder, the mechanisms' parameters, search and
+    # ivf_nprobe, release_shape, output_top or output_words (a list of the
+    # model's words, or an OutputSet from output_set()), and preset
+    # ("readable", "features", "strongest", or a Preset), which fixes the
+    # options of docs/options.md, "Presets" (one it fixes may only be left
+    # out, given its default or given the preset's value). epsilon may be left
+    # out with a preset, which then gives it; a given epsilon overrides the
+    # preset's. An unknown option is refused by the library
+    # (InvalidArgumentError, "unknown option 'epsilom' (did you mean
+    # 'epsilon'?)"), a value of the wrong Python type with TypeError.
 
     @overload
     def privatize(
         self,
         text: str,
         *,
-        epsilon: Optional[float] = ...,
-        mechanism: MechanismLike = ...,
-        in_vocabulary: Optional[PolicyLike] = ...,
-        oov: Optional[PolicyLike] = ...,
-        numbers: Optional[PolicyLike] = ...,
-        stopwords: Optional[PolicyLike] = ...,
-        placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
         with_record: Literal[False] = ...,
         local_diagnostics: Optional[LocalDiagnostics] = ...,
-        ledger: Optional["Ledger"] = ...,
-        **params: object,
+        ledger: Optional[LedgerLike] = ...,
+        **options: Unpack[OptionValues],
     ) -> str: ...
 
     @overload
@@ -332,36 +326,22 @@ class Model:
         self,
         text: str,
         *,
-        epsilon: Optional[float] = ...,
-        mechanism: MechanismLike = ...,
-        in_vocabulary: Optional[PolicyLike] = ...,
-        oov: Optional[PolicyLike] = ...,
-        numbers: Optional[PolicyLike] = ...,
-        stopwords: Optional[PolicyLike] = ...,
-        placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
         with_record: Literal[True],
         local_diagnostics: Optional[LocalDiagnostics] = ...,
-        ledger: Optional["Ledger"] = ...,
-        **params: object,
+        ledger: Optional[LedgerLike] = ...,
+        **options: Unpack[OptionValues],
     ) -> Tuple[str, ReleaseRecord]: ...
 
     def privatize(
         self,
         text: str,
         *,
-        epsilon: Optional[float] = None,
-        mechanism: MechanismLike = Mechanism.LAPLACE,
-        in_vocabulary: Optional[PolicyLike] = None,
-        oov: Optional[PolicyLike] = None,
-        numbers: Optional[PolicyLike] = None,
-        stopwords: Optional[PolicyLike] = None,
-        placeholder: Optional[str] = None,
         seed: Optional[SeedLike] = None,
         with_record: bool = False,
         local_diagnostics: Optional[LocalDiagnostics] = None,
-        ledger: Optional["Ledger"] = None,
-        **params: object,
+        ledger: Optional[LedgerLike] = None,
+        **options: Any,
     ) -> Union[str, Tuple[str, ReleaseRecord]]:
         """Privatise UTF-8 text: each word is replaced by the mechanism's
         output, spacing and punctuation are kept, and each word's case shape
@@ -369,17 +349,6 @@ class Model:
 
         Args:
             text: the text.
-            epsilon: the privacy parameter (finite, > 0); per word the
-                guarantee is epsilon * d(w, w'). May be left out with a
-                preset, which then gives it; a given epsilon overrides the
-                preset's.
-            mechanism: "laplace" (default), "hyperbolic", "exponential",
-                "syntf", "mahalanobis", "vickrey" or "tem" (or a Mechanism).
-            in_vocabulary, oov, numbers, stopwords: the policy for that class
-                of token: "privatize", "placeholder", "drop" or "keep" ("keep"
-                passes the token through: a leak the record names).
-            placeholder: the replacement of the "placeholder" policy
-                (default "[redacted]").
             seed: 32 bytes, 64 hex digits or an int: reproducible noise that
                 is NOT private (testing and research only; issues a
                 NotPrivateWarning and the record says is_private=False).
@@ -394,27 +363,20 @@ class Model:
                 the memoised output and spends nothing (Ledger.privatize
                 also says whether it was memoised, and draws afresh on
                 request).
-            **params: mechanism parameters: tem_gamma, tem_beta, vickrey_t,
-                mahalanobis_lambda, syntf_s, sampler; search
-                ("exact" or "ivf") and ivf_nprobe; release_shape ("keep",
-                "normalize", "strict"); the output vocabulary, output_top
-                (the model's N most frequent words) or output_words (a list
-                of the model's words, or an OutputSet from output_set(), to
-                reuse it); preset ("readable", "features", "strongest",
-                or a Preset): the mechanism, epsilon, release shape, output
-                vocabulary and policies of docs/options.md, "Presets" (an
-                option it fixes may only be left out or given its value).
+            **options: the options of docs/options.md (see above); epsilon
+                (finite, > 0) bounds, per word, the guarantee
+                epsilon * d(w, w').
 
         Returns:
             the text, or (text, record) with with_record=True.
         """
         data = _encode(text, "text")
-        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params, self._require())
+        made = make_options(self._require(), options)
         if ledger is not None:
-            release = ledger._release(self, data, options, seed, local_diagnostics, False)
+            release = ledger._release(self, data, made, seed, local_diagnostics, False)
             return (release.text, release.record) if with_record else release.text
         context = self._context(seed)
-        out, record = _call_text(native.lib().dxt_privatize_text, context, options, data, local_diagnostics)
+        out, record = _call_text(native.lib().dxt_privatize_text, context, made, data, local_diagnostics)
         return (out, record) if with_record else out
 
     @overload
@@ -422,17 +384,10 @@ class Model:
         self,
         words: Iterable[str],
         *,
-        epsilon: Optional[float] = ...,
-        mechanism: MechanismLike = ...,
-        in_vocabulary: Optional[PolicyLike] = ...,
-        oov: Optional[PolicyLike] = ...,
-        numbers: Optional[PolicyLike] = ...,
-        stopwords: Optional[PolicyLike] = ...,
-        placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
         with_record: Literal[False] = ...,
         local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **params: object,
+        **options: Unpack[OptionValues],
     ) -> List[str]: ...
 
     @overload
@@ -440,41 +395,27 @@ class Model:
         self,
         words: Iterable[str],
         *,
-        epsilon: Optional[float] = ...,
-        mechanism: MechanismLike = ...,
-        in_vocabulary: Optional[PolicyLike] = ...,
-        oov: Optional[PolicyLike] = ...,
-        numbers: Optional[PolicyLike] = ...,
-        stopwords: Optional[PolicyLike] = ...,
-        placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
         with_record: Literal[True],
         local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **params: object,
+        **options: Unpack[OptionValues],
     ) -> Tuple[List[str], ReleaseRecord]: ...
 
     def privatize_words(
         self,
         words: Iterable[str],
         *,
-        epsilon: Optional[float] = None,
-        mechanism: MechanismLike = Mechanism.LAPLACE,
-        in_vocabulary: Optional[PolicyLike] = None,
-        oov: Optional[PolicyLike] = None,
-        numbers: Optional[PolicyLike] = None,
-        stopwords: Optional[PolicyLike] = None,
-        placeholder: Optional[str] = None,
         seed: Optional[SeedLike] = None,
         with_record: bool = False,
         local_diagnostics: Optional[LocalDiagnostics] = None,
-        **params: object,
+        **options: Any,
     ) -> Union[List[str], Tuple[List[str], ReleaseRecord]]:
         """Privatise each word of a list on its own (no tokenisation), in
         order. A word dropped by its policy becomes "". The record's bound is
         the positionwise one over the list, epsilon * sum_i d(x_i, x'_i); the
         diagnostics add up. Arguments as privatize()."""
         encoded = [_encode(w, "word") for w in words]
-        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params, self._require())
+        made = make_options(self._require(), options)
         context = self._context(seed)
         function = native.lib().dxt_privatize_word
         if local_diagnostics is not None:
@@ -482,7 +423,7 @@ class Model:
         results = []
         for w in encoded:
             each = LocalDiagnostics() if local_diagnostics is not None else None
-            results.append(_call_text(function, context, options, w, each))
+            results.append(_call_text(function, context, made, w, each))
             if local_diagnostics is not None and each is not None:
                 local_diagnostics._add(each)
         out = [text for text, _ in results]
@@ -490,7 +431,7 @@ class Model:
             return out
         record = ReleaseRecord._sequence(r for _, r in results)
         if record is None:  # no words: the record of an empty text
-            _, record = _call_text(native.lib().dxt_privatize_text, context, options, b"", None)
+            _, record = _call_text(native.lib().dxt_privatize_text, context, made, b"", None)
         return out, record
 
     @overload
@@ -498,17 +439,10 @@ class Model:
         self,
         bag: BagLike,
         *,
-        epsilon: Optional[float] = ...,
-        mechanism: MechanismLike = ...,
-        in_vocabulary: Optional[PolicyLike] = ...,
-        oov: Optional[PolicyLike] = ...,
-        numbers: Optional[PolicyLike] = ...,
-        stopwords: Optional[PolicyLike] = ...,
-        placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
         with_record: Literal[False] = ...,
         local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **params: object,
+        **options: Unpack[OptionValues],
     ) -> Dict[str, int]: ...
 
     @overload
@@ -516,51 +450,32 @@ class Model:
         self,
         bag: BagLike,
         *,
-        epsilon: Optional[float] = ...,
-        mechanism: MechanismLike = ...,
-        in_vocabulary: Optional[PolicyLike] = ...,
-        oov: Optional[PolicyLike] = ...,
-        numbers: Optional[PolicyLike] = ...,
-        stopwords: Optional[PolicyLike] = ...,
-        placeholder: Optional[str] = ...,
         seed: Optional[SeedLike] = ...,
         with_record: Literal[True],
         local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **params: object,
+        **options: Unpack[OptionValues],
     ) -> Tuple[Dict[str, int], ReleaseRecord]: ...
 
     def privatize_bag(
         self,
         bag: BagLike,
         *,
-        epsilon: Optional[float] = None,
-        mechanism: MechanismLike = Mechanism.LAPLACE,
-        in_vocabulary: Optional[PolicyLike] = None,
-        oov: Optional[PolicyLike] = None,
-        numbers: Optional[PolicyLike] = None,
-        stopwords: Optional[PolicyLike] = None,
-        placeholder: Optional[str] = None,
         seed: Optional[SeedLike] = None,
         with_record: bool = False,
         local_diagnostics: Optional[LocalDiagnostics] = None,
-        **params: object,
+        **options: Any,
     ) -> Union[Dict[str, int], Tuple[Dict[str, int], ReleaseRecord]]:
         """Privatise a bag of words {word: count}: every occurrence
         independently; the record's bound is epsilon * N * EMD(b, b') for bags
         of equal size N (Fernandes, Dras & McIver 2019).
         The result is ordered by vocabulary index. Arguments as privatize()."""
         entries, keep = _bag_entries(bag)
-        options = make_options(epsilon, mechanism, in_vocabulary, oov, numbers, stopwords, placeholder, params, self._require())
+        made = make_options(self._require(), options)
         context = self._context(seed)
         record, diagnostics = _outputs()
         out = ctypes.POINTER(native.BagStruct)()
         status = native.lib().dxt_privatize_bag(
-            context.ptr,
-            ctypes.byref(options),
-            entries,
-            len(entries),
-            ctypes.byref(out),
-            ctypes.byref(record),
+            context.ptr, made.pointer, entries, len(entries), ctypes.byref(out), ctypes.byref(record),
             ctypes.byref(diagnostics),
         )
         del keep
@@ -575,15 +490,10 @@ class Model:
         bag: BagLike,
         n_out: int,
         *,
-        epsilon: Optional[float] = ...,
-        in_vocabulary: Optional[PolicyLike] = ...,
-        oov: Optional[PolicyLike] = ...,
-        numbers: Optional[PolicyLike] = ...,
-        stopwords: Optional[PolicyLike] = ...,
         seed: Optional[SeedLike] = ...,
         with_record: Literal[False] = ...,
         local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **params: object,
+        **options: Unpack[OptionValues],
     ) -> Dict[str, int]: ...
 
     @overload
@@ -592,15 +502,10 @@ class Model:
         bag: BagLike,
         n_out: int,
         *,
-        epsilon: Optional[float] = ...,
-        in_vocabulary: Optional[PolicyLike] = ...,
-        oov: Optional[PolicyLike] = ...,
-        numbers: Optional[PolicyLike] = ...,
-        stopwords: Optional[PolicyLike] = ...,
         seed: Optional[SeedLike] = ...,
         with_record: Literal[True],
         local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **params: object,
+        **options: Unpack[OptionValues],
     ) -> Tuple[Dict[str, int], ReleaseRecord]: ...
 
     def syntf(
@@ -608,37 +513,25 @@ class Model:
         bag: BagLike,
         n_out: int,
         *,
-        epsilon: Optional[float] = None,
-        in_vocabulary: Optional[PolicyLike] = None,
-        oov: Optional[PolicyLike] = None,
-        numbers: Optional[PolicyLike] = None,
-        stopwords: Optional[PolicyLike] = None,
         seed: Optional[SeedLike] = None,
         with_record: bool = False,
         local_diagnostics: Optional[LocalDiagnostics] = None,
-        **params: object,
+        **options: Any,
     ) -> Union[Dict[str, int], Tuple[Dict[str, int], ReleaseRecord]]:
         """SynTF (Weggenmann & Kerschbaum 2018): a synthetic bag of exactly
         `n_out` words drawn from the term distribution of `bag`, each replaced
-        by the SynTF exponential mechanism (parameter syntf_s, default 0.3).
-        Policies may only be "privatize" or "drop". The record's bound is
-        ANY_INPUTS: epsilon_total = epsilon * n_out (plain DP, all documents
-        adjacent)."""
+        by the SynTF exponential mechanism (parameter syntf_s, default 0.3;
+        the option mechanism is not used). Policies may only be "privatize"
+        or "drop". The record's bound is ANY_INPUTS: epsilon_total =
+        epsilon * n_out (plain DP, all documents adjacent)."""
         unsigned(n_out, "n_out", 32)
         entries, keep = _bag_entries(bag)
-        # dxt_syntf runs its own mechanism (and ignores options.mechanism).
-        options = make_options(epsilon, None, in_vocabulary, oov, numbers, stopwords, None, params, self._require())
+        made = make_options(self._require(), options)
         context = self._context(seed)
         record, diagnostics = _outputs()
         out = ctypes.POINTER(native.BagStruct)()
         status = native.lib().dxt_syntf(
-            context.ptr,
-            ctypes.byref(options),
-            entries,
-            len(entries),
-            n_out,
-            ctypes.byref(out),
-            ctypes.byref(record),
+            context.ptr, made.pointer, entries, len(entries), n_out, ctypes.byref(out), ctypes.byref(record),
             ctypes.byref(diagnostics),
         )
         del keep
@@ -650,22 +543,21 @@ class Model:
     def calibrate(
         self,
         *,
-        epsilon: Optional[float] = None,
-        mechanism: MechanismLike = Mechanism.LAPLACE,
         words: int = 100,
         trials: int = 100,
         seed: Optional[SeedLike] = None,
-        **params: object,
+        **options: Unpack[OptionValues],
     ) -> Calibration:
-        """Plausible-deniability statistics of `mechanism` at `epsilon`:
-        `words` vocabulary words sampled at random, each privatised `trials`
-        times; N_w (how often the word survives) and S_w (distinct outputs)."""
+        """Plausible-deniability statistics of the options' mechanism at
+        their epsilon: `words` vocabulary words sampled at random, each
+        privatised `trials` times; N_w (how often the word survives) and S_w
+        (distinct outputs)."""
         unsigned(words, "words", 32)
         unsigned(trials, "trials", 32)
-        options = make_options(epsilon, mechanism, None, None, None, None, None, params, self._require())
+        made = make_options(self._require(), options)
         context = self._context(seed)
         raw = native.initialised(native.CalibrationStruct, "dxt_calibration_init_sized")
-        native.check(native.lib().dxt_calibrate(context.ptr, ctypes.byref(options), words, trials, ctypes.byref(raw)))
+        native.check(native.lib().dxt_calibrate(context.ptr, made.pointer, words, trials, ctypes.byref(raw)))
         return Calibration(
             words=raw.words,
             trials=raw.trials,
@@ -682,75 +574,3 @@ def error_not_found(index: int) -> Exception:
     from .errors import error_for
 
     return error_for(12, "not found", f"word index {index} is out of range")
-
-
-def _outputs() -> Tuple[native.ReleaseRecordStruct, native.LocalDiagnosticsStruct]:
-    """A fresh record and diagnostics for one call."""
-    return (
-        native.initialised(native.ReleaseRecordStruct, "dxt_release_record_init_sized"),
-        native.initialised(native.LocalDiagnosticsStruct, "dxt_local_diagnostics_init_sized"),
-    )
-
-
-def _call_text(  # type: ignore[no-untyped-def]
-    function, context: _Context, options: native.PrivatizeOptions, data: bytes, diagnostics: Optional[LocalDiagnostics]
-) -> Tuple[str, ReleaseRecord]:
-    """One dxt_privatize_text / dxt_privatize_word call."""
-    record, raw = _outputs()
-    out = ctypes.c_void_p()
-    length = ctypes.c_size_t()
-    status = function(
-        context.ptr,
-        ctypes.byref(options),
-        data,
-        len(data),
-        ctypes.byref(out),
-        ctypes.byref(length),
-        ctypes.byref(record),
-        ctypes.byref(raw),
-    )
-    text = _take_text(status, out, length)
-    if diagnostics is not None:
-        diagnostics._set(raw)
-    return text, ReleaseRecord._from_struct(record)
-
-
-def _take_text(status: int, out: ctypes.c_void_p, length: ctypes.c_size_t) -> str:
-    """The text a call returned in out/length (freed here), or its error."""
-    try:
-        native.check(status)
-        return ctypes.string_at(out.value, length.value).decode("utf-8") if out.value else ""
-    finally:
-        native.lib().dxt_text_free(out)
-
-
-def _bag_entries(bag: BagLike) -> Tuple[ctypes.Array, List[bytes]]:  # type: ignore[type-arg]
-    """The C entries of a bag, and the encoded words they point into (keep
-    the list alive for the call)."""
-    items = list(bag.items()) if isinstance(bag, Mapping) else list(bag)
-    entries = (native.BagEntry * len(items))()
-    keep: List[bytes] = []
-    for i, (word, count) in enumerate(items):
-        data = _encode(word, "bag word")
-        unsigned(count, f"the count of {word!r}", 64)
-        keep.append(data)
-        entries[i].word = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value
-        entries[i].length = len(data)
-        entries[i].count = count
-    return entries, keep
-
-
-def _take_bag(status: int, out: "ctypes._Pointer[native.BagStruct]") -> Dict[str, int]:
-    """The Python dict of a library-owned bag, which is then freed."""
-    library = native.lib()
-    try:
-        native.check(status)
-        bag = out.contents
-        result: Dict[str, int] = {}
-        for i in range(bag.size):
-            entry = bag.entries[i]
-            word = ctypes.string_at(entry.word, entry.length).decode("utf-8")
-            result[word] = result.get(word, 0) + int(entry.count)
-        return result
-    finally:
-        library.dxt_bag_free(out)

@@ -1,30 +1,26 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Keyword options of the privatisation calls, turned into the C options
-struct. Validation of values (epsilon, parameters) is the library's job; this
-module only converts names and types."""
+"""Keyword options of the privatisation calls, passed to the library by
+name (dxt_options_set): every option of tools/options/privatize_options.table
+is accepted with no code of its own here. The library checks names and
+values and words its errors; this module only turns Python values into text
+by the option's type (from the generated _options_table.py) and raises
+TypeError for a value of the wrong Python type."""
 
 from __future__ import annotations
 
+import ctypes
+import enum
 import warnings
-from typing import Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Union
 
 from . import _library as native
-from ._options_table import OPTIONS, Option
-from .enums import Mechanism, Policy
+from ._options_table import OPTIONS
 from .errors import error_for
 from .output_set import OutputSet
 
-MechanismLike = Union[Mechanism, str, int]
-PolicyLike = Union[Policy, str, int]
 SeedLike = Union[bytes, bytearray, int, str]
 
-# Every option has the name of tools/options/privatize_options.table
-# (_options_table.py is generated from it); the calls take epsilon,
-# mechanism, the four policies and placeholder as named parameters, and the
-# others (the mechanism parameters) as keyword arguments.
-_OPTIONS = {option.name: option for option in OPTIONS}
-_NAMED = ("epsilon", "mechanism", "in_vocabulary", "oov", "numbers", "stopwords", "placeholder")
-PARAMETERS = tuple(option.name for option in OPTIONS if option.name not in _NAMED)
+_TYPES: Dict[str, str] = {o.name: o.type for o in OPTIONS}
 
 
 class NotPrivateWarning(UserWarning):
@@ -47,82 +43,78 @@ def unsigned(value: object, name: str, bits: int) -> int:
     return value
 
 
-def _enum_number(option: Option, value: object) -> int:
-    """The C number of an enum option's value: one of its names
-    ("permute-and-flip", any case, '_' for '-'), or a member or number of
-    the matching enum (Mechanism.VICKREY, 6)."""
-    values = option.values or {}
-    if isinstance(value, str):
-        key = value.strip().lower().replace("_", "-")
-        if key in values:
-            return values[key]
-    elif isinstance(value, int) and not isinstance(value, bool) and int(value) in values.values():
-        return int(value)
-    raise invalid_argument(f"unknown {option.name} {value!r} (one of {', '.join(values)})")
+def _text(name: str, kind: Optional[str], value: object) -> str:
+    """The text dxt_options_set takes for `value`, by the option's type; an
+    unknown option's value goes as it is, for the library to refuse the name."""
+    def wrong(expected: str) -> TypeError:
+        return TypeError(f"{name} must be {expected}, not {type(value).__name__}")
 
-
-def _set(o: native.PrivatizeOptions, option: Option, value: object) -> None:
-    if option.type == "enum":
-        number: object = _enum_number(option, value)
-    elif option.type == "uint32":
-        number = unsigned(value, option.name, 32)
-    elif option.type == "double":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TypeError(f"{option.name} must be a number, not {type(value).__name__}")
-        number = float(value)
-    elif option.type == "words":  # output_words: an OutputSet (make_options builds one from a list)
-        if not isinstance(value, OutputSet):
-            raise TypeError(f"{option.name} must be a list of str or an OutputSet, not {type(value).__name__}")
-        o.output_set = value._ptr
-        o._output_set = value  # alive as long as the struct
-        return
-    else:  # string: the placeholder
+    if kind == "enum":
+        if isinstance(value, enum.Enum):
+            return str(int(value.value)) if isinstance(value.value, int) else str(value.value)
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise wrong("a name (str) or a number")
+        return str(value)
+    if kind in ("double", "uint32"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind == "uint32" and isinstance(value, float)):
+            raise wrong("an int" if kind == "uint32" else "a number")
+        return repr(float(value)) if isinstance(value, float) else str(value)
+    if kind == "string":
         if not isinstance(value, str):
-            raise TypeError(f"{option.name} must be str, not {type(value).__name__}")
+            raise wrong("str")
         if "\0" in value:
-            raise invalid_argument(f"the {option.name} contains a NUL character")
-        # ctypes keeps the encoded bytes alive as long as the struct.
-        number = value.encode("utf-8", "surrogatepass")
-    field, _, index = option.field.partition("[")
-    if index:
-        getattr(o, field)[int(index.rstrip("]"))] = number
-    else:
-        setattr(o, field, number)
+            raise invalid_argument(f"{name} contains a NUL character")
+        return value
+    return str(value)
 
 
-def make_options(
-    epsilon: Optional[float],
-    mechanism: Optional[MechanismLike],
-    in_vocabulary: Optional[PolicyLike],
-    oov: Optional[PolicyLike],
-    numbers: Optional[PolicyLike],
-    stopwords: Optional[PolicyLike],
-    placeholder: Optional[str],
-    params: Mapping[str, object],
-    model: Optional[object] = None,
-) -> native.PrivatizeOptions:
-    """The C options for one call. Unknown keyword parameters raise TypeError.
-    An epsilon of None is left unset (0): a preset then gives it, and
-    without one the library refuses it. output_words given as a list of
-    words is made into an OutputSet of `model` (the model's handle)."""
-    o = native.initialised(native.PrivatizeOptions, "dxt_privatize_options_init_sized")
-    if epsilon is not None and (isinstance(epsilon, bool) or not isinstance(epsilon, (int, float))):
-        raise TypeError(f"epsilon must be a number, not {type(epsilon).__name__}")
-    given = {"epsilon": epsilon, "mechanism": mechanism, "in_vocabulary": in_vocabulary, "oov": oov,
-             "numbers": numbers, "stopwords": stopwords, "placeholder": placeholder}
-    for name in params:
-        if name not in PARAMETERS:
-            raise TypeError(f"unknown option {name!r}; mechanism parameters are {', '.join(PARAMETERS)}")
-    given.update(params)
-    words = given.get("output_words")
-    if words is not None and not isinstance(words, OutputSet):
-        if model is None:
-            raise TypeError("output_words must be an OutputSet here (Model.output_set(words))")
-        given["output_words"] = OutputSet(model, words)  # type: ignore[arg-type]
-    for name, value in given.items():
-        if value is not None:
-            _set(o, _OPTIONS[name], value)
-    return o
+class Options:
+    """A dxt_options handle holding the options of one call; `pointer` is the
+    dxt_privatize_options to pass to the calls. Names may be snake_case (as
+    in docs/options.md) or camelCase; setting goes through the library."""
+
+    __slots__ = ("_ptr", "_model", "_destroy", "pointer")
+
+    def __init__(self, model: Any, given: Mapping[str, object]) -> None:
+        library = native.lib()
+        self._ptr = 0
+        self._destroy = library.dxt_options_destroy
+        out = ctypes.c_void_p()
+        native.check(library.dxt_options_create(model.ptr if model is not None else None, ctypes.byref(out)))
+        self._ptr = out.value or 0
+        self._model = model  # the model outlives the options
+        for name, value in given.items():
+            if value is None:
+                continue
+            encoded = name.encode("utf-8", "surrogatepass")
+            kind = _TYPES.get(name)
+            if kind == "words":
+                if isinstance(value, OutputSet) and value._model is not model:
+                    raise invalid_argument(f"{name}: the OutputSet was built for another model than the call's")
+                words = value.words if isinstance(value, OutputSet) else value
+                if isinstance(words, (str, bytes)) or not hasattr(words, "__iter__"):
+                    raise TypeError(f"{name} must be a list of str or an OutputSet, not {type(value).__name__}")
+                listed = list(words)  # type: ignore[call-overload]
+                for word in listed:
+                    if not isinstance(word, str):
+                        raise TypeError(f"the words of {name} must be str, not {type(word).__name__}")
+                encoded_words = [w.encode("utf-8", "surrogatepass") for w in listed]
+                array = (ctypes.c_char_p * max(len(encoded_words), 1))(*encoded_words)
+                native.check(library.dxt_options_set_words(self._ptr, encoded, array, len(encoded_words)))
+            else:
+                text = _text(name, kind, value).encode("utf-8", "surrogatepass")
+                native.check(library.dxt_options_set(self._ptr, encoded, text))
+        self.pointer = library.dxt_options_get(self._ptr)
+
+    def __del__(self) -> None:
+        if getattr(self, "_ptr", 0):
+            self._destroy(self._ptr)
+            self._ptr = 0
+
+
+def make_options(model: Any, given: Mapping[str, object]) -> Options:
+    """The options of one call on `model` (a model handle, or None)."""
+    return Options(model, given)
 
 
 def seed_bytes(seed: SeedLike) -> bytes:

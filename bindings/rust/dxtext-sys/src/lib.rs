@@ -283,6 +283,33 @@ pub struct dxt_output_set {
     _private: [u8; 0],
 }
 
+/// Opaque handle of options set by name (`dxt_options_create`).
+#[repr(C)]
+pub struct dxt_options {
+    _private: [u8; 0],
+}
+
+/// The type of an option (`dxt_option_type`).
+pub const DXT_OPTION_TYPE_UNKNOWN: u32 = 0;
+pub const DXT_OPTION_TYPE_DOUBLE: u32 = 1;
+pub const DXT_OPTION_TYPE_UINT32: u32 = 2;
+pub const DXT_OPTION_TYPE_STRING: u32 = 3;
+pub const DXT_OPTION_TYPE_ENUM: u32 = 4;
+pub const DXT_OPTION_TYPE_WORDS: u32 = 5;
+
+/// What the library says of one option (`dxt_option_describe`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dxt_option_info {
+    pub struct_size: u32,
+    pub kind: u32,
+    pub name: *const c_char,
+    pub type_name: *const c_char,
+    pub default_value: *const c_char,
+    pub values: *const c_char,
+    pub meaning: *const c_char,
+}
+
 /// Opaque handle of a privacy ledger.
 #[repr(C)]
 pub struct dxt_ledger {
@@ -442,6 +469,18 @@ extern "C" {
     ) -> dxt_status;
     pub fn dxt_output_set_size(set: *const dxt_output_set) -> u32;
     pub fn dxt_output_set_free(set: *mut dxt_output_set);
+    pub fn dxt_options_create(model: *const dxt_model, out: *mut *mut dxt_options) -> dxt_status;
+    pub fn dxt_options_destroy(options: *mut dxt_options);
+    pub fn dxt_options_set(options: *mut dxt_options, name: *const c_char, value: *const c_char) -> dxt_status;
+    pub fn dxt_options_set_words(
+        options: *mut dxt_options,
+        name: *const c_char,
+        words: *const *const c_char,
+        count: usize,
+    ) -> dxt_status;
+    pub fn dxt_options_get(options: *const dxt_options) -> *const dxt_privatize_options;
+    pub fn dxt_option_count() -> u32;
+    pub fn dxt_option_describe(index: u32, info: *mut dxt_option_info) -> dxt_status;
     pub fn dxt_ledger_options_init_sized(options: *mut dxt_ledger_options, struct_size: usize);
     pub fn dxt_ledger_open(
         path: *const c_char,

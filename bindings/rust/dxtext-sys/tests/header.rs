@@ -245,7 +245,8 @@ fn constants_match_the_header() {
         DXT_REVEALS_CASE_SHAPE, DXT_REVEALS_TOKEN_CLASSES, DXT_REVEALS_KEPT_WORDS, DXT_REVEALS_SENTENCE_BOUNDARIES,
         DXT_REVEALS_CLAUSE_BOUNDARIES, DXT_SHAPE_DEFAULT, DXT_SHAPE_KEEP, DXT_SHAPE_NORMALIZE, DXT_SHAPE_STRICT,
         DXT_OUTPUT_VOCABULARY, DXT_OUTPUT_TOP, DXT_OUTPUT_LIST, DXT_PRESET_NONE, DXT_PRESET_READABLE,
-        DXT_PRESET_FEATURES, DXT_PRESET_STRONGEST,
+        DXT_PRESET_FEATURES, DXT_PRESET_STRONGEST, DXT_OPTION_TYPE_UNKNOWN, DXT_OPTION_TYPE_DOUBLE,
+        DXT_OPTION_TYPE_UINT32, DXT_OPTION_TYPE_STRING, DXT_OPTION_TYPE_ENUM, DXT_OPTION_TYPE_WORDS,
     ];
     let header = header_constants();
     assert!(header.len() >= 50, "parsed only {} constants from the header", header.len());
@@ -315,6 +316,7 @@ fn rust_layouts() -> Layouts {
     layout!(m, dxt_bag; entries, size);
     layout!(m, dxt_calibration; struct_size, words, trials, keep_mean, keep_median, keep_max, distinct_mean,
         distinct_median, distinct_max);
+    layout!(m, dxt_option_info; struct_size, kind, name, type_name, default_value, values, meaning);
     layout!(m, dxt_ledger_options; struct_size, cap, memo_capacity, key, key_length);
     layout!(m, dxt_ledger_totals; struct_size, cap, spent, spent_any_inputs, releases, memoised, memo_capacity,
         words);
@@ -367,7 +369,7 @@ fn c_layouts(structs: &BTreeMap<String, Vec<String>>) -> Layouts {
 #[test]
 fn struct_layouts_match_the_c_compiler() {
     let structs = header_structs();
-    assert_eq!(structs.len(), 11, "structs parsed from the header: {:?}", structs.keys());
+    assert_eq!(structs.len(), 12, "structs parsed from the header: {:?}", structs.keys());
     assert_eq!(rust_layouts(), c_layouts(&structs));
 }
 

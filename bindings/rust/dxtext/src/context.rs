@@ -89,6 +89,11 @@ fn bag_entries(bag: &[(&str, u64)]) -> Vec<sys::dxt_bag_entry> {
 impl Context {
     /// A context drawing noise from the operating system's CSPRNG (OpenSSL
     /// `RAND_priv_bytes`): the private mode.
+    /// The model's handle, for the options of a call.
+    pub(crate) fn model_ptr(&self) -> *mut sys::dxt_model {
+        self._model.ptr
+    }
+
     pub fn new(model: &Model) -> Result<Context> {
         Context::create(model, None)
     }
@@ -154,7 +159,7 @@ impl Context {
         record: Option<&mut ReleaseRecord>,
         diagnostics: Option<&mut LocalDiagnostics>,
     ) -> Result<String> {
-        let raw = options.as_raw();
+        let resolved = options.resolve(self._model.ptr)?;
         let mut out: *mut c_char = std::ptr::null_mut();
         let mut length = 0usize;
         let record_ptr = record.map_or(std::ptr::null_mut(), |r| r.raw_mut());
@@ -164,7 +169,7 @@ impl Context {
         let status = unsafe {
             sys::dxt_privatize_text(
                 self.ptr,
-                &raw,
+                resolved.get(),
                 text.as_ptr() as *const c_char,
                 text.len(),
                 &mut out,
@@ -181,14 +186,14 @@ impl Context {
     /// Privatise one word (out-of-vocabulary words follow their policy; a
     /// dropped word gives "").
     pub fn privatize_word(&mut self, word: &str, options: &Options) -> Result<String> {
-        let raw = options.as_raw();
+        let resolved = options.resolve(self._model.ptr)?;
         let mut out: *mut c_char = std::ptr::null_mut();
         let mut length = 0usize;
         // SAFETY: as in text_call.
         let status = unsafe {
             sys::dxt_privatize_word(
                 self.ptr,
-                &raw,
+                resolved.get(),
                 word.as_ptr() as *const c_char,
                 word.len(),
                 &mut out,
@@ -204,10 +209,10 @@ impl Context {
 
     /// Privatise the vocabulary word at `index`; the released index.
     pub fn privatize_index(&mut self, index: u32, options: &Options) -> Result<u32> {
-        let raw = options.as_raw();
+        let resolved = options.resolve(self._model.ptr)?;
         let mut out = 0u32;
         // SAFETY: live context, valid options, writable output.
-        check(unsafe { sys::dxt_privatize_index(self.ptr, &raw, index, &mut out, std::ptr::null_mut(), std::ptr::null_mut()) })?;
+        check(unsafe { sys::dxt_privatize_index(self.ptr, resolved.get(), index, &mut out, std::ptr::null_mut(), std::ptr::null_mut()) })?;
         Ok(out)
     }
 
@@ -221,7 +226,7 @@ impl Context {
         options: &Options,
         diagnostics: Option<&mut LocalDiagnostics>,
     ) -> Result<(Vec<(String, u64)>, ReleaseRecord)> {
-        let raw = options.as_raw();
+        let resolved = options.resolve(self._model.ptr)?;
         let entries = bag_entries(bag);
         let mut record = ReleaseRecord::empty();
         let diagnostics_ptr = diagnostics.map_or(std::ptr::null_mut(), |d| d.raw_mut());
@@ -230,7 +235,7 @@ impl Context {
         let status = unsafe {
             sys::dxt_privatize_bag(
                 self.ptr,
-                &raw,
+                resolved.get(),
                 entries.as_ptr(),
                 entries.len(),
                 &mut out,
@@ -253,7 +258,7 @@ impl Context {
         options: &Options,
         diagnostics: Option<&mut LocalDiagnostics>,
     ) -> Result<(Vec<(String, u64)>, ReleaseRecord)> {
-        let raw = options.as_raw();
+        let resolved = options.resolve(self._model.ptr)?;
         let entries = bag_entries(bag);
         let mut record = ReleaseRecord::empty();
         let diagnostics_ptr = diagnostics.map_or(std::ptr::null_mut(), |d| d.raw_mut());
@@ -262,7 +267,7 @@ impl Context {
         let status = unsafe {
             sys::dxt_syntf(
                 self.ptr,
-                &raw,
+                resolved.get(),
                 entries.as_ptr(),
                 entries.len(),
                 n_out,
@@ -278,7 +283,7 @@ impl Context {
 
     /// N_w and S_w over `words` random vocabulary words, `trials` each.
     pub fn calibrate(&mut self, options: &Options, words: u32, trials: u32) -> Result<Calibration> {
-        let raw = options.as_raw();
+        let resolved = options.resolve(self._model.ptr)?;
         let mut c = std::mem::MaybeUninit::<sys::dxt_calibration>::uninit();
         // SAFETY: a writable struct of the declared size, filled by the call.
         let mut c = unsafe {
@@ -286,7 +291,7 @@ impl Context {
             c.assume_init()
         };
         // SAFETY: live context, valid options, initialised output.
-        check(unsafe { sys::dxt_calibrate(self.ptr, &raw, words, trials, &mut c) })?;
+        check(unsafe { sys::dxt_calibrate(self.ptr, resolved.get(), words, trials, &mut c) })?;
         Ok(Calibration {
             words: c.words,
             trials: c.trials,

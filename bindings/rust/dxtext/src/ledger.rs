@@ -149,7 +149,7 @@ impl Ledger {
         options: &Options,
         fresh: bool,
     ) -> Result<LedgerRelease> {
-        let raw = options.as_raw();
+        let resolved = options.resolve(context.model_ptr())?;
         let mut record = ReleaseRecord::empty();
         let mut out: *mut c_char = std::ptr::null_mut();
         let mut length = 0usize;
@@ -160,7 +160,7 @@ impl Ledger {
             sys::dxt_ledger_privatize_text(
                 self.ptr,
                 context.ptr,
-                &raw,
+                resolved.get(),
                 text.as_ptr() as *const c_char,
                 text.len(),
                 if fresh { sys::DXT_LEDGER_FRESH } else { 0 },

@@ -2,11 +2,12 @@
 //! `Options`: epsilon, mechanism, token policies and mechanism parameters.
 
 use std::ffi::CString;
+use std::os::raw::c_char;
 use std::sync::Arc;
 
 use dxtext_sys as sys;
 
-use crate::error::{Error, Result};
+use crate::error::{check, Error, Result};
 
 /// The mechanisms; `docs/guarantees.md` states and proves each guarantee.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,18 +30,6 @@ pub enum Mechanism {
 }
 
 impl Mechanism {
-    pub(crate) fn to_raw(self) -> u32 {
-        match self {
-            Mechanism::Laplace => sys::DXT_MECHANISM_LAPLACE,
-            Mechanism::Hyperbolic => sys::DXT_MECHANISM_HYPERBOLIC,
-            Mechanism::Exponential => sys::DXT_MECHANISM_EXPONENTIAL,
-            Mechanism::Syntf => sys::DXT_MECHANISM_SYNTF,
-            Mechanism::Mahalanobis => sys::DXT_MECHANISM_MAHALANOBIS,
-            Mechanism::Vickrey => sys::DXT_MECHANISM_VICKREY,
-            Mechanism::Tem => sys::DXT_MECHANISM_TEM,
-        }
-    }
-
     pub(crate) fn from_raw(raw: u32) -> Option<Mechanism> {
         Some(match raw {
             sys::DXT_MECHANISM_LAPLACE => Mechanism::Laplace,
@@ -107,16 +96,6 @@ pub enum ReleaseShape {
     Strict,
 }
 
-impl ReleaseShape {
-    pub(crate) fn code(self) -> u32 {
-        match self {
-            ReleaseShape::Keep => sys::DXT_SHAPE_KEEP,
-            ReleaseShape::Normalize => sys::DXT_SHAPE_NORMALIZE,
-            ReleaseShape::Strict => sys::DXT_SHAPE_STRICT,
-        }
-    }
-}
-
 /// Named presets (docs/options.md, "Presets"; values in
 /// tools/options/presets.table): each sets the mechanism, epsilon, release
 /// shape, output vocabulary and token policies for a common job.
@@ -132,14 +111,6 @@ pub enum Preset {
 }
 
 impl Preset {
-    pub(crate) fn code(self) -> u32 {
-        match self {
-            Preset::Readable => sys::DXT_PRESET_READABLE,
-            Preset::Features => sys::DXT_PRESET_FEATURES,
-            Preset::Strongest => sys::DXT_PRESET_STRONGEST,
-        }
-    }
-
     pub(crate) fn from_raw(raw: u32) -> Option<Preset> {
         Some(match raw {
             sys::DXT_PRESET_READABLE => Preset::Readable,
@@ -196,175 +167,280 @@ impl OutputSet {
     }
 }
 
-/// Options of a privatisation call, built by chaining (one method per option
-/// of docs/options.md, named as there):
-/// `Options::new(8.0).mechanism(Mechanism::Vickrey).vickrey_t(0.5)`.
-/// Values are checked by the library when a call uses them.
-#[derive(Clone, Debug)]
-pub struct Options {
-    raw: sys::dxt_privatize_options,
-    placeholder: Option<CString>,
-    output_set: Option<OutputSet>,
+/// The value of an enum option: its name in docs/options.md (`"vickrey"`,
+/// `"permute-and-flip"`), or a variant of this crate's enum for it
+/// (`Mechanism::Vickrey`, `Sampler::PermuteAndFlip`), spelt mechanically.
+pub trait OptionName {
+    fn option_name(&self) -> String;
 }
 
-// SAFETY: the pointers of `raw` are set by as_raw() only: `placeholder`
-// points into the CString owned by the same value, `output_set` to the set
-// it holds (or they are NULL).
-unsafe impl Send for Options {}
-unsafe impl Sync for Options {}
+impl OptionName for &str {
+    fn option_name(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl OptionName for String {
+    fn option_name(&self) -> String {
+        self.clone()
+    }
+}
+
+// A variant's name in kebab-case: PermuteAndFlip -> permute-and-flip.
+macro_rules! option_name_from_variant {
+    ($($t:ty),*) => {$(
+        impl OptionName for $t {
+            fn option_name(&self) -> String {
+                let mut out = String::new();
+                for (i, c) in format!("{:?}", self).chars().enumerate() {
+                    if c.is_ascii_uppercase() && i > 0 {
+                        out.push('-');
+                    }
+                    out.push(c.to_ascii_lowercase());
+                }
+                out
+            }
+        }
+    )*};
+}
+option_name_from_variant!(Mechanism, Policy, Sampler, Search, ReleaseShape, Preset);
+
+/// The value of a word-list option: an `OutputSet` of the model, or words.
+pub trait OptionWords {
+    fn option_words(&self) -> Vec<String>;
+}
+
+impl OptionWords for &OutputSet {
+    fn option_words(&self) -> Vec<String> {
+        self.words().to_vec()
+    }
+}
+
+impl<S: AsRef<str>> OptionWords for &[S] {
+    fn option_words(&self) -> Vec<String> {
+        self.iter().map(|w| w.as_ref().to_string()).collect()
+    }
+}
+
+impl<S: AsRef<str>, const N: usize> OptionWords for &[S; N] {
+    fn option_words(&self) -> Vec<String> {
+        self.iter().map(|w| w.as_ref().to_string()).collect()
+    }
+}
+
+impl<S: AsRef<str>> OptionWords for Vec<S> {
+    fn option_words(&self) -> Vec<String> {
+        self.iter().map(|w| w.as_ref().to_string()).collect()
+    }
+}
+
+#[derive(Clone, Debug)]
+enum OptionValue {
+    Text(String),
+    Words(Vec<String>),
+}
+
+/// Options of a privatisation call, built by chaining (one method per option
+/// of docs/options.md, named as there, generated from
+/// tools/options/privatize_options.table; `set` sets any option by name):
+/// `Options::new(8.0).mechanism(Mechanism::Vickrey).vickrey_t(0.5)`.
+/// They reach the library by name (`dxt_options_set`), which checks names
+/// and values when a call uses them: an unknown name or a bad value is an
+/// `Error` with the library's message. Setting an option twice keeps the
+/// last value.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    values: Vec<(String, OptionValue)>,
+}
 
 impl Options {
     /// The library's defaults (Laplace, privatise everything) with `epsilon`.
     pub fn new(epsilon: f64) -> Options {
-        let mut raw = std::mem::MaybeUninit::<sys::dxt_privatize_options>::uninit();
-        // SAFETY: the pointer is to a writable struct of the declared size,
-        // which the call fills completely.
-        let mut raw = unsafe {
-            sys::dxt_privatize_options_init(raw.as_mut_ptr());
-            raw.assume_init()
-        };
-        raw.epsilon = epsilon;
-        Options { raw, placeholder: None, output_set: None }
+        Options::default().epsilon(epsilon)
     }
 
     /// The options of a preset at its epsilon: `Options::from_preset(Preset::Readable)`;
     /// `.epsilon(e)` overrides the epsilon.
     pub fn from_preset(preset: Preset) -> Options {
-        Options::new(0.0).preset(preset)
+        Options::default().preset(preset)
     }
 
-    pub fn epsilon(mut self, epsilon: f64) -> Options {
-        self.raw.epsilon = epsilon;
+    fn with(mut self, name: &str, value: OptionValue) -> Options {
+        self.values.retain(|(n, _)| n != name);
+        self.values.push((name.to_string(), value));
         self
     }
 
-    pub fn mechanism(mut self, mechanism: Mechanism) -> Options {
-        self.raw.mechanism = mechanism.to_raw();
-        self
+    /// Any option by its name in docs/options.md and its value as text: a
+    /// number (`"0.75"`), an enum's name (`"permute-and-flip"`) or a string.
+    pub fn set(self, name: &str, value: &str) -> Options {
+        self.with(name, OptionValue::Text(value.to_string()))
     }
 
-    pub fn policy(mut self, class: TokenClass, policy: Policy) -> Options {
-        self.raw.policy[class as usize] = policy as u32;
-        self
+    /// A word-list option by its name.
+    pub fn set_words(self, name: &str, words: impl OptionWords) -> Options {
+        self.with(name, OptionValue::Words(words.option_words()))
     }
 
-    /// The policy of in-vocabulary words.
-    pub fn in_vocabulary(self, policy: Policy) -> Options {
-        self.policy(TokenClass::InVocabulary, policy)
+    // `{}` of an f64 is the shortest decimal that reads back exactly.
+    fn number(self, name: &str, value: f64) -> Options {
+        self.set(name, &format!("{}", value))
     }
 
-    /// The policy of out-of-vocabulary words.
-    pub fn oov(self, policy: Policy) -> Options {
-        self.policy(TokenClass::OutOfVocabulary, policy)
+    /// The policy of one class of token (the options in_vocabulary, oov,
+    /// numbers, stopwords).
+    pub fn policy(self, class: TokenClass, policy: Policy) -> Options {
+        const NAMES: [&str; 4] = ["in_vocabulary", "oov", "numbers", "stopwords"];
+        self.set(NAMES[class as usize], &policy.option_name())
     }
 
-    /// The policy of numbers.
-    pub fn numbers(self, policy: Policy) -> Options {
-        self.policy(TokenClass::Number, policy)
+    /// A dxt_options handle of `model` holding these options (dropped after the call).
+    pub(crate) fn resolve(&self, model: *mut sys::dxt_model) -> Result<ResolvedOptions> {
+        let mut handle = ResolvedOptions { ptr: std::ptr::null_mut() };
+        // SAFETY: a live model handle; `out` is writable.
+        check(unsafe { sys::dxt_options_create(model, &mut handle.ptr) })?;
+        let nul = |what: &str| Error::invalid_argument(&format!("{} contains a NUL byte", what));
+        for (name, value) in &self.values {
+            let c_name = CString::new(name.as_str()).map_err(|_| nul("an option name"))?;
+            match value {
+                OptionValue::Text(text) => {
+                    let c_text = CString::new(text.as_str()).map_err(|_| nul(name))?;
+                    // SAFETY: live handle, NUL-terminated strings.
+                    check(unsafe { sys::dxt_options_set(handle.ptr, c_name.as_ptr(), c_text.as_ptr()) })?;
+                }
+                OptionValue::Words(words) => {
+                    let owned = words
+                        .iter()
+                        .map(|w| CString::new(w.as_str()).map_err(|_| nul("an output word")))
+                        .collect::<Result<Vec<_>>>()?;
+                    let pointers: Vec<*const c_char> = owned.iter().map(|w| w.as_ptr()).collect();
+                    // SAFETY: live handle, `pointers.len()` NUL-terminated words.
+                    check(unsafe {
+                        sys::dxt_options_set_words(handle.ptr, c_name.as_ptr(), pointers.as_ptr(), pointers.len())
+                    })?;
+                }
+            }
+        }
+        Ok(handle)
     }
 
-    /// The policy of stopwords.
-    pub fn stopwords(self, policy: Policy) -> Options {
-        self.policy(TokenClass::Stopword, policy)
+    // generated: options (tools/options/generate.py, from tools/options/privatize_options.table)
+    /// the privacy parameter: outputs for w and w' differ by at most epsilon * d(w, w') (default required).
+    pub fn epsilon(self, value: f64) -> Options {
+        self.number("epsilon", value)
     }
 
-    /// The replacement of the `Placeholder` policy ("[redacted]" by default).
-    /// Fails on an interior NUL byte.
-    pub fn placeholder(mut self, text: &str) -> Result<Options> {
-        let c = CString::new(text).map_err(|_| Error::invalid_argument("the placeholder contains a NUL byte"))?;
-        self.placeholder = Some(c);
-        Ok(self)
+    /// the mechanism (docs/guarantees.md) (default laplace). One of laplace, hyperbolic, exponential, syntf, mahalanobis, vickrey, tem, ordering.
+    pub fn mechanism(self, value: impl OptionName) -> Options {
+        self.set("mechanism", &value.option_name())
     }
 
-    pub fn tem_gamma(mut self, gamma: f64) -> Options {
-        self.raw.tem_gamma = gamma;
-        self
+    /// words of the vocabulary (default privatize). One of privatize, placeholder, drop, keep.
+    pub fn in_vocabulary(self, value: impl OptionName) -> Options {
+        self.set("in_vocabulary", &value.option_name())
     }
 
-    pub fn tem_beta(mut self, beta: f64) -> Options {
-        self.raw.tem_beta = beta;
-        self
+    /// out-of-vocabulary words (privatised from one fixed point shared by all of them) (default privatize). One of privatize, placeholder, drop, keep.
+    pub fn oov(self, value: impl OptionName) -> Options {
+        self.set("oov", &value.option_name())
     }
 
-    pub fn vickrey_t(mut self, t: f64) -> Options {
-        self.raw.vickrey_t = t;
-        self
+    /// numbers (default privatize). One of privatize, placeholder, drop, keep.
+    pub fn numbers(self, value: impl OptionName) -> Options {
+        self.set("numbers", &value.option_name())
     }
 
-    pub fn mahalanobis_lambda(mut self, lambda: f64) -> Options {
-        self.raw.mahalanobis_lambda = lambda;
-        self
+    /// stopwords (default privatize). One of privatize, placeholder, drop, keep.
+    pub fn stopwords(self, value: impl OptionName) -> Options {
+        self.set("stopwords", &value.option_name())
     }
 
-    pub fn syntf_s(mut self, s: f64) -> Options {
-        self.raw.syntf_s = s;
-        self
+    /// what the placeholder policy writes (default [redacted]). Fails on a NUL byte.
+    pub fn placeholder(self, value: &str) -> Result<Options> {
+        if value.contains('\0') {
+            return Err(Error::invalid_argument("placeholder contains a NUL byte"));
+        }
+        Ok(self.set("placeholder", value))
     }
 
-    /// The exponential mechanism's sampler (Gumbel-max by default).
-    pub fn sampler(mut self, sampler: Sampler) -> Options {
-        self.raw.exponential_sampler = match sampler {
-            Sampler::Gumbel => sys::DXT_SAMPLER_GUMBEL,
-            Sampler::PermuteAndFlip => sys::DXT_SAMPLER_PERMUTE_AND_FLIP,
-        };
-        self
+    /// tem: the truncation radius gamma (default 0).
+    pub fn tem_gamma(self, value: f64) -> Options {
+        self.number("tem_gamma", value)
     }
 
-    /// How laplace, vickrey and mahalanobis decode: `Search::Exact` (the
-    /// default) or `Search::Ivf`, through the model's search index (`dxtext
-    /// index`): approximate, faster on large vocabularies. Privacy is
-    /// unchanged; see docs/guarantees.md.
-    pub fn search(mut self, search: Search) -> Options {
-        self.raw.search = match search {
-            Search::Exact => sys::DXT_SEARCH_EXACT,
-            Search::Ivf => sys::DXT_SEARCH_IVF,
-        };
-        self
+    /// tem: beta of Carvalho et al. 2023 (default 0.001).
+    pub fn tem_beta(self, value: f64) -> Options {
+        self.number("tem_beta", value)
     }
 
-    /// With `Search::Ivf`: the index cells scanned (0 = the library's
-    /// default); the library refuses it with exact search.
-    pub fn ivf_nprobe(mut self, nprobe: u32) -> Options {
-        self.raw.ivf_nprobe = nprobe;
-        self
+    /// vickrey: the weight t of the first neighbour (default 0.75).
+    pub fn vickrey_t(self, value: f64) -> Options {
+        self.number("vickrey_t", value)
     }
 
-    /// What of the input's form a text shows: `ReleaseShape::Keep` (the
-    /// default), `Normalize` or `Strict`.
-    pub fn release_shape(mut self, shape: ReleaseShape) -> Options {
-        self.raw.release_shape = shape.code();
-        self
+    /// mahalanobis: lambda of Sigma_lambda = lambda Sigma + (1 - lambda) I (default 0.75).
+    pub fn mahalanobis_lambda(self, value: f64) -> Options {
+        self.number("mahalanobis_lambda", value)
     }
 
-    /// The output vocabulary: release only the model's `n` most frequent
-    /// words (its frequencies section); 0 = the whole vocabulary.
-    pub fn output_top(mut self, n: u32) -> Options {
-        self.raw.output_top = n;
-        self
+    /// syntf: the weight s of the letter-bigram term (default 0.3).
+    pub fn syntf_s(self, value: f64) -> Options {
+        self.number("syntf_s", value)
     }
 
-    /// The output vocabulary: release only words of `set`, a public list the
-    /// application ships (`Model::output_set`); not with `output_top`.
-    pub fn output_words(mut self, set: &OutputSet) -> Options {
-        self.output_set = Some(set.clone());
-        self
+    /// exponential: the sampler (default gumbel). One of gumbel, permute-and-flip.
+    pub fn sampler(self, value: impl OptionName) -> Options {
+        self.set("sampler", &value.option_name())
     }
 
-    /// A preset (docs/options.md, "Presets"): its mechanism, release shape,
-    /// output vocabulary and token policies, and its epsilon when this one is
-    /// 0. An option the preset fixes may only be left at its default or set
-    /// to the preset's value; the library refuses others.
-    pub fn preset(mut self, preset: Preset) -> Options {
-        self.raw.preset = preset.code();
-        self
+    /// decoding of laplace, vickrey, mahalanobis: exact, or the model's search index (default exact). One of exact, ivf.
+    pub fn search(self, value: impl OptionName) -> Options {
+        self.set("search", &value.option_name())
     }
 
-    /// The C struct, with the placeholder and output set pointers set; valid
-    /// while `self` is.
-    pub(crate) fn as_raw(&self) -> sys::dxt_privatize_options {
-        let mut raw = self.raw;
-        raw.placeholder = self.placeholder.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
-        raw.output_set = self.output_set.as_ref().map_or(std::ptr::null(), |s| s.inner.ptr as *const _);
-        raw
+    /// ivf: the index cells scanned (default 0).
+    pub fn ivf_nprobe(self, value: u32) -> Options {
+        self.set("ivf_nprobe", &value.to_string())
+    }
+
+    /// what of the input's form a text shows: keep (spans and case shape verbatim), normalize (one canonical separator per gap, sentence capitals), strict (words only, one space apart); docs/guarantees.md (default keep). One of keep, normalize, strict.
+    pub fn release_shape(self, value: impl OptionName) -> Options {
+        self.set("release_shape", &value.option_name())
+    }
+
+    /// the output vocabulary: release only the N most frequent words of the model (its frequencies section); docs/guarantees.md, "Output vocabularies" (default 0).
+    pub fn output_top(self, value: u32) -> Options {
+        self.set("output_top", &value.to_string())
+    }
+
+    /// the output vocabulary: release only words of a public list the application ships (never one made from the text being privatised); docs/guarantees.md, "Output vocabularies" (default none).
+    pub fn output_words(self, words: impl OptionWords) -> Options {
+        self.set_words("output_words", words)
+    }
+
+    /// a named bundle of mechanism, epsilon, release shape, output vocabulary and token policies (Presets, below): the options it fixes may only be left at their defaults or set to its values; epsilon, when given, overrides its epsilon (default none). One of none, readable, features, strongest.
+    pub fn preset(self, value: impl OptionName) -> Options {
+        self.set("preset", &value.option_name())
+    }
+    // generated: end options
+}
+
+/// The options of one call in the library (a dxt_options handle).
+pub(crate) struct ResolvedOptions {
+    ptr: *mut sys::dxt_options,
+}
+
+impl ResolvedOptions {
+    /// The struct to pass to the call; valid while `self` is.
+    pub(crate) fn get(&self) -> *const sys::dxt_privatize_options {
+        // SAFETY: a live handle.
+        unsafe { sys::dxt_options_get(self.ptr) }
+    }
+}
+
+impl Drop for ResolvedOptions {
+    fn drop(&mut self) {
+        // SAFETY: NULL or a handle of dxt_options_create, destroyed once.
+        unsafe { sys::dxt_options_destroy(self.ptr) }
     }
 }

@@ -147,7 +147,7 @@ fn preset_conflicts_are_refused_and_named() {
     let mut context = Context::new(&model).unwrap();
     for preset in PRESETS {
         let r = resolve(&model, &Options::from_preset(preset));
-        let named = format!(", but the preset '{}'", r.name);
+        let named = format!("' conflicts with the preset '{}'", r.name);
         let mut refused = |options: Options, expected: String| {
             let error = context.privatize_text("cat", &options).unwrap_err();
             assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{}", error);
@@ -155,16 +155,16 @@ fn preset_conflicts_are_refused_and_named() {
         };
         // A value other than both the default and the preset's own.
         let mechanism = *MECHANISMS.iter().find(|&&m| m != Mechanism::Laplace && m != r.mechanism).unwrap();
-        refused(Options::from_preset(preset).mechanism(mechanism), format!("mechanism is {}{}", spelt(mechanism), named));
+        refused(Options::from_preset(preset).mechanism(mechanism), format!("mechanism: '{}{}", spelt(mechanism), named));
         if let Some(&shape) = SHAPES.iter().find(|&&s| s != ReleaseShape::Keep && s != r.shape) {
-            refused(Options::from_preset(preset).release_shape(shape), format!("release_shape is {}{}", spelt(shape), named));
+            refused(Options::from_preset(preset).release_shape(shape), format!("release_shape: '{}{}", spelt(shape), named));
         }
         for &(class, field) in &CLASSES {
             let policy = *POLICIES.iter().find(|&&p| p != Policy::Privatize && p != r.policy(class)).unwrap();
-            refused(Options::from_preset(preset).policy(class, policy), format!("({}) is {}{}", field, spelt(policy), named));
+            refused(Options::from_preset(preset).policy(class, policy), format!("{}: '{}{}", field, spelt(policy), named));
         }
         let top = if r.top == Some(7) { 8 } else { 7 };
-        refused(Options::from_preset(preset).output_top(top), format!("output_top is {}{}", top, named));
+        refused(Options::from_preset(preset).output_top(top), format!("output_top: '{}{}", top, named));
     }
 }
 
@@ -324,6 +324,6 @@ fn output_words_restrict_what_is_released() {
     let set = model.output_set(&allowed).unwrap();
     for preset in PRESETS {
         let error = context.privatize_text("cat", &Options::from_preset(preset).output_words(&set)).unwrap_err();
-        assert!(error.message().contains(&format!("output_set is set, but the preset '{}'", spelt(preset))), "{}", error);
+        assert!(error.message().contains(&format!("output_words: the preset '{}' fixes the output vocabulary", spelt(preset))), "{}", error);
     }
 }

@@ -56,7 +56,7 @@ public final class DxLedger {
         var out: UnsafeMutablePointer<CChar>? = nil
         var length = 0
         var memoised = false
-        try options.withCOptions { o in
+        try options.withCOptions(model: privatizer.model.handle) { o in
             try check(dxt_ledger_privatize_text(handle, privatizer.context, o, text, text.utf8.count,
                                                 fresh ? 1 : 0, &out, &length, &memoised, &record, nil))
         }

@@ -189,41 +189,77 @@ public struct PrivatizeOptions {
         self.preset = preset
     }
 
-    /// Fills a dxt_privatize_options with its _init function, applies these
-    /// settings, and runs `body` while the placeholder string is alive. A
-    /// placeholder with a NUL character is refused: as a C string it would
-    /// silently end there.
-    func withCOptions<R>(_ body: (UnsafePointer<dxt_privatize_options>) throws -> R) throws -> R {
-        var o = dxt_privatize_options()
-        dxt_privatize_options_init(&o)
-        o.mechanism = mechanism.rawValue
-        o.epsilon = epsilon
-        // policy is uint32_t[4], imported as a tuple, indexed by dxt_token_class.
-        if let p = inVocabulary { o.policy.0 = p.rawValue }
-        if let p = oov { o.policy.1 = p.rawValue }
-        if let p = numbers { o.policy.2 = p.rawValue }
-        if let p = stopwords { o.policy.3 = p.rawValue }
-        if let v = temGamma { o.tem_gamma = v }
-        if let v = temBeta { o.tem_beta = v }
-        if let v = vickreyT { o.vickrey_t = v }
-        if let v = mahalanobisLambda { o.mahalanobis_lambda = v }
-        if let v = syntfS { o.syntf_s = v }
-        if let v = sampler { o.exponential_sampler = v.rawValue }
-        if let v = search { o.search = v.rawValue }
-        if let v = ivfNprobe { o.ivf_nprobe = v }
-        if let v = releaseShape { o.release_shape = v.rawValue }
-        if let v = outputTop { o.output_top = v }
-        if let v = preset { o.preset = v.rawValue }
-        if let v = outputWords { o.output_set = v.handle }
-        guard let placeholder = placeholder else { return try withExtendedLifetime(outputWords) { try body(&o) } }
-        if placeholder.utf8.contains(0) {
-            throw DxtextError(status: DxtextError.invalidArgument, statusName: "invalid argument",
-                              message: "the placeholder contains a NUL character")
+    /// Any option of docs/options.md by its name (snake_case or camelCase),
+    /// its value as text ("0.75", "permute-and-flip"): for options that
+    /// have no property here. Applied after the properties; the library
+    /// checks names and values (an unknown name is an error).
+    public var byName: [String: String] = [:]
+
+    /// An enum case's name as docs/options.md spells the value: permuteAndFlip -> permute-and-flip.
+    private func kebab<T>(_ value: T) -> String {
+        var out = ""
+        for c in String(describing: value) {
+            if c.isUppercase { out += "-" + c.lowercased() } else { out.append(c) }
         }
-        return try placeholder.withCString { text in
-            o.placeholder = text
-            return try withExtendedLifetime(outputWords) { try body(&o) }
+        return out
+    }
+
+    /// The options passed to the library by name: the properties set, then byName.
+    func namedValues() -> [(String, String)] {
+        var out: [(String, String)] = []
+        if epsilon != 0 { out.append(("epsilon", "\(epsilon)")) }  // 0: unset, a preset gives it
+        out.append(("mechanism", kebab(mechanism)))
+        if let p = inVocabulary { out.append(("in_vocabulary", kebab(p))) }
+        if let p = oov { out.append(("oov", kebab(p))) }
+        if let p = numbers { out.append(("numbers", kebab(p))) }
+        if let p = stopwords { out.append(("stopwords", kebab(p))) }
+        if let v = placeholder { out.append(("placeholder", v)) }
+        if let v = temGamma { out.append(("tem_gamma", "\(v)")) }
+        if let v = temBeta { out.append(("tem_beta", "\(v)")) }
+        if let v = vickreyT { out.append(("vickrey_t", "\(v)")) }
+        if let v = mahalanobisLambda { out.append(("mahalanobis_lambda", "\(v)")) }
+        if let v = syntfS { out.append(("syntf_s", "\(v)")) }
+        if let v = sampler { out.append(("sampler", kebab(v))) }
+        if let v = search { out.append(("search", kebab(v))) }
+        if let v = ivfNprobe { out.append(("ivf_nprobe", "\(v)")) }
+        if let v = releaseShape { out.append(("release_shape", kebab(v))) }
+        if let v = outputTop { out.append(("output_top", "\(v)")) }
+        if let v = preset { out.append(("preset", kebab(v))) }
+        for (name, value) in byName.sorted(by: { $0.key < $1.key }) { out.append((name, value)) }
+        return out
+    }
+
+    /// Passes these options to the library by name (dxt_options_set) in a
+    /// dxt_options handle of `model`, and runs `body` with the struct it
+    /// holds. A value with a NUL character is refused: as a C string it
+    /// would silently end there.
+    func withCOptions<R>(model: OpaquePointer, _ body: (UnsafePointer<dxt_privatize_options>) throws -> R) throws -> R {
+        var handle: OpaquePointer? = nil
+        try check(dxt_options_create(model, &handle))
+        defer { dxt_options_destroy(handle) }
+        for (name, value) in namedValues() {
+            if value.utf8.contains(0) {
+                throw DxtextError(status: DxtextError.invalidArgument, statusName: "invalid argument",
+                                  message: "\(name) contains a NUL character")
+            }
+            try check(dxt_options_set(handle, name, value))
         }
+        if let set = outputWords {
+            // The words NUL-terminated in one buffer, and a pointer to each.
+            var bytes: [CChar] = []
+            var offsets: [Int] = []
+            for word in set.words {
+                offsets.append(bytes.count)
+                bytes.append(contentsOf: word.utf8.map { CChar(bitPattern: $0) })
+                bytes.append(0)
+            }
+            let status = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+                var pointers: [UnsafePointer<CChar>?] = offsets.map { buffer.baseAddress! + $0 }
+                return dxt_options_set_words(handle, "output_words", &pointers, pointers.count)
+            }
+            try check(status)
+        }
+        return try body(dxt_options_get(handle)!)
     }
 }
 
@@ -382,7 +418,7 @@ public final class DxModel: @unchecked Sendable {
 /// Privatisation calls on a model, with their own random-number state.
 /// For one thread at a time; make one per thread.
 public final class DxPrivatizer {
-    private let model: DxModel
+    let model: DxModel  // internal: DxLedger passes its options by name
     let context: OpaquePointer  // internal: DxLedger privatises through it
 
     /// `seed` (32 bytes) makes the noise reproducible: NOT private, for
@@ -440,7 +476,7 @@ public final class DxPrivatizer {
         dxt_local_diagnostics_init(&diagnostics)
         var out: UnsafeMutablePointer<CChar>? = nil
         var length = 0
-        try options.withCOptions { o in
+        try options.withCOptions(model: model.handle) { o in
             if wanted {
                 try check(dxt_privatize_text(context, o, text, text.utf8.count, &out, &length, &record, &diagnostics))
             } else {
@@ -474,7 +510,7 @@ public final class DxPrivatizer {
             let entries = zip(words, spans).map { pair in
                 dxt_bag_entry(word: base.baseAddress! + pair.1.offset, length: pair.1.length, count: pair.0.value)
             }
-            try options.withCOptions { o in
+            try options.withCOptions(model: model.handle) { o in
                 try check(dxt_privatize_bag(context, o, entries, entries.count, &out, &record, nil))
             }
         }

@@ -89,7 +89,7 @@ final class DxtextTests: XCTestCase {
             conflict.mechanism = other
             XCTAssertThrowsError(try privatizer.privatize("cat", options: conflict)) { error in
                 XCTAssertEqual((error as? DxtextError)?.status, DxtextError.invalidArgument)
-                XCTAssertTrue((error as? DxtextError)?.message.contains("mechanism is \(other), but the preset '\(name)'") == true,
+                XCTAssertTrue((error as? DxtextError)?.message.contains("mechanism: '\(other)' conflicts with the preset '\(name)'") == true,
                               "\(error)")
             }
             var own = PrivatizeOptions(preset: preset)

@@ -117,54 +117,74 @@ static dxt_context *context_of(JNIEnv *env, jlong handle) {
 /* Options                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* The options of one call: a dxt_options handle, which owns what its struct
+   points to, and that struct. */
 typedef struct options_copy {
-  dxt_privatize_options options;
-  char *placeholder;
+  dxt_options *handle;
+  const dxt_privatize_options *options;
 } options_copy;
 
-/* doubles: epsilon, tem_gamma, tem_beta, vickrey_t, mahalanobis_lambda,
-   syntf_s (NaN = default, except epsilon); ints: mechanism, sampler,
-   policy[4], search, ivf_nprobe, release_shape, output_top, preset (-1 =
-   default), then the output set's handle in two halves (0 = none). See
-   DxOptions. */
-static int get_options(JNIEnv *env, jdoubleArray doubles, jintArray ints, jbyteArray placeholder, options_copy *o) {
-  jdouble d[6];
-  jint i[13];
-  double *fields[5];
-  int k;
+static void options_release(options_copy *o) {
+  dxt_options_destroy(o->handle);
+  o->handle = NULL;
+}
+
+/* names[i], values[i]: an option passed to the library by name (UTF-8);
+   when lists[i], the value is a word list, each word ended by a NUL
+   (dxt_options_set_words). DxOptions makes them; the library checks names
+   and values. On failure throws, frees everything and returns 0. */
+static int get_options(JNIEnv *env, jlong context_handle, jobjectArray names, jobjectArray values,
+                       jbooleanArray lists, options_copy *o) {
+  const context_box *c = (const context_box *)(intptr_t)context_handle;
+  jsize n, k;
   memset(o, 0, sizeof *o);
-  dxt_privatize_options_init(&o->options);
-  if (doubles == NULL || ints == NULL || (*env)->GetArrayLength(env, doubles) != 6 ||
-      (*env)->GetArrayLength(env, ints) != 13) {
+  if (c == NULL || names == NULL || values == NULL || lists == NULL ||
+      (n = (*env)->GetArrayLength(env, names)) != (*env)->GetArrayLength(env, values) ||
+      n != (*env)->GetArrayLength(env, lists)) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed options");
     return 0;
   }
-  (*env)->GetDoubleArrayRegion(env, doubles, 0, 6, d);
-  (*env)->GetIntArrayRegion(env, ints, 0, 13, i);
-  o->options.epsilon = d[0];
-  fields[0] = &o->options.tem_gamma;
-  fields[1] = &o->options.tem_beta;
-  fields[2] = &o->options.vickrey_t;
-  fields[3] = &o->options.mahalanobis_lambda;
-  fields[4] = &o->options.syntf_s;
-  for (k = 0; k < 5; ++k)
-    if (d[k + 1] == d[k + 1]) *fields[k] = d[k + 1]; /* NaN keeps the default */
-  if (i[0] >= 0) o->options.mechanism = (uint32_t)i[0];
-  if (i[1] >= 0) o->options.exponential_sampler = (uint32_t)i[1];
-  for (k = 0; k < DXT_TOKEN_CLASS_COUNT; ++k)
-    if (i[2 + k] >= 0) o->options.policy[k] = (uint32_t)i[2 + k];
-  if (i[6] >= 0) o->options.search = (uint32_t)i[6];
-  if (i[7] >= 0) o->options.ivf_nprobe = (uint32_t)i[7];
-  if (i[8] >= 0) o->options.release_shape = (uint32_t)i[8];
-  if (i[9] >= 0) o->options.output_top = (uint32_t)i[9];
-  if (i[10] >= 0) o->options.preset = (uint32_t)i[10];
-  o->options.output_set =
-      (const dxt_output_set *)(intptr_t)(((uint64_t)(uint32_t)i[12] << 32) | (uint64_t)(uint32_t)i[11]);
-  if (placeholder != NULL) {
-    o->placeholder = copy_bytes(env, placeholder, NULL, "placeholder");
-    if (o->placeholder == NULL) return 0;
-    o->options.placeholder = o->placeholder;
+  if (check(env, dxt_options_create(c->model->model, &o->handle))) return 0;
+  for (k = 0; k < n; ++k) {
+    jbyteArray name_bytes = (jbyteArray)(*env)->GetObjectArrayElement(env, names, k);
+    jbyteArray value_bytes = (jbyteArray)(*env)->GetObjectArrayElement(env, values, k);
+    size_t length = 0;
+    char *name = copy_bytes(env, name_bytes, NULL, "option name");
+    char *value = name != NULL ? copy_bytes(env, value_bytes, &length, name) : NULL;
+    jboolean list = JNI_FALSE;
+    dxt_status s = DXT_OK;
+    (*env)->GetBooleanArrayRegion(env, lists, k, 1, &list);
+    if (value != NULL && list) {
+      size_t count = 0, i, at = 0;
+      const char **words;
+      for (i = 0; i < length; ++i) count += value[i] == '\0';
+      words = (const char **)calloc(count > 0 ? count : 1, sizeof *words);
+      if (words == NULL) {
+        s = DXT_E_OUT_OF_MEMORY;
+      } else {
+        for (i = 0; i < count; ++i) {
+          words[i] = value + at;
+          at += strlen(value + at) + 1;
+        }
+        s = dxt_options_set_words(o->handle, name, words, count);
+        free((void *)words);
+      }
+    } else if (value != NULL) {
+      s = dxt_options_set(o->handle, name, value);
+    }
+    if (name == NULL || value == NULL) s = DXT_E_INVALID_ARGUMENT; /* copy_bytes threw */
+    free(name);
+    free(value);
+    if (s != DXT_OK && (s == DXT_E_INVALID_ARGUMENT && (*env)->ExceptionCheck(env))) {
+      options_release(o);
+      return 0;
+    }
+    if (check(env, s)) {
+      options_release(o);
+      return 0;
+    }
   }
+  o->options = dxt_options_get(o->handle);
   return 1;
 }
 
@@ -487,8 +507,8 @@ JNIEXPORT void JNICALL Java_org_dxtext_DxNative_contextDestroy(JNIEnv *env, jcla
 typedef dxt_status (*text_function)(dxt_context *, const dxt_privatize_options *, const char *, size_t, char **,
                                     size_t *, dxt_release_record *, dxt_local_diagnostics *);
 
-static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, jdoubleArray doubles, jintArray ints,
-                            jbyteArray placeholder, jbyteArray input, jdoubleArray record_values,
+static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, jobjectArray names, jobjectArray values,
+                            jbooleanArray lists, jbyteArray input, jdoubleArray record_values,
                             jdoubleArray diagnostics_values, jbyteArray fingerprint, jobjectArray json) {
   dxt_context *context = context_of(env, handle);
   options_copy o;
@@ -499,18 +519,18 @@ static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, j
   dxt_status s;
   jbyteArray result = NULL;
   if (context == NULL) return NULL;
-  if (!get_options(env, doubles, ints, placeholder, &o)) return NULL;
+  if (!get_options(env, handle, names, values, lists, &o)) return NULL;
   if ((text = copy_bytes(env, input, &length, "text")) == NULL) {
-    free(o.placeholder);
+    options_release(&o);
     return NULL;
   }
   dxt_release_record_init(&record);
   dxt_local_diagnostics_init(&diagnostics);
   /* The diagnostics are computed only when asked for. */
-  s = function(context, &o.options, text, length, &out, &out_length, &record,
+  s = function(context, o.options, text, length, &out, &out_length, &record,
                diagnostics_values != NULL ? &diagnostics : NULL);
   free(text);
-  free(o.placeholder);
+  options_release(&o);
   if (!check(env, s)) {
     put_record(env, &record, record_values, fingerprint, json);
     put_diagnostics(env, &diagnostics, diagnostics_values, json);
@@ -521,27 +541,27 @@ static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, j
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeText(JNIEnv *env, jclass cls, jlong handle,
-                                                                    jdoubleArray doubles, jintArray ints,
-                                                                    jbyteArray placeholder, jbyteArray text,
+                                                                    jobjectArray names, jobjectArray values,
+                                                                    jbooleanArray lists, jbyteArray text,
                                                                     jdoubleArray record, jdoubleArray diagnostics,
                                                                     jbyteArray fingerprint, jobjectArray json) {
   (void)cls;
-  return text_call(env, dxt_privatize_text, handle, doubles, ints, placeholder, text, record, diagnostics, fingerprint,
+  return text_call(env, dxt_privatize_text, handle, names, values, lists, text, record, diagnostics, fingerprint,
                    json);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeWord(JNIEnv *env, jclass cls, jlong handle,
-                                                                    jdoubleArray doubles, jintArray ints,
-                                                                    jbyteArray placeholder, jbyteArray word,
+                                                                    jobjectArray names, jobjectArray values,
+                                                                    jbooleanArray lists, jbyteArray word,
                                                                     jdoubleArray record, jdoubleArray diagnostics,
                                                                     jbyteArray fingerprint, jobjectArray json) {
   (void)cls;
-  return text_call(env, dxt_privatize_word, handle, doubles, ints, placeholder, word, record, diagnostics, fingerprint,
+  return text_call(env, dxt_privatize_word, handle, names, values, lists, word, record, diagnostics, fingerprint,
                    json);
 }
 
 JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(
-    JNIEnv *env, jclass cls, jlong handle, jdoubleArray doubles, jintArray ints, jbyteArray placeholder,
+    JNIEnv *env, jclass cls, jlong handle, jobjectArray names, jobjectArray values, jbooleanArray lists,
     jobjectArray words, jlongArray counts, jint n_out, jdoubleArray record_values, jdoubleArray diagnostics_values,
     jbyteArray fingerprint, jobjectArray json) {
   dxt_context *context = context_of(env, handle);
@@ -561,7 +581,7 @@ JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed bag");
     return NULL;
   }
-  if (!get_options(env, doubles, ints, placeholder, &o)) return NULL;
+  if (!get_options(env, handle, names, values, lists, &o)) return NULL;
   n = (*env)->GetArrayLength(env, words);
   entries = (dxt_bag_entry *)calloc((size_t)n + 1, sizeof *entries);
   copies = (char **)calloc((size_t)n + 1, sizeof *copies);
@@ -588,10 +608,10 @@ JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(
   dxt_release_record_init(&record);
   dxt_local_diagnostics_init(&diagnostics);
   if (n_out < 0)
-    s = dxt_privatize_bag(context, &o.options, entries, (size_t)n, &bag, &record,
+    s = dxt_privatize_bag(context, o.options, entries, (size_t)n, &bag, &record,
                           diagnostics_values != NULL ? &diagnostics : NULL);
   else
-    s = dxt_syntf(context, &o.options, entries, (size_t)n, (uint32_t)n_out, &bag, &record,
+    s = dxt_syntf(context, o.options, entries, (size_t)n, (uint32_t)n_out, &bag, &record,
                   diagnostics_values != NULL ? &diagnostics : NULL);
   if (check(env, s)) goto done;
   {
@@ -626,13 +646,13 @@ done:
   free(copies);
   free(entries);
   free(count_values);
-  free(o.placeholder);
+  options_release(&o);
   return result;
 }
 
 JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_calibrate(JNIEnv *env, jclass cls, jlong handle,
-                                                                  jdoubleArray doubles, jintArray ints,
-                                                                  jbyteArray placeholder, jint words, jint trials) {
+                                                                  jobjectArray names, jobjectArray values,
+                                                                  jbooleanArray lists, jint words, jint trials) {
   dxt_context *context = context_of(env, handle);
   options_copy o;
   dxt_calibration c;
@@ -645,10 +665,10 @@ JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_calibrate(JNIEnv *env, j
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "words and trials must not be negative");
     return NULL;
   }
-  if (!get_options(env, doubles, ints, placeholder, &o)) return NULL;
+  if (!get_options(env, handle, names, values, lists, &o)) return NULL;
   dxt_calibration_init(&c);
-  s = dxt_calibrate(context, &o.options, (uint32_t)words, (uint32_t)trials, &c);
-  free(o.placeholder);
+  s = dxt_calibrate(context, o.options, (uint32_t)words, (uint32_t)trials, &c);
+  options_release(&o);
   if (check(env, s)) return NULL;
   v[0] = c.words;
   v[1] = c.trials;
@@ -761,8 +781,8 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerJson(JNIEnv *env, jc
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerPrivatizeText(
-    JNIEnv *env, jclass cls, jlong ledger_handle, jlong context_handle, jdoubleArray doubles, jintArray ints,
-    jbyteArray placeholder, jbyteArray input, jboolean fresh, jbooleanArray memoised_out, jdoubleArray record_values,
+    JNIEnv *env, jclass cls, jlong ledger_handle, jlong context_handle, jobjectArray names, jobjectArray values,
+    jbooleanArray lists, jbyteArray input, jboolean fresh, jbooleanArray memoised_out, jdoubleArray record_values,
     jbyteArray fingerprint, jobjectArray json) {
   dxt_ledger *l = ledger_of(env, ledger_handle);
   dxt_context *context;
@@ -775,16 +795,16 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerPrivatizeText(
   jbyteArray result = NULL;
   (void)cls;
   if (l == NULL || (context = context_of(env, context_handle)) == NULL) return NULL;
-  if (!get_options(env, doubles, ints, placeholder, &o)) return NULL;
+  if (!get_options(env, context_handle, names, values, lists, &o)) return NULL;
   if ((text = copy_bytes(env, input, &length, "text")) == NULL) {
-    free(o.placeholder);
+    options_release(&o);
     return NULL;
   }
   dxt_release_record_init(&record);
-  s = dxt_ledger_privatize_text(l, context, &o.options, text, length, fresh ? DXT_LEDGER_FRESH : 0u, &out, &out_length,
+  s = dxt_ledger_privatize_text(l, context, o.options, text, length, fresh ? DXT_LEDGER_FRESH : 0u, &out, &out_length,
                                 &memoised, &record, NULL);
   free(text);
-  free(o.placeholder);
+  options_release(&o);
   if (!check(env, s)) {
     jboolean m = memoised ? JNI_TRUE : JNI_FALSE;
     put_record(env, &record, record_values, fingerprint, json);

@@ -58,8 +58,8 @@ public final class DxLedger implements AutoCloseable {
     boolean[] memoised = new boolean[1];
     byte[] out;
     synchronized (privatizer) {
-      out = DxNative.ledgerPrivatizeText(ledger, privatizer.liveHandle(), options.doubles, options.ints(),
-          options.placeholder, utf8(text), fresh, memoised, r, fingerprint, json);
+      out = DxNative.ledgerPrivatizeText(ledger, privatizer.liveHandle(), options.names(), options.values(),
+          options.lists(), utf8(text), fresh, memoised, r, fingerprint, json);
     }
     return new DxLedgerRelease(new String(out, StandardCharsets.UTF_8), memoised[0],
         new DxReleaseRecord(r, fingerprint, json[0]));

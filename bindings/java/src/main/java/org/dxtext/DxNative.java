@@ -46,14 +46,14 @@ final class DxNative {
    * record, fingerprint, json (of length 2): the release record's outputs, or all null for none;
    * diagnostics: the local diagnostics' values (JSON in json[1]), or null for none.
    */
-  static native byte[] privatizeText(long context, double[] doubles, int[] ints, byte[] placeholder,
+  static native byte[] privatizeText(long context, byte[][] names, byte[][] values, boolean[] lists,
       byte[] text, double[] record, double[] diagnostics, byte[] fingerprint, byte[][] json);
 
-  static native byte[] privatizeWord(long context, double[] doubles, int[] ints, byte[] placeholder,
+  static native byte[] privatizeWord(long context, byte[][] names, byte[][] values, boolean[] lists,
       byte[] word, double[] record, double[] diagnostics, byte[] fingerprint, byte[][] json);
 
   /** Returns {byte[][] words, long[] counts}; nOut < 0 privatises, else SynTF. */
-  static native Object[] privatizeBag(long context, double[] doubles, int[] ints, byte[] placeholder,
+  static native Object[] privatizeBag(long context, byte[][] names, byte[][] values, boolean[] lists,
       byte[][] words, long[] counts, int nOut, double[] record, double[] diagnostics, byte[] fingerprint,
       byte[][] json);
 
@@ -69,10 +69,10 @@ final class DxNative {
 
   static native byte[] ledgerJson(long ledger);
 
-  static native byte[] ledgerPrivatizeText(long ledger, long context, double[] doubles, int[] ints,
-      byte[] placeholder, byte[] text, boolean fresh, boolean[] memoised, double[] record, byte[] fingerprint,
+  static native byte[] ledgerPrivatizeText(long ledger, long context, byte[][] names, byte[][] values,
+      boolean[] lists, byte[] text, boolean fresh, boolean[] memoised, double[] record, byte[] fingerprint,
       byte[][] json);
 
-  static native double[] calibrate(long context, double[] doubles, int[] ints, byte[] placeholder,
+  static native double[] calibrate(long context, byte[][] names, byte[][] values, boolean[] lists,
       int words, int trials);
 }

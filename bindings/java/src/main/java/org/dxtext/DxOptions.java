@@ -2,44 +2,54 @@
 package org.dxtext;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Options of a privatisation call, built by chaining:
  * {@code DxOptions.epsilon(8).mechanism(DxMechanism.VICKREY).vickreyT(0.5)}.
- * One method per option of docs/options.md, named as there in camelCase.
- * Unset parameters take the library's defaults; values are checked by the
- * library when a call uses them. Immutable: every setter returns a copy.
+ * One method per option of docs/options.md, named as there in camelCase,
+ * generated from tools/options/privatize_options.table; {@link #set(String,
+ * String)} sets any option by its name. The options reach the library by
+ * name ({@code dxt_options_set}), which checks names and values when a call
+ * uses them: an unknown name or a bad value throws {@link DxException} with
+ * the library's message. Setting an option twice keeps the last value.
+ * Immutable: every setter returns a copy.
  */
 public final class DxOptions {
-  // Indexes into doubles / ints, as read by the native code.
-  static final int D_EPSILON = 0, D_TEM_GAMMA = 1, D_TEM_BETA = 2, D_VICKREY_T = 3;
-  static final int D_MAHALANOBIS_LAMBDA = 4, D_SYNTF_S = 5, D_COUNT = 6;
-  static final int I_MECHANISM = 0, I_SAMPLER = 1, I_POLICY = 2, I_SEARCH = 6, I_NPROBE = 7;
-  static final int I_RELEASE_SHAPE = 8, I_OUTPUT_TOP = 9, I_PRESET = 10;
-  // The output set's native handle, low and high 32 bits (set in ints() only).
-  static final int I_OUTPUT_SET_LOW = 11, I_OUTPUT_SET_HIGH = 12, I_COUNT = 13;
+  // Option name -> its value as text, or a List<String> of words; in order.
+  private final Map<String, Object> values;
 
-  // NaN / -1: not set, the library's default applies.
-  final double[] doubles;
-  final int[] ints;
-  final byte[] placeholder; // UTF-8, or null for the default
-  final DxOutputSet outputSet; // or null
-
-  private DxOptions(double[] doubles, int[] ints, byte[] placeholder, DxOutputSet outputSet) {
-    this.doubles = doubles;
-    this.ints = ints;
-    this.placeholder = placeholder;
-    this.outputSet = outputSet;
+  private DxOptions(Map<String, Object> values) {
+    this.values = values;
   }
 
-  /** Defaults (Laplace, privatise every token) with this epsilon. */
-  public static DxOptions epsilon(double epsilon) {
-    double[] d = new double[D_COUNT];
-    java.util.Arrays.fill(d, Double.NaN);
-    d[D_EPSILON] = epsilon;
-    int[] i = new int[I_COUNT];
-    java.util.Arrays.fill(i, -1);
-    return new DxOptions(d, i, null, null);
+  private DxOptions with(String name, Object value) {
+    Map<String, Object> copy = new LinkedHashMap<>(values);
+    copy.remove(name); // the last value set comes last
+    copy.put(name, value);
+    return new DxOptions(copy);
+  }
+
+  /**
+   * Any option by its name in docs/options.md (snake_case or camelCase) and its value as text:
+   * a number ("0.75"), an enum's name ("permute-and-flip") or a string.
+   */
+  public DxOptions set(String name, String value) {
+    return with(name, value);
+  }
+
+  private DxOptions set(String name, double value) {
+    return with(name, Double.toString(value));
+  }
+
+  /** A word-list option (type words) by its name. */
+  public DxOptions setWords(String name, List<String> words) {
+    return with(name, Collections.unmodifiableList(new ArrayList<>(words)));
   }
 
   /**
@@ -47,149 +57,211 @@ public final class DxOptions {
    * #withEpsilon} overrides the epsilon.
    */
   public static DxOptions of(DxPreset preset) {
-    return epsilon(0).preset(preset);
+    return new DxOptions(new LinkedHashMap<>()).preset(preset);
   }
 
-  private DxOptions withDouble(int index, double value) {
-    double[] d = doubles.clone();
-    d[index] = value;
-    return new DxOptions(d, ints, placeholder, outputSet);
-  }
-
-  private DxOptions withInt(int index, int value) {
-    int[] i = ints.clone();
-    i[index] = value;
-    return new DxOptions(doubles, i, placeholder, outputSet);
-  }
-
-  /** The ints the native code reads, with the output set's handle (the set must be open). */
-  int[] ints() {
-    int[] i = ints.clone();
-    long h = outputSet != null ? outputSet.handle() : 0;
-    i[I_OUTPUT_SET_LOW] = (int) h;
-    i[I_OUTPUT_SET_HIGH] = (int) (h >>> 32);
-    return i;
-  }
-
+  /** The epsilon set, or 0 when none is (a preset then gives it). */
   public double getEpsilon() {
-    return doubles[D_EPSILON];
+    Object e = values.get("epsilon");
+    return e instanceof String ? Double.parseDouble((String) e) : 0;
   }
 
-  public DxOptions withEpsilon(double epsilon) {
-    return withDouble(D_EPSILON, epsilon);
-  }
-
-  public DxOptions mechanism(DxMechanism mechanism) {
-    return withInt(I_MECHANISM, mechanism.code);
-  }
-
+  /** The policy of one token class (the options inVocabulary, oov, numbers, stopwords). */
   public DxOptions policy(DxTokenClass tokenClass, DxPolicy policy) {
-    return withInt(I_POLICY + tokenClass.ordinal(), policy.code);
+    String[] names = {"in_vocabulary", "oov", "numbers", "stopwords"};
+    return with(names[tokenClass.ordinal()], policy.name().toLowerCase(Locale.ROOT));
   }
 
-  /** The policy of in-vocabulary words. */
-  public DxOptions inVocabulary(DxPolicy policy) {
-    return policy(DxTokenClass.IN_VOCABULARY, policy);
-  }
-
-  /** The policy of out-of-vocabulary words. */
-  public DxOptions oov(DxPolicy policy) {
-    return policy(DxTokenClass.OUT_OF_VOCABULARY, policy);
-  }
-
-  /** The policy of numbers. */
-  public DxOptions numbers(DxPolicy policy) {
-    return policy(DxTokenClass.NUMBER, policy);
-  }
-
-  /** The policy of stopwords. */
-  public DxOptions stopwords(DxPolicy policy) {
-    return policy(DxTokenClass.STOPWORD, policy);
-  }
-
-  /** The replacement of {@link DxPolicy#PLACEHOLDER} ("[redacted]" by default). */
-  public DxOptions placeholder(String text) {
-    return new DxOptions(doubles, ints, text.getBytes(StandardCharsets.UTF_8), outputSet);
-  }
-
-  public DxOptions temGamma(double gamma) {
-    return withDouble(D_TEM_GAMMA, gamma);
-  }
-
-  public DxOptions temBeta(double beta) {
-    return withDouble(D_TEM_BETA, beta);
-  }
-
-  public DxOptions vickreyT(double t) {
-    return withDouble(D_VICKREY_T, t);
-  }
-
-  public DxOptions mahalanobisLambda(double lambda) {
-    return withDouble(D_MAHALANOBIS_LAMBDA, lambda);
-  }
-
-  public DxOptions syntfS(double s) {
-    return withDouble(D_SYNTF_S, s);
-  }
-
-  /** The exponential mechanism's sampler (Gumbel-max by default). */
-  public DxOptions sampler(DxSampler sampler) {
-    return withInt(I_SAMPLER, sampler.code);
-  }
-
-  /**
-   * What of the input's form a text shows ({@code dxt_release_shape}): KEEP
-   * (the default), NORMALIZE or STRICT; docs/guarantees.md, "Release shapes".
-   */
-  public DxOptions releaseShape(DxReleaseShape shape) {
-    return withInt(I_RELEASE_SHAPE, shape.code);
-  }
-
-  /**
-   * How laplace, vickrey and mahalanobis decode: {@link DxSearch#EXACT} (the
-   * default) or through the model's search index ({@code dxtext index}).
-   */
-  public DxOptions search(DxSearch search) {
-    return withInt(I_SEARCH, search.code);
-  }
-
-  /**
-   * With {@link DxSearch#IVF}: the index cells scanned (0: the library's
-   * default); the library refuses it with exact search.
-   */
-  public DxOptions ivfNprobe(int nprobe) {
-    if (nprobe < 0) {
-      throw new IllegalArgumentException("ivfNprobe must be >= 0");
+  // For the native code: names, values (UTF-8; a word list as words each ended by NUL), and
+  // which values are word lists.
+  byte[][] names() {
+    byte[][] out = new byte[values.size()][];
+    int i = 0;
+    for (String name : values.keySet()) {
+      out[i++] = name.getBytes(StandardCharsets.UTF_8);
     }
-    return withInt(I_NPROBE, nprobe);
+    return out;
   }
 
-  /**
-   * The output vocabulary: release only the model's {@code n} most frequent words (its frequencies
-   * section); 0 = the whole vocabulary. docs/guarantees.md, "Output vocabularies".
-   */
-  public DxOptions outputTop(int n) {
-    if (n < 0) {
-      throw new IllegalArgumentException("outputTop must be >= 0");
+  byte[][] values() {
+    byte[][] out = new byte[values.size()][];
+    int i = 0;
+    for (Object value : values.values()) {
+      if (value instanceof List) {
+        StringBuilder joined = new StringBuilder();
+        for (Object word : (List<?>) value) {
+          String w = (String) word;
+          if (w.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("an output word contains a NUL character");
+          }
+          joined.append(w).append('\0');
+        }
+        out[i++] = joined.toString().getBytes(StandardCharsets.UTF_8);
+      } else {
+        out[i++] = ((String) value).getBytes(StandardCharsets.UTF_8);
+      }
     }
-    return withInt(I_OUTPUT_TOP, n);
+    return out;
   }
 
-  /**
-   * The output vocabulary: release only words of {@code set}, a public list the application ships
-   * ({@link DxModel#outputSet}); not with {@link #outputTop}. Never make it from the text being
-   * privatised. docs/guarantees.md, "Output vocabularies".
-   */
+  boolean[] lists() {
+    boolean[] out = new boolean[values.size()];
+    int i = 0;
+    for (Object value : values.values()) {
+      out[i++] = value instanceof List;
+    }
+    return out;
+  }
+
+  // generated: options (tools/options/generate.py, from tools/options/privatize_options.table)
+  /** the privacy parameter: outputs for w and w' differ by at most epsilon * d(w, w') (epsilon; default required). */
+  public static DxOptions epsilon(double value) {
+    return new DxOptions(new LinkedHashMap<>()).set("epsilon", value);
+  }
+
+  /** the privacy parameter: outputs for w and w' differ by at most epsilon * d(w, w') (epsilon; default required). */
+  public DxOptions withEpsilon(double value) {
+    return set("epsilon", value);
+  }
+
+  /** the mechanism (docs/guarantees.md) (mechanism; default laplace). One of laplace, hyperbolic, exponential, syntf, mahalanobis, vickrey, tem, ordering. */
+  public DxOptions mechanism(String value) {
+    return set("mechanism", value);
+  }
+
+  /** the mechanism (docs/guarantees.md) (mechanism; default laplace). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions mechanism(Enum<?> value) {
+    return set("mechanism", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** words of the vocabulary (in_vocabulary; default privatize). One of privatize, placeholder, drop, keep. */
+  public DxOptions inVocabulary(String value) {
+    return set("in_vocabulary", value);
+  }
+
+  /** words of the vocabulary (in_vocabulary; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions inVocabulary(Enum<?> value) {
+    return set("in_vocabulary", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** out-of-vocabulary words (privatised from one fixed point shared by all of them) (oov; default privatize). One of privatize, placeholder, drop, keep. */
+  public DxOptions oov(String value) {
+    return set("oov", value);
+  }
+
+  /** out-of-vocabulary words (privatised from one fixed point shared by all of them) (oov; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions oov(Enum<?> value) {
+    return set("oov", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** numbers (numbers; default privatize). One of privatize, placeholder, drop, keep. */
+  public DxOptions numbers(String value) {
+    return set("numbers", value);
+  }
+
+  /** numbers (numbers; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions numbers(Enum<?> value) {
+    return set("numbers", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** stopwords (stopwords; default privatize). One of privatize, placeholder, drop, keep. */
+  public DxOptions stopwords(String value) {
+    return set("stopwords", value);
+  }
+
+  /** stopwords (stopwords; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions stopwords(Enum<?> value) {
+    return set("stopwords", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** what the placeholder policy writes (placeholder; default [redacted]). */
+  public DxOptions placeholder(String value) {
+    return set("placeholder", value);
+  }
+
+  /** tem: the truncation radius gamma (tem_gamma; default 0). */
+  public DxOptions temGamma(double value) {
+    return set("tem_gamma", value);
+  }
+
+  /** tem: beta of Carvalho et al. 2023 (tem_beta; default 0.001). */
+  public DxOptions temBeta(double value) {
+    return set("tem_beta", value);
+  }
+
+  /** vickrey: the weight t of the first neighbour (vickrey_t; default 0.75). */
+  public DxOptions vickreyT(double value) {
+    return set("vickrey_t", value);
+  }
+
+  /** mahalanobis: lambda of Sigma_lambda = lambda Sigma + (1 - lambda) I (mahalanobis_lambda; default 0.75). */
+  public DxOptions mahalanobisLambda(double value) {
+    return set("mahalanobis_lambda", value);
+  }
+
+  /** syntf: the weight s of the letter-bigram term (syntf_s; default 0.3). */
+  public DxOptions syntfS(double value) {
+    return set("syntf_s", value);
+  }
+
+  /** exponential: the sampler (sampler; default gumbel). One of gumbel, permute-and-flip. */
+  public DxOptions sampler(String value) {
+    return set("sampler", value);
+  }
+
+  /** exponential: the sampler (sampler; default gumbel). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions sampler(Enum<?> value) {
+    return set("sampler", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** decoding of laplace, vickrey, mahalanobis: exact, or the model's search index (search; default exact). One of exact, ivf. */
+  public DxOptions search(String value) {
+    return set("search", value);
+  }
+
+  /** decoding of laplace, vickrey, mahalanobis: exact, or the model's search index (search; default exact). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions search(Enum<?> value) {
+    return set("search", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** ivf: the index cells scanned (ivf_nprobe; default 0). */
+  public DxOptions ivfNprobe(long value) {
+    return set("ivf_nprobe", Long.toString(value));
+  }
+
+  /** what of the input's form a text shows: keep (spans and case shape verbatim), normalize (one canonical separator per gap, sentence capitals), strict (words only, one space apart); docs/guarantees.md (release_shape; default keep). One of keep, normalize, strict. */
+  public DxOptions releaseShape(String value) {
+    return set("release_shape", value);
+  }
+
+  /** what of the input's form a text shows: keep (spans and case shape verbatim), normalize (one canonical separator per gap, sentence capitals), strict (words only, one space apart); docs/guarantees.md (release_shape; default keep). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions releaseShape(Enum<?> value) {
+    return set("release_shape", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** the output vocabulary: release only the N most frequent words of the model (its frequencies section); docs/guarantees.md, "Output vocabularies" (output_top; default 0). */
+  public DxOptions outputTop(long value) {
+    return set("output_top", Long.toString(value));
+  }
+
+  /** the output vocabulary: release only words of a public list the application ships (never one made from the text being privatised); docs/guarantees.md, "Output vocabularies" (output_words; default none). */
+  public DxOptions outputWords(List<String> words) {
+    return setWords("output_words", words);
+  }
+
+  /** the output vocabulary: release only words of a public list the application ships (never one made from the text being privatised); docs/guarantees.md, "Output vocabularies" (output_words; default none). The words of an output set of the model. */
   public DxOptions outputWords(DxOutputSet set) {
-    return new DxOptions(doubles, ints, placeholder, set);
+    return setWords("output_words", set.getWords());
   }
 
-  /**
-   * A preset (docs/options.md, "Presets"): its mechanism, release shape, output vocabulary and
-   * token policies, and its epsilon when this one is 0 ({@link #of(DxPreset)}). An option the
-   * preset fixes may only be left unset or given the preset's value: the library refuses others.
-   */
-  public DxOptions preset(DxPreset preset) {
-    return withInt(I_PRESET, preset.code);
+  /** a named bundle of mechanism, epsilon, release shape, output vocabulary and token policies (Presets, below): the options it fixes may only be left at their defaults or set to its values; epsilon, when given, overrides its epsilon (preset; default none). One of none, readable, features, strongest. */
+  public DxOptions preset(String value) {
+    return set("preset", value);
   }
+
+  /** a named bundle of mechanism, epsilon, release shape, output vocabulary and token policies (Presets, below): the options it fixes may only be left at their defaults or set to its values; epsilon, when given, overrides its epsilon (preset; default none). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions preset(Enum<?> value) {
+    return set("preset", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+  // generated: end options
 }

@@ -59,7 +59,7 @@ public final class DxPrivatizer implements AutoCloseable {
 
   /** Privatise UTF-8 text: words replaced, spacing and punctuation kept, case shape restored. */
   public synchronized String privatizeText(String text, DxOptions options) {
-    return string(DxNative.privatizeText(live(), options.doubles, options.ints(), options.placeholder, utf8(text),
+    return string(DxNative.privatizeText(live(), options.names(), options.values(), options.lists(), utf8(text),
         null, null, null, null));
   }
 
@@ -81,7 +81,7 @@ public final class DxPrivatizer implements AutoCloseable {
     double[] d = withDiagnostics ? new double[DxLocalDiagnostics.LENGTH] : null;
     byte[] fingerprint = new byte[32];
     byte[][] json = new byte[2][];
-    byte[] out = DxNative.privatizeText(live(), options.doubles, options.ints(), options.placeholder, utf8(text), r, d,
+    byte[] out = DxNative.privatizeText(live(), options.names(), options.values(), options.lists(), utf8(text), r, d,
         fingerprint, json);
     return new DxText(string(out), new DxReleaseRecord(r, fingerprint, json[0]),
         d == null ? null : new DxLocalDiagnostics(d, json[1]));
@@ -89,7 +89,7 @@ public final class DxPrivatizer implements AutoCloseable {
 
   /** Privatise one word (a dropped word gives ""). */
   public synchronized String privatizeWord(String word, DxOptions options) {
-    return string(DxNative.privatizeWord(live(), options.doubles, options.ints(), options.placeholder, utf8(word),
+    return string(DxNative.privatizeWord(live(), options.names(), options.values(), options.lists(), utf8(word),
         null, null, null, null));
   }
 
@@ -124,7 +124,7 @@ public final class DxPrivatizer implements AutoCloseable {
     double[] d = withDiagnostics ? new double[DxLocalDiagnostics.LENGTH] : null;
     byte[] fingerprint = new byte[32];
     byte[][] json = new byte[2][];
-    Object[] out = DxNative.privatizeBag(live(), options.doubles, options.ints(), options.placeholder, words, counts,
+    Object[] out = DxNative.privatizeBag(live(), options.names(), options.values(), options.lists(), words, counts,
         nOut, r, d, fingerprint, json);
     byte[][] outWords = (byte[][]) out[0];
     long[] outCounts = (long[]) out[1];
@@ -139,7 +139,7 @@ public final class DxPrivatizer implements AutoCloseable {
   /** N_w and S_w over {@code words} random vocabulary words, {@code trials} each. */
   public synchronized DxCalibration calibrate(DxOptions options, int words, int trials) {
     return new DxCalibration(
-        DxNative.calibrate(live(), options.doubles, options.ints(), options.placeholder, words, trials));
+        DxNative.calibrate(live(), options.names(), options.values(), options.lists(), words, trials));
   }
 
   @Override

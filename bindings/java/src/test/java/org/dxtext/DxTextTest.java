@@ -231,22 +231,22 @@ public class DxTextTest {
 
   @Test
   public void presetConflictsAreRefusedAndNamed() {
-    String[] policyNames = {"(in_vocabulary)", "(oov)", "(numbers)", "(stopwords)"};
+    String[] policyNames = {"in_vocabulary", "oov", "numbers", "stopwords"};
     try (DxPrivatizer p = new DxPrivatizer(model)) {
       for (DxPreset preset : presets()) {
         Resolved r = resolve(preset);
-        String named = ", but the preset '" + r.name + "'";
+        String named = "' conflicts with the preset '" + r.name + "'";
         // A value other than both the default and the preset's own.
         for (DxMechanism m : DxMechanism.values()) {
           if (m != DxMechanism.LAPLACE && m != r.mechanism) {
-            assertRefused("mechanism is " + m.name().toLowerCase(java.util.Locale.ROOT) + named,
+            assertRefused("mechanism: '" + m.name().toLowerCase(java.util.Locale.ROOT) + named,
                 () -> p.privatizeText("cat", DxOptions.of(preset).mechanism(m)));
             break;
           }
         }
         for (DxReleaseShape shape : DxReleaseShape.values()) {
           if (shape != DxReleaseShape.KEEP && shape != r.shape) {
-            assertRefused("release_shape is " + shape.name().toLowerCase(java.util.Locale.ROOT) + named,
+            assertRefused("release_shape: '" + shape.name().toLowerCase(java.util.Locale.ROOT) + named,
                 () -> p.privatizeText("cat", DxOptions.of(preset).releaseShape(shape)));
             break;
           }
@@ -254,14 +254,14 @@ public class DxTextTest {
         for (DxTokenClass c : DxTokenClass.values()) {
           for (DxPolicy q : DxPolicy.values()) {
             if (q != DxPolicy.PRIVATIZE && q != r.policies.get(c)) {
-              assertRefused(policyNames[c.ordinal()] + " is " + q.name().toLowerCase(java.util.Locale.ROOT) + named,
+              assertRefused(policyNames[c.ordinal()] + ": '" + q.name().toLowerCase(java.util.Locale.ROOT) + named,
                   () -> p.privatizeText("cat", DxOptions.of(preset).policy(c, q)));
               break;
             }
           }
         }
         int top = r.outputSize == 7 ? 8 : 7;
-        assertRefused("output_top is " + top + named, () -> p.privatizeText("cat", DxOptions.of(preset).outputTop(top)));
+        assertRefused("output_top: '" + top + named, () -> p.privatizeText("cat", DxOptions.of(preset).outputTop(top)));
       }
     }
   }
@@ -374,7 +374,7 @@ public class DxTextTest {
       assertThrows(DxException.class, () -> p.privatizeText("cat", options.outputTop(10)));
       DxException preset = assertThrows(DxException.class,
           () -> p.privatizeText("cat", DxOptions.of(DxPreset.FEATURES).outputWords(set)));
-      assertTrue(preset.getMessage(), preset.getMessage().contains("output_set"));
+      assertTrue(preset.getMessage(), preset.getMessage().contains("output_words: the preset 'features' fixes the output vocabulary"));
     }
   }
 
@@ -474,7 +474,13 @@ public class DxTextTest {
       DxException e = assertThrows(DxException.class,
           () -> p.privatizeText(SENTENCE, DxOptions.epsilon(4).search(DxSearch.IVF).ivfNprobe(4)));
       assertEquals(DxStatus.UNSUPPORTED, e.getStatus());
-      assertThrows(IllegalArgumentException.class, () -> DxOptions.epsilon(4).ivfNprobe(-1));
+      // Values are checked by the library, which names the option.
+      DxException negative = assertThrows(DxException.class,
+          () -> p.privatizeText(SENTENCE, DxOptions.epsilon(4).ivfNprobe(-1)));
+      assertTrue(negative.getMessage(), negative.getMessage().contains("ivf_nprobe: '-1'"));
+      DxException unknown = assertThrows(DxException.class,
+          () -> p.privatizeText(SENTENCE, DxOptions.epsilon(4).set("epsilom", "3")));
+      assertTrue(unknown.getMessage(), unknown.getMessage().contains("unknown option 'epsilom' (did you mean 'epsilon'?)"));
     }
   }
 

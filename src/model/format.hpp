@@ -16,12 +16,14 @@ namespace dxt::format {
 inline constexpr uint8_t kMagic[8] = {0x89, 'D', 'X', 'E', '\r', '\n', 0x1A, '\n'};
 inline constexpr uint16_t kVersionMajor = 1;
 // The newest minor version this library reads and writes. 1.1 adds the
-// covariance section (kind 9), 1.2 the search index (kind 10). The writer
+// covariance section (kind 9), 1.2 the search index (kind 10), 1.4 the
+// typed classes (kind 12; 1.3 and kind 11 are reserved for another section). The writer
 // stamps the oldest minor version whose sections the file uses, so a file
 // without either is a 1.0 file byte for byte.
-inline constexpr uint16_t kVersionMinor = 2;
+inline constexpr uint16_t kVersionMinor = 4;
 inline constexpr uint16_t kMinorCovariance = 1;
 inline constexpr uint16_t kMinorSearchIndex = 2;
+inline constexpr uint16_t kMinorTypedClasses = 4;
 inline constexpr uint32_t kEndianTag = 0x0A0B0C0Du;
 
 inline constexpr size_t kHeaderFixedSize = 128;
@@ -80,8 +82,11 @@ enum class SectionKind : uint32_t {
   kFrequencies = 8,
   kCovariance = 9,    // since 1.1
   kSearchIndex = 10,  // since 1.2
+  kTypedClasses = 12,  // since 1.4 (docs/format.md §10.4)
 };
-inline constexpr uint32_t kHighestKnownKind = 10;
+// Kind 11 is not known to this version (reserved for another section): it
+// has no slot and is treated as unknown.
+inline constexpr uint32_t kHighestKnownKind = 12;
 
 // The search index section (kind 10, docs/format.md §10.2): a 64-byte
 // header, then the centroids, their squared norms, the cell offsets and the

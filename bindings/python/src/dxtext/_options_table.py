@@ -31,6 +31,14 @@ OPTIONS = (
     Option("output_top", "output_top", "uint32", None),
     Option("output_words", "output_set", "words", None),
     Option("preset", "preset", "enum", {"none": 0, "readable": 1, "features": 2, "strongest": 3}),
+    Option("names", "typed[0]", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("places", "typed[1]", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("organizations", "typed[2]", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("typed_numbers", "typed[3]", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("addresses", "typed[4]", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("health", "typed[5]", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("typed_consistent", "typed_consistent", "enum", {"off": 0, "on": 1}),
+    Option("number_shape", "number_shape", "enum", {"hide": 0, "keep": 1}),
 )
 
 
@@ -45,7 +53,7 @@ class PresetValues(NamedTuple):
 
 # The presets' values (tools/options/presets.table).
 PRESETS = (
-    PresetValues("readable", 1, {"epsilon": 4.3, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "placeholder", "numbers": "placeholder", "stopwords": "privatize", "release_shape": "normalize", "output_top": 20000}),
-    PresetValues("features", 2, {"epsilon": 3.7, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "privatize", "stopwords": "privatize", "release_shape": "strict", "output_top": 0}),
-    PresetValues("strongest", 3, {"epsilon": 2.5, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "privatize", "stopwords": "privatize", "release_shape": "strict", "output_top": 0}),
+    PresetValues("readable", 1, {"epsilon": 4.3, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "placeholder", "numbers": "placeholder", "stopwords": "privatize", "release_shape": "normalize", "output_top": 20000, "names": "replace", "places": "replace", "organizations": "replace", "typed_numbers": "replace", "addresses": "replace", "health": "replace"}),
+    PresetValues("features", 2, {"epsilon": 3.7, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "privatize", "stopwords": "privatize", "release_shape": "strict", "output_top": 0, "names": "placeholder", "places": "placeholder", "organizations": "placeholder", "typed_numbers": "placeholder", "addresses": "placeholder", "health": "placeholder"}),
+    PresetValues("strongest", 3, {"epsilon": 2.5, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "privatize", "stopwords": "privatize", "release_shape": "strict", "output_top": 0, "names": "placeholder", "places": "placeholder", "organizations": "placeholder", "typed_numbers": "placeholder", "addresses": "placeholder", "health": "placeholder"}),
 )

@@ -55,6 +55,7 @@ TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::opti
     }
     c.is_number = c.is_number || d.cls == DXT_CLASS_NUMBER;
     const dxt_typed_class typed = classify_typed(word, c, lists_);
+    d.detected = typed;
     if (typed != DXT_TYPED_NONE && policies_.typed[typed_family(typed)] != DXT_TYPED_PRIVATIZE) {
       d.typed = typed;
       d.typed_action = policies_.typed[typed_family(typed)];
@@ -157,12 +158,16 @@ void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) 
   std::vector<Decision> decisions;
   std::vector<std::optional<uint32_t>> inputs;
   decisions.reserve(tokens.size());
+  // What the typed classifier knows of each word's place (typed_classes.hpp).
   TypedContext context;
   context.sentence_start = true;
-  std::string previous_word;  // lower case, for the place cue
+  std::string previous_word;  // lower case
   for (const Token& t : tokens) {
     if (t.kind == TokenKind::kSpan) {
-      if (gap_mark(text.substr(t.begin, t.end - t.begin)) == GapMark::kSentence) context.sentence_start = true;
+      const std::string_view span = text.substr(t.begin, t.end - t.begin);
+      // "Dr. Okafor": the full stop of a title ends no sentence.
+      if (gap_mark(span) == GapMark::kSentence && !is_person_title(previous_word)) context.sentence_start = true;
+      if (span.find_first_not_of(" .") != std::string_view::npos) context.previous = DXT_TYPED_NONE;
       continue;
     }
     if (!is_word_or_number(t.kind)) continue;
@@ -170,8 +175,10 @@ void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) 
     context.structured = t.typed;
     context.is_number = t.kind == TokenKind::kNumber;
     context.after_place_word = is_place_cue(previous_word);
+    context.after_title = is_person_title(previous_word);
     decisions.push_back(decide(word, t.kind == TokenKind::kNumber, context));
     context.sentence_start = false;
+    context.previous = decisions.back().detected;
     if (policies_.any_typed()) previous_word = unicode::lowercase(word);
     tally_.add(decisions.back().cls, decisions.back().action);
     if (decisions.back().uses_mechanism()) inputs.push_back(decisions.back().index);

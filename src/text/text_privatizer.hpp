@@ -73,6 +73,7 @@ class TextPrivatizer {
     std::optional<uint32_t> index;  // vocabulary index, if any
     dxt_typed_class typed = DXT_TYPED_NONE;  // set when a typed policy handles the token
     dxt_typed_policy typed_action = DXT_TYPED_PRIVATIZE;
+    dxt_typed_class detected = DXT_TYPED_NONE;  // the class found, whatever its policy
     bool uses_mechanism() const { return typed == DXT_TYPED_NONE && action == DXT_POLICY_PRIVATIZE; }
   };
   Decision decide(std::string_view word, std::optional<bool> is_number, const TypedContext& context = {});

@@ -34,6 +34,15 @@ constexpr dxt_typed_class kPlaceOrder[] = {DXT_TYPED_CITY,       DXT_TYPED_REGIO
                                            DXT_TYPED_FIRST_NAME, DXT_TYPED_SURNAME,      DXT_TYPED_ORGANIZATION,
                                            DXT_TYPED_CONDITION,  DXT_TYPED_DRUG};
 
+constexpr std::array<std::string_view, 6> kPersonTitles = {"mr", "mrs", "ms", "dr", "prof", "miss"};
+
+// Never typed: they are in the first-name lists ("May", "June", "August")
+// but name a time far more often.
+constexpr std::array<std::string_view, 19> kCalendarWords = {
+    "january", "february", "march",  "april",   "may",       "june",     "july",
+    "august",  "september", "october", "november", "december", "monday",  "tuesday",
+    "wednesday", "thursday", "friday", "saturday", "sunday"};
+
 bool ends_with_possessive(std::string_view w) {
   return (w.size() > 2 && w.substr(w.size() - 2) == "'s") ||
          (w.size() > 4 && w.substr(w.size() - 4) == "\xE2\x80\x99s");
@@ -142,6 +151,10 @@ const char* typed_class_name(dxt_typed_class cls) {
   }
 }
 
+bool is_person_title(std::string_view lower) {
+  return std::find(kPersonTitles.begin(), kPersonTitles.end(), lower) != kPersonTitles.end();
+}
+
 bool is_place_cue(std::string_view lower) {
   return std::find(kPlaceCues.begin(), kPlaceCues.end(), lower) != kPlaceCues.end();
 }
@@ -154,16 +167,22 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   const std::string lower = unicode::lowercase(base);
   if (is_stopword(lower)) return DXT_TYPED_NONE;
   if (std::find(kNumberWords.begin(), kNumberWords.end(), lower) != kNumberWords.end()) return DXT_TYPED_NUMBER;
+  if (std::find(kCalendarWords.begin(), kCalendarWords.end(), lower) != kCalendarWords.end()) return DXT_TYPED_NONE;
   if (lists == nullptr) return DXT_TYPED_NONE;
+  const bool capitalised = case_shape(base) == CaseShape::kTitle;
+  // A capitalised word after a first name or a title is a surname.
+  const bool surname_slot = capitalised && (context.previous == DXT_TYPED_FIRST_NAME || context.after_title) &&
+                            !lists->members[DXT_TYPED_SURNAME].empty();
   const auto it = lists->by_word.find(lower);
-  if (it == lists->by_word.end()) return DXT_TYPED_NONE;
+  if (it == lists->by_word.end()) return surname_slot ? DXT_TYPED_SURNAME : DXT_TYPED_NONE;
   // A member that is also a common word counts only as a capitalised word
   // inside a sentence ("Bill", not "bill" nor a sentence's first "Will").
-  const bool title = case_shape(base) == CaseShape::kTitle && !context.sentence_start;
+  const bool title = capitalised && !context.sentence_start;
   const uint32_t usable = title ? it->second.classes : it->second.classes & ~it->second.common_classes;
+  if (surname_slot && (usable & (1u << DXT_TYPED_SURNAME)) != 0) return DXT_TYPED_SURNAME;
   for (dxt_typed_class c : context.after_place_word ? kPlaceOrder : kNameOrder)
     if ((usable & (1u << c)) != 0) return c;
-  return DXT_TYPED_NONE;
+  return surname_slot ? DXT_TYPED_SURNAME : DXT_TYPED_NONE;
 }
 
 std::string typed_replacement(dxt_typed_class cls, std::string_view input, RandomStream& rng, const TypedLists* lists,

@@ -33,7 +33,12 @@ struct TypedContext {
   bool is_number = false;                       // a number token
   bool sentence_start = false;                  // the first word of a sentence
   bool after_place_word = false;                // after "in", "to", "from", "at", ...
+  bool after_title = false;                     // after "Mr", "Mrs", "Ms", "Dr", "Prof", "Miss"
+  dxt_typed_class previous = DXT_TYPED_NONE;    // the class of the word before, if only a space is between
 };
+
+// "mr", "mrs", "ms", "dr", "prof", "miss" (lower case).
+bool is_person_title(std::string_view lower);
 
 // The words after which a name that is also a place is taken as the place.
 bool is_place_cue(std::string_view lower);
@@ -42,8 +47,11 @@ bool is_place_cue(std::string_view lower);
 // and health terms come from `lists` (may be nullptr): a member is found in
 // any case ("tom", "Chicago", "PARIS"); a member flagged as a common English
 // word ("will", "bill", "may") only when Title-case and not the first word
-// of a sentence. A possessive "'s" is looked through. Number words ("two",
-// "twenty", "thousand"; not "one") are numbers. Stopwords are never typed.
+// of a sentence. A Title-case word right after a first name or a person's
+// title ("Sarah Whitfield", "Dr. Okafor") is a surname, listed or not. A
+// possessive "'s" is looked through. Number words ("two", "twenty",
+// "thousand"; not "one") are numbers. Stopwords, months and days of the week
+// are never typed.
 dxt_typed_class classify_typed(std::string_view word, const TypedContext& context, const TypedLists* lists);
 
 // A member of class `cls` drawn uniformly (docs/guarantees.md lists each

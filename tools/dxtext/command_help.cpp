@@ -128,6 +128,11 @@ const std::vector<CommandHelp>& command_help() {
        "      --search ivf, then print its recall against exact decoding on Q laplace\n"
        "      noisy points at epsilon E (default 10) for several nprobe values\n",
        false},
+      {"typed-classes",
+       "  typed-classes LISTS.tsv IN.dxe OUT.dxe\n"
+       "      copy IN with the typed classes section (names, places, organisations, health\n"
+       "      terms) built from LISTS (class<TAB>word<TAB>common a line; models/typed/)\n",
+       false},
       {"bench",
        "  bench [--model M | --geometry G] [--mechanism NAME | --preset NAME] [--epsilon E] [--batch B]\n"
        "        [--threads T] [--seconds S] [--numpy-script PATH] [--python PATH] [--no-baselines]\n"

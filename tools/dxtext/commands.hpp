@@ -31,6 +31,7 @@ int run_calibrate(int argc, char** argv);
 int run_bench(int argc, char** argv);
 int run_synth(int argc, char** argv);
 int run_index(int argc, char** argv);
+int run_typed_classes(int argc, char** argv);
 int run_ledger(int argc, char** argv);
 int run_presets(int argc, char** argv);
 

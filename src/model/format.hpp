@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Constants of the .dxe model format, version 1.2. docs/format.md is the
+// Constants of the .dxe model format, version 1.4. docs/format.md is the
 // normative description; this file must agree with it field for field.
 #pragma once
 
@@ -32,7 +32,7 @@ inline constexpr uint32_t kMaxSections = 64;
 inline constexpr uint64_t kSectionAlignment = 64;
 inline constexpr uint32_t kMaxDimension = 65536;
 inline constexpr uint64_t kMaxMetadataSize = 1u << 20;
-// Sections of unknown kinds (11 and above) hold together at most this many
+// Sections of unknown kinds (11, 13 and above) hold together at most this many
 // bytes plus kUnknownSectionsFactor times the bytes of the sections whose
 // sizes the header's counts fix (every known kind but metadata and strings):
 // docs/format.md §4, check 21. This bounds what reading a whole file costs.

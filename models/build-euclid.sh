@@ -236,7 +236,12 @@ log "converting to $OUT"
 "$DXTEXT" convert --format fasttext --quant int8 --lowercase --frequencies counts.txt \
   --source "$SOURCE" --license "$LICENSE" vectors.vec model.dxe >/dev/null
 "$DXTEXT" inspect model.dxe >/dev/null
-cp model.dxe "$ROOT/$OUT.tmp"
+# The typed classes (names, places, organisations, health terms): a section added by its own
+# step, with its own pinned sources (models/typed/add-typed-classes.sh, models/README.md).
+log "adding the typed classes section"
+DXTEXT="$DXTEXT" bash "$ROOT/models/typed/add-typed-classes.sh" model.dxe model-typed.dxe "$WORK/typed"
+"$DXTEXT" inspect model-typed.dxe >/dev/null
+cp model-typed.dxe "$ROOT/$OUT.tmp"
 mv "$ROOT/$OUT.tmp" "$ROOT/$OUT"
 
 log "done: $OUT, $(stat -c %s "$ROOT/$OUT") bytes, SHA-256 $(sha256sum "$ROOT/$OUT" | cut -d' ' -f1)"

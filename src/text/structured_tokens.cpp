@@ -141,17 +141,19 @@ std::optional<StructuredMatch> match_phone(std::string_view text, size_t at) {
       if (text[i - 1] == ')' && is_digit(c)) continue;
       break;
     }
+    size_t next = i + 1;
+    if (next < limit && text[next] == ' ' && c != ' ') ++next;  // "(555) - 123"
+    if (next >= limit || !(is_digit(text[next]) || text[next] == '(')) break;
+    // A separator counts only between two groups.
     if (separator != 0 && c != separator) mixed = true;
     separator = c;
-    ++i;
-    if (i < limit && text[i] == ' ' && c != ' ') ++i;  // "(555) - 123"
-    if (i >= limit || !(is_digit(text[i]) || text[i] == '(')) break;
+    i = next;
   }
   if (digits < 7 || digits > 15 || group_count < 2 || runs_on(text, end)) return std::nullopt;
   if (!plus && !paren) {
-    if (groups[0] < 2 || groups[group_count - 1] < 3) return std::nullopt;
+    if (groups[group_count - 1] < 3) return std::nullopt;
     for (size_t g = 0; g < group_count; ++g)
-      if (groups[g] > 4) return std::nullopt;
+      if (groups[g] < 2 || groups[g] > 4) return std::nullopt;
     // Two groups only as 3-4 (555-1234): 1990-2000 is a range of years.
     if (group_count == 2 && !(groups[0] == 3 && groups[1] == 4)) return std::nullopt;
     if (separator == '.' && !(group_count == 3 && groups[0] == 3 && groups[1] == 3 && groups[2] == 4 && !mixed))

@@ -33,8 +33,8 @@ struct StructuredMatch {
 //           of the '.' before a common top-level domain (com, org, net, ...)
 //   handle  '@' then 1..30 of [A-Za-z0-9_]
 //   phone   '+' or '(' then digits, or 7..15 digits in 2 or more groups of
-//           2..4 (the last of at least 3) separated by single '-', '.', ' '
-//           (with '.', exactly 3-3-4)
+//           2..4 (the last of at least 3; two groups only as 3-4) separated
+//           by single '-', '.', ' ' (with '.', exactly 3-3-4)
 //   number  digits joined by single . , : / - between digits (1,000.50,
 //           2024-03-12, 12:30, 3/12/2024, 1.2.3), optionally followed by
 //           st nd rd th am pm (any case)

@@ -151,12 +151,9 @@ size_t piece_end(std::string_view text, size_t begin) {
 }
 }  // namespace
 
-void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) {
-  const std::vector<Token> tokens = tokenize(text);
-  // First classify every word and collect those to privatise, so that the
-  // mechanism draws their noise in order and decodes them together.
+std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_view text,
+                                                                    const std::vector<Token>& tokens) {
   std::vector<Decision> decisions;
-  std::vector<std::optional<uint32_t>> inputs;
   decisions.reserve(tokens.size());
   // What the typed classifier knows of each word's place (typed_classes.hpp).
   TypedContext context;
@@ -180,8 +177,29 @@ void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) 
     context.sentence_start = false;
     context.previous = decisions.back().detected;
     if (policies_.any_typed()) previous_word = unicode::lowercase(word);
-    tally_.add(decisions.back().cls, decisions.back().action);
-    if (decisions.back().uses_mechanism()) inputs.push_back(decisions.back().index);
+  }
+  return decisions;
+}
+
+std::vector<std::pair<Token, dxt_typed_class>> TextPrivatizer::detect_typed(std::string_view text) {
+  const std::vector<Token> tokens = tokenize(text);
+  const std::vector<Decision> decisions = decide_tokens(text, tokens);
+  std::vector<std::pair<Token, dxt_typed_class>> out;
+  size_t next = 0;
+  for (const Token& t : tokens)
+    if (is_word_or_number(t.kind)) out.emplace_back(t, decisions[next++].detected);
+  return out;
+}
+
+void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) {
+  const std::vector<Token> tokens = tokenize(text);
+  // First classify every word and collect those to privatise, so that the
+  // mechanism draws their noise in order and decodes them together.
+  const std::vector<Decision> decisions = decide_tokens(text, tokens);
+  std::vector<std::optional<uint32_t>> inputs;
+  for (const Decision& d : decisions) {
+    tally_.add(d.cls, d.action);
+    if (d.uses_mechanism()) inputs.push_back(d.index);
   }
   std::vector<uint32_t> released(inputs.size());
   mechanism_.privatize_batch(rng_, inputs.data(), inputs.size(), released.data());

@@ -16,6 +16,7 @@
 #include "model/model.hpp"
 #include "rng/random_stream.hpp"
 #include "text/text_shaper.hpp"
+#include "text/tokenizer.hpp"
 #include "text/typed_classes.hpp"
 
 namespace dxt {
@@ -66,6 +67,11 @@ class TextPrivatizer {
 
   const TokenTally& tally() const { return tally_; }
 
+  // The typed class of every word and number of `text` as privatize_text
+  // finds it (DXT_TYPED_NONE: none; needs a policy other than privatize for
+  // some family, else nothing is typed): for the detection measurements.
+  std::vector<std::pair<Token, dxt_typed_class>> detect_typed(std::string_view text);
+
  private:
   struct Decision {
     dxt_token_class cls;
@@ -77,6 +83,9 @@ class TextPrivatizer {
     bool uses_mechanism() const { return typed == DXT_TYPED_NONE && action == DXT_POLICY_PRIVATIZE; }
   };
   Decision decide(std::string_view word, std::optional<bool> is_number, const TypedContext& context = {});
+  // The decision for every word and number of `tokens` (cut from `text`),
+  // with the context the typed classifier reads.
+  std::vector<Decision> decide_tokens(std::string_view text, const std::vector<Token>& tokens);
   // What a typed policy puts out for `word` (replace, placeholder, keep).
   std::string render_typed(const Decision& d, std::string_view word);
   // What the policy puts out for `word` under decision d, before shaping:

@@ -54,6 +54,7 @@ TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::opti
       if (t.size() == 1) c.structured = t[0].typed;
     }
     c.is_number = c.is_number || d.cls == DXT_CLASS_NUMBER;
+    c.in_vocabulary = d.index.has_value();
     const dxt_typed_class typed = classify_typed(word, c, lists_);
     d.detected = typed;
     if (typed != DXT_TYPED_NONE && policies_.typed[typed_family(typed)] != DXT_TYPED_PRIVATIZE) {

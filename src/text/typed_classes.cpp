@@ -47,6 +47,13 @@ bool ends_with_possessive(std::string_view w) {
   return (w.size() > 2 && w.substr(w.size() - 2) == "'s") ||
          (w.size() > 4 && w.substr(w.size() - 4) == "\xE2\x80\x99s");
 }
+// Letters, apostrophes and hyphens only (ASCII or not): no digits or symbols.
+bool is_letters(std::string_view w) {
+  for (char c : w)
+    if ((c >= '0' && c <= '9') || c == '_' || c == '@') return false;
+  return !w.empty();
+}
+
 size_t possessive_size(std::string_view w) { return w.substr(w.size() - 2) == "'s" ? 2 : 4; }
 
 bool is_proper(dxt_typed_class c) { return c >= DXT_TYPED_FIRST_NAME && c <= DXT_TYPED_ORGANIZATION; }
@@ -170,19 +177,24 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   if (std::find(kCalendarWords.begin(), kCalendarWords.end(), lower) != kCalendarWords.end()) return DXT_TYPED_NONE;
   if (lists == nullptr) return DXT_TYPED_NONE;
   const bool capitalised = case_shape(base) == CaseShape::kTitle;
-  // A capitalised word after a first name or a title is a surname.
-  const bool surname_slot = capitalised && (context.previous == DXT_TYPED_FIRST_NAME || context.after_title) &&
-                            !lists->members[DXT_TYPED_SURNAME].empty();
   const auto it = lists->by_word.find(lower);
-  if (it == lists->by_word.end()) return surname_slot ? DXT_TYPED_SURNAME : DXT_TYPED_NONE;
+  // After a first name or a title: a capitalised word is a surname, listed
+  // or not; a lower-case one if the model does not have it, or if it is a
+  // listed surname that is not a common word.
+  if ((context.previous == DXT_TYPED_FIRST_NAME || context.after_title) &&
+      !lists->members[DXT_TYPED_SURNAME].empty() && is_letters(base)) {
+    const bool listed = it != lists->by_word.end() && (it->second.classes & (1u << DXT_TYPED_SURNAME)) != 0 &&
+                        (it->second.common_classes & (1u << DXT_TYPED_SURNAME)) == 0;
+    if (capitalised || !context.in_vocabulary || listed) return DXT_TYPED_SURNAME;
+  }
+  if (it == lists->by_word.end()) return DXT_TYPED_NONE;
   // A member that is also a common word counts only as a capitalised word
   // inside a sentence ("Bill", not "bill" nor a sentence's first "Will").
   const bool title = capitalised && !context.sentence_start;
   const uint32_t usable = title ? it->second.classes : it->second.classes & ~it->second.common_classes;
-  if (surname_slot && (usable & (1u << DXT_TYPED_SURNAME)) != 0) return DXT_TYPED_SURNAME;
   for (dxt_typed_class c : context.after_place_word ? kPlaceOrder : kNameOrder)
     if ((usable & (1u << c)) != 0) return c;
-  return surname_slot ? DXT_TYPED_SURNAME : DXT_TYPED_NONE;
+  return DXT_TYPED_NONE;
 }
 
 std::string typed_replacement(dxt_typed_class cls, std::string_view input, RandomStream& rng, const TypedLists* lists,

@@ -35,6 +35,7 @@ struct TypedContext {
   bool after_place_word = false;                // after "in", "to", "from", "at", ...
   bool after_title = false;                     // after "Mr", "Mrs", "Ms", "Dr", "Prof", "Miss"
   dxt_typed_class previous = DXT_TYPED_NONE;    // the class of the word before, if only a space is between
+  bool in_vocabulary = true;                    // the model has the word
 };
 
 // "mr", "mrs", "ms", "dr", "prof", "miss" (lower case).
@@ -48,7 +49,9 @@ bool is_place_cue(std::string_view lower);
 // any case ("tom", "Chicago", "PARIS"); a member flagged as a common English
 // word ("will", "bill", "may") only when Title-case and not the first word
 // of a sentence. A Title-case word right after a first name or a person's
-// title ("Sarah Whitfield", "Dr. Okafor") is a surname, listed or not. A
+// title ("Sarah Whitfield", "Dr. Okafor") is a surname, listed or not; so is
+// a lower-case one there that the model does not have or that is a surname
+// not flagged common ("sarah whitfield", "tom smith"). A
 // possessive "'s" is looked through. Number words ("two", "twenty",
 // "thousand"; not "one") are numbers. Stopwords, months and days of the week
 // are never typed.

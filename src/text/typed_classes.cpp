@@ -58,12 +58,13 @@ size_t possessive_size(std::string_view w) { return w.substr(w.size() - 2) == "'
 
 bool is_proper(dxt_typed_class c) { return c >= DXT_TYPED_FIRST_NAME && c <= DXT_TYPED_ORGANIZATION; }
 
-// Title-case after every start of a word part (start, '-', '\'', '.').
+// Title-case after every start of a word part: the start, '-', '.', and an
+// apostrophe after one letter ("o'brien" -> "O'Brien", "sana'a" -> "Sana'a").
 std::string proper_case(std::string_view lower) {
   std::string out;
   size_t part = 0;
   for (size_t i = 0; i <= lower.size(); ++i) {
-    if (i == lower.size() || lower[i] == '-' || lower[i] == '\'' || lower[i] == '.') {
+    if (i == lower.size() || lower[i] == '-' || lower[i] == '.' || (lower[i] == '\'' && i - part == 1)) {
       out += apply_case_shape(lower.substr(part, i - part), CaseShape::kTitle);
       if (i < lower.size()) out += lower[i];
       part = i + 1;

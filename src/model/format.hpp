@@ -80,8 +80,8 @@ enum class SectionKind : uint32_t {
   kRowScales = 6,
   kRowNorms = 7,
   kFrequencies = 8,
-  kCovariance = 9,    // since 1.1
-  kSearchIndex = 10,  // since 1.2
+  kCovariance = 9,     // since 1.1
+  kSearchIndex = 10,   // since 1.2
   kTypedClasses = 12,  // since 1.4 (docs/format.md §10.4)
 };
 // Kind 11 is not known to this version (reserved for another section): it

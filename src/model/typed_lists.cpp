@@ -103,8 +103,7 @@ std::vector<uint8_t> encode_typed_lists(const TypedLists& lists) {
     if (lists.members[c].empty()) continue;
     if (!is_list_class(c)) fail(DXT_E_PARSE, "class " + std::to_string(c) + " cannot hold a list");
     for (const TypedMember& m : lists.members[c]) {
-      if (const char* fault = member_fault(m.word))
-        fail(DXT_E_PARSE, "typed member '" + m.word + "' " + fault);
+      if (const char* fault = member_fault(m.word)) fail(DXT_E_PARSE, "typed member '" + m.word + "' " + fault);
       items.push_back({c, m.word, m.common_word});
     }
   }

@@ -18,10 +18,10 @@ namespace dxt {
 
 namespace typed_format {
 inline constexpr size_t kHeaderSize = 64;
-inline constexpr size_t kClassCount = 0;   // u32 C
-inline constexpr size_t kEntryCount = 4;   // u32 N
-inline constexpr size_t kStringsSize = 8;  // u64 S
-inline constexpr size_t kReserved = 16;    // 48 bytes, zero
+inline constexpr size_t kClassCount = 0;        // u32 C
+inline constexpr size_t kEntryCount = 4;        // u32 N
+inline constexpr size_t kStringsSize = 8;       // u64 S
+inline constexpr size_t kReserved = 16;         // 48 bytes, zero
 inline constexpr size_t kClassRecordSize = 16;  // u32 class, u32 first, u32 count, u32 zero
 inline constexpr size_t kEntrySize = 8;         // u32 offset, u16 length, u8 flags, u8 zero
 inline constexpr uint8_t kFlagCommonWord = 0x1;

@@ -40,10 +40,12 @@ const char* typed_word(uint32_t policy) {
   }
 }
 
-const char* const kTypedFields[DXT_TYPED_FAMILY_COUNT] = {
-    "typed[DXT_FAMILY_NAMES] (names)",       "typed[DXT_FAMILY_PLACES] (places)",
-    "typed[DXT_FAMILY_ORGANIZATIONS] (organizations)", "typed[DXT_FAMILY_NUMBERS] (typed_numbers)",
-    "typed[DXT_FAMILY_ADDRESSES] (addresses)", "typed[DXT_FAMILY_HEALTH] (health)"};
+const char* const kTypedFields[DXT_TYPED_FAMILY_COUNT] = {"typed[DXT_FAMILY_NAMES] (names)",
+                                                          "typed[DXT_FAMILY_PLACES] (places)",
+                                                          "typed[DXT_FAMILY_ORGANIZATIONS] (organizations)",
+                                                          "typed[DXT_FAMILY_NUMBERS] (typed_numbers)",
+                                                          "typed[DXT_FAMILY_ADDRESSES] (addresses)",
+                                                          "typed[DXT_FAMILY_HEALTH] (health)"};
 
 const char* const kPolicyFields[DXT_TOKEN_CLASS_COUNT] = {
     "policy[DXT_CLASS_IN_VOCABULARY] (in_vocabulary)", "policy[DXT_CLASS_OUT_OF_VOCABULARY] (oov)",

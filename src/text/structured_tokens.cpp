@@ -54,8 +54,8 @@ std::optional<StructuredMatch> match_url(std::string_view text, size_t at) {
   return StructuredMatch{i, DXT_TYPED_URL};
 }
 
-constexpr std::array<std::string_view, 16> kSpacedTopLevel = {"com", "org", "net", "edu", "gov", "io", "co", "uk",
-                                                              "de",  "fr",  "info", "biz", "us", "ca", "au", "me"};
+constexpr std::array<std::string_view, 16> kSpacedTopLevel = {"com", "org", "net",  "edu", "gov", "io", "co", "uk",
+                                                              "de",  "fr",  "info", "biz", "us",  "ca", "au", "me"};
 
 bool is_spaced_top_level(std::string_view label) {
   std::string l;

@@ -75,8 +75,8 @@ class TextPrivatizer {
  private:
   struct Decision {
     dxt_token_class cls;
-    dxt_token_policy action;  // as tallied: a typed replacement counts as privatize
-    std::optional<uint32_t> index;  // vocabulary index, if any
+    dxt_token_policy action;                 // as tallied: a typed replacement counts as privatize
+    std::optional<uint32_t> index;           // vocabulary index, if any
     dxt_typed_class typed = DXT_TYPED_NONE;  // set when a typed policy handles the token
     dxt_typed_policy typed_action = DXT_TYPED_PRIVATIZE;
     dxt_typed_class detected = DXT_TYPED_NONE;  // the class found, whatever its policy

@@ -17,21 +17,21 @@ namespace {
 // Number words that are numbers in nearly every use ("one" is not: "one of
 // them", "the one").
 constexpr std::array<std::string_view, 31> kNumberWords = {
-    "two",      "three",    "four",    "five",     "six",     "seven",   "eight",   "nine",
+    "two",      "three",    "four",    "five",     "six",      "seven",   "eight",   "nine",
     "ten",      "eleven",   "twelve",  "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-    "eighteen", "nineteen", "twenty",  "thirty",   "forty",   "fifty",   "sixty",   "seventy",
-    "eighty",   "ninety",   "hundred", "thousand", "million", "billion", "trillion"};
+    "eighteen", "nineteen", "twenty",  "thirty",   "forty",    "fifty",   "sixty",   "seventy",
+    "eighty",   "ninety",   "hundred", "thousand", "million",  "billion", "trillion"};
 
-constexpr std::array<std::string_view, 12> kPlaceCues = {"in",     "to",     "from",   "at",   "near",    "visit",
-                                                         "visited", "visiting", "across", "around", "toward", "towards"};
+constexpr std::array<std::string_view, 12> kPlaceCues = {
+    "in", "to", "from", "at", "near", "visit", "visited", "visiting", "across", "around", "toward", "towards"};
 
 // Classes in the order a word of several is taken as (names first; places
 // first after a place cue).
-constexpr dxt_typed_class kNameOrder[] = {DXT_TYPED_FIRST_NAME, DXT_TYPED_SURNAME,  DXT_TYPED_CITY,
-                                          DXT_TYPED_REGION,     DXT_TYPED_COUNTRY,  DXT_TYPED_ORGANIZATION,
+constexpr dxt_typed_class kNameOrder[] = {DXT_TYPED_FIRST_NAME, DXT_TYPED_SURNAME, DXT_TYPED_CITY,
+                                          DXT_TYPED_REGION,     DXT_TYPED_COUNTRY, DXT_TYPED_ORGANIZATION,
                                           DXT_TYPED_CONDITION,  DXT_TYPED_DRUG};
-constexpr dxt_typed_class kPlaceOrder[] = {DXT_TYPED_CITY,       DXT_TYPED_REGION,       DXT_TYPED_COUNTRY,
-                                           DXT_TYPED_FIRST_NAME, DXT_TYPED_SURNAME,      DXT_TYPED_ORGANIZATION,
+constexpr dxt_typed_class kPlaceOrder[] = {DXT_TYPED_CITY,       DXT_TYPED_REGION,  DXT_TYPED_COUNTRY,
+                                           DXT_TYPED_FIRST_NAME, DXT_TYPED_SURNAME, DXT_TYPED_ORGANIZATION,
                                            DXT_TYPED_CONDITION,  DXT_TYPED_DRUG};
 
 constexpr std::array<std::string_view, 6> kPersonTitles = {"mr", "mrs", "ms", "dr", "prof", "miss"};
@@ -39,9 +39,8 @@ constexpr std::array<std::string_view, 6> kPersonTitles = {"mr", "mrs", "ms", "d
 // Never typed: they are in the first-name lists ("May", "June", "August")
 // but name a time far more often.
 constexpr std::array<std::string_view, 19> kCalendarWords = {
-    "january", "february", "march",  "april",   "may",       "june",     "july",
-    "august",  "september", "october", "november", "december", "monday",  "tuesday",
-    "wednesday", "thursday", "friday", "saturday", "sunday"};
+    "january",  "february", "march",  "april",   "may",       "june",     "july",   "august",   "september", "october",
+    "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
 
 bool ends_with_possessive(std::string_view w) {
   return (w.size() > 2 && w.substr(w.size() - 2) == "'s") ||
@@ -182,8 +181,8 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   // After a first name or a title: a capitalised word is a surname, listed
   // or not; a lower-case one if the model does not have it, or if it is a
   // listed surname that is not a common word.
-  if ((context.previous == DXT_TYPED_FIRST_NAME || context.after_title) &&
-      !lists->members[DXT_TYPED_SURNAME].empty() && is_letters(base)) {
+  if ((context.previous == DXT_TYPED_FIRST_NAME || context.after_title) && !lists->members[DXT_TYPED_SURNAME].empty() &&
+      is_letters(base)) {
     const bool listed = it != lists->by_word.end() && (it->second.classes & (1u << DXT_TYPED_SURNAME)) != 0 &&
                         (it->second.common_classes & (1u << DXT_TYPED_SURNAME)) == 0;
     if (capitalised || !context.in_vocabulary || listed) return DXT_TYPED_SURNAME;

@@ -43,7 +43,7 @@ std::vector<Piece> structured(const std::string& text) {
 TypedLists toy_lists() {
   TypedLists l;
   l.members[DXT_TYPED_FIRST_NAME] = {{"tom", false}, {"maria", false}, {"sarah", false}, {"will", true},
-                                     {"bill", true}, {"may", true},     {"jordan", false}};
+                                     {"bill", true}, {"may", true},    {"jordan", false}};
   l.members[DXT_TYPED_SURNAME] = {{"smith", false}, {"baker", true}, {"jordan", false}};
   l.members[DXT_TYPED_CITY] = {{"chicago", false}, {"paris", false}, {"lagos", false}};
   l.members[DXT_TYPED_COUNTRY] = {{"jordan", false}, {"peru", false}};
@@ -217,8 +217,11 @@ TEST_CASE("typed: the section round-trips and every fault is named") {
   rejects([&](std::vector<uint8_t>& b) { b[strings] = 'z'; }, "not sorted");
   rejects([&](std::vector<uint8_t>& b) { b[strings] = ' '; }, "space or control");
   rejects([&](std::vector<uint8_t>& b) { b[tf::kHeaderSize + C * tf::kClassRecordSize + 7] = 1; }, "reserved entry");
-  rejects([&](std::vector<uint8_t>& b) { format::store_u32(b.data() + tf::kHeaderSize + C * tf::kClassRecordSize, 1u << 30); },
-          "runs past");
+  rejects(
+      [&](std::vector<uint8_t>& b) {
+        format::store_u32(b.data() + tf::kHeaderSize + C * tf::kClassRecordSize, 1u << 30);
+      },
+      "runs past");
   // The writer refuses bad members.
   TypedLists bad;
   bad.members[DXT_TYPED_CITY] = {{"New York", false}};
@@ -286,8 +289,9 @@ TEST_CASE("typed: the C API replaces, puts placeholders, keeps, and records the 
   // (The toy vocabulary is w0..w19: a word the model lacks after a first
   // name would be taken as a surname.)
   const std::string replaced = t.run(o, "tom w3 in chicago");
-  CHECK_MESSAGE(std::regex_match(replaced, std::regex("(Tom|Maria|Sarah|Will|Bill|May|Jordan) w3 in (Chicago|Paris|Lagos)")),
-                replaced);
+  CHECK_MESSAGE(
+      std::regex_match(replaced, std::regex("(Tom|Maria|Sarah|Will|Bill|May|Jordan) w3 in (Chicago|Paris|Lagos)")),
+      replaced);
   // Consistency: the same entity, the same replacement, within a call.
   o.typed_consistent = 1;
   dxt_release_record_init(&r);

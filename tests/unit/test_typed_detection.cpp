@@ -108,9 +108,9 @@ TEST_CASE("typed detection: precision and recall per class on the labelled text"
     double precision, recall;
   };
   // Measured values in docs/evaluation/typed-classes.md; floors a few points under.
-  const Floor floors[] = {{"name", 0.85, 0.55},  {"city", 0.80, 0.10},   {"country", 0.75, 0.75},
-                          {"condition", 0.80, 0.60}, {"drug", 0.80, 0.40}, {"number", 0.95, 0.95},
-                          {"phone", 0.95, 0.95},  {"email", 0.99, 0.99}, {"url", 0.99, 0.99},
+  const Floor floors[] = {{"name", 0.85, 0.55},      {"city", 0.80, 0.10},  {"country", 0.75, 0.75},
+                          {"condition", 0.80, 0.60}, {"drug", 0.80, 0.40},  {"number", 0.95, 0.95},
+                          {"phone", 0.95, 0.95},     {"email", 0.99, 0.99}, {"url", 0.99, 0.99},
                           {"handle", 0.99, 0.99}};
   std::printf("%-10s %6s %6s %6s %9s %7s\n", "class", "tp", "fp", "fn", "precision", "recall");
   for (const Floor& f : floors) {

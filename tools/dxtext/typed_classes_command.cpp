@@ -31,13 +31,15 @@ TypedLists read_lists(const std::string& path) {
     ++number;
     if (line.empty() || line[0] == '#') continue;
     const size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
-    if (b == std::string::npos) fail(DXT_E_PARSE, path + ":" + std::to_string(number) + ": expected class<TAB>word<TAB>common");
+    if (b == std::string::npos)
+      fail(DXT_E_PARSE, path + ":" + std::to_string(number) + ": expected class<TAB>word<TAB>common");
     const std::string cls = line.substr(0, a), word = line.substr(a + 1, b - a - 1), common = line.substr(b + 1);
     uint32_t id = 0;
     for (uint32_t c = DXT_TYPED_FIRST_NAME; c <= DXT_TYPED_DRUG; ++c)
       if (cls == typed_class_name(static_cast<dxt_typed_class>(c))) id = c;
     if (id == 0) fail(DXT_E_PARSE, path + ":" + std::to_string(number) + ": '" + cls + "' is not a list class");
-    if (common != "0" && common != "1") fail(DXT_E_PARSE, path + ":" + std::to_string(number) + ": common must be 0 or 1");
+    if (common != "0" && common != "1")
+      fail(DXT_E_PARSE, path + ":" + std::to_string(number) + ": common must be 0 or 1");
     lists.members[id].push_back({word, common == "1"});
   }
   return lists;
@@ -48,8 +50,7 @@ TypedLists read_lists(const std::string& path) {
 int run_typed_classes(int argc, char** argv) {
   Args args(argc, argv, 2, {}, {});
   if (args.positional().size() != 3) throw UsageError("typed-classes needs LISTS.tsv IN.dxe OUT.dxe");
-  const std::string lists_path = args.positional()[0], in_path = args.positional()[1],
-                    out_path = args.positional()[2];
+  const std::string lists_path = args.positional()[0], in_path = args.positional()[1], out_path = args.positional()[2];
   const TypedLists lists = read_lists(lists_path);
   const std::vector<uint8_t> section = encode_typed_lists(lists);
   const auto model = Model::open_file(in_path, ModelOpenOptions{});

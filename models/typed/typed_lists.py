@@ -102,6 +102,8 @@ def person_surnames(synsets):
         if lexfile != "18" or not any(p == "@i" for p, _ in pointers):
             continue
         for w, _ in words:
+            if "_the_" in w.lower() or "_of_" in w.lower():
+                continue  # "Alfred_the_Great", "Joan_of_Arc": no surname
             last = re.sub(r"\(.*\)$", "", w).split("_")[-1].lower()
             if w[:1].isupper() and WORD.match(last) and len(last) >= MIN_LENGTH:
                 out.add(last)

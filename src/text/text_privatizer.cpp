@@ -174,6 +174,7 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     context.is_number = t.kind == TokenKind::kNumber;
     context.after_place_word = is_place_cue(previous_word);
     context.after_title = is_person_title(previous_word);
+    context.after_determiner = is_determiner(previous_word);
     decisions.push_back(decide(word, t.kind == TokenKind::kNumber, context));
     context.sentence_start = false;
     context.previous = decisions.back().detected;

@@ -15,12 +15,18 @@ namespace dxt {
 namespace {
 
 // Number words that are numbers in nearly every use ("one" is not: "one of
-// them", "the one").
-constexpr std::array<std::string_view, 31> kNumberWords = {
-    "two",      "three",    "four",    "five",     "six",      "seven",   "eight",   "nine",
-    "ten",      "eleven",   "twelve",  "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-    "eighteen", "nineteen", "twenty",  "thirty",   "forty",    "fifty",   "sixty",   "seventy",
-    "eighty",   "ninety",   "hundred", "thousand", "million",  "billion", "trillion"};
+// them", "the one"); nor are the magnitudes ("hundred", "million"), which
+// are no number on their own: the digits before them are.
+constexpr std::array<std::string_view, 26> kNumberWords = {
+    "two",    "three",  "four",     "five",     "six",     "seven",   "eight",     "nine",     "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+    "twenty", "thirty", "forty",    "fifty",    "sixty",   "seventy", "eighty",    "ninety"};
+
+// After these a capitalised common word is a common noun ("the Union", "our
+// Nation", "the President"), not a name.
+constexpr std::array<std::string_view, 16> kDeterminers = {"the",   "a",     "an",    "our",  "this", "that",
+                                                           "these", "those", "my",    "your", "his",  "her",
+                                                           "its",   "their", "every", "each"};
 
 constexpr std::array<std::string_view, 12> kPlaceCues = {
     "in", "to", "from", "at", "near", "visit", "visited", "visiting", "across", "around", "toward", "towards"};
@@ -162,6 +168,10 @@ bool is_person_title(std::string_view lower) {
   return std::find(kPersonTitles.begin(), kPersonTitles.end(), lower) != kPersonTitles.end();
 }
 
+bool is_determiner(std::string_view lower) {
+  return std::find(kDeterminers.begin(), kDeterminers.end(), lower) != kDeterminers.end();
+}
+
 bool is_place_cue(std::string_view lower) {
   return std::find(kPlaceCues.begin(), kPlaceCues.end(), lower) != kPlaceCues.end();
 }
@@ -190,7 +200,7 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   if (it == lists->by_word.end()) return DXT_TYPED_NONE;
   // A member that is also a common word counts only as a capitalised word
   // inside a sentence ("Bill", not "bill" nor a sentence's first "Will").
-  const bool title = capitalised && !context.sentence_start;
+  const bool title = capitalised && !context.sentence_start && !context.after_determiner;
   const uint32_t usable = title ? it->second.classes : it->second.classes & ~it->second.common_classes;
   for (dxt_typed_class c : context.after_place_word ? kPlaceOrder : kNameOrder)
     if ((usable & (1u << c)) != 0) return c;

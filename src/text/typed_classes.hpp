@@ -36,7 +36,12 @@ struct TypedContext {
   bool after_title = false;                     // after "Mr", "Mrs", "Ms", "Dr", "Prof", "Miss"
   dxt_typed_class previous = DXT_TYPED_NONE;    // the class of the word before, if only a space is between
   bool in_vocabulary = true;                    // the model has the word
+  bool after_determiner = false;                // after "the", "our", "this", ...
 };
+
+// "the", "a", "our", "this", ... (lower case): a capitalised common word
+// after one is a common noun.
+bool is_determiner(std::string_view lower);
 
 // "mr", "mrs", "ms", "dr", "prof", "miss" (lower case).
 bool is_person_title(std::string_view lower);
@@ -47,14 +52,12 @@ bool is_place_cue(std::string_view lower);
 // The class of `word` (DXT_TYPED_NONE: none). Names, places, organisations
 // and health terms come from `lists` (may be nullptr): a member is found in
 // any case ("tom", "Chicago", "PARIS"); a member flagged as a common English
-// word ("will", "bill", "may") only when Title-case and not the first word
-// of a sentence. A Title-case word right after a first name or a person's
-// title ("Sarah Whitfield", "Dr. Okafor") is a surname, listed or not; so is
-// a lower-case one there that the model does not have or that is a surname
-// not flagged common ("sarah whitfield", "tom smith"). A
-// possessive "'s" is looked through. Number words ("two", "twenty",
-// "thousand"; not "one") are numbers. Stopwords, months and days of the week
-// are never typed.
+// word ("will", "bill", "may") only when Title-case, not the first word of
+// a sentence and not after a determiner ("the Union", "our Nation"). A Title-case word right after a first name or a
+// person's title ("Sarah Whitfield", "Dr. Okafor") is a surname, listed or not; so is a lower-case one there that the
+// model does not have or that is a surname not flagged common ("sarah whitfield", "tom smith"). A possessive "'s" is
+// looked through. Number words ("two", "twenty", "ninety"; not "one", nor "hundred" or "million") are numbers.
+// Stopwords, months and days of the week are never typed.
 dxt_typed_class classify_typed(std::string_view word, const TypedContext& context, const TypedLists* lists);
 
 // A member of class `cls` drawn uniformly (docs/guarantees.md lists each

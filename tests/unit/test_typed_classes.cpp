@@ -132,6 +132,12 @@ TEST_CASE("typed: list classes are found in any case; common words only capitali
   CHECK(classify_typed("diabetes", mid, &lists) == DXT_TYPED_CONDITION);
   CHECK(classify_typed("twenty", mid, &lists) == DXT_TYPED_NUMBER);
   CHECK(classify_typed("one", mid, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("million", mid, &lists) == DXT_TYPED_NONE);  // a magnitude, not a number
+  // After a determiner a capitalised common word is a common noun.
+  TypedContext determiner;
+  determiner.after_determiner = true;
+  CHECK(classify_typed("Bill", determiner, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("Chicago", determiner, &lists) == DXT_TYPED_CITY);
   CHECK(classify_typed("tom", mid, nullptr) == DXT_TYPED_NONE);  // no lists: no names
   // Odd scripts and marks: not in the lists, not typed, no failure.
   CHECK(classify_typed("Мария", mid, &lists) == DXT_TYPED_NONE);

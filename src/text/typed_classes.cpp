@@ -40,7 +40,7 @@ constexpr dxt_typed_class kPlaceOrder[] = {DXT_TYPED_CITY,       DXT_TYPED_REGIO
                                            DXT_TYPED_FIRST_NAME, DXT_TYPED_SURNAME, DXT_TYPED_ORGANIZATION,
                                            DXT_TYPED_CONDITION,  DXT_TYPED_DRUG};
 
-constexpr std::array<std::string_view, 6> kPersonTitles = {"mr", "mrs", "ms", "dr", "prof", "miss"};
+constexpr std::array<std::string_view, 7> kPersonTitles = {"mr", "mrs", "ms", "dr", "prof", "miss", "madam"};
 
 // Never typed: they are in the first-name lists ("May", "June", "August")
 // but name a time far more often.
@@ -168,6 +168,12 @@ bool is_person_title(std::string_view lower) {
   return std::find(kPersonTitles.begin(), kPersonTitles.end(), lower) != kPersonTitles.end();
 }
 
+constexpr std::array<std::string_view, 14> kOffices = {
+    "president", "speaker", "chairman",   "chairwoman", "chair",      "secretary", "mayor",
+    "governor",  "senator", "ambassador", "minister",   "chancellor", "justice",   "chief"};
+
+bool is_office(std::string_view lower) { return std::find(kOffices.begin(), kOffices.end(), lower) != kOffices.end(); }
+
 bool is_determiner(std::string_view lower) {
   return std::find(kDeterminers.begin(), kDeterminers.end(), lower) != kDeterminers.end();
 }
@@ -191,8 +197,10 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   // After a first name or a title: a capitalised word is a surname, listed
   // or not; a lower-case one if the model does not have it, or if it is a
   // listed surname that is not a common word.
-  if ((context.previous == DXT_TYPED_FIRST_NAME || context.after_title) && !lists->members[DXT_TYPED_SURNAME].empty() &&
-      is_letters(base)) {
+  // ("Mr. President", "Madam Speaker": an office, not a surname.)
+  const bool office = context.after_title && is_office(lower);
+  if ((context.previous == DXT_TYPED_FIRST_NAME || context.after_title) && !office &&
+      !lists->members[DXT_TYPED_SURNAME].empty() && is_letters(base)) {
     const bool listed = it != lists->by_word.end() && (it->second.classes & (1u << DXT_TYPED_SURNAME)) != 0 &&
                         (it->second.common_classes & (1u << DXT_TYPED_SURNAME)) == 0;
     if (capitalised || !context.in_vocabulary || listed) return DXT_TYPED_SURNAME;

@@ -43,7 +43,7 @@ struct TypedContext {
 // after one is a common noun.
 bool is_determiner(std::string_view lower);
 
-// "mr", "mrs", "ms", "dr", "prof", "miss" (lower case).
+// "mr", "mrs", "ms", "dr", "prof", "miss", "madam" (lower case).
 bool is_person_title(std::string_view lower);
 
 // The words after which a name that is also a place is taken as the place.

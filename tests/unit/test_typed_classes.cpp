@@ -161,6 +161,7 @@ TEST_CASE("typed: list classes are found in any case; common words only capitali
   TypedContext after_title;
   after_title.after_title = true;
   CHECK(classify_typed("Okafor", after_title, &lists) == DXT_TYPED_SURNAME);
+  CHECK(classify_typed("Speaker", after_title, &lists) == DXT_TYPED_NONE);  // Mr. Speaker
   // The tokenizer's class wins.
   TypedContext email;
   email.structured = DXT_TYPED_EMAIL;

@@ -293,6 +293,70 @@ typedef enum dxt_token_class {
 /** Columns of dxt_local_diagnostics.counts: DXT_POLICY_PRIVATIZE..KEEP minus one. */
 #define DXT_TOKEN_ACTION_COUNT 4
 
+/** Typed classes (docs/guarantees.md, "Typed replacement"): tokens found to
+    be names, places, organisations, health terms (from the lists of the
+    model's typed classes section, docs/format.md §10.4) or numbers,
+    phone numbers, e-mail addresses, URLs and user handles (from their
+    pattern, whatever the model). Bit (1u << class) of
+    dxt_release_record.typed_classes. */
+typedef enum dxt_typed_class {
+  DXT_TYPED_NONE = 0,
+  DXT_TYPED_FIRST_NAME = 1,   /**< person's first name: "[name]" */
+  DXT_TYPED_SURNAME = 2,      /**< person's surname: "[name]" */
+  DXT_TYPED_CITY = 3,         /**< "[city]" */
+  DXT_TYPED_REGION = 4,       /**< state, province, region: "[region]" */
+  DXT_TYPED_COUNTRY = 5,      /**< "[country]" */
+  DXT_TYPED_ORGANIZATION = 6, /**< "[organization]" */
+  DXT_TYPED_CONDITION = 7,    /**< disease, illness: "[condition]" */
+  DXT_TYPED_DRUG = 8,         /**< drug, medicine: "[drug]" */
+  DXT_TYPED_NUMBER = 9,       /**< digits, amounts, dates, times, versions, ordinals, number words: "[number]" */
+  DXT_TYPED_PHONE = 10,       /**< phone number: "[phone]" */
+  DXT_TYPED_EMAIL = 11,       /**< e-mail address: "[email]" */
+  DXT_TYPED_URL = 12,         /**< URL: "[url]" */
+  DXT_TYPED_HANDLE = 13       /**< user handle, "@name": "[handle]" */
+} dxt_typed_class;
+#define DXT_TYPED_CLASS_COUNT 14
+
+/** Families of typed classes: one policy each (dxt_privatize_options.typed). */
+typedef enum dxt_typed_family {
+  DXT_FAMILY_NAMES = 0,         /**< first names, surnames */
+  DXT_FAMILY_PLACES = 1,        /**< cities, regions, countries */
+  DXT_FAMILY_ORGANIZATIONS = 2, /**< organisations */
+  DXT_FAMILY_NUMBERS = 3,       /**< numbers of every shape, phone numbers */
+  DXT_FAMILY_ADDRESSES = 4,     /**< e-mail addresses, URLs, user handles */
+  DXT_FAMILY_HEALTH = 5         /**< conditions, drugs */
+} dxt_typed_family;
+#define DXT_TYPED_FAMILY_COUNT 6
+
+/** What to do with a token of a typed class. 0 selects privatize. */
+typedef enum dxt_typed_policy {
+  DXT_TYPED_DEFAULT = 0,
+  /** no typed handling: the token is an ordinary word or number, under the
+      policy of its dxt_token_class (the behaviour before typed classes) */
+  DXT_TYPED_PRIVATIZE = 1,
+  /** the class's placeholder ("[name]", "[city]", "[number]", ...): reveals
+      the class (DXT_REVEALS_TYPED_CLASSES) */
+  DXT_TYPED_PLACEHOLDER = 2,
+  /** a member of the same class drawn uniformly by the context's generator:
+      members of a class are perfectly indistinguishable, the class is
+      revealed (DXT_REVEALS_TYPED_CLASSES; docs/guarantees.md) */
+  DXT_TYPED_REPLACE = 3,
+  /** verbatim: a named leak (DXT_REVEALS_KEPT_WORDS); refused with the
+      strict release shape */
+  DXT_TYPED_KEEP = 4
+} dxt_typed_policy;
+
+/** dxt_privatize_options.number_shape: what a replaced number keeps. */
+typedef enum dxt_number_shape {
+  /** a number becomes a uniform integer in 0..99, a phone number a uniform
+      10-digit number written NNN-NNN-NNNN: only the class is revealed */
+  DXT_NUMBER_SHAPE_HIDE = 0,
+  /** every digit is drawn uniformly and everything else (separators, the
+      number of digits in each group, an ordinal suffix) kept: the shape is
+      revealed (DXT_TYPED_FLAG_NUMBER_SHAPE) */
+  DXT_NUMBER_SHAPE_KEEP = 1
+} dxt_number_shape;
+
 /* ------------------------------------------------------------------------ */
 /* Models                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -552,6 +616,23 @@ typedef struct dxt_privatize_options {
       than N words is taken whole. Unknown values give
       DXT_E_INVALID_ARGUMENT. */
   uint32_t preset;
+  /** Appended with typed classes (read only when struct_size covers
+      typed_consistent and number_shape too; a caller whose struct_size ends
+      before them gets DXT_TYPED_PRIVATIZE for every family, the earlier
+      behaviour): a dxt_typed_policy per dxt_typed_family. A preset fixes
+      them as it fixes policy[]. Tokens of a family whose policy is
+      privatize are ordinary tokens. Names, places, organisations and health
+      terms are found only with a model that has a typed classes section
+      (docs/format.md §10.4); numbers, phone numbers, e-mail addresses, URLs
+      and handles with any model. */
+  uint32_t typed[DXT_TYPED_FAMILY_COUNT];
+  /** 1: within one call, equal typed tokens (compared in lower case) get the
+      same replacement, so the release shows which of its typed tokens were
+      the same entity (DXT_TYPED_FLAG_CONSISTENT); 0 (default): each token
+      is drawn afresh. Other values are refused. */
+  uint32_t typed_consistent;
+  /** dxt_number_shape (default DXT_NUMBER_SHAPE_HIDE). */
+  uint32_t number_shape;
 } dxt_privatize_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see
@@ -747,6 +828,15 @@ typedef enum dxt_bound {
 /** DXT_SHAPE_NORMALIZE: between which words, within a sentence, there was
     other punctuation (, ; : dashes, quotes, brackets, ...) */
 #define DXT_REVEALS_CLAUSE_BOUNDARIES 0x40u
+/** which tokens belong to a typed class (dxt_release_record.typed_classes)
+    whose policy is replace or placeholder, and which class */
+#define DXT_REVEALS_TYPED_CLASSES 0x80u
+
+/** Bits of dxt_release_record.typed_flags. */
+/** equal typed tokens got equal replacements (typed_consistent) */
+#define DXT_TYPED_FLAG_CONSISTENT 0x1u
+/** replaced numbers and phone numbers kept their shape (number_shape keep) */
+#define DXT_TYPED_FLAG_NUMBER_SHAPE 0x2u
 
 /** What was released and what it guarantees: safe to transmit. */
 typedef struct dxt_release_record {
@@ -783,6 +873,12 @@ typedef struct dxt_release_record {
   /** Appended with presets: the dxt_preset the options named
       (DXT_PRESET_NONE when none); the fields above are its resolved values. */
   uint32_t preset;
+  /** Appended with typed classes (written only when struct_size covers
+      both): bit (1u << dxt_typed_class) for every class whose tokens the
+      release replaces by a member of the class or by its placeholder, so
+      that it reveals which tokens are of that class; DXT_TYPED_FLAG_* bits. */
+  uint32_t typed_classes;
+  uint32_t typed_flags;
 } dxt_release_record;
 
 /** Fill the first @p struct_size bytes of @p record with defaults (see

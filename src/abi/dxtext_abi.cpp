@@ -295,6 +295,8 @@ void dxt_privatize_options_init_sized(dxt_privatize_options* o, size_t struct_si
   dxt_privatize_options d = zeroed<dxt_privatize_options>();
   d.mechanism = DXT_MECHANISM_LAPLACE;
   for (auto& p : d.policy) p = DXT_POLICY_PRIVATIZE;
+  for (auto& p : d.typed) p = DXT_TYPED_PRIVATIZE;
+  d.number_shape = DXT_NUMBER_SHAPE_HIDE;
   const dxt::MechanismParams defaults;
   d.tem_gamma = defaults.tem_gamma;
   d.tem_beta = defaults.tem_beta;

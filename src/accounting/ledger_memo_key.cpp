@@ -105,11 +105,14 @@ Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism
   e.put(candidate_cache_entries);
   e.put(output);
 
-  const auto& [policy, placeholder, shape, preset] = policies;
+  const auto& [policy, placeholder, shape, preset, typed, typed_consistent, keep_number_shape] = policies;
   e.put(policy);
   e.put(placeholder);
   e.put(shape);
   e.put(preset);  // applied to the fields above already; separates nothing more
+  e.put(typed);
+  e.put(uint64_t{typed_consistent});
+  e.put(uint64_t{keep_number_shape});
 
   // The record is a function of the two above, the model and the generator
   // mode; it is here for the model's SHA-256 and the generator mode. It goes

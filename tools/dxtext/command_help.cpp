@@ -140,6 +140,11 @@ const std::vector<CommandHelp>& command_help() {
        "  orderings MODEL\n"
        "      print each vocabulary word's place in each of the model's orderings (TSV)\n",
        false},
+      {"typed-classes",
+       "  typed-classes LISTS.tsv IN.dxe OUT.dxe\n"
+       "      copy IN with the typed classes section (names, places, organisations, health\n"
+       "      terms) built from LISTS (class<TAB>word<TAB>common a line; models/typed/)\n",
+       false},
       {"bench",
        "  bench [--model M | --geometry G] [--mechanism NAME | --preset NAME] [--epsilon E] [--batch B]\n"
        "        [--threads T] [--seconds S] [--numpy-script PATH] [--python PATH] [--no-baselines]\n"

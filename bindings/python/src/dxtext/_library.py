@@ -69,6 +69,8 @@ class ReleaseRecordStruct(ctypes.Structure):
         ("output_size", c_u32),
         ("output_digest", ctypes.c_uint8 * 32),
         ("preset", c_u32),
+        ("typed_classes", c_u32),
+        ("typed_flags", c_u32),
     ]
 
 

@@ -98,7 +98,7 @@ extern "C" {
 #define DXT_ABI_VERSION 0
 /** Major version of the .dxe model format this library reads and writes. */
 #define DXT_FORMAT_VERSION_MAJOR 1
-#define DXT_FORMAT_VERSION_MINOR 3
+#define DXT_FORMAT_VERSION_MINOR 4
 
 /** @return DXT_VERSION_NUMBER of the library actually loaded. */
 DXT_API uint32_t dxt_version_number(void);

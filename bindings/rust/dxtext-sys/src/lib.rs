@@ -28,7 +28,7 @@ pub const DXT_VERSION_PATCH: u32 = 0;
 pub const DXT_VERSION_NUMBER: u32 = DXT_VERSION_MAJOR * 10000 + DXT_VERSION_MINOR * 100 + DXT_VERSION_PATCH;
 pub const DXT_ABI_VERSION: u32 = 0;
 pub const DXT_FORMAT_VERSION_MAJOR: u32 = 1;
-pub const DXT_FORMAT_VERSION_MINOR: u32 = 2;
+pub const DXT_FORMAT_VERSION_MINOR: u32 = 4;
 
 // Status codes -------------------------------------------------------------
 
@@ -73,12 +73,14 @@ pub const DXT_MECHANISM_SYNTF: u32 = 4;
 pub const DXT_MECHANISM_MAHALANOBIS: u32 = 5;
 pub const DXT_MECHANISM_VICKREY: u32 = 6;
 pub const DXT_MECHANISM_TEM: u32 = 7;
+pub const DXT_MECHANISM_ORDERING: u32 = 8;
 
 pub const DXT_METRIC_UNKNOWN: u32 = 0;
 pub const DXT_METRIC_EUCLIDEAN: u32 = 1;
 pub const DXT_METRIC_HYPERBOLIC: u32 = 2;
 pub const DXT_METRIC_MAHALANOBIS: u32 = 3;
 pub const DXT_METRIC_DISCRETE: u32 = 4;
+pub const DXT_METRIC_ORDERING: u32 = 5;
 
 pub const DXT_SAMPLER_DEFAULT: u32 = 0;
 pub const DXT_SAMPLER_GUMBEL: u32 = 1;
@@ -112,6 +114,7 @@ pub const DXT_CLASS_OUT_OF_VOCABULARY: u32 = 1;
 pub const DXT_CLASS_NUMBER: u32 = 2;
 pub const DXT_CLASS_STOPWORD: u32 = 3;
 pub const DXT_TOKEN_CLASS_COUNT: usize = 4;
+pub const DXT_TYPED_FAMILY_COUNT: usize = 6;
 pub const DXT_TOKEN_ACTION_COUNT: usize = 4;
 
 pub const DXT_OPEN_VERIFY_DIGESTS: u32 = 0x1;
@@ -206,6 +209,9 @@ pub struct dxt_privatize_options {
     pub output_set: *const dxt_output_set,
     /// A `dxt_preset` (`DXT_PRESET_NONE` = none).
     pub preset: u32,
+    pub typed: [u32; DXT_TYPED_FAMILY_COUNT],
+    pub typed_consistent: u32,
+    pub number_shape: u32,
 }
 
 /// What a call released and the guarantee it carries: safe to transmit.
@@ -231,6 +237,8 @@ pub struct dxt_release_record {
     pub output_size: u32,
     pub output_digest: [u8; 32],
     pub preset: u32,
+    pub typed_classes: u32,
+    pub typed_flags: u32,
 }
 
 /// Token counts of a call's input: they describe the input; keep them local.

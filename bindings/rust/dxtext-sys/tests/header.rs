@@ -233,9 +233,9 @@ fn constants_match_the_header() {
         DXT_LEDGER_MEMO_DEFAULT, DXT_LEDGER_MEMO_MAX, DXT_LEDGER_FRESH, DXT_GEOMETRY_UNKNOWN, DXT_GEOMETRY_EUCLIDEAN,
         DXT_GEOMETRY_POINCARE, DXT_QUANT_UNKNOWN, DXT_QUANT_F32, DXT_QUANT_F16, DXT_QUANT_INT8,
         DXT_MECHANISM_UNKNOWN, DXT_MECHANISM_LAPLACE, DXT_MECHANISM_HYPERBOLIC, DXT_MECHANISM_EXPONENTIAL,
-        DXT_MECHANISM_SYNTF, DXT_MECHANISM_MAHALANOBIS, DXT_MECHANISM_VICKREY, DXT_MECHANISM_TEM,
+        DXT_MECHANISM_SYNTF, DXT_MECHANISM_MAHALANOBIS, DXT_MECHANISM_VICKREY, DXT_MECHANISM_TEM, DXT_MECHANISM_ORDERING,
         DXT_METRIC_UNKNOWN, DXT_METRIC_EUCLIDEAN, DXT_METRIC_HYPERBOLIC, DXT_METRIC_MAHALANOBIS,
-        DXT_METRIC_DISCRETE, DXT_SAMPLER_DEFAULT, DXT_SAMPLER_GUMBEL, DXT_SAMPLER_PERMUTE_AND_FLIP,
+        DXT_METRIC_DISCRETE, DXT_METRIC_ORDERING, DXT_SAMPLER_DEFAULT, DXT_SAMPLER_GUMBEL, DXT_SAMPLER_PERMUTE_AND_FLIP,
         DXT_SEARCH_EXACT, DXT_SEARCH_IVF, DXT_RNG_UNKNOWN, DXT_RNG_SYSTEM, DXT_RNG_DETERMINISTIC, DXT_POLICY_DEFAULT, DXT_POLICY_PRIVATIZE,
         DXT_POLICY_PLACEHOLDER, DXT_POLICY_DROP, DXT_POLICY_KEEP, DXT_CLASS_IN_VOCABULARY,
         DXT_CLASS_OUT_OF_VOCABULARY, DXT_CLASS_NUMBER, DXT_CLASS_STOPWORD, DXT_TOKEN_CLASS_COUNT,
@@ -307,10 +307,10 @@ fn rust_layouts() -> Layouts {
     layout!(m, dxt_context_options; struct_size, rng_mode, seed);
     layout!(m, dxt_privatize_options; struct_size, mechanism, epsilon, policy, placeholder, tem_gamma, tem_beta,
         vickrey_t, mahalanobis_lambda, syntf_s, exponential_sampler, search, ivf_nprobe,
-        release_shape, output_top, output_set, preset);
+        release_shape, output_top, output_set, preset, typed, typed_consistent, number_shape);
     layout!(m, dxt_release_record; struct_size, mechanism, epsilon, metric, rng_mode, is_private,
         fingerprint_valid, model_fingerprint, release, bound, reveals, draws, epsilon_total, epsilon_vocabulary,
-        release_shape, output_kind, output_size, output_digest, preset);
+        release_shape, output_kind, output_size, output_digest, preset, typed_classes, typed_flags);
     layout!(m, dxt_local_diagnostics; struct_size, counts, words_privatized, words_leaked);
     layout!(m, dxt_bag_entry; word, length, count);
     layout!(m, dxt_bag; entries, size);

@@ -20,6 +20,7 @@
 #include "accounting/privacy_report.hpp"
 #include "dxtext/dxtext.h"
 #include "errors/error.hpp"
+#include "model/sha256.hpp"
 #include "mechanisms/mechanism.hpp"
 #include "mechanisms/output_set.hpp"
 #include "model/model.hpp"
@@ -35,6 +36,11 @@ struct dxt_model {
 struct dxt_context {
   std::shared_ptr<const dxt::Model> model;  // keeps the model alive
   std::unique_ptr<dxt::RandomStream> rng;
+  // What, besides the generator mode, decides its bytes: SHA-256 of the seed
+  // of a deterministic generator (all zero for the system generator). The
+  // ledger's memo key covers it, so a call with another seed never returns
+  // the memoised output of this one.
+  dxt::Digest rng_identity{};
   // The mechanism of the last call, reused while mechanism and epsilon match.
   std::unique_ptr<dxt::Mechanism> mechanism;
   // Set while a call runs on the context (dxt::abi::ContextUse).

@@ -188,8 +188,13 @@ dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const
       dxt::LedgerScope& scope = scope_of(state, ledger);
       // Over the parameters the mechanism was built with and the policies the
       // privatiser receives: what decides the output's law (ledger_memo_key.hpp).
-      const dxt::Digest key = dxt::text_memo_key(keys.memo, m.params(), policies, rec, input);
-      if ((flags & DXT_LEDGER_FRESH) == 0) {
+      const dxt::Digest key = dxt::text_memo_key(keys.memo, m.params(), policies, rec, ctx->rng_identity, input);
+      // Without an app key the memo secret is in the file: a memo would let
+      // its reader test guesses of past inputs. Nothing is memoised then,
+      // and entries left by an older version are dropped at this commit.
+      const bool memo = ledger->store->has_app_key();
+      if (!memo) scope.memo.clear();
+      if (memo && (flags & DXT_LEDGER_FRESH) == 0) {
         if (const std::string* hit = scope.recall(key)) {
           result = *hit;
           from_memo = true;
@@ -201,12 +206,22 @@ dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const
         dxt::fail(DXT_E_BUDGET_EXCEEDED, "privacy budget exceeded: the release would cost " + number(cost) + " and " +
                                              number(spent) + " of the scope's cap " + number(scope.cap) +
                                              " is spent; nothing was drawn or released");
+      // The file's size limit, checked before any draw: the release entry
+      // must fit, and a memo entry is kept only if the longest one that is
+      // kept would fit too (privacy_ledger.hpp, "Size limits").
+      const size_t size_now = dxt::encoded_ledger_size(state);
+      if (size_now + dxt::kLedgerReleaseBytes > dxt::kLedgerMaxBytes)
+        dxt::fail(DXT_E_INPUT_TOO_LARGE, "the ledger file is full (" + std::to_string(dxt::kLedgerMaxBytes) +
+                                             " bytes); nothing was drawn or released");
+      const bool keep = memo && size_now + dxt::kLedgerReleaseBytes + dxt::kLedgerMemoEntryBytes +
+                                        dxt::kLedgerMemoMaxOutput <=
+                                    dxt::kLedgerMaxBytes;
       dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
       result = p.privatize_text(input);
       tally = p.tally();
       scope.releases.push_back(
           {rec.mechanism, rec.metric, rec.release, rec.bound, rec.epsilon, cost, tally.privatized});
-      scope.remember(key, result);
+      if (keep && result.size() <= dxt::kLedgerMemoMaxOutput) scope.remember(key, result);
       return true;
     });
     if (record != nullptr) dxt::fill_record(*record, m, *ctx->model, ctx->rng->mode(), shape);

@@ -212,6 +212,15 @@ std::vector<uint8_t> encode_ledger(const LedgerState& state, const std::vector<u
   return w.out;
 }
 
+size_t encoded_ledger_size(const LedgerState& state) {
+  size_t n = sizeof kMagic + 4 + 4 + state.secret.size() + 4;
+  for (const LedgerScope& s : state.scopes) {
+    n += 4 + s.name.size() + 8 + 4 + 8 + 8 + s.releases.size() * kLedgerReleaseBytes + 4;
+    for (const LedgerMemoEntry& e : s.memo) n += kLedgerMemoEntryBytes + e.output.size();
+  }
+  return n + kMacSize;
+}
+
 LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<uint8_t>& app_key) {
   constexpr size_t header = sizeof kMagic + 4 + 4 + 32;
   if (size < header + 4 + kMacSize) corrupt("it is " + std::to_string(size) + " bytes, too short for a ledger");

@@ -26,6 +26,18 @@
 
 namespace dxt {
 
+// Size limits, checked before a commit so that a ledger is never left
+// unreadable: no commit writes more than kLedgerMaxBytes (a release that
+// could pass it is refused before any draw, src/abi/ledger_abi.cpp), and
+// files are read up to kLedgerMaxReadBytes, above it. An output longer than
+// kLedgerMemoMaxOutput is released and charged but not memoised.
+inline constexpr size_t kLedgerMaxBytes = size_t{256} << 20;
+inline constexpr size_t kLedgerMaxReadBytes = size_t{1} << 30;
+inline constexpr size_t kLedgerMemoMaxOutput = size_t{64} << 10;
+// The encoded bytes of one release entry, and of a memo entry besides its output.
+inline constexpr size_t kLedgerReleaseBytes = 4 * 4 + 8 * 3;
+inline constexpr size_t kLedgerMemoEntryBytes = 32 + 8 + 4;
+
 struct LedgerRelease {
   uint32_t mechanism = 0;  // dxt_mechanism
   uint32_t metric = 0;     // dxt_metric
@@ -75,6 +87,8 @@ struct LedgerKeys {
 LedgerKeys derive_ledger_keys(const std::array<uint8_t, 32>& secret, const std::vector<uint8_t>& app_key);
 
 std::vector<uint8_t> encode_ledger(const LedgerState& state, const std::vector<uint8_t>& app_key);
+// The size encode_ledger gives, without encoding.
+size_t encoded_ledger_size(const LedgerState& state);
 // Throws Error(DXT_E_LEDGER_CORRUPT) for a bad MAC or a malformed body.
 LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<uint8_t>& app_key);
 

@@ -624,28 +624,48 @@ expect_fail "--ivf-nprobe without --search ivf" "needs --search ivf" "$BIN" priv
 
 # The privacy ledger (docs/budgets.md): a cap, refusal, memoised repeats, JSON totals, a corrupted file.
 L="$tmp/ledger.dxl"
+K="$tmp/ledger.key"  # an app key, kept apart from the ledger: needed for the memo
+printf '0123456789abcdef0123456789abcdef' >"$K"
 expect_fail "a new ledger needs --budget" "needs --budget" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" "Paris music"
 check "a refused new ledger leaves no file" test ! -e "$L"
 expect_fail "--budget without --ledger" "apply to --ledger" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --budget 5 cat
+expect_fail "--ledger-key-file without --ledger" "apply to --ledger" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger-key-file "$K" cat
 expect_fail "--ledger with --jsonl" "not to --jsonl" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --budget 5 --jsonl
 expect_fail "dxtext ledger on a missing file" "no ledger" "$BIN" ledger "$L"
-a=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --budget 5 "Paris music london" 2>/dev/null)
-b=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" "Paris music london" 2>/dev/null)
+printf 'short' >"$tmp/short.key"
+expect_fail "a ledger key file of 5 bytes" "16 to 64 bytes" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --budget 5 --ledger-key-file "$tmp/short.key" cat
+a=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --ledger-key-file "$K" --budget 5 "Paris music london" 2>/dev/null)
+b=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --ledger-key-file "$K" "Paris music london" 2>/dev/null)
 check "the same text through the ledger comes back the same" test -n "$a" -a "$a" = "$b"
-"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --format json "Paris music london" >"$tmp/led1.json" 2>/dev/null
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --ledger-key-file "$K" --format json "Paris music london" >"$tmp/led1.json" 2>/dev/null
 check "privatize --ledger --format json says memoised" grep -q '"memoised":true' "$tmp/led1.json"
-"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" "music" >/dev/null 2>&1
-expect_fail "a release past the cap is refused" "privacy budget exceeded.*nothing was drawn" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" "Paris"
-"$BIN" ledger "$L" >"$tmp/ledger.json"
+expect_fail "a keyed ledger opened without its key" "app key" "$BIN" ledger "$L"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --ledger-key-file "$K" "music" >/dev/null 2>&1
+expect_fail "a release past the cap is refused" "privacy budget exceeded.*nothing was drawn" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --ledger-key-file "$K" "Paris"
+"$BIN" ledger --ledger-key-file "$K" "$L" >"$tmp/ledger.json"
 check "ledger: one line of JSON with cap, spent, releases, memoised" grep -q '^{"scope":"default",.*"cap":5,"spent":4,"remaining":1,"releases":2,"words":4,"memoised":2,' "$tmp/ledger.json"
 check "ledger: spent per metric" grep -q '"spent_by_metric":{"euclidean":4}' "$tmp/ledger.json"
-"$BIN" ledger --budget 10 "$L" >/dev/null
-"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --fresh "Paris music london" >/dev/null 2>&1
-check "--fresh spends again" grep -q '"spent":6,' <("$BIN" ledger "$L")
-check "another scope starts apart" grep -q '"scope":"bob","budget_unit".*"spent":0,' <("$BIN" ledger --scope bob --budget 1 "$L")
+# A cap changes only by --set-cap (issue 27, case 4): --budget on an existing
+# scope is the cap of a new scope only, and is noted, not applied.
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --ledger-key-file "$K" --budget 1000 "Paris" >/dev/null 2>"$tmp/budget_note.txt" || true
+check "privatize --budget on an existing scope leaves its cap" grep -q '"cap":5,"spent":4,' <("$BIN" ledger --ledger-key-file "$K" "$L")
+check "privatize --budget on an existing scope says it keeps its cap" grep -q 'keeps its cap 5' "$tmp/budget_note.txt"
+"$BIN" ledger --ledger-key-file "$K" --budget 1000 "$L" >/dev/null 2>&1 || true
+check "ledger --budget on an existing scope leaves its cap" grep -q '"cap":5,' <("$BIN" ledger --ledger-key-file "$K" "$L")
+check "ledger --set-cap changes the cap" grep -q '"cap":10,' <("$BIN" ledger --ledger-key-file "$K" --set-cap 10 "$L")
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --ledger-key-file "$K" --fresh "Paris music london" >/dev/null 2>&1
+check "--fresh spends again" grep -q '"spent":6,' <("$BIN" ledger --ledger-key-file "$K" "$L")
+check "another scope starts apart" grep -q '"scope":"bob","budget_unit".*"cap":1,"spent":0,' <("$BIN" ledger --ledger-key-file "$K" --scope bob --budget 1 "$L")
 printf 'x' >>"$L"
-expect_fail "a corrupted ledger is refused" "corrupt" "$BIN" ledger "$L"
-expect_fail "privatize refuses a corrupted ledger" "corrupt" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" "Paris"
+expect_fail "a corrupted ledger is refused" "corrupt" "$BIN" ledger --ledger-key-file "$K" "$L"
+expect_fail "privatize refuses a corrupted ledger" "corrupt" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$L" --ledger-key-file "$K" "Paris"
+# Without an app key nothing is memoised (issue 27, case 2): the file holds
+# the memo secret, so a memo would answer guesses of past inputs.
+LN="$tmp/ledger_nokey.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$LN" --budget 2 "Paris music london" >/dev/null 2>&1
+cp "$LN" "$tmp/ledger_nokey_copy.dxl"
+expect_fail "without a key, the right guess is refused as a wrong one" "privacy budget exceeded" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$tmp/ledger_nokey_copy.dxl" "Paris music london"
+check "without a key the ledger memoises nothing" grep -q '"memoised":0,' <("$BIN" ledger "$LN")
 # --- output vocabularies (docs/guarantees.md, "Output vocabularies") ---------
 printf 'cat\ndog\r\n\nriver\n' >"$tmp/out_words.txt"
 printf 'cat\ndog\nriver\n' >"$tmp/out_words_canonical.txt"
@@ -688,10 +708,10 @@ expect_fail "--output-top above the vocabulary size" "1 .. 20" "$BIN" privatize 
 # vocabulary, then asked for with --output-top 3.
 LM="$tmp/ledger_memo.dxl"
 memo_text="Happy night by the river, zygote 42."
-"$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --budget 100 --format json "$memo_text" >"$tmp/lm0.json" 2>/dev/null
-"$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --output-top 3 --format json "$memo_text" >"$tmp/lm1.json" 2>/dev/null
+"$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --ledger-key-file "$K" --budget 100 --format json "$memo_text" >"$tmp/lm0.json" 2>/dev/null
+"$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --ledger-key-file "$K" --output-top 3 --format json "$memo_text" >"$tmp/lm1.json" 2>/dev/null
 check "ledger: --output-top after the whole vocabulary is a fresh release" grep -q '"memoised":false' "$tmp/lm1.json"
-o=$("$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --output-top 3 "$memo_text" 2>/dev/null)
+o=$("$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --ledger-key-file "$K" --output-top 3 "$memo_text" 2>/dev/null)
 check "ledger: the --output-top 3 output holds only the 3 most frequent words" \
   test -z "$(echo "$o" | tr ' ,.' '\n\n\n' | tr 'A-Z' 'a-z' | grep -v -x -e the -e cat -e sat -e '')"
 i=0
@@ -702,14 +722,14 @@ for variant in "--output-top 4" "--output-words $tmp/out_words.txt" "--release-s
   "--mechanism exponential --sampler permute-and-flip" "--stopwords placeholder"; do
   i=$((i + 1))
   # shellcheck disable=SC2086 # each variant is a list of arguments
-  "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" $variant --format json "$memo_text" >"$tmp/lmv$i.json" 2>/dev/null
+  "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --ledger-key-file "$K" $variant --format json "$memo_text" >"$tmp/lmv$i.json" 2>/dev/null
   # shellcheck disable=SC2086
-  "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" $variant --format json "$memo_text" >"$tmp/lmw$i.json" 2>/dev/null
+  "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --ledger "$LM" --ledger-key-file "$K" $variant --format json "$memo_text" >"$tmp/lmw$i.json" 2>/dev/null
   check "ledger: $variant draws fresh" grep -q '"memoised":false' "$tmp/lmv$i.json"
   check "ledger: $variant again is memoised" grep -q '"memoised":true' "$tmp/lmw$i.json"
 done
 check "ledger: every fresh release was charged (18 at epsilon 1)" \
-  grep -q '"spent":18,"remaining":82,"releases":18,' <("$BIN" ledger "$LM")
+  grep -q '"spent":18,"remaining":82,"releases":18,' <("$BIN" ledger --ledger-key-file "$K" "$LM")
 
 # Presets (--preset NAME; tools/options/presets.table): the library resolves
 # them, the record names them, conflicts and models without frequencies are

@@ -85,16 +85,29 @@ dxt_privatize_options laplace(double epsilon) {
   return o;
 }
 
+// An app key for the tests that need one (the memo needs one: a ledger
+// without an app key memoises nothing).
+const std::vector<uint8_t> kAppKey(32, 0x5a);
+
 dxt_ledger* open_ledger(const std::string& path, double cap, uint32_t memo = DXT_LEDGER_MEMO_DEFAULT,
-                        const char* scope = "alice") {
+                        const char* scope = "alice", const std::vector<uint8_t>* key = nullptr) {
   dxt_ledger_options lo;
   dxt_ledger_options_init(&lo);
   lo.cap = cap;
   lo.memo_capacity = memo;
+  if (key != nullptr) {
+    lo.key = key->data();
+    lo.key_length = key->size();
+  }
   dxt_ledger* l = nullptr;
   const dxt_status s = dxt_ledger_open(path.c_str(), scope, &lo, &l);
   REQUIRE_MESSAGE(s == DXT_OK, dxt_last_error_message());
   return l;
+}
+
+dxt_ledger* open_keyed(const std::string& path, double cap, uint32_t memo = DXT_LEDGER_MEMO_DEFAULT,
+                       const char* scope = "alice") {
+  return open_ledger(path, cap, memo, scope, &kAppKey);
 }
 
 // Privatises through the ledger; returns the status, the output in `out`.
@@ -158,7 +171,7 @@ TEST_CASE("ledger: releases are counted against the cap and refused past it, bef
   CHECK(t.spent == 2.0);
   CHECK(t.releases == 2);
   CHECK(t.words == 3);
-  CHECK(t.memoised == 2);
+  CHECK(t.memoised == 0);  // no app key: nothing is memoised
 
   // The third would spend 3 > 2.5: refused, and the generator is untouched.
   size_t drawn = 0;
@@ -212,7 +225,7 @@ TEST_CASE("ledger: a refusal leaves a seeded generator exactly where it was") {
 TEST_CASE("ledger: the same input released again gives the same output and spends nothing") {
   Toy toy;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 100);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
   dxt_context* ctx = seeded_context(toy.model);
   const std::string text = "w1 w7 w12 w3 w9 w18 w2 w5";
   std::string first, again, fresh;
@@ -259,7 +272,7 @@ TEST_CASE("ledger: the same input released again gives the same output and spend
 TEST_CASE("ledger: the file holds no input, only its keyed hash and the output") {
   Toy toy;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 100);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
   dxt_context* ctx = seeded_context(toy.model);
   const std::string text = "w13 w17 w19 w11 w13 w17 w19 w11";
   std::string out;
@@ -276,7 +289,7 @@ TEST_CASE("ledger: the file holds no input, only its keyed hash and the output")
 TEST_CASE("ledger: the memo is bounded; the least recently used input is evicted and counted again") {
   Toy toy;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 100, 2);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100, 2);
   dxt_context* ctx = seeded_context(toy.model);
   std::string out;
   bool memoised = false;
@@ -295,7 +308,7 @@ TEST_CASE("ledger: the memo is bounded; the least recently used input is evicted
   dxt_ledger_close(l);
 
   // Capacity 0: no memo at all.
-  dxt_ledger* none = open_ledger(dir.file("none.dxl"), 100, 0);
+  dxt_ledger* none = open_keyed(dir.file("none.dxl"), 100, 0);
   dxt_context* c2 = seeded_context(toy.model);
   CHECK(release(none, c2, 1.0, "w1", &out) == DXT_OK);
   CHECK(release(none, c2, 1.0, "w1", &out, &memoised) == DXT_OK);
@@ -328,7 +341,7 @@ TEST_CASE("ledger: scopes in one file are kept apart") {
 TEST_CASE("ledger: JSON of a scope") {
   Toy toy;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 4);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 4);
   dxt_context* ctx = seeded_context(toy.model);
   std::string out;
   CHECK(release(l, ctx, 1.5, "w1 w2", &out) == DXT_OK);
@@ -617,7 +630,7 @@ std::vector<std::string> words_of(const std::string& text) {
 TEST_CASE("ledger: one text under any option that changes its output's law draws fresh") {
   RichToy toy;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 1000);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 1000);
   dxt_context* ctx = seeded_context(toy.model);
   // Far from the top-5 words (the row y = 0), with an out-of-vocabulary word
   // and a number, so that every policy has something to act on.
@@ -732,7 +745,7 @@ TEST_CASE("ledger: the memo key separates models and generator modes") {
   RichToy rich;
   Toy plain;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 100);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
   const std::string text = "w3 w4";
   dxt_context* a = seeded_context(plain.model);
   dxt_context* b = seeded_context(rich.model);  // the same words and vectors, another file
@@ -749,6 +762,75 @@ TEST_CASE("ledger: the memo key separates models and generator modes") {
   dxt_context_destroy(b);
   dxt_context_destroy(system);
   dxt_ledger_close(l);
+}
+
+TEST_CASE("ledger: the memo key covers the seed of a deterministic generator (issue 27, case 8)") {
+  Toy toy;
+  TempDir dir;
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
+  const std::string text = "w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12";
+  dxt_context* seven = seeded_context(toy.model, 7);
+  dxt_context* eight = seeded_context(toy.model, 8);
+  dxt_context* seven_again = seeded_context(toy.model, 7);
+  const dxt_privatize_options o = laplace(1.0);
+  const Released first = release_with(l, seven, o, text);
+  REQUIRE(first.status == DXT_OK);
+  CHECK(!first.memoised);
+  // Another seed: another output law for this call, so no memo hit.
+  const Released other = release_with(l, eight, o, text);
+  REQUIRE(other.status == DXT_OK);
+  CHECK(!other.memoised);
+  // The same seed again: the memoised output.
+  const Released same = release_with(l, seven_again, o, text);
+  CHECK(same.memoised);
+  CHECK(same.text == first.text);
+  CHECK(totals_of(l).releases == 2);
+  dxt_context_destroy(seven);
+  dxt_context_destroy(eight);
+  dxt_context_destroy(seven_again);
+  dxt_ledger_close(l);
+}
+
+TEST_CASE("ledger: without an app key the file is no oracle for past inputs (issue 27, case 2)") {
+  Toy toy;
+  TempDir dir;
+  const std::string path = dir.file("l.dxl");
+  dxt_ledger* l = open_ledger(path, 1.0);
+  dxt_context* ctx = seeded_context(toy.model);
+  const std::string secret = "w3 w14 w7";
+  std::string out;
+  bool memoised = true;
+  REQUIRE(release(l, ctx, 1.0, secret, &out, &memoised) == DXT_OK);
+  CHECK(!memoised);
+  CHECK(totals_of(l).memoised == 0);
+  dxt_ledger_close(l);
+  // Whoever holds a copy of the spent file tries guesses: the right one is
+  // refused as the wrong ones are (nothing is memoised without a key).
+  const std::string copy = dir.file("copy.dxl");
+  write_bytes(copy, read_bytes(path));
+  dxt_ledger* attacker = open_ledger(copy, 0);
+  for (const std::string& guess : std::vector<std::string>{"w3 w14 w8", "w1", secret}) {
+    CHECK(release(attacker, ctx, 1.0, guess, &out, &memoised) == DXT_E_BUDGET_EXCEEDED);
+    CHECK(!memoised);
+  }
+  dxt_ledger_close(attacker);
+  // A file an older version wrote with memo entries loses them at the next
+  // commit without a key.
+  {
+    const std::vector<uint8_t> bytes = read_bytes(path);
+    dxt::LedgerState state = dxt::decode_ledger(bytes.data(), bytes.size(), {});
+    state.scopes.at(0).remember(dxt::Digest{}, "old output");
+    write_bytes(path, dxt::encode_ledger(state, {}));
+  }
+  dxt_ledger* again = open_ledger(path, 0);
+  CHECK(totals_of(again).memoised == 1);
+  CHECK(dxt_ledger_set_cap(again, 10) == DXT_OK);
+  CHECK(release(again, ctx, 1.0, secret, &out, &memoised) == DXT_OK);
+  CHECK(!memoised);
+  CHECK(totals_of(again).memoised == 0);
+  CHECK(totals_of(again).releases == 2);
+  dxt_ledger_close(again);
+  dxt_context_destroy(ctx);
 }
 
 // -- the ledger in the caller's storage ---------------------------------------
@@ -784,7 +866,7 @@ dxt_ledger* open_bytes(const std::vector<uint8_t>& bytes, double cap, const char
 
 TEST_CASE("ledger in memory: the same budget, refusal before any draw, and memo as the file") {
   Toy toy;
-  dxt_ledger* l = open_bytes({}, 2.5);
+  dxt_ledger* l = open_bytes({}, 2.5, "alice", &kAppKey);
   const std::vector<uint8_t> created = saved(l);
   CHECK(created.size() > 8);
   CHECK(std::memcmp(created.data(), "DXTLEDG1", 8) == 0);
@@ -810,10 +892,10 @@ TEST_CASE("ledger in memory: the same budget, refusal before any draw, and memo 
   // the first stopped, and returns the memoised output.
   const std::vector<uint8_t> bytes = saved(l);
   dxt_ledger_close(l);
-  dxt_ledger* reopened = open_bytes(bytes, 99);
+  dxt_ledger* reopened = open_bytes(bytes, 99, "alice", &kAppKey);
   CHECK(totals_of(reopened).cap == 2.5);  // an existing scope keeps its cap
   CHECK(totals_of(reopened).spent == 2.0);
-  dxt_context* other = seeded_context(toy.model, 9);
+  dxt_context* other = seeded_context(toy.model);  // the same seed: the seed is in the memo key
   CHECK(release(reopened, other, 1.0, "w1 w2", &again, &memoised) == DXT_OK);
   CHECK(memoised);
   CHECK(again == out);

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ledger_command.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -11,6 +16,28 @@
 #include "errors/error.hpp"
 
 namespace dxt::cli {
+namespace {
+
+// The app key of --ledger-key-file: the file's bytes, 16 to 64 of them. Read
+// only from a regular file (a FIFO or a device would block or never end).
+std::vector<uint8_t> read_key_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) fail(DXT_E_IO, "cannot open the ledger key file " + path + ": " + std::strerror(errno));
+  std::vector<uint8_t> key(65);
+  struct stat st {};
+  ssize_t got = -1;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= 64) got = ::read(fd, key.data(), key.size());
+  const int saved = errno;
+  ::close(fd);
+  if (!S_ISREG(st.st_mode)) fail(DXT_E_IO, "the ledger key file " + path + " is not a regular file");
+  if (got < 0) fail(DXT_E_IO, "cannot read the ledger key file " + path + ": " + std::strerror(saved));
+  if (got < 16 || got > 64)
+    throw UsageError("the ledger key file holds 16 to 64 bytes (e.g. head -c 32 /dev/urandom > FILE)");
+  key.resize(static_cast<size_t>(got));
+  return key;
+}
+
+}  // namespace
 
 LedgerPtr open_ledger(const Args& args, const std::string& path, bool create) {
   struct stat st {};
@@ -21,18 +48,39 @@ LedgerPtr open_ledger(const Args& args, const std::string& path, bool create) {
   dxt_ledger_options lo;
   dxt_ledger_options_init(&lo);
   if (budget) lo.cap = args.number("budget");
+  std::vector<uint8_t> key;
+  if (const auto key_file = args.get("ledger-key-file")) {
+    key = read_key_file(*key_file);
+    lo.key = key.data();
+    lo.key_length = key.size();
+  }
   const std::string scope = args.get("scope").value_or("default");
   dxt_ledger* l = nullptr;
-  check(dxt_ledger_open(path.c_str(), scope.c_str(), &lo, &l));
+  const dxt_status s = dxt_ledger_open(path.c_str(), scope.c_str(), &lo, &l);
+  std::fill(key.begin(), key.end(), uint8_t{0});
+  check(s);
   LedgerPtr ledger(l);
-  if (budget && exists) check(dxt_ledger_set_cap(ledger.get(), lo.cap));
+  // --budget is the cap of a new scope; an existing scope keeps its own, in
+  // every interface (docs/budgets.md, "Changing a cap"). Say so rather than
+  // let a different --budget pass unnoticed.
+  if (budget) {
+    dxt_ledger_totals t;
+    dxt_ledger_totals_init(&t);
+    check(dxt_ledger_get_totals(ledger.get(), &t));
+    if (t.cap != lo.cap)
+      std::fprintf(stderr,
+                   "dxtext: note: --budget applies to a new scope; scope \"%s\" keeps its cap %.10g "
+                   "(change it with: dxtext ledger --scope S --set-cap B FILE)\n",
+                   scope.c_str(), t.cap);
+  }
   return ledger;
 }
 
 int run_ledger(int argc, char** argv) {
-  Args args(argc, argv, 2, {"scope", "budget"}, {});
+  Args args(argc, argv, 2, {"scope", "budget", "set-cap", "ledger-key-file"}, {});
   if (args.positional().size() != 1) throw UsageError("ledger takes one FILE");
   LedgerPtr ledger = open_ledger(args, args.positional()[0], false);
+  if (args.get("set-cap")) check(dxt_ledger_set_cap(ledger.get(), args.number("set-cap")));
   size_t need = 0;
   const dxt_status probe = dxt_ledger_to_json(ledger.get(), nullptr, 0, &need);
   if (probe != DXT_E_INPUT_TOO_LARGE) check(probe);

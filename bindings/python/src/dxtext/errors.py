@@ -181,6 +181,13 @@ _BY_STATUS: Dict[int, Type[DxtextError]] = {
 
 def error_for(status: int, status_name: str, detail: str) -> DxtextError:
     """The exception for a non-zero status; unknown (newer) codes give DxtextError."""
-    message = f"{status_name}: {detail}" if detail else status_name
+    # Most details already begin with the status's own words ("privacy budget
+    # exceeded: the release would cost ..."): they are not said twice.
+    if not detail:
+        message = status_name
+    elif detail.lower().startswith(status_name.lower()):
+        message = detail
+    else:
+        message = f"{status_name}: {detail}"
     cls = _BY_STATUS.get(status, DxtextError)
     return cls(message, status=status, status_name=status_name, detail=detail)

@@ -57,6 +57,15 @@ class LedgerRelease:
     record: ReleaseRecord
 
 
+def _scope_bytes(scope: str) -> bytes:
+    """The scope as the C string dxt_ledger_open reads: a NUL would end it
+    there, so "user\\0day1" and "user\\0day2" would both open "user"."""
+    data = _encode(scope, "scope")
+    if b"\0" in data:
+        raise invalid_argument("the scope contains a NUL character")
+    return data
+
+
 class Ledger:
     """A scope of a ledger file. Calls on one Ledger are serialised; several
     Ledger objects, in any number of processes, may share a file."""
@@ -99,7 +108,7 @@ class Ledger:
             options.key = ctypes.cast(key_buffer, ctypes.c_void_p).value
             options.key_length = len(key)
         out = ctypes.c_void_p()
-        status = native.lib().dxt_ledger_open(name, _encode(scope, "scope"), ctypes.byref(options), ctypes.byref(out))
+        status = native.lib().dxt_ledger_open(name, _scope_bytes(scope), ctypes.byref(options), ctypes.byref(out))
         if key_buffer is not None:
             ctypes.memset(key_buffer, 0, len(key_buffer))
         native.check(status)

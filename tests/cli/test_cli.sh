@@ -666,6 +666,32 @@ LN="$tmp/ledger_nokey.dxl"
 cp "$LN" "$tmp/ledger_nokey_copy.dxl"
 expect_fail "without a key, the right guess is refused as a wrong one" "privacy budget exceeded" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2 --ledger "$tmp/ledger_nokey_copy.dxl" "Paris music london"
 check "without a key the ledger memoises nothing" grep -q '"memoised":0,' <("$BIN" ledger "$LN")
+# Links (issue 27, case 3): a symbolic link to a ledger is that ledger, with
+# one cap; a ledger file with a second (hard) name is refused.
+mkdir -p "$tmp/la" "$tmp/lb"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$tmp/la/L" --budget 8 "Paris" >/dev/null 2>&1
+ln -s "$tmp/la/L" "$tmp/lb/L"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$tmp/lb/L" --budget 8 "music" >/dev/null 2>&1
+expect_fail "a link to a spent ledger is the spent ledger" "privacy budget exceeded" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$tmp/lb/L" "london"
+check "the commit through the link left the link a link" test -L "$tmp/lb/L"
+ln "$tmp/la/L" "$tmp/lb/H"
+expect_fail "a ledger file with two names is refused" "hard links" "$BIN" ledger "$tmp/lb/H"
+rm -f "$tmp/lb/H"
+# Only regular files are read (issue 27, case 6): a FIFO or a device is
+# refused at once rather than waited on or read without end.
+mkfifo "$tmp/fifo"
+expect_fail "a FIFO as --ledger" "not a regular file" timeout 20 "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --ledger "$tmp/fifo" --budget 5 cat
+expect_fail "a FIFO as --output-words" "not a regular file" timeout 20 "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --output-words "$tmp/fifo" cat
+expect_fail "/dev/zero as --output-words" "not a regular file" timeout 20 "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --output-words /dev/zero cat
+expect_fail "a FIFO as --ledger-key-file" "not a regular file" timeout 20 "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --ledger "$tmp/lf.dxl" --budget 5 --ledger-key-file "$tmp/fifo" cat
+# Under a file size limit the commit fails with a status, not SIGXFSZ, and
+# leaves no temporary behind.
+LF="$tmp/ledger_fsize.dxl"
+for w in Paris music london river night; do
+  "$BIN" privatize --model "$tmp/m.dxe" --epsilon 0.1 --ledger "$LF" --ledger-key-file "$K" --budget 100 "$w $w $w $w $w $w $w $w $w $w $w $w" >/dev/null 2>&1
+done
+expect_fail "a commit past ulimit -f is a status" "file size limit" bash -c 'ulimit -f 1 && exec "$@"' _ "$BIN" privatize --model "$tmp/m.dxe" --epsilon 0.1 --ledger "$LF" --ledger-key-file "$K" "cat cat cat cat cat cat cat cat cat cat cat cat"
+check "a failed commit leaves no temporary" test ! -e "$LF.tmp"
 # --- output vocabularies (docs/guarantees.md, "Output vocabularies") ---------
 printf 'cat\ndog\r\n\nriver\n' >"$tmp/out_words.txt"
 printf 'cat\ndog\nriver\n' >"$tmp/out_words_canonical.txt"

@@ -6,7 +6,10 @@
 // caller's storage (dxt_ledger_open_memory).
 #include <doctest/doctest.h>
 
+#include <dirent.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +28,7 @@
 
 #include "abi/abi_support.hpp"
 #include "accounting/ledger_file.hpp"
+#include "accounting/ledger_memory.hpp"
 #include "accounting/privacy_ledger.hpp"
 #include "dxtext/dxtext.h"
 #include "model/hmac_sha256.hpp"
@@ -831,6 +835,143 @@ TEST_CASE("ledger: without an app key the file is no oracle for past inputs (iss
   CHECK(totals_of(again).releases == 2);
   dxt_ledger_close(again);
   dxt_context_destroy(ctx);
+}
+
+TEST_CASE("ledger: a symbolic link to a ledger is that ledger; a hard link is refused (issue 27, case 3)") {
+  Toy toy;
+  TempDir dir;
+  REQUIRE(::mkdir(dir.file("a").c_str(), 0700) == 0);
+  REQUIRE(::mkdir(dir.file("b").c_str(), 0700) == 0);
+  const std::string real = dir.file("a/L");
+  const std::string link = dir.file("b/L");
+  dxt_context* ctx = seeded_context(toy.model);
+  std::string out;
+  dxt_ledger* first = open_ledger(real, 8);
+  REQUIRE(::symlink(real.c_str(), link.c_str()) == 0);
+  dxt_ledger* through_link = open_ledger(link, 1000);  // the same scope: its cap stays 8
+  CHECK(totals_of(through_link).cap == 8);
+  CHECK(release(first, ctx, 4.0, "w1", &out) == DXT_OK);
+  CHECK(release(through_link, ctx, 4.0, "w2", &out) == DXT_OK);
+  // One budget, whichever path is used.
+  CHECK(release(first, ctx, 4.0, "w3", &out) == DXT_E_BUDGET_EXCEEDED);
+  CHECK(release(through_link, ctx, 4.0, "w3", &out) == DXT_E_BUDGET_EXCEEDED);
+  CHECK(totals_of(first).spent == 8.0);
+  // The commit renamed over the file, not over the link; one lock, beside the file.
+  struct stat st {};
+  REQUIRE(::lstat(link.c_str(), &st) == 0);
+  CHECK(S_ISLNK(st.st_mode));
+  CHECK(::access((link + ".lock").c_str(), F_OK) != 0);
+  CHECK(::access((real + ".lock").c_str(), F_OK) == 0);
+  dxt_ledger_close(through_link);
+
+  // A hard link is a second name that the next rename would split off:
+  // a ledger file with two names is refused through either.
+  const std::string hard = dir.file("b/H");
+  REQUIRE(::link(real.c_str(), hard.c_str()) == 0);
+  dxt_ledger* l = nullptr;
+  CHECK(dxt_ledger_open(hard.c_str(), "alice", nullptr, &l) == DXT_E_IO);
+  CHECK(std::string(dxt_last_error_message()).find("hard links") != std::string::npos);
+  CHECK(release(first, ctx, 0.0001, "w4", &out) == DXT_E_IO);
+  REQUIRE(::unlink(hard.c_str()) == 0);
+  CHECK(totals_of(first).spent == 8.0);
+
+  // A link to a missing file is refused rather than replaced by a new ledger.
+  const std::string dangling = dir.file("b/D");
+  REQUIRE(::symlink(dir.file("a/missing").c_str(), dangling.c_str()) == 0);
+  CHECK(dxt_ledger_open(dangling.c_str(), "alice", nullptr, &l) == DXT_E_IO);
+  CHECK(::access(dir.file("a/missing").c_str(), F_OK) != 0);
+  dxt_ledger_close(first);
+  dxt_context_destroy(ctx);
+}
+
+TEST_CASE("ledger: an output too long for the memo is released, charged and not memoised (issue 27, case 5)") {
+  Toy toy;
+  TempDir dir;
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
+  dxt_context* ctx = seeded_context(toy.model);
+  const std::string placeholder(40 * 1024, 'x');
+  dxt_privatize_options o = laplace(1.0);
+  o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_PLACEHOLDER;
+  o.placeholder = placeholder.c_str();
+  const std::string text = "zzqa zzqb w1";  // two unknown words: over 64 KiB of output
+  const Released a = release_with(l, ctx, o, text);
+  REQUIRE(a.status == DXT_OK);
+  CHECK(a.text.size() > dxt::kLedgerMemoMaxOutput);
+  const Released b = release_with(l, ctx, o, text);
+  REQUIRE(b.status == DXT_OK);
+  CHECK(!b.memoised);
+  CHECK(totals_of(l).memoised == 0);
+  CHECK(totals_of(l).releases == 2);
+  CHECK(read_bytes(dir.file("l.dxl")).size() < 4096);
+  // A short one is memoised as before.
+  CHECK(!release_with(l, ctx, laplace(1.0), "w1 w2").memoised);
+  CHECK(release_with(l, ctx, laplace(1.0), "w1 w2").memoised);
+  dxt_context_destroy(ctx);
+  dxt_ledger_close(l);
+}
+
+TEST_CASE("ledger: a commit that would pass the size limit is refused and leaves the ledger readable") {
+  // The memory store checks the same limit as the file: a state just over it
+  // is refused with DXT_E_INPUT_TOO_LARGE and the stored bytes stay as they were.
+  dxt::LedgerState state;
+  dxt::LedgerScope scope;
+  scope.name = "alice";
+  scope.cap = 1;
+  scope.memo_capacity = DXT_LEDGER_MEMO_MAX;
+  state.scopes.push_back(scope);
+  const std::vector<uint8_t> small = dxt::encode_ledger(state, kAppKey);
+  CHECK(dxt::encoded_ledger_size(state) == small.size());
+  dxt::LedgerMemory memory(small, kAppKey);
+  bool threw = false;
+  try {
+    memory.transact(false, [](dxt::LedgerState& s, const dxt::LedgerKeys&) {
+      s.scopes[0].memo.push_back({dxt::Digest{}, 1, std::string(dxt::kLedgerMaxBytes, 'x')});
+      return true;
+    });
+  } catch (const dxt::Error& e) {
+    threw = e.status() == DXT_E_INPUT_TOO_LARGE;
+  }
+  CHECK(threw);
+  CHECK(memory.bytes() == small);
+}
+
+TEST_CASE("ledger: a FIFO is no ledger, and the file size limit is a status, not SIGXFSZ (issue 27, case 6)") {
+  Toy toy;
+  TempDir dir;
+  const std::string fifo = dir.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  dxt_ledger* l = nullptr;
+  CHECK(dxt_ledger_open(fifo.c_str(), "alice", nullptr, &l) == DXT_E_IO);  // returns, does not hang
+  CHECK(std::string(dxt_last_error_message()).find("not a regular file") != std::string::npos);
+
+  const std::string path = dir.file("l.dxl");
+  dxt_ledger_close(open_ledger(path, 100));
+  const size_t size = read_bytes(path).size();
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // A file size limit that the next commit (one release entry more) passes.
+    struct rlimit limit {};
+    limit.rlim_cur = limit.rlim_max = size + 8;
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(3);
+    dxt_ledger* c = nullptr;
+    if (dxt_ledger_open(path.c_str(), "alice", nullptr, &c) != DXT_OK) _exit(4);
+    dxt_context* ctx = seeded_context(toy.model);
+    std::string out;
+    const dxt_status s = release(c, ctx, 1.0, "w1 w2", &out);
+    const bool named = std::string(dxt_last_error_message()).find("file size limit") != std::string::npos;
+    _exit(s == DXT_E_IO && named ? 0 : 5);
+  }
+  int wstatus = 0;
+  REQUIRE(::waitpid(child, &wstatus, 0) == child);
+  CHECK_MESSAGE(WIFEXITED(wstatus), "killed by signal ", WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+  CHECK(WIFEXITED(wstatus));
+  CHECK(WEXITSTATUS(wstatus) == 0);
+  // Nothing left behind, the ledger as it was.
+  CHECK(::access((path + ".tmp").c_str(), F_OK) != 0);
+  dxt_ledger* after = open_ledger(path, 0);
+  CHECK(totals_of(after).releases == 0);
+  dxt_ledger_close(after);
 }
 
 // -- the ledger in the caller's storage ---------------------------------------

@@ -1,39 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ledger_command.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "errors/error.hpp"
+#include "regular_file.hpp"
 
 namespace dxt::cli {
 namespace {
 
-// The app key of --ledger-key-file: the file's bytes, 16 to 64 of them. Read
-// only from a regular file (a FIFO or a device would block or never end).
+// The app key of --ledger-key-file: the file's bytes, 16 to 64 of them.
 std::vector<uint8_t> read_key_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) fail(DXT_E_IO, "cannot open the ledger key file " + path + ": " + std::strerror(errno));
-  std::vector<uint8_t> key(65);
-  struct stat st {};
-  ssize_t got = -1;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= 64) got = ::read(fd, key.data(), key.size());
-  const int saved = errno;
-  ::close(fd);
-  if (!S_ISREG(st.st_mode)) fail(DXT_E_IO, "the ledger key file " + path + " is not a regular file");
-  if (got < 0) fail(DXT_E_IO, "cannot read the ledger key file " + path + ": " + std::strerror(saved));
-  if (got < 16 || got > 64)
-    throw UsageError("the ledger key file holds 16 to 64 bytes (e.g. head -c 32 /dev/urandom > FILE)");
-  key.resize(static_cast<size_t>(got));
+  std::string bytes = read_regular_file(path, 64, "the ledger key file");
+  if (bytes.size() < 16) throw UsageError("the ledger key file holds 16 to 64 bytes (e.g. head -c 32 /dev/urandom > FILE)");
+  std::vector<uint8_t> key(bytes.begin(), bytes.end());
+  std::fill(bytes.begin(), bytes.end(), '\0');
   return key;
 }
 

@@ -24,6 +24,7 @@
 #include "output_format.hpp"
 #include "privatize_jsonl.hpp"
 #include "privatize_option_args.hpp"
+#include "regular_file.hpp"
 #include "release_output.hpp"
 
 namespace dxt::cli {
@@ -47,11 +48,15 @@ using OutputSetPtr = std::unique_ptr<dxt_output_set, OutputSetFreer>;
 // line (a trailing CR is removed, blank lines are skipped), and o.output_set
 // pointed at it. The list must be public and fixed in advance: never made
 // from the text being privatised (docs/guarantees.md, "Output vocabularies").
+// Far above any vocabulary's words, one a line.
+constexpr size_t kMaxWordListBytes = size_t{256} << 20;
+
 OutputSetPtr output_words(const Args& args, dxt_model* model, dxt_privatize_options& o) {
   const auto path = args.get("output-words");
   if (!path) return OutputSetPtr(nullptr);
-  std::ifstream in(*path, std::ios::binary);
-  if (!in) fail(DXT_E_IO, "cannot open the output word list " + *path);
+  // A regular file of bounded size: a FIFO or /dev/zero is refused, not
+  // waited on or read without end.
+  std::istringstream in(read_regular_file(*path, kMaxWordListBytes, "the output word list"));
   std::vector<std::string> words;
   std::string line;
   while (std::getline(in, line)) {
@@ -60,7 +65,6 @@ OutputSetPtr output_words(const Args& args, dxt_model* model, dxt_privatize_opti
     if (line.find('\0') != std::string::npos) fail(DXT_E_INVALID_ARGUMENT, "the output word list contains a NUL byte");
     words.push_back(line);
   }
-  if (in.bad()) fail(DXT_E_IO, "reading the output word list " + *path + " failed");
   std::vector<const char*> pointers;
   for (const std::string& w : words) pointers.push_back(w.c_str());
   dxt_output_set* set = nullptr;

@@ -5,6 +5,7 @@ file, and processes sharing one file."""
 from __future__ import annotations
 
 import math
+import os
 import multiprocessing
 from pathlib import Path
 
@@ -183,3 +184,28 @@ def test_without_a_key_the_file_is_no_oracle(model: dxtext.Model, tmp_path: Path
         for guess in ("the quick brown fox", TEXT):
             with pytest.raises(dxtext.BudgetExceededError):
                 attacker.privatize(model, guess, epsilon=4)
+
+
+def test_links_and_non_regular_files(model: dxtext.Model, tmp_path: Path) -> None:
+    # Issue 27, cases 3 and 6: a symbolic link is the ledger it points to; a
+    # second hard name and a FIFO are refused (at once, without hanging).
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    real, link = tmp_path / "a" / "L", tmp_path / "b" / "L"
+    with dxtext.Ledger.open(real, cap=8) as ledger:
+        ledger.privatize(model, "hello", epsilon=4)
+    link.symlink_to(real)
+    with dxtext.Ledger.open(link, cap=1000) as ledger:
+        assert ledger.totals().cap == 8
+        ledger.privatize(model, "world", epsilon=4)
+        with pytest.raises(dxtext.BudgetExceededError):
+            ledger.privatize(model, "again", epsilon=4)
+    assert link.is_symlink()
+    hard = tmp_path / "b" / "H"
+    os.link(real, hard)
+    with pytest.raises(dxtext.DxtextIOError, match="hard links"):
+        dxtext.Ledger.open(hard)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(dxtext.DxtextIOError, match="not a regular file"):
+        dxtext.Ledger.open(fifo, cap=1)

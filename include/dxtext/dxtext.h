@@ -142,7 +142,11 @@ enum {
   DXT_E_BUDGET_EXCEEDED = 18,
   /** a ledger file fails its MAC or its format checks (corrupted, truncated,
       edited, or opened with the wrong key); it is refused, never reset. */
-  DXT_E_LEDGER_CORRUPT = 19
+  DXT_E_LEDGER_CORRUPT = 19,
+  /** a ledger is older than the anchor the app kept for it (an earlier copy
+      of its file was put back, or the file was deleted or replaced): the
+      call is refused, nothing is drawn or released (see "Rollback"). */
+  DXT_E_LEDGER_ROLLBACK = 20
 };
 
 /** @return a static, never-NULL English description of @p status. */
@@ -851,6 +855,36 @@ DXT_API DXT_NODISCARD dxt_status dxt_calibrate(dxt_context *context, const dxt_p
  */
 typedef struct dxt_ledger dxt_ledger;
 
+/**
+ * Rollback. A file holds no proof of its own age: a copy saved earlier and
+ * put back (or the file deleted, and made anew by the next open) passes
+ * every check of the file and hands back the budget spent since. The app
+ * detects that with an anchor kept where the file's writer cannot change it
+ * (the platform keystore, a server, a directory the user cannot write): read
+ * it with dxt_ledger_get_anchor after every call that returns DXT_OK, store
+ * it, and give it back in dxt_ledger_options.anchor at the next open. A
+ * handle opened with an anchor, and every handle after its first call,
+ * refuses with DXT_E_LEDGER_ROLLBACK a file that is not the anchor's ledger,
+ * or has fewer commits or less spent (over all its scopes) than the anchor
+ * says. Without an anchor kept outside it, a rollback is not detected
+ * (docs/budgets.md, "Rollback").
+ */
+typedef struct dxt_ledger_anchor {
+  uint32_t struct_size;
+  /** names the ledger: the same for every copy of its file, different for a
+      ledger made anew */
+  uint8_t ledger_id[16];
+  /** commits made to the ledger; only grows */
+  uint64_t commits;
+  /** epsilon spent over all its scopes; only grows */
+  double spent;
+} dxt_ledger_anchor;
+
+DXT_API void dxt_ledger_anchor_init_sized(dxt_ledger_anchor *anchor, size_t struct_size);
+static inline void dxt_ledger_anchor_init(dxt_ledger_anchor *anchor) {
+  dxt_ledger_anchor_init_sized(anchor, sizeof(*anchor));
+}
+
 /** Default and largest number of memoised outputs per scope. */
 #define DXT_LEDGER_MEMO_DEFAULT 64u
 #define DXT_LEDGER_MEMO_MAX 4096u
@@ -868,9 +902,15 @@ typedef struct dxt_ledger_options {
   /** Optional app key (NULL = none), 16 to 64 bytes, e.g. from the platform
       keystore: mixed into the file's MAC and the memo keys, so that whoever
       can write the file but lacks the key cannot forge it. A file made with
-      a key can only be opened with it. */
+      a key can only be opened with it. Without a key nothing is memoised:
+      the memo secret would be in the file, and a memo would let whoever
+      reads it test guesses of past inputs. */
   const uint8_t *key;
   size_t key_length;
+  /** The anchor stored after the last call on this ledger (see "Rollback");
+      NULL = none, and a rollback before the first call is not detected. With
+      an anchor, a missing file is a rollback, not a new ledger. */
+  const dxt_ledger_anchor *anchor;
 } dxt_ledger_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see
@@ -937,7 +977,9 @@ DXT_API DXT_NODISCARD dxt_status dxt_ledger_save(dxt_ledger *ledger, uint8_t *bu
                                                  size_t *required);
 
 /** Set the scope's cap (finite, >= 0). Lowering it below what is spent
-    refuses every further release that costs anything. */
+    refuses every further release that costs anything. This is the only
+    call that changes the cap of an existing scope: opening it with another
+    dxt_ledger_options.cap leaves its cap as it is, in every interface. */
 DXT_API DXT_NODISCARD dxt_status dxt_ledger_set_cap(dxt_ledger *ledger, double cap);
 
 /** Flags of dxt_ledger_privatize_text. */
@@ -983,6 +1025,14 @@ static inline void dxt_ledger_totals_init(dxt_ledger_totals *totals) {
 }
 
 DXT_API DXT_NODISCARD dxt_status dxt_ledger_get_totals(dxt_ledger *ledger, dxt_ledger_totals *totals);
+
+/**
+ * The ledger's anchor now (see "Rollback"), read from the file and checked
+ * against the handle's last one: store it after every call that returns
+ * DXT_OK, replacing the one stored before.
+ * @return DXT_E_LEDGER_ROLLBACK when the file is older than the handle's anchor.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_get_anchor(dxt_ledger *ledger, dxt_ledger_anchor *anchor);
 
 /**
  * The scope as one line of JSON: scope, budget unit, cap, spent, remaining,

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -59,6 +60,9 @@ struct dxt_output_set {
 struct dxt_ledger {
   std::unique_ptr<dxt::LedgerStore> store;
   std::string scope;
+  // The anchor of the state this handle last read or wrote (or the one the
+  // app gave at open): every call refuses a state older than it.
+  std::optional<dxt::LedgerAnchor> anchor;
 };
 
 namespace dxt::abi {

@@ -81,6 +81,7 @@ const char* dxt_status_string(dxt_status s) {
     case DXT_E_CONTEXT_BUSY: return "context in use by another thread";
     case DXT_E_BUDGET_EXCEEDED: return "privacy budget exceeded";
     case DXT_E_LEDGER_CORRUPT: return "corrupt ledger";
+    case DXT_E_LEDGER_ROLLBACK: return "ledger rolled back";
     default: return "unknown status";
   }
 }

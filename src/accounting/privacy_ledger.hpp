@@ -5,8 +5,9 @@
 // locks, reads and writes; src/abi/ledger_abi.cpp privatises through it.
 //
 // File layout (little-endian), every count checked against the bytes left:
-//   "DXTLEDG1"  u32 version (1)  u32 flags (bit 0: made with an app key)
+//   "DXTLEDG1"  u32 version (2)  u32 flags (bit 0: made with an app key)
 //   u8 secret[32]
+//   u64 commits (version 2 only; version 1 files, still read, count 0)
 //   u32 scope_count, then per scope:
 //     u32 name_length, name, f64 cap, u32 memo_capacity, u64 clock,
 //     u64 release_count, releases: u32 mechanism, u32 metric, u32 release,
@@ -74,10 +75,23 @@ struct LedgerScope {
 struct LedgerState {
   std::array<uint8_t, 32> secret{};
   bool keyed = false;  // made with an app key
+  uint64_t commits = 0;  // commits so far: only grows (the rollback anchor)
   std::vector<LedgerScope> scopes;
 
   LedgerScope* find(const std::string& name);
 };
+
+// What an app keeps outside the ledger to detect a rollback
+// (dxt_ledger_anchor): the ledger's name, its commits, its spent total.
+struct LedgerAnchor {
+  std::array<uint8_t, 16> id{};
+  uint64_t commits = 0;
+  double spent = 0;
+};
+LedgerAnchor ledger_anchor(const LedgerState& state);
+// Throws Error(DXT_E_LEDGER_ROLLBACK) when `state` is not the ledger of
+// `anchor`, or is older than it.
+void check_not_rolled_back(const LedgerState& state, const LedgerAnchor& anchor);
 
 // The two keys of a ledger, derived from its secret and the optional app key.
 struct LedgerKeys {

@@ -623,6 +623,8 @@ expect_fail "an option and its older spelling together" "same option" "$BIN" pri
 expect_fail "--ivf-nprobe without --search ivf" "needs --search ivf" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 5 --ivf-nprobe 4 cat
 
 # The privacy ledger (docs/budgets.md): a cap, refusal, memoised repeats, JSON totals, a corrupted file.
+# Ledger anchors go under $XDG_STATE_HOME (docs/budgets.md, "Rollback"): here, not the user's home.
+export XDG_STATE_HOME="$tmp/state"
 L="$tmp/ledger.dxl"
 K="$tmp/ledger.key"  # an app key, kept apart from the ledger: needed for the memo
 printf '0123456789abcdef0123456789abcdef' >"$K"
@@ -692,6 +694,34 @@ for w in Paris music london river night; do
 done
 expect_fail "a commit past ulimit -f is a status" "file size limit" bash -c 'ulimit -f 1 && exec "$@"' _ "$BIN" privatize --model "$tmp/m.dxe" --epsilon 0.1 --ledger "$LF" --ledger-key-file "$K" "cat cat cat cat cat cat cat cat cat cat cat cat"
 check "a failed commit leaves no temporary" test ! -e "$LF.tmp"
+# Rollback (issue 27, case 1): cap 8, epsilon 4; the copy saved after the
+# first release put back after the second is refused, by the anchor kept
+# under $XDG_STATE_HOME, or under --ledger-anchor.
+for keyed in "" "--ledger-key-file $K"; do
+  LR="$tmp/rollback${keyed:+_keyed}.dxl"
+  # shellcheck disable=SC2086 # $keyed is a list of arguments
+  "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LR" $keyed --budget 8 "Paris" >/dev/null 2>&1
+  cp "$LR" "$tmp/rollback_saved.dxl"
+  # shellcheck disable=SC2086
+  "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LR" $keyed "music" >/dev/null 2>&1
+  # shellcheck disable=SC2086
+  expect_fail "rollback${keyed:+ (app key)}: the third release is refused" "privacy budget exceeded" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LR" $keyed "london"
+  cp "$tmp/rollback_saved.dxl" "$LR"
+  # shellcheck disable=SC2086
+  expect_fail "rollback${keyed:+ (app key)}: the copy put back is refused" "rolled back" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LR" $keyed "london"
+  # shellcheck disable=SC2086
+  expect_fail "rollback${keyed:+ (app key)}: dxtext ledger says so too" "rolled back" "$BIN" ledger $keyed "$LR"
+  rm -f "$LR"
+  # shellcheck disable=SC2086
+  expect_fail "rollback${keyed:+ (app key)}: a deleted ledger is not made anew" "rolled back" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LR" $keyed --budget 8 "london"
+done
+LA="$tmp/anchored.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LA" --ledger-anchor "$tmp/la.anchor" --budget 8 "Paris" >/dev/null 2>&1
+cp "$LA" "$tmp/anchored_saved.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LA" --ledger-anchor "$tmp/la.anchor" "music" >/dev/null 2>&1
+check "--ledger-anchor: the anchor is kept in the file given" grep -q '^dxtext ledger anchor v1 [0-9a-f]\{32\} [0-9]* 8$' "$tmp/la.anchor"
+cp "$tmp/anchored_saved.dxl" "$LA"
+expect_fail "--ledger-anchor: the copy put back is refused" "rolled back" "$BIN" ledger --ledger-anchor "$tmp/la.anchor" "$LA"
 # --- output vocabularies (docs/guarantees.md, "Output vocabularies") ---------
 printf 'cat\ndog\r\n\nriver\n' >"$tmp/out_words.txt"
 printf 'cat\ndog\nriver\n' >"$tmp/out_words_canonical.txt"

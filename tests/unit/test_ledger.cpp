@@ -974,6 +974,110 @@ TEST_CASE("ledger: a FIFO is no ledger, and the file size limit is a status, not
   dxt_ledger_close(after);
 }
 
+namespace {
+
+dxt_ledger_anchor anchor_of(dxt_ledger* l) {
+  dxt_ledger_anchor a;
+  dxt_ledger_anchor_init(&a);
+  REQUIRE_MESSAGE(dxt_ledger_get_anchor(l, &a) == DXT_OK, dxt_last_error_message());
+  return a;
+}
+
+dxt_status open_anchored(const std::string& path, const dxt_ledger_anchor& anchor, dxt_ledger** out,
+                         const std::vector<uint8_t>* key = nullptr) {
+  dxt_ledger_options lo;
+  dxt_ledger_options_init(&lo);
+  lo.anchor = &anchor;
+  if (key != nullptr) {
+    lo.key = key->data();
+    lo.key_length = key->size();
+  }
+  return dxt_ledger_open(path.c_str(), "alice", &lo, out);
+}
+
+}  // namespace
+
+TEST_CASE("ledger: a rollback is refused against the anchor the app keeps (issue 27, case 1)") {
+  Toy toy;
+  for (const std::vector<uint8_t>* key : {static_cast<const std::vector<uint8_t>*>(nullptr), &kAppKey}) {
+    CAPTURE(key != nullptr);
+    TempDir dir;
+    const std::string path = dir.file("l.dxl");
+    dxt_context* ctx = seeded_context(toy.model);
+    std::string out;
+    dxt_ledger* l = open_ledger(path, 8, DXT_LEDGER_MEMO_DEFAULT, "alice", key);
+    REQUIRE(release(l, ctx, 4.0, "w1", &out) == DXT_OK);
+    const std::vector<uint8_t> after_first = read_bytes(path);
+    const dxt_ledger_anchor a1 = anchor_of(l);
+    REQUIRE(release(l, ctx, 4.0, "w2", &out) == DXT_OK);
+    CHECK(release(l, ctx, 4.0, "w3", &out) == DXT_E_BUDGET_EXCEEDED);
+    const dxt_ledger_anchor a2 = anchor_of(l);
+    CHECK(a2.commits > a1.commits);
+    CHECK(a2.spent == 8.0);
+    CHECK(std::memcmp(a1.ledger_id, a2.ledger_id, sizeof a1.ledger_id) == 0);
+
+    // The copy saved after the first release is put back.
+    write_bytes(path, after_first);
+    // The open handle notices: its last anchor is newer than the file.
+    CHECK(release(l, ctx, 4.0, "w3", &out) == DXT_E_LEDGER_ROLLBACK);
+    CHECK(std::string(dxt_last_error_message()).find("rolled back") != std::string::npos);
+    CHECK(std::string(dxt_status_string(DXT_E_LEDGER_ROLLBACK)) == "ledger rolled back");
+    dxt_ledger_close(l);
+    // A new handle given the stored anchor refuses to open it.
+    dxt_ledger* again = nullptr;
+    CHECK(open_anchored(path, a2, &again, key) == DXT_E_LEDGER_ROLLBACK);
+    CHECK(again == nullptr);
+    // Without the anchor the rollback is not detected (documented): the
+    // copy shows spent 4 and would take another release.
+    dxt_ledger* blind = open_ledger(path, 8, DXT_LEDGER_MEMO_DEFAULT, "alice", key);
+    CHECK(totals_of(blind).spent == 4.0);
+    dxt_ledger_close(blind);
+
+    // Padding the commit count with free commits does not hide it: the
+    // spent total only grows.
+    write_bytes(path, after_first);
+    dxt_ledger_anchor padded = a2;
+    padded.commits = a1.commits;
+    CHECK(open_anchored(path, padded, &again, key) == DXT_E_LEDGER_ROLLBACK);
+    // A deleted file is not made anew under an anchor.
+    REQUIRE(::unlink(path.c_str()) == 0);
+    CHECK(open_anchored(path, a1, &again, key) == DXT_E_LEDGER_ROLLBACK);
+    CHECK(::access(path.c_str(), F_OK) != 0);
+    // Nor is another ledger accepted in its place.
+    dxt_ledger_close(open_ledger(path, 100, DXT_LEDGER_MEMO_DEFAULT, "alice", key));
+    CHECK(open_anchored(path, a1, &again, key) == DXT_E_LEDGER_ROLLBACK);
+    dxt_context_destroy(ctx);
+  }
+}
+
+TEST_CASE("ledger: the anchor follows the ledger forward, across handles and in memory") {
+  Toy toy;
+  TempDir dir;
+  const std::string path = dir.file("l.dxl");
+  dxt_context* ctx = seeded_context(toy.model);
+  std::string out;
+  dxt_ledger* l = open_ledger(path, 100);
+  const dxt_ledger_anchor a0 = anchor_of(l);
+  CHECK(a0.commits == 1);  // the scope's creation
+  CHECK(a0.spent == 0.0);
+  // Another handle moves the file on: an anchor taken before still opens it.
+  dxt_ledger* other = open_ledger(path, 0);
+  REQUIRE(release(other, ctx, 2.0, "w1", &out) == DXT_OK);
+  dxt_ledger_close(other);
+  dxt_ledger* anchored = nullptr;
+  REQUIRE(open_anchored(path, a0, &anchored) == DXT_OK);
+  CHECK(release(anchored, ctx, 1.0, "w2", &out) == DXT_OK);
+  CHECK(anchor_of(anchored).spent == 3.0);
+  CHECK(release(l, ctx, 1.0, "w3", &out) == DXT_OK);  // l's anchor is older than the file: fine
+  dxt_ledger_close(anchored);
+  dxt_ledger_close(l);
+  // dxt_ledger_anchor is checked like every versioned struct.
+  dxt_ledger_anchor bad;
+  std::memset(&bad, 0, sizeof bad);
+  CHECK(open_anchored(path, bad, &anchored) == DXT_E_INVALID_ARGUMENT);
+  dxt_context_destroy(ctx);
+}
+
 // -- the ledger in the caller's storage ---------------------------------------
 
 namespace {

@@ -146,7 +146,7 @@ std::vector<std::string> with_privatize_options(bool token_options, std::vector<
 const std::vector<std::string> kPrivatizeOptions =
     with_privatize_options(true, {"model", "seed", "format", kJsonlOptions[0], kJsonlOptions[1], kJsonlOptions[2],
                                   kLedgerOptions[0], kLedgerOptions[1], kLedgerOptions[2],
-                                  kLedgerOptions[3]});
+                                  kLedgerOptions[3], kLedgerOptions[4]});
 
 }  // namespace
 
@@ -154,8 +154,9 @@ int run_privatize(int argc, char** argv) {
   Args args(argc, argv, 2, kPrivatizeOptions, {kReportFlag, kDiagnosticsFlag, "verify", "jsonl", kFreshFlag});
   const std::optional<std::string> ledger_path = args.get("ledger");
   if (!ledger_path &&
-      (args.get("budget") || args.get("scope") || args.get("ledger-key-file") || args.flag(kFreshFlag)))
-    throw UsageError("--budget, --scope, --ledger-key-file and --fresh apply to --ledger FILE");
+      (args.get("budget") || args.get("scope") || args.get("ledger-key-file") || args.get("ledger-anchor") ||
+       args.flag(kFreshFlag)))
+    throw UsageError("--budget, --scope, --ledger-key-file, --ledger-anchor and --fresh apply to --ledger FILE");
   if (ledger_path && args.flag("jsonl")) throw UsageError("--ledger applies to one text, not to --jsonl");
   dxt_privatize_options o = privatize_options(args);
   const std::string placeholder = args.get("placeholder").value_or("");
@@ -199,6 +200,9 @@ int run_privatize(int argc, char** argv) {
     check(dxt_ledger_privatize_text(ledger.get(), ctx.get(), &o, text.data(), text.size(),
                                     args.flag(kFreshFlag) ? DXT_LEDGER_FRESH : 0u, &out, &out_len, &memoised,
                                     release.record_ptr(), release.diagnostics_ptr()));
+    std::unique_ptr<char, void (*)(char*)> committed(out, dxt_text_free);
+    store_ledger_anchor(args, *ledger_path, ledger.get());  // before the output is shown
+    committed.release();
   } else {
     check(dxt_privatize_text(ctx.get(), &o, text.data(), text.size(), &out, &out_len, release.record_ptr(),
                              release.diagnostics_ptr()));

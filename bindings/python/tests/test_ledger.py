@@ -209,3 +209,30 @@ def test_links_and_non_regular_files(model: dxtext.Model, tmp_path: Path) -> Non
     os.mkfifo(fifo)
     with pytest.raises(dxtext.DxtextIOError, match="not a regular file"):
         dxtext.Ledger.open(fifo, cap=1)
+
+
+@pytest.mark.parametrize("key", [None, KEY])
+def test_a_rollback_is_refused_against_the_anchor(model: dxtext.Model, tmp_path: Path, key: object) -> None:
+    # Issue 27, case 1: cap 8, epsilon 4; the copy saved after the first
+    # release, put back after the second, is refused.
+    path = tmp_path / "l.dxl"
+    with dxtext.Ledger.open(path, cap=8, key=key) as ledger:  # type: ignore[arg-type]
+        ledger.privatize(model, "hello", epsilon=4)
+        saved = path.read_bytes()
+        ledger.privatize(model, "world", epsilon=4)
+        with pytest.raises(dxtext.BudgetExceededError):
+            ledger.privatize(model, "again", epsilon=4)
+        anchor = ledger.anchor()
+    assert anchor.spent == 8 and len(anchor.ledger_id) == 16
+    assert dxtext.LedgerAnchor.from_bytes(anchor.to_bytes()) == anchor
+    path.write_bytes(saved)
+    with pytest.raises(dxtext.LedgerRollbackError) as e:
+        dxtext.Ledger.open(path, key=key, anchor=anchor)  # type: ignore[arg-type]
+    assert e.value.status == 20 and "rolled back" in str(e.value)
+    # Without the anchor it is not detected (documented).
+    with dxtext.Ledger.open(path, key=key) as blind:  # type: ignore[arg-type]
+        assert blind.totals().spent == 4
+    path.unlink()
+    with pytest.raises(dxtext.LedgerRollbackError):
+        dxtext.Ledger.open(path, key=key, anchor=anchor)  # type: ignore[arg-type]
+    assert not path.exists()

@@ -149,6 +149,14 @@ class LedgerCorruptError(DxtextError):
     status = 19
 
 
+class LedgerRollbackError(DxtextError):
+    """DXT_E_LEDGER_ROLLBACK: the ledger file is older than the anchor the app
+    kept for it (an earlier copy was put back, or the file was deleted or
+    replaced). Nothing was drawn or released."""
+
+    status = 20
+
+
 class LibraryNotFoundError(ImportError):
     """libdxtext could not be found or loaded (see dxtext.library_path())."""
 
@@ -175,6 +183,7 @@ _BY_STATUS: Dict[int, Type[DxtextError]] = {
         ContextBusyError,
         BudgetExceededError,
         LedgerCorruptError,
+        LedgerRollbackError,
     )
 }
 

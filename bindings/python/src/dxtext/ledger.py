@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import struct
 import threading
 from dataclasses import dataclass
 from typing import Any, Dict, Optional
@@ -45,6 +46,30 @@ class LedgerTotals:
     @property
     def remaining(self) -> float:
         return max(0.0, self.cap - self.spent)
+
+
+@dataclass(frozen=True)
+class LedgerAnchor:
+    """What the app keeps outside the ledger file to detect a rollback (an
+    older copy of the file put back, or the file deleted): take it with
+    Ledger.anchor() after every call, store it where the file's writer cannot
+    (a keystore, a server), and give it back to Ledger.open(anchor=...).
+    Without it a rollback is not detected (docs/budgets.md, "Rollback")."""
+
+    ledger_id: bytes
+    commits: int
+    spent: float
+
+    def to_bytes(self) -> bytes:
+        """32 bytes to store: the id, the commits and the spent total."""
+        return self.ledger_id + struct.pack("<Qd", self.commits, self.spent)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "LedgerAnchor":
+        if len(data) != 32:
+            raise invalid_argument("a ledger anchor is 32 bytes")
+        commits, spent = struct.unpack("<Qd", data[16:])
+        return cls(bytes(data[:16]), commits, spent)
 
 
 @dataclass(frozen=True)
@@ -84,13 +109,17 @@ class Ledger:
         cap: float = 0.0,
         memo_capacity: int = MEMO_DEFAULT,
         key: Optional[bytes] = None,
+        anchor: Optional[LedgerAnchor] = None,
     ) -> "Ledger":
         """Open (or create) the ledger file at `path` and select `scope`.
 
         cap and memo_capacity apply when the scope is new (an existing scope
         keeps its own; change the cap with set_cap). key (16 to 64 bytes,
         e.g. from the platform keystore) makes the file's MAC unforgeable
-        without it. Raises LedgerCorruptError for a damaged or edited file.
+        without it; without a key nothing is memoised (the file would hold
+        the memo secret). anchor, the one stored after the last call, makes
+        an older copy of the file put back raise LedgerRollbackError.
+        Raises LedgerCorruptError for a damaged or edited file.
         """
         name = os.fsencode(path)
         if b"\0" in name:
@@ -107,6 +136,17 @@ class Ledger:
             key_buffer = ctypes.create_string_buffer(bytes(key), len(key))
             options.key = ctypes.cast(key_buffer, ctypes.c_void_p).value
             options.key_length = len(key)
+        anchor_struct = None
+        if anchor is not None:
+            if not isinstance(anchor, LedgerAnchor):
+                raise TypeError(f"anchor must be a LedgerAnchor, not {type(anchor).__name__}")
+            if len(anchor.ledger_id) != 16:
+                raise invalid_argument("anchor.ledger_id is 16 bytes")
+            anchor_struct = native.initialised(native.LedgerAnchorStruct, "dxt_ledger_anchor_init_sized")
+            anchor_struct.ledger_id[:] = list(anchor.ledger_id)
+            anchor_struct.commits = unsigned(anchor.commits, "anchor.commits", 64)
+            anchor_struct.spent = float(anchor.spent)
+            options.anchor = ctypes.cast(ctypes.pointer(anchor_struct), ctypes.c_void_p).value
         out = ctypes.c_void_p()
         status = native.lib().dxt_ledger_open(name, _scope_bytes(scope), ctypes.byref(options), ctypes.byref(out))
         if key_buffer is not None:
@@ -144,6 +184,14 @@ class Ledger:
             raise TypeError(f"cap must be a number, not {type(cap).__name__}")
         with self._lock:
             native.check(native.lib().dxt_ledger_set_cap(self._require(), float(cap)))
+
+    def anchor(self) -> LedgerAnchor:
+        """The ledger's anchor now: store it after every call (replacing the
+        one before) and give it to Ledger.open(anchor=...) next time."""
+        raw = native.initialised(native.LedgerAnchorStruct, "dxt_ledger_anchor_init_sized")
+        with self._lock:
+            native.check(native.lib().dxt_ledger_get_anchor(self._require(), ctypes.byref(raw)))
+        return LedgerAnchor(bytes(raw.ledger_id), raw.commits, raw.spent)
 
     def totals(self) -> LedgerTotals:
         """The scope's totals, read from the file."""
@@ -242,4 +290,4 @@ class Ledger:
         return LedgerRelease(result, bool(memoised.value), ReleaseRecord._from_struct(record))
 
 
-__all__ = ["Ledger", "LedgerRelease", "LedgerTotals", "MEMO_DEFAULT", "MEMO_MAX"]
+__all__ = ["Ledger", "LedgerAnchor", "LedgerRelease", "LedgerTotals", "MEMO_DEFAULT", "MEMO_MAX"]

@@ -231,6 +231,14 @@ dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const
     dxt_release_record_init(&rec);
     dxt::fill_record(rec, m, *ctx->model, ctx->rng->mode(), shape);
     const double cost = dxt::release_cost(rec);
+    // Under the strict shape the output's law is a function of the words as
+    // strict sees them, not of the bytes: the memo is keyed on those, so
+    // that "The dog ran!" and "the dog ran" share an entry and the outputs
+    // do not tell whether two submissions were byte for byte the same.
+    std::string strict_input;
+    if (policies.shape == DXT_SHAPE_STRICT)
+      strict_input = dxt::TextPrivatizer(*ctx->model, m, *ctx->rng, policies).strict_release_input(input);
+    const std::string_view memo_input = policies.shape == DXT_SHAPE_STRICT ? std::string_view(strict_input) : input;
 
     std::string result;
     bool from_memo = false;
@@ -239,7 +247,7 @@ dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const
       dxt::LedgerScope& scope = scope_of(state, ledger);
       // Over the parameters the mechanism was built with and the policies the
       // privatiser receives: what decides the output's law (ledger_memo_key.hpp).
-      const dxt::Digest key = dxt::text_memo_key(keys.memo, m.params(), policies, rec, ctx->rng_identity, input);
+      const dxt::Digest key = dxt::text_memo_key(keys.memo, m.params(), policies, rec, ctx->rng_identity, memo_input);
       // Without an app key the memo secret is in the file: a memo would let
       // its reader test guesses of past inputs. Nothing is memoised then,
       // and entries left by an older version are dropped at this commit.

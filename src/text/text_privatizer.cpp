@@ -128,6 +128,46 @@ void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) 
   }
 }
 
+std::string TextPrivatizer::strict_release_input(std::string_view text) const {
+  const size_t bad = utf8::first_invalid(text.data(), text.size());
+  if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));
+  std::string out;
+  auto u32 = [&out](uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
+  };
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t end = piece_end(text, begin);
+    const std::string_view piece = text.substr(begin, end - begin);
+    for (const Token& t : tokenize(piece)) {
+      if (!is_word_or_number(t.kind)) continue;  // strict releases nothing between words
+      const std::string_view word = piece.substr(t.begin, t.end - t.begin);
+      const Decision d = decide(word, t.kind == TokenKind::kNumber);
+      switch (d.action) {
+        case DXT_POLICY_PRIVATIZE:
+          if (d.index) {
+            out.push_back('P');
+            u32(*d.index);
+          } else {
+            out.push_back('O');  // the shared origin of words without a vector
+          }
+          break;
+        case DXT_POLICY_PLACEHOLDER:
+          if (!policies_.placeholder.empty()) out.push_back('H');  // an empty one releases nothing
+          break;
+        case DXT_POLICY_KEEP:
+          out.push_back('K');
+          u32(static_cast<uint32_t>(word.size()));
+          out.append(word);
+          break;
+        case DXT_POLICY_DROP: break;
+        default: fail(DXT_E_INTERNAL, "unresolved token policy");
+      }
+    }
+    begin = end;
+  }
+  return out;
+}
+
 std::string TextPrivatizer::privatize_text(std::string_view text) {
   const size_t bad = utf8::first_invalid(text.data(), text.size());
   if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));

@@ -722,6 +722,12 @@ cp "$LA" "$tmp/anchored_saved.dxl"
 check "--ledger-anchor: the anchor is kept in the file given" grep -q '^dxtext ledger anchor v1 [0-9a-f]\{32\} [0-9]* 8$' "$tmp/la.anchor"
 cp "$tmp/anchored_saved.dxl" "$LA"
 expect_fail "--ledger-anchor: the copy put back is refused" "rolled back" "$BIN" ledger --ledger-anchor "$tmp/la.anchor" "$LA"
+# Under --release-shape strict the memo is keyed on what strict releases
+# (issue 27, case 11): texts that differ only between words share one entry.
+LS="$tmp/ledger_strict.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --release-shape strict --ledger "$LS" --ledger-key-file "$K" --budget 10 "Paris music!" >/dev/null 2>&1
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --release-shape strict --ledger "$LS" --ledger-key-file "$K" --format json "  Paris, music" >"$tmp/strict_memo.json" 2>/dev/null
+check "strict: a text that differs only between words is the memoised release" grep -q '"memoised":true' "$tmp/strict_memo.json"
 # --- output vocabularies (docs/guarantees.md, "Output vocabularies") ---------
 printf 'cat\ndog\r\n\nriver\n' >"$tmp/out_words.txt"
 printf 'cat\ndog\nriver\n' >"$tmp/out_words_canonical.txt"

@@ -1078,6 +1078,41 @@ TEST_CASE("ledger: the anchor follows the ledger forward, across handles and in 
   dxt_context_destroy(ctx);
 }
 
+TEST_CASE("ledger: under the strict shape the memo is keyed on what strict releases (issue 27, case 11)") {
+  Toy toy;
+  TempDir dir;
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
+  dxt_context* ctx = seeded_context(toy.model);
+  dxt_privatize_options strict = laplace(1.0);
+  strict.release_shape = DXT_SHAPE_STRICT;
+  // Texts with one output law under strict: one memo entry, whatever their bytes.
+  const Released a = release_with(l, ctx, strict, "w1 w2 w3!");
+  REQUIRE(a.status == DXT_OK);
+  CHECK(!a.memoised);
+  const Released b = release_with(l, ctx, strict, "  w1, w2 (w3)\n");
+  CHECK(b.memoised);
+  CHECK(b.text == a.text);
+  // Two unknown words start from the same origin: one law, one entry.
+  CHECK(!release_with(l, ctx, strict, "zzqa w4").memoised);
+  CHECK(release_with(l, ctx, strict, "zzqb w4.").memoised);
+  // Other words are another law.
+  CHECK(!release_with(l, ctx, strict, "w1 w2 w4").memoised);
+  // Under keep the layout is released: bytes that differ are another law.
+  dxt_privatize_options keep = laplace(1.0);
+  keep.release_shape = DXT_SHAPE_KEEP;
+  CHECK(!release_with(l, ctx, keep, "w1 w2 w3!").memoised);
+  CHECK(!release_with(l, ctx, keep, "w1 w2 w3").memoised);
+  CHECK(release_with(l, ctx, keep, "w1 w2 w3").memoised);
+  // A placeholder stands for any unknown word: one law.
+  dxt_privatize_options hidden = strict;
+  hidden.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_PLACEHOLDER;
+  CHECK(!release_with(l, ctx, hidden, "zzqa w5").memoised);
+  CHECK(release_with(l, ctx, hidden, "zzqc w5?").memoised);
+  CHECK(!release_with(l, ctx, hidden, "w5 zzqc").memoised);
+  dxt_context_destroy(ctx);
+  dxt_ledger_close(l);
+}
+
 // -- the ledger in the caller's storage ---------------------------------------
 
 namespace {

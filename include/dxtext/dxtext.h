@@ -837,12 +837,16 @@ DXT_API DXT_NODISCARD dxt_status dxt_calibrate(dxt_context *context, const dxt_p
  * each release's own bound), the factor exp(E_metric * D + E_any_inputs).
  *
  * The file holds, per scope: the cap, one entry per release (mechanism,
- * epsilon, metric, release kind, bound, cost, word count), and a bounded
- * memo of outputs keyed by HMAC-SHA-256 of the input under a secret kept in
- * the file; inputs are never stored. Every change is written to a temporary
- * file, synced, renamed over the ledger and the directory synced, under an
- * exclusive lock on FILE.lock, so a crash leaves the last committed state
- * and processes sharing the file are serialised. An HMAC over the whole file
+ * epsilon, metric, release kind, bound, cost, word count), and, only when
+ * the ledger is opened with an app key, a bounded memo of outputs keyed by
+ * HMAC-SHA-256 of the input under that key; inputs are never stored. Every
+ * change is written to a temporary file, synced, renamed over the ledger and
+ * the directory synced, under an exclusive lock on FILE.lock, FILE being
+ * the path with its symbolic links resolved (a link to a ledger is that
+ * ledger; a file with two hard names is refused), so a crash leaves the
+ * last committed state and processes sharing the file are serialised. Only
+ * a regular file is read; a failed commit (a full disk, a file size limit)
+ * is a status and leaves no temporary file behind. An HMAC over the whole file
  * detects corruption and edits (DXT_E_LEDGER_CORRUPT); without an app key
  * (dxt_ledger_options.key), anyone who can rewrite the file can also
  * recompute that MAC (docs/budgets.md, "Tamper evidence").
@@ -988,16 +992,21 @@ DXT_API DXT_NODISCARD dxt_status dxt_ledger_set_cap(dxt_ledger *ledger, double c
 #define DXT_LEDGER_FRESH 0x1u
 
 /**
- * dxt_privatize_text through the ledger. If the same text with the same
- * resolved options (every mechanism parameter, the output vocabulary, the
- * policies, placeholder and release shape), model, generator mode and
- * library version is memoised in the scope (and
+ * dxt_privatize_text through the ledger. If the ledger was opened with an
+ * app key and the same text (under DXT_SHAPE_STRICT: the same words as
+ * strict releases them) with the same resolved options (every mechanism
+ * parameter, the output vocabulary, the policies, placeholder and release
+ * shape), model, generator mode and seed, and library version is memoised
+ * in the scope (and
  * DXT_LEDGER_FRESH is not set), its stored output is returned, nothing is
  * drawn or spent, and @p diagnostics (if given) are all zero. Otherwise the
  * cost (options->epsilon) is checked against the cap before anything is
  * drawn: DXT_E_BUDGET_EXCEEDED leaves the context's generator untouched. A
  * release is committed to the file before it is returned; if that fails the
- * output is discarded and the status says why.
+ * output is discarded and the status says why. DXT_E_INPUT_TOO_LARGE, before
+ * any draw, when the release could take the file past its size limit
+ * (docs/budgets.md); DXT_E_LEDGER_ROLLBACK when the file is older than the
+ * handle's anchor.
  * @param[out] memoised  may be NULL; true when the output came from the memo
  */
 DXT_API DXT_NODISCARD dxt_status dxt_ledger_privatize_text(dxt_ledger *ledger, dxt_context *context,

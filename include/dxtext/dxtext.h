@@ -627,6 +627,12 @@ typedef enum dxt_bound {
 /** DXT_SHAPE_NORMALIZE: between which words, within a sentence, there was
     other punctuation (, ; : dashes, quotes, brackets, ...) */
 #define DXT_REVEALS_CLAUSE_BOUNDARIES 0x40u
+/** the input's words themselves: the model's words are so far apart at this
+    epsilon that the mechanism returns every word of a fixed sample unchanged
+    with probability at least 1 - 1e-9 (laplace and exponential on Euclidean
+    models; docs/guarantees.md, "A mechanism that keeps its input"). The
+    record's is_private is then false. */
+#define DXT_REVEALS_INPUT_WORDS 0x80u
 
 /** What was released and what it guarantees: safe to transmit. */
 typedef struct dxt_release_record {
@@ -635,7 +641,7 @@ typedef struct dxt_release_record {
   double epsilon;     /**< per word, per unit of the metric */
   uint32_t metric;    /**< dxt_metric: the distance d of the bound */
   uint32_t rng_mode;  /**< dxt_rng_mode */
-  bool is_private;    /**< false when rng_mode is deterministic */
+  bool is_private;    /**< false when rng_mode is deterministic or DXT_REVEALS_INPUT_WORDS is set */
   bool fingerprint_valid;
   uint8_t model_fingerprint[32]; /**< SHA-256 of the model file */
   uint32_t release;              /**< dxt_release_kind */

@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """The privacy ledger (docs/budgets.md): a file the app owns that adds up,
 per scope (a user, a user and a day, ...), the epsilon of every release, refuses
-releases past a cap before any noise is drawn, and gives the same output
-again, at no cost, when the same text is privatised again.
+releases past a cap before any noise is drawn, and, when opened with an app
+key, gives the same output again, at no cost, when the same text is
+privatised again. Store ledger.anchor() outside the file after every call
+and pass it back to open(), or a restored older copy of the file goes
+unnoticed (docs/budgets.md, "Rollback").
 
-    with dxtext.Ledger.open("privacy.dxl", scope="user-42", cap=200) as ledger:
+    with dxtext.Ledger.open("privacy.dxl", scope="user-42", cap=200, key=app_key,
+                            anchor=stored_anchor) as ledger:
         release = ledger.privatize(model, "see you at noon", epsilon=8)
+        stored_anchor = ledger.anchor()
         print(release.text, release.memoised, ledger.totals().spent)
 """
 
@@ -242,8 +247,9 @@ class Ledger:
         **params: object,
     ) -> LedgerRelease:
         """Model.privatize through the ledger (the same options, a preset
-        included). The same text with the same options and model returns
-        the memoised output and spends nothing, unless fresh=True. Raises
+        included). With an app key, the same text with the same options,
+        model and seed returns the memoised output and spends nothing,
+        unless fresh=True. Raises
         BudgetExceededError, before any noise is drawn, when the release
         would pass the cap."""
         if not isinstance(model, Model):

@@ -272,7 +272,8 @@ test('a ledger caps, memoises, refuses past the cap and detects a corrupted file
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-node-ledger-'));
   const file = path.join(dir, 'privacy.dxl');
   const privatizer = new dxtext.Privatizer(model);
-  const ledger = await dxtext.Ledger.open(file, { scope: 'alice', cap: 10 });
+  // An app key: without one a ledger memoises nothing.
+  const ledger = await dxtext.Ledger.open(file, { scope: 'alice', cap: 10, key: Buffer.alloc(32, 7) });
   const first = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 });
   assert.equal(first.memoised, false);
   assert.equal(first.record.epsilon, 4);

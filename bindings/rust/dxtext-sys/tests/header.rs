@@ -229,7 +229,7 @@ fn constants_match_the_header() {
         DXT_FORMAT_VERSION_MINOR, DXT_OK, DXT_E_INVALID_ARGUMENT, DXT_E_INVALID_EPSILON, DXT_E_IO, DXT_E_NOT_A_MODEL,
         DXT_E_UNSUPPORTED_VERSION, DXT_E_CORRUPT_MODEL, DXT_E_TRUNCATED_MODEL, DXT_E_DIGEST_MISMATCH,
         DXT_E_OUT_OF_MEMORY, DXT_E_RNG_FAILURE, DXT_E_INVALID_UTF8, DXT_E_NOT_FOUND, DXT_E_UNSUPPORTED,
-        DXT_E_INPUT_TOO_LARGE, DXT_E_PARSE, DXT_E_INTERNAL, DXT_E_CONTEXT_BUSY, DXT_E_BUDGET_EXCEEDED, DXT_E_LEDGER_CORRUPT,
+        DXT_E_INPUT_TOO_LARGE, DXT_E_PARSE, DXT_E_INTERNAL, DXT_E_CONTEXT_BUSY, DXT_E_BUDGET_EXCEEDED, DXT_E_LEDGER_CORRUPT, DXT_E_LEDGER_ROLLBACK,
         DXT_LEDGER_MEMO_DEFAULT, DXT_LEDGER_MEMO_MAX, DXT_LEDGER_FRESH, DXT_GEOMETRY_UNKNOWN, DXT_GEOMETRY_EUCLIDEAN,
         DXT_GEOMETRY_POINCARE, DXT_QUANT_UNKNOWN, DXT_QUANT_F32, DXT_QUANT_F16, DXT_QUANT_INT8,
         DXT_MECHANISM_UNKNOWN, DXT_MECHANISM_LAPLACE, DXT_MECHANISM_HYPERBOLIC, DXT_MECHANISM_EXPONENTIAL,
@@ -243,7 +243,7 @@ fn constants_match_the_header() {
         DXT_RELEASE_WORD, DXT_RELEASE_TEXT, DXT_RELEASE_BAG, DXT_RELEASE_SYNTHETIC_BAG, DXT_BOUND_UNKNOWN, DXT_BOUND_WORD,
         DXT_BOUND_POSITIONWISE, DXT_BOUND_BAG_EMD, DXT_BOUND_ANY_INPUTS, DXT_REVEALS_WORD_COUNT, DXT_REVEALS_LAYOUT,
         DXT_REVEALS_CASE_SHAPE, DXT_REVEALS_TOKEN_CLASSES, DXT_REVEALS_KEPT_WORDS, DXT_REVEALS_SENTENCE_BOUNDARIES,
-        DXT_REVEALS_CLAUSE_BOUNDARIES, DXT_SHAPE_DEFAULT, DXT_SHAPE_KEEP, DXT_SHAPE_NORMALIZE, DXT_SHAPE_STRICT,
+        DXT_REVEALS_CLAUSE_BOUNDARIES, DXT_REVEALS_INPUT_WORDS, DXT_SHAPE_DEFAULT, DXT_SHAPE_KEEP, DXT_SHAPE_NORMALIZE, DXT_SHAPE_STRICT,
         DXT_OUTPUT_VOCABULARY, DXT_OUTPUT_TOP, DXT_OUTPUT_LIST, DXT_PRESET_NONE, DXT_PRESET_READABLE,
         DXT_PRESET_FEATURES, DXT_PRESET_STRONGEST,
     ];
@@ -315,7 +315,8 @@ fn rust_layouts() -> Layouts {
     layout!(m, dxt_bag; entries, size);
     layout!(m, dxt_calibration; struct_size, words, trials, keep_mean, keep_median, keep_max, distinct_mean,
         distinct_median, distinct_max);
-    layout!(m, dxt_ledger_options; struct_size, cap, memo_capacity, key, key_length);
+    layout!(m, dxt_ledger_anchor; struct_size, ledger_id, commits, spent);
+    layout!(m, dxt_ledger_options; struct_size, cap, memo_capacity, key, key_length, anchor);
     layout!(m, dxt_ledger_totals; struct_size, cap, spent, spent_any_inputs, releases, memoised, memo_capacity,
         words);
     m
@@ -367,7 +368,7 @@ fn c_layouts(structs: &BTreeMap<String, Vec<String>>) -> Layouts {
 #[test]
 fn struct_layouts_match_the_c_compiler() {
     let structs = header_structs();
-    assert_eq!(structs.len(), 11, "structs parsed from the header: {:?}", structs.keys());
+    assert_eq!(structs.len(), 12, "structs parsed from the header: {:?}", structs.keys());
     assert_eq!(rust_layouts(), c_layouts(&structs));
 }
 

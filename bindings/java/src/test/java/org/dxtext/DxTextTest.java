@@ -575,7 +575,9 @@ public class DxTextTest {
   public void ledgerCapsMemoisesAndDetectsCorruption() throws Exception {
     Path dir = Files.createTempDirectory("dxtext-java-ledger");
     String file = dir.resolve("privacy.dxl").toString();
-    try (DxPrivatizer p = new DxPrivatizer(model); DxLedger ledger = DxLedger.open(file, "alice", 10)) {
+    // An app key: without one a ledger memoises nothing.
+    byte[] key = new byte[32];
+    try (DxPrivatizer p = new DxPrivatizer(model); DxLedger ledger = DxLedger.open(file, "alice", 10, -1, key)) {
       DxLedgerRelease first = ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
       assertFalse(first.isMemoised());
       DxLedgerRelease again = ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);

@@ -301,6 +301,8 @@ test('a ledger caps, memoises, refuses past the cap and detects a corrupted file
   await ledger.close();
   await privatizer.close();
 
+  // A scope with a NUL would be cut at it by the C call: refused.
+  await assert.rejects(dxtext.Ledger.open(file, { scope: 'alice\0day1', cap: 1 }), dxtext.InvalidArgumentError);
   const bytes = fs.readFileSync(file);
   bytes[bytes.length >> 1] ^= 1;
   fs.writeFileSync(file, bytes);

@@ -602,6 +602,9 @@ public class DxTextTest {
       assertEquals(DxStatus.INVALID_ARGUMENT,
           assertThrows(DxException.class, () -> ledger.setCap(Double.NaN)).getStatus());
     }
+    // A scope with a NUL would be cut at it by the C call: refused.
+    assertEquals(DxStatus.INVALID_ARGUMENT,
+        assertThrows(DxException.class, () -> DxLedger.open(file, "alice\0day1", 1)).getStatus());
     byte[] bytes = Files.readAllBytes(Paths.get(file));
     bytes[bytes.length / 2] ^= 1;
     Files.write(Paths.get(file), bytes);

@@ -153,6 +153,7 @@ test('damaged bytes and a missing app key are refused, and the bytes are left as
   assert.equal(reopened.totals().spent, 1);
   await rejectsWith(() => Ledger.open(Ledger.memoryStore(), { key: new Uint8Array(4) }), Status.INVALID_ARGUMENT, /16 to 64/);
   await rejectsWith(() => Ledger.open(Ledger.memoryStore(), { scope: '' }), Status.INVALID_ARGUMENT, /scope/);
+  await rejectsWith(() => Ledger.open(Ledger.memoryStore(), { scope: 'alice\0day1' }), Status.INVALID_ARGUMENT, /NUL/);
   await rejectsWith(() => Ledger.open(42), Status.INVALID_ARGUMENT, /store/);
   await rejectsWith(() => ledger.privatizeText({}, TEXT, { epsilon: 1 }), Status.INVALID_ARGUMENT, /Privatizer/);
   await rejectsWith(() => ledger.setCap('lots'), Status.INVALID_ARGUMENT, /cap/);

@@ -63,11 +63,12 @@ class FileSizeSignalBlocked {
     // unblocking does not deliver it.
     sigset_t pending;
     if (::sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1 && sigismember(&saved_, SIGXFSZ) == 0) {
+      // Pending, so sigwait returns at once (sigtimedwait is not on every POSIX system).
       sigset_t just;
       sigemptyset(&just);
       sigaddset(&just, SIGXFSZ);
-      const struct timespec now {};
-      (void)::sigtimedwait(&just, nullptr, &now);
+      int taken = 0;
+      (void)::sigwait(&just, &taken);
     }
     ::pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
   }

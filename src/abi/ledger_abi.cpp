@@ -6,9 +6,9 @@
 // its output is handed out.
 #include <cmath>
 #include <cstddef>
-#include <functional>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -272,9 +272,9 @@ dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const
       if (size_now + dxt::kLedgerReleaseBytes > dxt::kLedgerMaxBytes)
         dxt::fail(DXT_E_INPUT_TOO_LARGE, "the ledger file is full (" + std::to_string(dxt::kLedgerMaxBytes) +
                                              " bytes); nothing was drawn or released");
-      const bool keep = memo && size_now + dxt::kLedgerReleaseBytes + dxt::kLedgerMemoEntryBytes +
-                                        dxt::kLedgerMemoMaxOutput <=
-                                    dxt::kLedgerMaxBytes;
+      const bool keep =
+          memo && size_now + dxt::kLedgerReleaseBytes + dxt::kLedgerMemoEntryBytes + dxt::kLedgerMemoMaxOutput <=
+                      dxt::kLedgerMaxBytes;
       dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
       result = p.privatize_text(input);
       tally = p.tally();

@@ -204,8 +204,8 @@ void LedgerFile::transact(bool create, const std::function<bool(LedgerState&, co
 void LedgerFile::commit(const std::string& path, const LedgerState& state) {
   const std::vector<uint8_t> bytes = encode_ledger(state, app_key_);
   if (bytes.size() > kLedgerMaxBytes)
-    fail(DXT_E_INPUT_TOO_LARGE, "the ledger file would pass " + std::to_string(kLedgerMaxBytes) +
-                                    " bytes; nothing was committed");
+    fail(DXT_E_INPUT_TOO_LARGE,
+         "the ledger file would pass " + std::to_string(kLedgerMaxBytes) + " bytes; nothing was committed");
   const std::string temp = path + ".tmp";
   auto step = [&](LedgerWriteStep s) {
     if (on_write_step) on_write_step(s);

@@ -25,8 +25,8 @@ void LedgerMemory::transact(bool create, const std::function<bool(LedgerState&, 
   if (!change(state, keys)) return;
   std::vector<uint8_t> bytes = encode_ledger(state, app_key_);
   if (bytes.size() > kLedgerMaxBytes)
-    fail(DXT_E_INPUT_TOO_LARGE, "the ledger would pass " + std::to_string(kLedgerMaxBytes) +
-                                    " bytes; nothing was committed");
+    fail(DXT_E_INPUT_TOO_LARGE,
+         "the ledger would pass " + std::to_string(kLedgerMaxBytes) + " bytes; nothing was committed");
   bytes_ = std::move(bytes);  // replaced only once fully encoded
   ++commits_;
 }

@@ -74,7 +74,7 @@ struct LedgerScope {
 
 struct LedgerState {
   std::array<uint8_t, 32> secret{};
-  bool keyed = false;  // made with an app key
+  bool keyed = false;    // made with an app key
   uint64_t commits = 0;  // commits so far: only grows (the rollback anchor)
   std::vector<LedgerScope> scopes;
 

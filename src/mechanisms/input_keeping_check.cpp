@@ -15,7 +15,8 @@ constexpr double kLogDelta = -20.72326583694641;  // ln(1e-9)
 // Whether t = epsilon * d / 2 keeps a word with probability >= 1 - 1e-9.
 bool keeps(dxt_mechanism id, double t, double dimension, double vocabulary) {
   if (!(t > 0)) return false;
-  if (id == DXT_MECHANISM_LAPLACE) return t > dimension && dimension - t + dimension * std::log(t / dimension) <= kLogDelta;
+  if (id == DXT_MECHANISM_LAPLACE)
+    return t > dimension && dimension - t + dimension * std::log(t / dimension) <= kLogDelta;
   return std::log(vocabulary - 1) - t <= kLogDelta;  // exponential
 }
 

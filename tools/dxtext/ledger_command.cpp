@@ -27,7 +27,8 @@ namespace {
 // The app key of --ledger-key-file: the file's bytes, 16 to 64 of them.
 std::vector<uint8_t> read_key_file(const std::string& path) {
   std::string bytes = read_regular_file(path, 64, "the ledger key file");
-  if (bytes.size() < 16) throw UsageError("the ledger key file holds 16 to 64 bytes (e.g. head -c 32 /dev/urandom > FILE)");
+  if (bytes.size() < 16)
+    throw UsageError("the ledger key file holds 16 to 64 bytes (e.g. head -c 32 /dev/urandom > FILE)");
   std::vector<uint8_t> key(bytes.begin(), bytes.end());
   std::fill(bytes.begin(), bytes.end(), '\0');
   return key;

@@ -143,19 +143,17 @@ std::vector<std::string> with_privatize_options(bool token_options, std::vector<
   return more;
 }
 
-const std::vector<std::string> kPrivatizeOptions =
-    with_privatize_options(true, {"model", "seed", "format", kJsonlOptions[0], kJsonlOptions[1], kJsonlOptions[2],
-                                  kLedgerOptions[0], kLedgerOptions[1], kLedgerOptions[2],
-                                  kLedgerOptions[3], kLedgerOptions[4]});
+const std::vector<std::string> kPrivatizeOptions = with_privatize_options(
+    true, {"model", "seed", "format", kJsonlOptions[0], kJsonlOptions[1], kJsonlOptions[2], kLedgerOptions[0],
+           kLedgerOptions[1], kLedgerOptions[2], kLedgerOptions[3], kLedgerOptions[4]});
 
 }  // namespace
 
 int run_privatize(int argc, char** argv) {
   Args args(argc, argv, 2, kPrivatizeOptions, {kReportFlag, kDiagnosticsFlag, "verify", "jsonl", kFreshFlag});
   const std::optional<std::string> ledger_path = args.get("ledger");
-  if (!ledger_path &&
-      (args.get("budget") || args.get("scope") || args.get("ledger-key-file") || args.get("ledger-anchor") ||
-       args.flag(kFreshFlag)))
+  if (!ledger_path && (args.get("budget") || args.get("scope") || args.get("ledger-key-file") ||
+                       args.get("ledger-anchor") || args.flag(kFreshFlag)))
     throw UsageError("--budget, --scope, --ledger-key-file, --ledger-anchor and --fresh apply to --ledger FILE");
   if (ledger_path && args.flag("jsonl")) throw UsageError("--ledger applies to one text, not to --jsonl");
   dxt_privatize_options o = privatize_options(args);

@@ -41,9 +41,8 @@ std::string read_regular_file(const std::string& path, size_t max_bytes, const s
     fail(DXT_E_INPUT_TOO_LARGE, what + " " + path + " is larger than " + std::to_string(max_bytes) + " bytes");
   // Read at most one byte past the limit: a file that grows meanwhile is
   // still bounded.
-  std::string bytes(max_bytes + 1 > static_cast<size_t>(st.st_size) + 1 ? static_cast<size_t>(st.st_size) + 1
-                                                                          : max_bytes + 1,
-                    '\0');
+  std::string bytes(
+      max_bytes + 1 > static_cast<size_t>(st.st_size) + 1 ? static_cast<size_t>(st.st_size) + 1 : max_bytes + 1, '\0');
   size_t got = 0;
   while (got < bytes.size()) {
     const ssize_t r = ::read(fd.get(), bytes.data() + got, bytes.size() - got);

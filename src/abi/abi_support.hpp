@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,6 +24,7 @@
 #include "mechanisms/mechanism.hpp"
 #include "mechanisms/output_set.hpp"
 #include "model/model.hpp"
+#include "model/sha256.hpp"
 #include "rng/random_stream.hpp"
 #include "text/privatize_presets.hpp"
 #include "text/text_privatizer.hpp"
@@ -35,6 +37,11 @@ struct dxt_model {
 struct dxt_context {
   std::shared_ptr<const dxt::Model> model;  // keeps the model alive
   std::unique_ptr<dxt::RandomStream> rng;
+  // What, besides the generator mode, decides its bytes: SHA-256 of the seed
+  // of a deterministic generator (all zero for the system generator). The
+  // ledger's memo key covers it, so a call with another seed never returns
+  // the memoised output of this one.
+  dxt::Digest rng_identity{};
   // The mechanism of the last call, reused while mechanism and epsilon match.
   std::unique_ptr<dxt::Mechanism> mechanism;
   // Set while a call runs on the context (dxt::abi::ContextUse).
@@ -53,6 +60,9 @@ struct dxt_output_set {
 struct dxt_ledger {
   std::unique_ptr<dxt::LedgerStore> store;
   std::string scope;
+  // The anchor of the state this handle last read or wrote (or the one the
+  // app gave at open): every call refuses a state older than it.
+  std::optional<dxt::LedgerAnchor> anchor;
 };
 
 namespace dxt::abi {

@@ -133,6 +133,12 @@ void fill_record(dxt_release_record& record, const Mechanism& mechanism, const M
     default: fail(DXT_E_INTERNAL, "unknown release kind");
   }
   r.reveals = release_reveals(shape);
+  // A model whose words are so far apart at this epsilon that the mechanism
+  // returns its input: the record must not call that private.
+  if (mechanism.keeps_input()) {
+    r.reveals |= DXT_REVEALS_INPUT_WORDS;
+    r.is_private = false;
+  }
   r.release_shape = shape.text_shape;
   // The output vocabulary: what the mechanism could release (public data).
   const OutputSet* output = mechanism.params().output.get();
@@ -220,6 +226,9 @@ constexpr RevealBit kReveals[] = {
     {DXT_REVEALS_TYPED_CLASSES, "typed_classes",
      "which words are names, places, numbers, addresses or health terms of the typed classes listed, and of which "
      "class"},
+    {DXT_REVEALS_INPUT_WORDS, "input_words",
+     "the input's words themselves: at this epsilon the model's words are so far apart that the mechanism "
+     "returns them unchanged"},
 };
 
 const char* shape_name(uint32_t shape) {
@@ -266,7 +275,10 @@ std::string record_to_json(const dxt_release_record& r) {
   s += r.rng_mode == DXT_RNG_SYSTEM ? "system" : r.rng_mode == DXT_RNG_DETERMINISTIC ? "deterministic" : "unknown";
   s += "\",\"private\":";
   s += r.is_private ? "true" : "false";
-  if (!r.is_private) s += ",\"warning\":\"deterministic seeded noise: NOT private, for testing only\"";
+  if (!r.is_private && r.rng_mode != DXT_RNG_SYSTEM)
+    s += ",\"warning\":\"deterministic seeded noise: NOT private, for testing only\"";
+  else if (!r.is_private && (r.reveals & DXT_REVEALS_INPUT_WORDS) != 0)
+    s += ",\"warning\":\"the model's geometry makes the mechanism return its input at this epsilon: NOT private\"";
   s += ",\"model_sha256\":";
   s += r.fingerprint_valid ? "\"" + to_hex(r.model_fingerprint, 32) + "\"" : "null";
   s += ",\"bound\":\"";

@@ -230,6 +230,81 @@ void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) 
   }
 }
 
+std::string TextPrivatizer::strict_release_input(std::string_view text) {
+  const size_t bad = utf8::first_invalid(text.data(), text.size());
+  if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));
+  std::string out;
+  auto u32 = [&out](uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
+  };
+  auto bytes = [&](std::string_view b) {
+    u32(static_cast<uint32_t>(b.size()));
+    out.append(b);
+  };
+  // Typed replacements with typed_consistent depend on which typed tokens
+  // are equal: each is keyed by the first of its equals.
+  std::map<std::pair<dxt_typed_class, std::string>, uint32_t> first_of;
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t end = piece_end(text, begin);
+    const std::string_view piece = text.substr(begin, end - begin);
+    const std::vector<Token> tokens = tokenize(piece);
+    // The decisions privatize_text makes, with the typed classifier's context.
+    const std::vector<Decision> decisions = decide_tokens(piece, tokens);
+    size_t next = 0;
+    for (const Token& t : tokens) {
+      if (!is_word_or_number(t.kind)) continue;  // strict releases nothing between words
+      const std::string_view word = piece.substr(t.begin, t.end - t.begin);
+      const Decision& d = decisions[next++];
+      if (d.typed != DXT_TYPED_NONE) {
+        // A typed token's release depends on its class and policy only (a
+        // uniform member, or its placeholder), and on its digits' layout
+        // when number_shape keeps it, and on equal tokens with
+        // typed_consistent; a kept one on its bytes.
+        out.push_back('T');
+        u32(static_cast<uint32_t>(d.typed));
+        u32(static_cast<uint32_t>(d.typed_action));
+        if (d.typed_action == DXT_TYPED_KEEP) {
+          bytes(word);
+        } else if (d.typed_action == DXT_TYPED_REPLACE) {
+          if (policies_.keep_number_shape) {
+            std::string shape(word);
+            for (char& c : shape)
+              if (c >= '0' && c <= '9') c = '9';
+            bytes(shape);
+          }
+          if (policies_.typed_consistent) {
+            const auto key = std::make_pair(d.typed, unicode::lowercase(word));
+            const auto it = first_of.emplace(key, static_cast<uint32_t>(first_of.size())).first;
+            u32(it->second);
+          }
+        }
+        continue;
+      }
+      switch (d.action) {
+        case DXT_POLICY_PRIVATIZE:
+          if (d.index) {
+            out.push_back('P');
+            u32(*d.index);
+          } else {
+            out.push_back('O');  // the shared origin of words without a vector
+          }
+          break;
+        case DXT_POLICY_PLACEHOLDER:
+          if (!policies_.placeholder.empty()) out.push_back('H');  // an empty one releases nothing
+          break;
+        case DXT_POLICY_KEEP:
+          out.push_back('K');
+          bytes(word);
+          break;
+        case DXT_POLICY_DROP: break;
+        default: fail(DXT_E_INTERNAL, "unresolved token policy");
+      }
+    }
+    begin = end;
+  }
+  return out;
+}
+
 std::string TextPrivatizer::privatize_text(std::string_view text) {
   const size_t bad = utf8::first_invalid(text.data(), text.size());
   if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));

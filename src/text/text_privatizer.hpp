@@ -71,6 +71,15 @@ class TextPrivatizer {
   // finds it (DXT_TYPED_NONE: none; needs a policy other than privatize for
   // some family, else nothing is typed): for the detection measurements.
   std::vector<std::pair<Token, dxt_typed_class>> detect_typed(std::string_view text);
+  // What a release of `text` under the strict shape is a function of, as
+  // bytes: for each word or number in order, how it is released (by the
+  // mechanism from its vocabulary row or from the shared origin, as the
+  // placeholder, or kept as it is), dropped words left out. Two texts with
+  // the same bytes here have the same output law under strict (the ledger
+  // keys its memo on this: two inputs that differ only in what strict does
+  // not release share one entry, so the memo reveals no more than the
+  // outputs do). Draws nothing. DXT_E_INVALID_UTF8 as privatize_text.
+  std::string strict_release_input(std::string_view text);
 
  private:
   struct Decision {

@@ -371,6 +371,9 @@ TEST_CASE("every entry point runs with the resolved options") {
   dxt_ledger_options lo;
   dxt_ledger_options_init(&lo);
   lo.cap = 100;
+  const uint8_t key[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};  // the memo needs an app key
+  lo.key = key;
+  lo.key_length = sizeof key;
   dxt_ledger* ledger = nullptr;
   REQUIRE(dxt_ledger_open(path.c_str(), "u", &lo, &ledger) == DXT_OK);
   const dxt_privatize_options readable = with_preset(DXT_PRESET_READABLE);

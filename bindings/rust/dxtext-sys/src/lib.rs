@@ -53,6 +53,7 @@ pub const DXT_E_INTERNAL: dxt_status = 16;
 pub const DXT_E_CONTEXT_BUSY: dxt_status = 17;
 pub const DXT_E_BUDGET_EXCEEDED: dxt_status = 18;
 pub const DXT_E_LEDGER_CORRUPT: dxt_status = 19;
+pub const DXT_E_LEDGER_ROLLBACK: dxt_status = 20;
 
 // Enumerations (stored in uint32_t fields) ---------------------------------
 
@@ -143,6 +144,7 @@ pub const DXT_REVEALS_TOKEN_CLASSES: u32 = 0x8;
 pub const DXT_REVEALS_KEPT_WORDS: u32 = 0x10;
 pub const DXT_REVEALS_SENTENCE_BOUNDARIES: u32 = 0x20;
 pub const DXT_REVEALS_CLAUSE_BOUNDARIES: u32 = 0x40;
+pub const DXT_REVEALS_INPUT_WORDS: u32 = 0x100;
 
 // Handles and structs ------------------------------------------------------
 
@@ -330,12 +332,22 @@ pub const DXT_LEDGER_FRESH: u32 = 0x1;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
+pub struct dxt_ledger_anchor {
+    pub struct_size: u32,
+    pub ledger_id: [u8; 16],
+    pub commits: u64,
+    pub spent: f64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
 pub struct dxt_ledger_options {
     pub struct_size: u32,
     pub cap: f64,
     pub memo_capacity: u32,
     pub key: *const u8,
     pub key_length: usize,
+    pub anchor: *const dxt_ledger_anchor,
 }
 
 #[repr(C)]
@@ -526,6 +538,8 @@ extern "C" {
     ) -> dxt_status;
     pub fn dxt_ledger_totals_init_sized(totals: *mut dxt_ledger_totals, struct_size: usize);
     pub fn dxt_ledger_get_totals(ledger: *mut dxt_ledger, totals: *mut dxt_ledger_totals) -> dxt_status;
+    pub fn dxt_ledger_anchor_init_sized(anchor: *mut dxt_ledger_anchor, struct_size: usize);
+    pub fn dxt_ledger_get_anchor(ledger: *mut dxt_ledger, anchor: *mut dxt_ledger_anchor) -> dxt_status;
     pub fn dxt_ledger_to_json(ledger: *mut dxt_ledger, buffer: *mut c_char, capacity: usize, required: *mut usize)
         -> dxt_status;
     pub fn dxt_calibration_init_sized(calibration: *mut dxt_calibration, struct_size: usize);
@@ -601,4 +615,11 @@ pub unsafe fn dxt_ledger_options_init(options: *mut dxt_ledger_options) {
 #[inline]
 pub unsafe fn dxt_ledger_totals_init(totals: *mut dxt_ledger_totals) {
     dxt_ledger_totals_init_sized(totals, size_of::<dxt_ledger_totals>())
+}
+
+/// # Safety
+/// `anchor` is NULL or points to a writable `dxt_ledger_anchor`.
+#[inline]
+pub unsafe fn dxt_ledger_anchor_init(anchor: *mut dxt_ledger_anchor) {
+    dxt_ledger_anchor_init_sized(anchor, size_of::<dxt_ledger_anchor>())
 }

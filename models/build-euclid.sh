@@ -238,7 +238,12 @@ log "converting to $OUT"
 log "adding the orderings of the ordering mechanism"
 "$DXTEXT" order --orderings 8 --neighbours 16 --seed 1 --common 10000 model.dxe model.dxe >/dev/null
 "$DXTEXT" inspect model.dxe >/dev/null
-cp model.dxe "$ROOT/$OUT.tmp"
+# The typed classes (names, places, organisations, health terms): a section added by its own
+# step, with its own pinned sources (models/typed/add-typed-classes.sh, models/README.md).
+log "adding the typed classes section"
+DXTEXT="$DXTEXT" bash "$ROOT/models/typed/add-typed-classes.sh" model.dxe model-typed.dxe "$WORK/typed"
+"$DXTEXT" inspect model-typed.dxe >/dev/null
+cp model-typed.dxe "$ROOT/$OUT.tmp"
 mv "$ROOT/$OUT.tmp" "$ROOT/$OUT"
 
 log "done: $OUT, $(stat -c %s "$ROOT/$OUT") bytes, SHA-256 $(sha256sum "$ROOT/$OUT" | cut -d' ' -f1)"

@@ -98,7 +98,7 @@ extern "C" {
 #define DXT_ABI_VERSION 0
 /** Major version of the .dxe model format this library reads and writes. */
 #define DXT_FORMAT_VERSION_MAJOR 1
-#define DXT_FORMAT_VERSION_MINOR 3
+#define DXT_FORMAT_VERSION_MINOR 4
 
 /** @return DXT_VERSION_NUMBER of the library actually loaded. */
 DXT_API uint32_t dxt_version_number(void);
@@ -142,7 +142,11 @@ enum {
   DXT_E_BUDGET_EXCEEDED = 18,
   /** a ledger file fails its MAC or its format checks (corrupted, truncated,
       edited, or opened with the wrong key); it is refused, never reset. */
-  DXT_E_LEDGER_CORRUPT = 19
+  DXT_E_LEDGER_CORRUPT = 19,
+  /** a ledger is older than the anchor the app kept for it (an earlier copy
+      of its file was put back, or the file was deleted or replaced): the
+      call is refused, nothing is drawn or released (see "Rollback"). */
+  DXT_E_LEDGER_ROLLBACK = 20
 };
 
 /** @return a static, never-NULL English description of @p status. */
@@ -292,6 +296,70 @@ typedef enum dxt_token_class {
 #define DXT_TOKEN_CLASS_COUNT 4
 /** Columns of dxt_local_diagnostics.counts: DXT_POLICY_PRIVATIZE..KEEP minus one. */
 #define DXT_TOKEN_ACTION_COUNT 4
+
+/** Typed classes (docs/guarantees.md, "Typed replacement"): tokens found to
+    be names, places, organisations, health terms (from the lists of the
+    model's typed classes section, docs/format.md §10.4) or numbers,
+    phone numbers, e-mail addresses, URLs and user handles (from their
+    pattern, whatever the model). Bit (1u << class) of
+    dxt_release_record.typed_classes. */
+typedef enum dxt_typed_class {
+  DXT_TYPED_NONE = 0,
+  DXT_TYPED_FIRST_NAME = 1,   /**< person's first name: "[name]" */
+  DXT_TYPED_SURNAME = 2,      /**< person's surname: "[name]" */
+  DXT_TYPED_CITY = 3,         /**< "[city]" */
+  DXT_TYPED_REGION = 4,       /**< state, province, region: "[region]" */
+  DXT_TYPED_COUNTRY = 5,      /**< "[country]" */
+  DXT_TYPED_ORGANIZATION = 6, /**< "[organization]" */
+  DXT_TYPED_CONDITION = 7,    /**< disease, illness: "[condition]" */
+  DXT_TYPED_DRUG = 8,         /**< drug, medicine: "[drug]" */
+  DXT_TYPED_NUMBER = 9,       /**< digits, amounts, dates, times, versions, ordinals, number words: "[number]" */
+  DXT_TYPED_PHONE = 10,       /**< phone number: "[phone]" */
+  DXT_TYPED_EMAIL = 11,       /**< e-mail address: "[email]" */
+  DXT_TYPED_URL = 12,         /**< URL: "[url]" */
+  DXT_TYPED_HANDLE = 13       /**< user handle, "@name": "[handle]" */
+} dxt_typed_class;
+#define DXT_TYPED_CLASS_COUNT 14
+
+/** Families of typed classes: one policy each (dxt_privatize_options.typed). */
+typedef enum dxt_typed_family {
+  DXT_FAMILY_NAMES = 0,         /**< first names, surnames */
+  DXT_FAMILY_PLACES = 1,        /**< cities, regions, countries */
+  DXT_FAMILY_ORGANIZATIONS = 2, /**< organisations */
+  DXT_FAMILY_NUMBERS = 3,       /**< numbers of every shape, phone numbers */
+  DXT_FAMILY_ADDRESSES = 4,     /**< e-mail addresses, URLs, user handles */
+  DXT_FAMILY_HEALTH = 5         /**< conditions, drugs */
+} dxt_typed_family;
+#define DXT_TYPED_FAMILY_COUNT 6
+
+/** What to do with a token of a typed class. 0 selects privatize. */
+typedef enum dxt_typed_policy {
+  DXT_TYPED_DEFAULT = 0,
+  /** no typed handling: the token is an ordinary word or number, under the
+      policy of its dxt_token_class (the behaviour before typed classes) */
+  DXT_TYPED_PRIVATIZE = 1,
+  /** the class's placeholder ("[name]", "[city]", "[number]", ...): reveals
+      the class (DXT_REVEALS_TYPED_CLASSES) */
+  DXT_TYPED_PLACEHOLDER = 2,
+  /** a member of the same class drawn uniformly by the context's generator:
+      members of a class are perfectly indistinguishable, the class is
+      revealed (DXT_REVEALS_TYPED_CLASSES; docs/guarantees.md) */
+  DXT_TYPED_REPLACE = 3,
+  /** verbatim: a named leak (DXT_REVEALS_KEPT_WORDS); refused with the
+      strict release shape */
+  DXT_TYPED_KEEP = 4
+} dxt_typed_policy;
+
+/** dxt_privatize_options.number_shape: what a replaced number keeps. */
+typedef enum dxt_number_shape {
+  /** a number becomes a uniform integer in 0..99, a phone number a uniform
+      10-digit number written NNN-NNN-NNNN: only the class is revealed */
+  DXT_NUMBER_SHAPE_HIDE = 0,
+  /** every digit is drawn uniformly and everything else (separators, the
+      number of digits in each group, an ordinal suffix) kept: the shape is
+      revealed (DXT_TYPED_FLAG_NUMBER_SHAPE) */
+  DXT_NUMBER_SHAPE_KEEP = 1
+} dxt_number_shape;
 
 /* ------------------------------------------------------------------------ */
 /* Models                                                                    */
@@ -552,6 +620,23 @@ typedef struct dxt_privatize_options {
       than N words is taken whole. Unknown values give
       DXT_E_INVALID_ARGUMENT. */
   uint32_t preset;
+  /** Appended with typed classes (read only when struct_size covers
+      typed_consistent and number_shape too; a caller whose struct_size ends
+      before them gets DXT_TYPED_PRIVATIZE for every family, the earlier
+      behaviour): a dxt_typed_policy per dxt_typed_family. A preset fixes
+      them as it fixes policy[]. Tokens of a family whose policy is
+      privatize are ordinary tokens. Names, places, organisations and health
+      terms are found only with a model that has a typed classes section
+      (docs/format.md §10.4); numbers, phone numbers, e-mail addresses, URLs
+      and handles with any model. */
+  uint32_t typed[DXT_TYPED_FAMILY_COUNT];
+  /** 1: within one call, equal typed tokens (compared in lower case) get the
+      same replacement, so the release shows which of its typed tokens were
+      the same entity (DXT_TYPED_FLAG_CONSISTENT); 0 (default): each token
+      is drawn afresh. Other values are refused. */
+  uint32_t typed_consistent;
+  /** dxt_number_shape (default DXT_NUMBER_SHAPE_HIDE). */
+  uint32_t number_shape;
 } dxt_privatize_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see
@@ -747,6 +832,21 @@ typedef enum dxt_bound {
 /** DXT_SHAPE_NORMALIZE: between which words, within a sentence, there was
     other punctuation (, ; : dashes, quotes, brackets, ...) */
 #define DXT_REVEALS_CLAUSE_BOUNDARIES 0x40u
+/** which tokens belong to a typed class (dxt_release_record.typed_classes)
+    whose policy is replace or placeholder, and which class */
+#define DXT_REVEALS_TYPED_CLASSES 0x80u
+
+/** Bits of dxt_release_record.typed_flags. */
+/** equal typed tokens got equal replacements (typed_consistent) */
+#define DXT_TYPED_FLAG_CONSISTENT 0x1u
+/** replaced numbers and phone numbers kept their shape (number_shape keep) */
+#define DXT_TYPED_FLAG_NUMBER_SHAPE 0x2u
+/** the input's words themselves: the model's words are so far apart at this
+    epsilon that the mechanism returns every word of a fixed sample unchanged
+    with probability at least 1 - 1e-9 (laplace and exponential on Euclidean
+    models; docs/guarantees.md, "A mechanism that keeps its input"). The
+    record's is_private is then false. */
+#define DXT_REVEALS_INPUT_WORDS 0x100u
 
 /** What was released and what it guarantees: safe to transmit. */
 typedef struct dxt_release_record {
@@ -755,7 +855,7 @@ typedef struct dxt_release_record {
   double epsilon;     /**< per word, per unit of the metric */
   uint32_t metric;    /**< dxt_metric: the distance d of the bound */
   uint32_t rng_mode;  /**< dxt_rng_mode */
-  bool is_private;    /**< false when rng_mode is deterministic */
+  bool is_private;    /**< false when rng_mode is deterministic or DXT_REVEALS_INPUT_WORDS is set */
   bool fingerprint_valid;
   uint8_t model_fingerprint[32]; /**< SHA-256 of the model file */
   uint32_t release;              /**< dxt_release_kind */
@@ -783,6 +883,12 @@ typedef struct dxt_release_record {
   /** Appended with presets: the dxt_preset the options named
       (DXT_PRESET_NONE when none); the fields above are its resolved values. */
   uint32_t preset;
+  /** Appended with typed classes (written only when struct_size covers
+      both): bit (1u << dxt_typed_class) for every class whose tokens the
+      release replaces by a member of the class or by its placeholder, so
+      that it reveals which tokens are of that class; DXT_TYPED_FLAG_* bits. */
+  uint32_t typed_classes;
+  uint32_t typed_flags;
 } dxt_release_record;
 
 /** Fill the first @p struct_size bytes of @p record with defaults (see
@@ -957,12 +1063,16 @@ DXT_API DXT_NODISCARD dxt_status dxt_calibrate(dxt_context *context, const dxt_p
  * each release's own bound), the factor exp(E_metric * D + E_any_inputs).
  *
  * The file holds, per scope: the cap, one entry per release (mechanism,
- * epsilon, metric, release kind, bound, cost, word count), and a bounded
- * memo of outputs keyed by HMAC-SHA-256 of the input under a secret kept in
- * the file; inputs are never stored. Every change is written to a temporary
- * file, synced, renamed over the ledger and the directory synced, under an
- * exclusive lock on FILE.lock, so a crash leaves the last committed state
- * and processes sharing the file are serialised. An HMAC over the whole file
+ * epsilon, metric, release kind, bound, cost, word count), and, only when
+ * the ledger is opened with an app key, a bounded memo of outputs keyed by
+ * HMAC-SHA-256 of the input under that key; inputs are never stored. Every
+ * change is written to a temporary file, synced, renamed over the ledger and
+ * the directory synced, under an exclusive lock on FILE.lock, FILE being
+ * the path with its symbolic links resolved (a link to a ledger is that
+ * ledger; a file with two hard names is refused), so a crash leaves the
+ * last committed state and processes sharing the file are serialised. Only
+ * a regular file is read; a failed commit (a full disk, a file size limit)
+ * is a status and leaves no temporary file behind. An HMAC over the whole file
  * detects corruption and edits (DXT_E_LEDGER_CORRUPT); without an app key
  * (dxt_ledger_options.key), anyone who can rewrite the file can also
  * recompute that MAC (docs/budgets.md, "Tamper evidence").
@@ -974,6 +1084,36 @@ DXT_API DXT_NODISCARD dxt_status dxt_calibrate(dxt_context *context, const dxt_p
  * that form: dxt_ledger_open gives DXT_E_UNSUPPORTED there.
  */
 typedef struct dxt_ledger dxt_ledger;
+
+/**
+ * Rollback. A file holds no proof of its own age: a copy saved earlier and
+ * put back (or the file deleted, and made anew by the next open) passes
+ * every check of the file and hands back the budget spent since. The app
+ * detects that with an anchor kept where the file's writer cannot change it
+ * (the platform keystore, a server, a directory the user cannot write): read
+ * it with dxt_ledger_get_anchor after every call that returns DXT_OK, store
+ * it, and give it back in dxt_ledger_options.anchor at the next open. A
+ * handle opened with an anchor, and every handle after its first call,
+ * refuses with DXT_E_LEDGER_ROLLBACK a file that is not the anchor's ledger,
+ * or has fewer commits or less spent (over all its scopes) than the anchor
+ * says. Without an anchor kept outside it, a rollback is not detected
+ * (docs/budgets.md, "Rollback").
+ */
+typedef struct dxt_ledger_anchor {
+  uint32_t struct_size;
+  /** names the ledger: the same for every copy of its file, different for a
+      ledger made anew */
+  uint8_t ledger_id[16];
+  /** commits made to the ledger; only grows */
+  uint64_t commits;
+  /** epsilon spent over all its scopes; only grows */
+  double spent;
+} dxt_ledger_anchor;
+
+DXT_API void dxt_ledger_anchor_init_sized(dxt_ledger_anchor *anchor, size_t struct_size);
+static inline void dxt_ledger_anchor_init(dxt_ledger_anchor *anchor) {
+  dxt_ledger_anchor_init_sized(anchor, sizeof(*anchor));
+}
 
 /** Default and largest number of memoised outputs per scope. */
 #define DXT_LEDGER_MEMO_DEFAULT 64u
@@ -992,9 +1132,15 @@ typedef struct dxt_ledger_options {
   /** Optional app key (NULL = none), 16 to 64 bytes, e.g. from the platform
       keystore: mixed into the file's MAC and the memo keys, so that whoever
       can write the file but lacks the key cannot forge it. A file made with
-      a key can only be opened with it. */
+      a key can only be opened with it. Without a key nothing is memoised:
+      the memo secret would be in the file, and a memo would let whoever
+      reads it test guesses of past inputs. */
   const uint8_t *key;
   size_t key_length;
+  /** The anchor stored after the last call on this ledger (see "Rollback");
+      NULL = none, and a rollback before the first call is not detected. With
+      an anchor, a missing file is a rollback, not a new ledger. */
+  const dxt_ledger_anchor *anchor;
 } dxt_ledger_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see
@@ -1061,7 +1207,9 @@ DXT_API DXT_NODISCARD dxt_status dxt_ledger_save(dxt_ledger *ledger, uint8_t *bu
                                                  size_t *required);
 
 /** Set the scope's cap (finite, >= 0). Lowering it below what is spent
-    refuses every further release that costs anything. */
+    refuses every further release that costs anything. This is the only
+    call that changes the cap of an existing scope: opening it with another
+    dxt_ledger_options.cap leaves its cap as it is, in every interface. */
 DXT_API DXT_NODISCARD dxt_status dxt_ledger_set_cap(dxt_ledger *ledger, double cap);
 
 /** Flags of dxt_ledger_privatize_text. */
@@ -1070,16 +1218,21 @@ DXT_API DXT_NODISCARD dxt_status dxt_ledger_set_cap(dxt_ledger *ledger, double c
 #define DXT_LEDGER_FRESH 0x1u
 
 /**
- * dxt_privatize_text through the ledger. If the same text with the same
- * resolved options (every mechanism parameter, the output vocabulary, the
- * policies, placeholder and release shape), model, generator mode and
- * library version is memoised in the scope (and
+ * dxt_privatize_text through the ledger. If the ledger was opened with an
+ * app key and the same text (under DXT_SHAPE_STRICT: the same words as
+ * strict releases them) with the same resolved options (every mechanism
+ * parameter, the output vocabulary, the policies, placeholder and release
+ * shape), model, generator mode and seed, and library version is memoised
+ * in the scope (and
  * DXT_LEDGER_FRESH is not set), its stored output is returned, nothing is
  * drawn or spent, and @p diagnostics (if given) are all zero. Otherwise the
  * cost (options->epsilon) is checked against the cap before anything is
  * drawn: DXT_E_BUDGET_EXCEEDED leaves the context's generator untouched. A
  * release is committed to the file before it is returned; if that fails the
- * output is discarded and the status says why.
+ * output is discarded and the status says why. DXT_E_INPUT_TOO_LARGE, before
+ * any draw, when the release could take the file past its size limit
+ * (docs/budgets.md); DXT_E_LEDGER_ROLLBACK when the file is older than the
+ * handle's anchor.
  * @param[out] memoised  may be NULL; true when the output came from the memo
  */
 DXT_API DXT_NODISCARD dxt_status dxt_ledger_privatize_text(dxt_ledger *ledger, dxt_context *context,
@@ -1107,6 +1260,14 @@ static inline void dxt_ledger_totals_init(dxt_ledger_totals *totals) {
 }
 
 DXT_API DXT_NODISCARD dxt_status dxt_ledger_get_totals(dxt_ledger *ledger, dxt_ledger_totals *totals);
+
+/**
+ * The ledger's anchor now (see "Rollback"), read from the file and checked
+ * against the handle's last one: store it after every call that returns
+ * DXT_OK, replacing the one stored before.
+ * @return DXT_E_LEDGER_ROLLBACK when the file is older than the handle's anchor.
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_get_anchor(dxt_ledger *ledger, dxt_ledger_anchor *anchor);
 
 /**
  * The scope as one line of JSON: scope, budget unit, cap, spent, remaining,

@@ -761,12 +761,24 @@ class Context {
 class Ledger {
  public:
   /** Opens (or creates) @p path and selects @p scope; @p cap and
-      @p memo_capacity apply to a new scope. */
+      @p memo_capacity apply to a new scope (an existing one keeps its cap:
+      set_cap changes it). @p key is the optional app key (16 to 64 bytes;
+      without one nothing is memoised); @p anchor the one stored after the
+      last call (see dxt_ledger_anchor), or null. */
   Ledger(const std::string& path, const std::string& scope, double cap,
-         uint32_t memo_capacity = DXT_LEDGER_MEMO_DEFAULT) {
+         uint32_t memo_capacity = DXT_LEDGER_MEMO_DEFAULT, std::string_view key = {},
+         const dxt_ledger_anchor* anchor = nullptr) {
+    if (path.find('\0') != std::string::npos)
+      throw error(DXT_E_INVALID_ARGUMENT, "invalid argument: the path contains a NUL byte");
+    // The C call reads the scope up to its first NUL: "user\0day1" would open "user".
+    if (scope.find('\0') != std::string::npos)
+      throw error(DXT_E_INVALID_ARGUMENT, "invalid argument: the scope contains a NUL byte");
     dxt_ledger_options o = detail::initialised(dxt_ledger_options_init_sized);
     o.cap = cap;
     o.memo_capacity = memo_capacity;
+    o.key = reinterpret_cast<const uint8_t*>(key.data());
+    o.key_length = key.size();
+    o.anchor = anchor;
     detail::check(dxt_ledger_open(path.c_str(), scope.c_str(), &o, &c_));
   }
   ~Ledger() { dxt_ledger_close(c_); }
@@ -797,6 +809,13 @@ class Ledger {
     detail::check(s);
     if (record != nullptr) *record = ReleaseRecord(r);
     return std::string(out, length);
+  }
+
+  /** The ledger's anchor now (dxt_ledger_get_anchor): store it after every call. */
+  dxt_ledger_anchor anchor() {
+    dxt_ledger_anchor a = detail::initialised(dxt_ledger_anchor_init_sized);
+    detail::check(dxt_ledger_get_anchor(c_, &a));
+    return a;
   }
 
   /** The scope's totals, read from the file. */

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,6 +24,7 @@
 #include "mechanisms/mechanism.hpp"
 #include "mechanisms/output_set.hpp"
 #include "model/model.hpp"
+#include "model/sha256.hpp"
 #include "rng/random_stream.hpp"
 #include "text/privatize_presets.hpp"
 #include "text/text_privatizer.hpp"
@@ -35,6 +37,11 @@ struct dxt_model {
 struct dxt_context {
   std::shared_ptr<const dxt::Model> model;  // keeps the model alive
   std::unique_ptr<dxt::RandomStream> rng;
+  // What, besides the generator mode, decides its bytes: SHA-256 of the seed
+  // of a deterministic generator (all zero for the system generator). The
+  // ledger's memo key covers it, so a call with another seed never returns
+  // the memoised output of this one.
+  dxt::Digest rng_identity{};
   // The mechanism of the last call, reused while mechanism and epsilon match.
   std::unique_ptr<dxt::Mechanism> mechanism;
   // Set while a call runs on the context (dxt::abi::ContextUse).
@@ -53,6 +60,9 @@ struct dxt_output_set {
 struct dxt_ledger {
   std::unique_ptr<dxt::LedgerStore> store;
   std::string scope;
+  // The anchor of the state this handle last read or wrote (or the one the
+  // app gave at open): every call refuses a state older than it.
+  std::optional<dxt::LedgerAnchor> anchor;
 };
 
 namespace dxt::abi {
@@ -174,6 +184,20 @@ inline dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
         dxt::fail(DXT_E_INVALID_ARGUMENT,
                   "the strict release shape cannot keep words verbatim: use another policy than keep, or the "
                   "normalize or keep shape");
+  for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) {
+    const uint32_t v = o.typed[f];
+    if (v > DXT_TYPED_KEEP) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown typed policy " + std::to_string(v));
+    p.typed[f] = v == DXT_TYPED_DEFAULT ? DXT_TYPED_PRIVATIZE : static_cast<dxt_typed_policy>(v);
+    if (p.shape == DXT_SHAPE_STRICT && p.typed[f] == DXT_TYPED_KEEP)
+      dxt::fail(DXT_E_INVALID_ARGUMENT,
+                "the strict release shape cannot keep typed tokens verbatim: use replace, placeholder or privatize");
+  }
+  if (o.typed_consistent > 1)
+    dxt::fail(DXT_E_INVALID_ARGUMENT, "typed_consistent must be 0 or 1, not " + std::to_string(o.typed_consistent));
+  if (o.number_shape > DXT_NUMBER_SHAPE_KEEP)
+    dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown number_shape " + std::to_string(o.number_shape));
+  p.typed_consistent = o.typed_consistent == 1;
+  p.keep_number_shape = o.number_shape == DXT_NUMBER_SHAPE_KEEP;
   p.preset = static_cast<dxt_preset>(o.preset);  // reported in the release record
   if (o.placeholder != nullptr) {
     p.placeholder = o.placeholder;
@@ -247,6 +271,9 @@ inline dxt::ReleaseShape release_shape(dxt_release_kind kind, const dxt::TokenPo
   for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c) shape.policy[c] = policies.policy[c];
   shape.text_shape = policies.shape;
   shape.preset = policies.preset;
+  for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) shape.typed[f] = policies.typed[f];
+  shape.typed_flags = (policies.typed_consistent ? DXT_TYPED_FLAG_CONSISTENT : 0u) |
+                      (policies.keep_number_shape ? DXT_TYPED_FLAG_NUMBER_SHAPE : 0u);
   shape.draws = draws;
   return shape;
 }
@@ -279,6 +306,9 @@ inline constexpr size_t kRecordV1 = offsetof(dxt_release_record, release_shape);
 inline constexpr size_t kPrivatizeOptionsWithOutput =
     offsetof(dxt_privatize_options, output_set) + sizeof(const dxt_output_set*);
 inline constexpr size_t kDiagnosticsV1 = sizeof(dxt_local_diagnostics);
+// The typed class fields were appended after preset (typed[0] in what was
+// its tail padding): read only when struct_size covers all of them.
+inline constexpr size_t kPrivatizeOptionsWithTyped = offsetof(dxt_privatize_options, number_shape) + sizeof(uint32_t);
 
 inline void check_outputs(const dxt_release_record* record, const dxt_local_diagnostics* diagnostics) {
   if (record != nullptr) check_struct(record, kRecordV1, "record");
@@ -304,6 +334,14 @@ inline dxt_privatize_options check_common(dxt_context* ctx, const dxt_privatize_
     std::memcpy(&full, o, kPrivatizeOptionsWithSearch);
   } else {
     std::memcpy(&full, o, o->struct_size < sizeof full ? o->struct_size : sizeof full);
+    if (o->struct_size < kPrivatizeOptionsWithTyped) {
+      // The caller's bytes there (if any) were padding: the defaults stand.
+      dxt_privatize_options defaults;
+      dxt_privatize_options_init(&defaults);
+      std::memcpy(full.typed, defaults.typed, sizeof full.typed);
+      full.typed_consistent = defaults.typed_consistent;
+      full.number_shape = defaults.number_shape;
+    }
   }
   full.struct_size = static_cast<uint32_t>(sizeof full);
   return dxt::resolve_preset(full, *ctx->model);

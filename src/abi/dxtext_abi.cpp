@@ -81,6 +81,7 @@ const char* dxt_status_string(dxt_status s) {
     case DXT_E_CONTEXT_BUSY: return "context in use by another thread";
     case DXT_E_BUDGET_EXCEEDED: return "privacy budget exceeded";
     case DXT_E_LEDGER_CORRUPT: return "corrupt ledger";
+    case DXT_E_LEDGER_ROLLBACK: return "ledger rolled back";
     default: return "unknown status";
   }
 }
@@ -239,6 +240,7 @@ dxt_status dxt_context_create(dxt_model* model, const dxt_context_options* optio
     *out = nullptr;
     require(model != nullptr, "model is NULL");
     std::unique_ptr<dxt::ByteSource> source;
+    dxt::Digest identity{};
     if (options == nullptr) {
       source = dxt::make_system_byte_source();
     } else {
@@ -249,6 +251,7 @@ dxt_status dxt_context_create(dxt_model* model, const dxt_context_options* optio
           std::array<uint8_t, 32> seed;
           std::memcpy(seed.data(), options->seed, seed.size());
           source = dxt::make_keyed_stream(seed);
+          identity = dxt::sha256(seed.data(), seed.size());
           break;
         }
         default: dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown rng_mode " + std::to_string(options->rng_mode));
@@ -257,6 +260,7 @@ dxt_status dxt_context_create(dxt_model* model, const dxt_context_options* optio
     auto ctx = std::make_unique<dxt_context>();
     ctx->model = model->impl;
     ctx->rng = std::make_unique<dxt::RandomStream>(std::move(source));
+    ctx->rng_identity = identity;
     *out = ctx.release();
   });
 }
@@ -295,6 +299,8 @@ void dxt_privatize_options_init_sized(dxt_privatize_options* o, size_t struct_si
   dxt_privatize_options d = zeroed<dxt_privatize_options>();
   d.mechanism = DXT_MECHANISM_LAPLACE;
   for (auto& p : d.policy) p = DXT_POLICY_PRIVATIZE;
+  for (auto& p : d.typed) p = DXT_TYPED_PRIVATIZE;
+  d.number_shape = DXT_NUMBER_SHAPE_HIDE;
   const dxt::MechanismParams defaults;
   d.tem_gamma = defaults.tem_gamma;
   d.tem_beta = defaults.tem_beta;

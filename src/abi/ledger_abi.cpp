@@ -5,8 +5,10 @@
 // decided before the privatiser runs, and the release is committed before
 // its output is handed out.
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -20,7 +22,10 @@ using namespace dxt::abi;
 
 namespace {
 
-constexpr size_t kLedgerOptionsV1 = sizeof(dxt_ledger_options);
+// The options as first published, without the anchor (read only when
+// struct_size covers it).
+constexpr size_t kLedgerOptionsV1 = offsetof(dxt_ledger_options, anchor);
+constexpr size_t kLedgerAnchorV1 = sizeof(dxt_ledger_anchor);
 constexpr size_t kLedgerTotalsV1 = sizeof(dxt_ledger_totals);
 
 std::string number(double v) {
@@ -46,8 +51,10 @@ dxt_ledger_options check_ledger_options(const dxt_ledger_options* options, std::
   dxt_ledger_options_init(&o);
   if (options != nullptr) {
     check_struct(options, kLedgerOptionsV1, "options");
-    std::memcpy(&o, options, sizeof o);
+    std::memcpy(&o, options, options->struct_size < sizeof o ? options->struct_size : sizeof o);
+    o.struct_size = sizeof o;
   }
+  if (o.anchor != nullptr) check_struct(o.anchor, kLedgerAnchorV1, "anchor");
   check_cap(o.cap);
   if (o.memo_capacity > DXT_LEDGER_MEMO_MAX)
     dxt::fail(DXT_E_INVALID_ARGUMENT,
@@ -69,13 +76,39 @@ void check_scope(const char* scope) {
   if (!dxt::utf8::valid(scope, scope_length)) dxt::fail(DXT_E_INVALID_UTF8, "the ledger scope is not valid UTF-8");
 }
 
+// Every call on a ledger is one transaction of its store: checked against
+// the handle's anchor first (a rollback is refused before anything else),
+// counting a commit when `change` makes one, and leaving the handle the
+// anchor of the state it read or wrote.
+void transact(dxt_ledger* ledger, bool create,
+              const std::function<bool(dxt::LedgerState&, const dxt::LedgerKeys&)>& change) {
+  dxt::LedgerAnchor next;
+  ledger->store->transact(create, [&](dxt::LedgerState& state, const dxt::LedgerKeys& keys) {
+    if (ledger->anchor) dxt::check_not_rolled_back(state, *ledger->anchor);
+    const bool changed = change(state, keys);
+    if (changed) ++state.commits;
+    next = dxt::ledger_anchor(state);
+    return changed;
+  });
+  ledger->anchor = next;
+}
+
 // A handle on `store` with `scope` selected; the scope is created (with the
 // options' cap and memo capacity) if it is not there yet.
 dxt_ledger* open_scope(std::unique_ptr<dxt::LedgerStore> store, const char* scope, const dxt_ledger_options& o) {
   auto ledger = std::make_unique<dxt_ledger>();
   ledger->store = std::move(store);
   ledger->scope = scope;
-  ledger->store->transact(true, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+  if (o.anchor != nullptr) {
+    dxt::LedgerAnchor a;
+    std::memcpy(a.id.data(), o.anchor->ledger_id, a.id.size());
+    a.commits = o.anchor->commits;
+    a.spent = o.anchor->spent;
+    if (!std::isfinite(a.spent) || a.spent < 0)
+      dxt::fail(DXT_E_INVALID_ARGUMENT, "anchor.spent must be a finite number >= 0");
+    ledger->anchor = a;
+  }
+  transact(ledger.get(), true, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
     if (state.find(ledger->scope) != nullptr) return false;  // an existing scope: nothing to write
     dxt::LedgerScope s;
     s.name = ledger->scope;
@@ -95,6 +128,24 @@ void dxt_ledger_options_init_sized(dxt_ledger_options* o, size_t struct_size) {
   dxt_ledger_options d = zeroed<dxt_ledger_options>();
   d.memo_capacity = DXT_LEDGER_MEMO_DEFAULT;
   init_sized(o, struct_size, d);
+}
+
+void dxt_ledger_anchor_init_sized(dxt_ledger_anchor* a, size_t struct_size) {
+  init_sized(a, struct_size, zeroed<dxt_ledger_anchor>());
+}
+
+dxt_status dxt_ledger_get_anchor(dxt_ledger* ledger, dxt_ledger_anchor* anchor) {
+  return guarded([&] {
+    require(ledger != nullptr, "ledger is NULL");
+    check_struct(anchor, kLedgerAnchorV1, "anchor");
+    transact(ledger, false, [](dxt::LedgerState&, const dxt::LedgerKeys&) { return false; });
+    dxt_ledger_anchor a = zeroed<dxt_ledger_anchor>();
+    a.struct_size = anchor->struct_size;
+    std::memcpy(a.ledger_id, ledger->anchor->id.data(), sizeof a.ledger_id);
+    a.commits = ledger->anchor->commits;
+    a.spent = ledger->anchor->spent;
+    std::memcpy(anchor, &a, sizeof a);
+  });
 }
 
 void dxt_ledger_totals_init_sized(dxt_ledger_totals* t, size_t struct_size) {
@@ -151,7 +202,7 @@ dxt_status dxt_ledger_set_cap(dxt_ledger* ledger, double cap) {
   return guarded([&] {
     require(ledger != nullptr, "ledger is NULL");
     check_cap(cap);
-    ledger->store->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+    transact(ledger, false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
       scope_of(state, ledger).cap = cap;
       return true;
     });
@@ -180,16 +231,29 @@ dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const
     dxt_release_record_init(&rec);
     dxt::fill_record(rec, m, *ctx->model, ctx->rng->mode(), shape);
     const double cost = dxt::release_cost(rec);
+    // Under the strict shape the output's law is a function of the words as
+    // strict sees them, not of the bytes: the memo is keyed on those, so
+    // that "The dog ran!" and "the dog ran" share an entry and the outputs
+    // do not tell whether two submissions were byte for byte the same.
+    std::string strict_input;
+    if (policies.shape == DXT_SHAPE_STRICT)
+      strict_input = dxt::TextPrivatizer(*ctx->model, m, *ctx->rng, policies).strict_release_input(input);
+    const std::string_view memo_input = policies.shape == DXT_SHAPE_STRICT ? std::string_view(strict_input) : input;
 
     std::string result;
     bool from_memo = false;
     dxt::TokenTally tally;
-    ledger->store->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys& keys) {
+    transact(ledger, false, [&](dxt::LedgerState& state, const dxt::LedgerKeys& keys) {
       dxt::LedgerScope& scope = scope_of(state, ledger);
       // Over the parameters the mechanism was built with and the policies the
       // privatiser receives: what decides the output's law (ledger_memo_key.hpp).
-      const dxt::Digest key = dxt::text_memo_key(keys.memo, m.params(), policies, rec, input);
-      if ((flags & DXT_LEDGER_FRESH) == 0) {
+      const dxt::Digest key = dxt::text_memo_key(keys.memo, m.params(), policies, rec, ctx->rng_identity, memo_input);
+      // Without an app key the memo secret is in the file: a memo would let
+      // its reader test guesses of past inputs. Nothing is memoised then,
+      // and entries left by an older version are dropped at this commit.
+      const bool memo = ledger->store->has_app_key();
+      if (!memo) scope.memo.clear();
+      if (memo && (flags & DXT_LEDGER_FRESH) == 0) {
         if (const std::string* hit = scope.recall(key)) {
           result = *hit;
           from_memo = true;
@@ -201,12 +265,22 @@ dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const
         dxt::fail(DXT_E_BUDGET_EXCEEDED, "privacy budget exceeded: the release would cost " + number(cost) + " and " +
                                              number(spent) + " of the scope's cap " + number(scope.cap) +
                                              " is spent; nothing was drawn or released");
+      // The file's size limit, checked before any draw: the release entry
+      // must fit, and a memo entry is kept only if the longest one that is
+      // kept would fit too (privacy_ledger.hpp, "Size limits").
+      const size_t size_now = dxt::encoded_ledger_size(state);
+      if (size_now + dxt::kLedgerReleaseBytes > dxt::kLedgerMaxBytes)
+        dxt::fail(DXT_E_INPUT_TOO_LARGE, "the ledger file is full (" + std::to_string(dxt::kLedgerMaxBytes) +
+                                             " bytes); nothing was drawn or released");
+      const bool keep =
+          memo && size_now + dxt::kLedgerReleaseBytes + dxt::kLedgerMemoEntryBytes + dxt::kLedgerMemoMaxOutput <=
+                      dxt::kLedgerMaxBytes;
       dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
       result = p.privatize_text(input);
       tally = p.tally();
       scope.releases.push_back(
           {rec.mechanism, rec.metric, rec.release, rec.bound, rec.epsilon, cost, tally.privatized});
-      scope.remember(key, result);
+      if (keep && result.size() <= dxt::kLedgerMemoMaxOutput) scope.remember(key, result);
       return true;
     });
     if (record != nullptr) dxt::fill_record(*record, m, *ctx->model, ctx->rng->mode(), shape);
@@ -221,7 +295,7 @@ dxt_status dxt_ledger_get_totals(dxt_ledger* ledger, dxt_ledger_totals* totals) 
   return guarded([&] {
     require(ledger != nullptr, "ledger is NULL");
     check_struct(totals, kLedgerTotalsV1, "totals");
-    ledger->store->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+    transact(ledger, false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
       const dxt::LedgerScope& s = scope_of(state, ledger);
       dxt_ledger_totals t = zeroed<dxt_ledger_totals>();
       t.struct_size = totals->struct_size;
@@ -243,7 +317,7 @@ dxt_status dxt_ledger_to_json(dxt_ledger* ledger, char* buffer, size_t capacity,
     require(ledger != nullptr, "ledger is NULL");
     require(buffer != nullptr || capacity == 0, "buffer is NULL");
     std::string json;
-    ledger->store->transact(false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
+    transact(ledger, false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
       json = dxt::ledger_scope_json(scope_of(state, ledger));
       return false;
     });

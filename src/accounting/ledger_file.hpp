@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The ledger on disk: one transaction at a time under an exclusive flock()
 // on "<path>.lock" (flock, not fcntl, so that two handles in one process
-// also exclude each other), the state read and MAC-checked afresh each time,
+// also exclude each other), <path> being the file's own path with every
+// symbolic link resolved (a link to a ledger is that ledger; a file with
+// two names, hard links, is refused), the state read, from a regular file
+// of bounded size only, and MAC-checked afresh each time,
 // and every change written atomically: a temporary "<path>.tmp" written in
 // full, fsync'd, renamed over the ledger, and the directory fsync'd. A crash
 // at any step leaves either the old file or the new one (POSIX rename is
-// atomic), never a mixture. WebAssembly builds refuse with DXT_E_UNSUPPORTED
+// atomic), never a mixture; a commit that fails (a full disk, the file
+// size limit, whose SIGXFSZ is blocked while it writes) removes its
+// temporary and reports a status. WebAssembly builds refuse with DXT_E_UNSUPPORTED
 // (they keep a ledger in the caller's storage instead: ledger_memory.hpp).
 #pragma once
 
@@ -40,12 +45,13 @@ class LedgerFile final : public LedgerStore {
   void transact(bool create, const std::function<bool(LedgerState&, const LedgerKeys&)>& change) override;
 
   const std::vector<uint8_t>& app_key() const { return app_key_; }
+  bool has_app_key() const override { return !app_key_.empty(); }
 
   // Test hook, called at each step of a commit.
   std::function<void(LedgerWriteStep)> on_write_step;
 
  private:
-  void commit(const LedgerState& state);
+  void commit(const std::string& path, const LedgerState& state);
 
   std::string path_;
   std::vector<uint8_t> app_key_;

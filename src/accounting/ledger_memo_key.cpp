@@ -82,9 +82,9 @@ class LawEncoder {
 }  // namespace
 
 Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism, const TokenPolicies& policies,
-                     const dxt_release_record& record, std::string_view text) {
+                     const dxt_release_record& record, const Digest& rng_identity, std::string_view text) {
   LawEncoder e(memo_secret);
-  static constexpr char kDomain[] = "dxtext ledger memo key v2: text";
+  static constexpr char kDomain[] = "dxtext ledger memo key v3: text";
   e.bytes(kDomain, sizeof kDomain - 1);
   // The code that computes the output: another version may compute another law.
   e.put(uint64_t{DXT_VERSION_NUMBER});
@@ -105,11 +105,14 @@ Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism
   e.put(candidate_cache_entries);
   e.put(output);
 
-  const auto& [policy, placeholder, shape, preset] = policies;
+  const auto& [policy, placeholder, shape, preset, typed, typed_consistent, keep_number_shape] = policies;
   e.put(policy);
   e.put(placeholder);
   e.put(shape);
   e.put(preset);  // applied to the fields above already; separates nothing more
+  e.put(typed);
+  e.put(uint64_t{typed_consistent});
+  e.put(uint64_t{keep_number_shape});
 
   // The record is a function of the two above, the model and the generator
   // mode; it is here for the model's SHA-256 and the generator mode. It goes
@@ -120,6 +123,9 @@ Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism
                 "the release record is hashed as bytes");
   if (record.struct_size != sizeof record) fail(DXT_E_INTERNAL, "the memo key needs a whole release record");
   e.bytes(&record, sizeof record);
+  // The record names the generator's mode, not its seed: two seeded
+  // contexts with different seeds draw different outputs.
+  e.put(rng_identity);
 
   e.bytes(text.data(), text.size());
   return e.finish();

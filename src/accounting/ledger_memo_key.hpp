@@ -32,6 +32,6 @@
 namespace dxt {
 
 Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism, const TokenPolicies& policies,
-                     const dxt_release_record& record, std::string_view text);
+                     const dxt_release_record& record, const Digest& rng_identity, std::string_view text);
 
 }  // namespace dxt

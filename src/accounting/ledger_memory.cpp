@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "accounting/ledger_memory.hpp"
 
+#include <string>
 #include <utility>
 
 #include "errors/error.hpp"
@@ -22,7 +23,11 @@ void LedgerMemory::transact(bool create, const std::function<bool(LedgerState&, 
   }
   const LedgerKeys keys = derive_ledger_keys(state.secret, app_key_);
   if (!change(state, keys)) return;
-  bytes_ = encode_ledger(state, app_key_);  // replaced only once fully encoded
+  std::vector<uint8_t> bytes = encode_ledger(state, app_key_);
+  if (bytes.size() > kLedgerMaxBytes)
+    fail(DXT_E_INPUT_TOO_LARGE,
+         "the ledger would pass " + std::to_string(kLedgerMaxBytes) + " bytes; nothing was committed");
+  bytes_ = std::move(bytes);  // replaced only once fully encoded
   ++commits_;
 }
 

@@ -23,6 +23,7 @@ class LedgerMemory final : public LedgerStore {
   LedgerMemory(std::vector<uint8_t> bytes, std::vector<uint8_t> app_key);
 
   void transact(bool create, const std::function<bool(LedgerState&, const LedgerKeys&)>& change) override;
+  bool has_app_key() const override { return !app_key_.empty(); }
 
   // The committed state, as stored bytes (empty before the first commit of
   // a new ledger).

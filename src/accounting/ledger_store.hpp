@@ -23,6 +23,12 @@ class LedgerStore {
   // no ledger yet starts an empty one with a fresh random secret; without
   // it, a missing ledger is an error (it is never silently restarted).
   virtual void transact(bool create, const std::function<bool(LedgerState&, const LedgerKeys&)>& change) = 0;
+
+  // Whether the ledger was opened with an app key. Without one the memo
+  // key's secret is in the stored bytes, so whoever reads them could test
+  // guesses of past inputs against the memo: such a ledger memoises nothing
+  // (docs/budgets.md, "Memoisation").
+  virtual bool has_app_key() const = 0;
 };
 
 }  // namespace dxt

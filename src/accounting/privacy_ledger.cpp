@@ -15,7 +15,7 @@ namespace dxt {
 namespace {
 
 constexpr char kMagic[8] = {'D', 'X', 'T', 'L', 'E', 'D', 'G', '1'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  // 1: without the commit count
 constexpr uint32_t kFlagKeyed = 1;
 constexpr size_t kMacSize = 32;
 
@@ -181,6 +181,7 @@ std::vector<uint8_t> encode_ledger(const LedgerState& state, const std::vector<u
   w.u32(kVersion);
   w.u32(state.keyed ? kFlagKeyed : 0);
   w.bytes(state.secret.data(), state.secret.size());
+  w.u64(state.commits);
   w.u32(static_cast<uint32_t>(state.scopes.size()));
   for (const LedgerScope& s : state.scopes) {
     w.u32(static_cast<uint32_t>(s.name.size()));
@@ -212,12 +213,22 @@ std::vector<uint8_t> encode_ledger(const LedgerState& state, const std::vector<u
   return w.out;
 }
 
+size_t encoded_ledger_size(const LedgerState& state) {
+  size_t n = sizeof kMagic + 4 + 4 + state.secret.size() + 8 + 4;
+  for (const LedgerScope& s : state.scopes) {
+    n += 4 + s.name.size() + 8 + 4 + 8 + 8 + s.releases.size() * kLedgerReleaseBytes + 4;
+    for (const LedgerMemoEntry& e : s.memo) n += kLedgerMemoEntryBytes + e.output.size();
+  }
+  return n + kMacSize;
+}
+
 LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<uint8_t>& app_key) {
   constexpr size_t header = sizeof kMagic + 4 + 4 + 32;
   if (size < header + 4 + kMacSize) corrupt("it is " + std::to_string(size) + " bytes, too short for a ledger");
   if (std::memcmp(data, kMagic, sizeof kMagic) != 0) corrupt("it does not start with DXTLEDG1");
   Reader r(data + sizeof kMagic, size - sizeof kMagic - kMacSize);
-  if (r.u32() != kVersion) corrupt("unknown ledger version");
+  const uint32_t version = r.u32();
+  if (version != 1 && version != kVersion) corrupt("unknown ledger version");
   LedgerState st;
   const uint32_t flags = r.u32();
   if ((flags & ~kFlagKeyed) != 0) corrupt("unknown flags");
@@ -231,6 +242,7 @@ LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<ui
   if (!equal_constant_time(mac.data(), data + size - kMacSize, kMacSize))
     corrupt(st.keyed || !app_key.empty() ? "its MAC does not verify (damaged, edited, or another app key)"
                                          : "its MAC does not verify (damaged or edited)");
+  if (version >= 2) st.commits = r.u64();
   const uint64_t scopes = r.count(r.u32(), 4 + 8 + 4 + 8 + 8 + 4);
   for (uint64_t i = 0; i < scopes; ++i) {
     LedgerScope s;
@@ -268,6 +280,34 @@ LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<ui
   }
   if (r.left() != 0) corrupt("bytes follow the last scope");
   return st;
+}
+
+LedgerAnchor ledger_anchor(const LedgerState& state) {
+  LedgerAnchor a;
+  Sha256 h;
+  static constexpr char kDomain[] = "dxtext ledger id v1";
+  h.update(kDomain, sizeof kDomain - 1);
+  h.update(state.secret.data(), state.secret.size());
+  const Digest d = h.finish();
+  std::memcpy(a.id.data(), d.data(), a.id.size());
+  a.commits = state.commits;
+  // Releases are only ever appended, and a sum of non-negative terms in a
+  // fixed order only grows: the total of a later state is never smaller.
+  for (const LedgerScope& s : state.scopes) a.spent += s.spent();
+  return a;
+}
+
+void check_not_rolled_back(const LedgerState& state, const LedgerAnchor& anchor) {
+  const LedgerAnchor now = ledger_anchor(state);
+  if (now.id != anchor.id)
+    fail(DXT_E_LEDGER_ROLLBACK,
+         "ledger rolled back: the file is not the ledger of the anchor (it was deleted, made anew or replaced); "
+         "nothing was drawn or released");
+  if (now.commits < anchor.commits || now.spent < anchor.spent)
+    fail(DXT_E_LEDGER_ROLLBACK, "ledger rolled back: the file has " + std::to_string(now.commits) +
+                                    " commits and spent " + json_number(now.spent) + ", the anchor " +
+                                    std::to_string(anchor.commits) + " and " + json_number(anchor.spent) +
+                                    " (an older copy was put back); nothing was drawn or released");
 }
 
 double release_cost(const dxt_release_record& record) {

@@ -11,6 +11,7 @@
 #include "errors/error.hpp"
 #include "model/sha256.hpp"
 #include "text/privatize_presets.hpp"
+#include "text/typed_classes.hpp"
 
 namespace dxt {
 
@@ -62,6 +63,16 @@ const char* quantization_name(dxt_quantization q) {
   }
 }
 
+uint32_t revealed_typed_classes(const ReleaseShape& shape) {
+  if (shape.kind == DXT_RELEASE_SYNTHETIC_BAG) return 0;
+  uint32_t bits = 0;
+  for (uint32_t c = DXT_TYPED_FIRST_NAME; c < DXT_TYPED_CLASS_COUNT; ++c) {
+    const dxt_typed_policy p = shape.typed[typed_family(static_cast<dxt_typed_class>(c))];
+    if (p == DXT_TYPED_REPLACE || p == DXT_TYPED_PLACEHOLDER) bits |= 1u << c;
+  }
+  return bits;
+}
+
 uint32_t release_reveals(const ReleaseShape& shape) {
   // dxt_syntf releases n_out draws whatever the input holds: its output
   // depends on the document only through them (dropping a class before the
@@ -72,6 +83,9 @@ uint32_t release_reveals(const ReleaseShape& shape) {
     if (p == DXT_POLICY_PLACEHOLDER || p == DXT_POLICY_DROP) bits |= DXT_REVEALS_TOKEN_CLASSES;
     if (p == DXT_POLICY_KEEP) bits |= DXT_REVEALS_KEPT_WORDS;
   }
+  for (const dxt_typed_policy p : shape.typed)
+    if (p == DXT_TYPED_KEEP) bits |= DXT_REVEALS_KEPT_WORDS;
+  if (revealed_typed_classes(shape) != 0) bits |= DXT_REVEALS_TYPED_CLASSES;
   const bool keep = shape.text_shape == DXT_SHAPE_KEEP;
   switch (shape.kind) {
     // One word: keep restores its case shape; the other shapes do not.
@@ -119,6 +133,12 @@ void fill_record(dxt_release_record& record, const Mechanism& mechanism, const M
     default: fail(DXT_E_INTERNAL, "unknown release kind");
   }
   r.reveals = release_reveals(shape);
+  // A model whose words are so far apart at this epsilon that the mechanism
+  // returns its input: the record must not call that private.
+  if (mechanism.keeps_input()) {
+    r.reveals |= DXT_REVEALS_INPUT_WORDS;
+    r.is_private = false;
+  }
   r.release_shape = shape.text_shape;
   // The output vocabulary: what the mechanism could release (public data).
   const OutputSet* output = mechanism.params().output.get();
@@ -126,6 +146,8 @@ void fill_record(dxt_release_record& record, const Mechanism& mechanism, const M
   r.output_size = output != nullptr ? output->size() : model.vocabulary_size();
   if (output != nullptr) std::memcpy(r.output_digest, output->digest.data(), output->digest.size());
   r.preset = shape.preset;
+  r.typed_classes = revealed_typed_classes(shape);
+  r.typed_flags = r.typed_classes != 0 ? shape.typed_flags : 0;
   // syntf's L is the number of words it ranges over (docs/guarantees.md).
   if (mechanism.id() == DXT_MECHANISM_SYNTF)
     r.epsilon_vocabulary = syntf_vocabulary_bound(mechanism.epsilon(), r.output_size);
@@ -201,6 +223,12 @@ constexpr RevealBit kReveals[] = {
      "between which words a sentence ends (. ! ? and their kin, all written '.'), and whether the text ends one"},
     {DXT_REVEALS_CLAUSE_BOUNDARIES, "clause_boundaries",
      "between which words other punctuation stands (, ; : dashes, quotes, brackets, all written ',')"},
+    {DXT_REVEALS_TYPED_CLASSES, "typed_classes",
+     "which words are names, places, numbers, addresses or health terms of the typed classes listed, and of which "
+     "class"},
+    {DXT_REVEALS_INPUT_WORDS, "input_words",
+     "the input's words themselves: at this epsilon the model's words are so far apart that the mechanism "
+     "returns them unchanged"},
 };
 
 const char* shape_name(uint32_t shape) {
@@ -247,7 +275,10 @@ std::string record_to_json(const dxt_release_record& r) {
   s += r.rng_mode == DXT_RNG_SYSTEM ? "system" : r.rng_mode == DXT_RNG_DETERMINISTIC ? "deterministic" : "unknown";
   s += "\",\"private\":";
   s += r.is_private ? "true" : "false";
-  if (!r.is_private) s += ",\"warning\":\"deterministic seeded noise: NOT private, for testing only\"";
+  if (!r.is_private && r.rng_mode != DXT_RNG_SYSTEM)
+    s += ",\"warning\":\"deterministic seeded noise: NOT private, for testing only\"";
+  else if (!r.is_private && (r.reveals & DXT_REVEALS_INPUT_WORDS) != 0)
+    s += ",\"warning\":\"the model's geometry makes the mechanism return its input at this epsilon: NOT private\"";
   s += ",\"model_sha256\":";
   s += r.fingerprint_valid ? "\"" + to_hex(r.model_fingerprint, 32) + "\"" : "null";
   s += ",\"bound\":\"";
@@ -264,6 +295,20 @@ std::string record_to_json(const dxt_release_record& r) {
     s += "\",\"size\":" + std::to_string(r.output_size) + ",\"sha256\":\"" + to_hex(r.output_digest, 32) + "\"}";
   }
   if (r.preset != DXT_PRESET_NONE) s += ",\"preset\":\"" + std::string(preset_name(r.preset)) + "\"";
+  if (r.typed_classes != 0) {
+    s += ",\"typed_classes\":[";
+    bool first_class = true;
+    for (uint32_t c = 1; c < DXT_TYPED_CLASS_COUNT; ++c) {
+      if ((r.typed_classes & (1u << c)) == 0) continue;
+      s += first_class ? "\"" : ",\"";
+      s += typed_class_name(static_cast<dxt_typed_class>(c));
+      s += "\"";
+      first_class = false;
+    }
+    s += "]";
+    if ((r.typed_flags & DXT_TYPED_FLAG_CONSISTENT) != 0) s += ",\"typed_consistent\":true";
+    if ((r.typed_flags & DXT_TYPED_FLAG_NUMBER_SHAPE) != 0) s += ",\"number_shape\":\"keep\"";
+  }
   s += ",\"reveals\":[";
   std::string shown;
   bool first = true;

@@ -41,7 +41,15 @@ struct ReleaseShape {
   dxt_release_shape text_shape = DXT_SHAPE_KEEP;
   // The preset of the options (DXT_PRESET_NONE: none).
   dxt_preset preset = DXT_PRESET_NONE;
+  // Typed classes: a dxt_typed_policy per dxt_typed_family, and the flags.
+  dxt_typed_policy typed[DXT_TYPED_FAMILY_COUNT] = {DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE,
+                                                    DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE};
+  uint32_t typed_flags = 0;  // DXT_TYPED_FLAG_*
 };
+
+// Bit (1u << class) of every typed class whose policy in `shape` is replace
+// or placeholder (dxt_release_record.typed_classes).
+uint32_t revealed_typed_classes(const ReleaseShape& shape);
 
 // The DXT_REVEALS_* bits of a release of this shape.
 uint32_t release_reveals(const ReleaseShape& shape);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mechanisms/mechanism.hpp"
+#include "mechanisms/input_keeping_check.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -70,17 +71,20 @@ std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismPar
                                 "mahalanobis");
   if (p.output && (p.output->rows.empty() || p.output->member.size() != model.vocabulary_size()))
     fail(DXT_E_INVALID_ARGUMENT, "the output vocabulary is empty or was built for another model");
+  std::unique_ptr<Mechanism> m;
   switch (p.id) {
-    case DXT_MECHANISM_LAPLACE: return std::make_unique<LaplaceMechanism>(model, p);
-    case DXT_MECHANISM_HYPERBOLIC: return std::make_unique<HyperbolicMechanism>(model, p);
-    case DXT_MECHANISM_EXPONENTIAL: return std::make_unique<ExponentialMechanism>(model, p);
-    case DXT_MECHANISM_SYNTF: return std::make_unique<SyntfMechanism>(model, p);
-    case DXT_MECHANISM_MAHALANOBIS: return std::make_unique<MahalanobisMechanism>(model, p);
-    case DXT_MECHANISM_VICKREY: return std::make_unique<VickreyMechanism>(model, p);
-    case DXT_MECHANISM_TEM: return std::make_unique<TemMechanism>(model, p);
-    case DXT_MECHANISM_ORDERING: return std::make_unique<OrderingMechanism>(model, p);
+    case DXT_MECHANISM_LAPLACE: m = std::make_unique<LaplaceMechanism>(model, p); break;
+    case DXT_MECHANISM_HYPERBOLIC: m = std::make_unique<HyperbolicMechanism>(model, p); break;
+    case DXT_MECHANISM_EXPONENTIAL: m = std::make_unique<ExponentialMechanism>(model, p); break;
+    case DXT_MECHANISM_SYNTF: m = std::make_unique<SyntfMechanism>(model, p); break;
+    case DXT_MECHANISM_MAHALANOBIS: m = std::make_unique<MahalanobisMechanism>(model, p); break;
+    case DXT_MECHANISM_VICKREY: m = std::make_unique<VickreyMechanism>(model, p); break;
+    case DXT_MECHANISM_TEM: m = std::make_unique<TemMechanism>(model, p); break;
+    case DXT_MECHANISM_ORDERING: m = std::make_unique<OrderingMechanism>(model, p); break;
     default: fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(p.id)));
   }
+  m->set_keeps_input(mechanism_keeps_input(model, p));
+  return m;
 }
 
 }  // namespace dxt

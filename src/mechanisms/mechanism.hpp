@@ -82,8 +82,14 @@ class Mechanism {
   // its scanner); 0 for the others, which keep no cache.
   virtual size_t cache_bytes() const { return 0; }
 
+  // Whether the model's geometry makes this mechanism return its input at
+  // its epsilon (mechanisms/input_keeping_check.hpp); set by make_mechanism.
+  bool keeps_input() const { return keeps_input_; }
+  void set_keeps_input(bool keeps) { keeps_input_ = keeps; }
+
  private:
   MechanismParams params_;
+  bool keeps_input_ = false;
 };
 
 // Decodes batches of noisy points to their nearest words (Euclidean, exactly

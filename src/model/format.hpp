@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Constants of the .dxe model format, version 1.2. docs/format.md is the
+// Constants of the .dxe model format, version 1.4. docs/format.md is the
 // normative description; this file must agree with it field for field.
 #pragma once
 
@@ -17,13 +17,14 @@ inline constexpr uint8_t kMagic[8] = {0x89, 'D', 'X', 'E', '\r', '\n', 0x1A, '\n
 inline constexpr uint16_t kVersionMajor = 1;
 // The newest minor version this library reads and writes. 1.1 adds the
 // covariance section (kind 9), 1.2 the search index (kind 10), 1.3 the
-// orderings (kind 11). The writer
+// orderings (kind 11), 1.4 the typed classes (kind 12). The writer
 // stamps the oldest minor version whose sections the file uses, so a file
 // without either is a 1.0 file byte for byte.
-inline constexpr uint16_t kVersionMinor = 3;
+inline constexpr uint16_t kVersionMinor = 4;
 inline constexpr uint16_t kMinorCovariance = 1;
 inline constexpr uint16_t kMinorSearchIndex = 2;
 inline constexpr uint16_t kMinorOrderings = 3;
+inline constexpr uint16_t kMinorTypedClasses = 4;
 inline constexpr uint32_t kEndianTag = 0x0A0B0C0Du;
 
 inline constexpr size_t kHeaderFixedSize = 128;
@@ -32,7 +33,7 @@ inline constexpr uint32_t kMaxSections = 64;
 inline constexpr uint64_t kSectionAlignment = 64;
 inline constexpr uint32_t kMaxDimension = 65536;
 inline constexpr uint64_t kMaxMetadataSize = 1u << 20;
-// Sections of unknown kinds (11 and above) hold together at most this many
+// Sections of unknown kinds (11, 13 and above) hold together at most this many
 // bytes plus kUnknownSectionsFactor times the bytes of the sections whose
 // sizes the header's counts fix (every known kind but metadata and strings):
 // docs/format.md §4, check 21. This bounds what reading a whole file costs.
@@ -80,11 +81,12 @@ enum class SectionKind : uint32_t {
   kRowScales = 6,
   kRowNorms = 7,
   kFrequencies = 8,
-  kCovariance = 9,    // since 1.1
-  kSearchIndex = 10,  // since 1.2
-  kOrderings = 11,    // since 1.3
+  kCovariance = 9,     // since 1.1
+  kSearchIndex = 10,   // since 1.2
+  kOrderings = 11,     // since 1.3
+  kTypedClasses = 12,  // since 1.4 (docs/format.md §10.4)
 };
-inline constexpr uint32_t kHighestKnownKind = 11;
+inline constexpr uint32_t kHighestKnownKind = 12;
 
 // The search index section (kind 10, docs/format.md §10.2): a 64-byte
 // header, then the centroids, their squared norms, the cell offsets and the

@@ -18,6 +18,7 @@
 #include "model/checked_math.hpp"
 #include "model/f16.hpp"
 #include "model/format.hpp"
+#include "model/typed_lists.hpp"
 #include "unicode/case_mapping.hpp"
 #include "unicode/utf8.hpp"
 
@@ -60,6 +61,7 @@ const char* kind_name(uint32_t kind) {
     case SectionKind::kCovariance: return "covariance";
     case SectionKind::kSearchIndex: return "search index";
     case SectionKind::kOrderings: return "orderings";
+    case SectionKind::kTypedClasses: return "typed classes";
   }
   return "unknown";
 }
@@ -216,7 +218,7 @@ void Model::validate(const ModelOpenOptions& options) {
   std::vector<Range> ranges;
   SectionView* slot_for[format::kHighestKnownKind + 1] = {
       nullptr,      &metadata_section_,    &offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_,
-      &covariance_, &search_index_section_, &orderings_section_};
+      &covariance_, &search_index_section_, &orderings_section_, &typed_section_};
   for (uint32_t s = 0; s < section_count; ++s) {
     const uint8_t* e = h + format::kHeaderFixedSize + uint64_t{s} * format::kSectionEntrySize;
     const uint32_t kind = load_u32(e + format::entry::kKind);
@@ -232,7 +234,7 @@ void Model::validate(const ModelOpenOptions& options) {
     if (!end) corrupt(label + " size overflows");
     if (*end > size_) fail(DXT_E_TRUNCATED_MODEL, "model is truncated: " + label + " runs past the end of the file");
     ranges.push_back({offset, *end, kind});
-    if (kind <= format::kHighestKnownKind) {
+    if (kind <= format::kHighestKnownKind && slot_for[kind] != nullptr) {
       SectionView* v = slot_for[kind];
       if (v->data != nullptr || v->size != 0 || v->digest != Digest{}) corrupt(label + " appears twice");
       v->data = base_ + offset;
@@ -295,6 +297,9 @@ void Model::validate(const ModelOpenOptions& options) {
             " bytes, expected D*D*8 = " + std::to_string(D * D * 8));
   if (search_index_section_.data != nullptr) parse_search_index();
   if (orderings_section_.data != nullptr) parse_orderings();
+  // Check 18 (docs/format.md §10.4): the header and size now, in constant
+  // time; the members on first use (typed_lists()).
+  if (typed_section_.data != nullptr) check_typed_lists_header(typed_section_.data, typed_section_.size);
   if (strings_.size > UINT32_MAX) corrupt("vocabulary strings exceed 4 GiB");
   const uint32_t* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
   if (offsets[0] != 0 || offsets[V] != strings_.size) corrupt("vocabulary offsets do not span the string section");
@@ -314,10 +319,11 @@ void Model::validate(const ModelOpenOptions& options) {
     // Sections do not overlap and lie inside the file, so neither sum wraps.
     uint64_t counted = 0, unknown = 0;
     for (const Range& r : ranges) {
-      if (r.kind > format::kHighestKnownKind)
+      if (r.kind > format::kHighestKnownKind || slot_for[r.kind] == nullptr)
         unknown += r.end - r.begin;
       else if (r.kind != static_cast<uint32_t>(SectionKind::kMetadata) &&
-               r.kind != static_cast<uint32_t>(SectionKind::kVocabStrings))
+               r.kind != static_cast<uint32_t>(SectionKind::kVocabStrings) &&
+               r.kind != static_cast<uint32_t>(SectionKind::kTypedClasses))
         counted += r.end - r.begin;
     }
     const auto scaled = checked_mul(counted, format::kUnknownSectionsFactor);
@@ -334,7 +340,7 @@ void Model::validate(const ModelOpenOptions& options) {
 
   if (options.verify_digests) {
     for (SectionView* v : {&offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_, &covariance_,
-                           &search_index_section_, &orderings_section_}) {
+                           &search_index_section_, &orderings_section_, &typed_section_}) {
       if (v->data == nullptr) continue;
       if (sha256(v->data, v->size) != v->digest) {
         const auto kind =
@@ -610,6 +616,26 @@ const OrderingsView* Model::orderings() const {
 const Digest& Model::fingerprint() const {
   std::call_once(fingerprint_once_, [this] { fingerprint_ = sha256(base_, size_); });
   return fingerprint_;
+}
+
+}  // namespace dxt
+
+namespace dxt {
+
+const TypedLists* Model::typed_lists() const {
+  if (typed_section_.data == nullptr) return nullptr;
+  std::call_once(typed_once_, [this] {
+    // Copied out of the file once and checked on the copy (§12.4): later
+    // writes to the file cannot reach the lists.
+    const std::vector<uint8_t> copy(typed_section_.data, typed_section_.data + typed_section_.size);
+    try {
+      typed_lists_ = std::make_unique<TypedLists>(decode_typed_lists(copy.data(), copy.size()));
+    } catch (const Error& e) {
+      typed_error_ = e.what();
+    }
+  });
+  if (!typed_error_.empty()) fail(DXT_E_CORRUPT_MODEL, typed_error_);
+  return typed_lists_.get();
 }
 
 }  // namespace dxt

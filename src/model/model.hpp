@@ -31,6 +31,7 @@
 namespace dxt {
 
 struct ModelBytes;  // the mapping or the caller's buffer
+struct TypedLists;  // model/typed_lists.hpp
 
 struct ModelOpenOptions {
   bool verify_digests = false;
@@ -91,6 +92,12 @@ class Model {
   bool has_covariance() const { return covariance_.data != nullptr; }
   bool has_search_index() const { return search_index_section_.data != nullptr; }
   bool has_orderings() const { return orderings_section_.data != nullptr; }
+  bool has_typed_lists() const { return typed_section_.data != nullptr; }
+  // The typed classes section (kind 12, docs/format.md §10.4) decoded, or
+  // nullptr without one. The header is checked at open; on the first call
+  // the section is copied and every member checked (O(section size)); a
+  // failed check throws DXT_E_CORRUPT_MODEL on every call.
+  const TypedLists* typed_lists() const;
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
 
   // The word at index i (validated: in bounds, NUL-terminated, UTF-8).
@@ -157,7 +164,7 @@ class Model {
   void parse_orderings();
 
   SectionView metadata_section_, offsets_, strings_, hash_, matrix_, scales_, norms_, frequencies_, covariance_,
-      search_index_section_, orderings_section_;
+      search_index_section_, orderings_section_, typed_section_;
   SearchIndexView search_index_;
   OrderingsView orderings_header_;  // header fields, set at open
   uint64_t hash_capacity_ = 0;
@@ -174,6 +181,9 @@ class Model {
   mutable std::vector<uint32_t> ordering_words_, ordering_positions_;  // copies, checked
   mutable OrderingsView checked_orderings_;                            // points at the copies
   mutable std::string orderings_error_;                                // empty when the orderings are valid
+  mutable std::once_flag typed_once_;
+  mutable std::unique_ptr<TypedLists> typed_lists_;
+  mutable std::string typed_error_;
   mutable std::once_flag fingerprint_once_;
   mutable Digest fingerprint_{};
 };

@@ -25,16 +25,10 @@ struct SearchIndexData {
 // The section's bytes for `model` (checks the sizes against it).
 std::vector<uint8_t> encode_search_index(const Model& model, const SearchIndexData& index);
 
-// Copies every section of `model` except an existing search index, byte for
-// byte and with its stored digest, then appends the new index; the header
-// gets the new section table, minor version max(its own, 2) and a new
-// header digest. `out` must be seekable and empty.
+// write_model_with_section (model/section_append_writer.hpp) with the index:
+// every section of `model` but an existing search index copied, the new
+// index appended, minor version max(its own, 2). `out` must be seekable and
+// empty.
 void write_model_with_search_index(const Model& model, const SearchIndexData& index, std::ostream& out);
-
-// The same for any optional section: copies every section of `model` but
-// one of `kind`, appends `section` as that kind, and stamps the minor
-// version max(its own, `minor`).
-void write_model_with_section(const Model& model, uint32_t kind, const std::vector<uint8_t>& section, uint16_t minor,
-                              std::ostream& out);
 
 }  // namespace dxt

@@ -30,6 +30,23 @@ const char* policy_word(uint32_t policy) {
   }
 }
 
+const char* typed_word(uint32_t policy) {
+  switch (policy) {
+    case DXT_TYPED_PRIVATIZE: return "privatize";
+    case DXT_TYPED_PLACEHOLDER: return "placeholder";
+    case DXT_TYPED_REPLACE: return "replace";
+    case DXT_TYPED_KEEP: return "keep";
+    default: return "unknown";
+  }
+}
+
+const char* const kTypedFields[DXT_TYPED_FAMILY_COUNT] = {"typed[DXT_FAMILY_NAMES] (names)",
+                                                          "typed[DXT_FAMILY_PLACES] (places)",
+                                                          "typed[DXT_FAMILY_ORGANIZATIONS] (organizations)",
+                                                          "typed[DXT_FAMILY_NUMBERS] (typed_numbers)",
+                                                          "typed[DXT_FAMILY_ADDRESSES] (addresses)",
+                                                          "typed[DXT_FAMILY_HEALTH] (health)"};
+
 const char* const kPolicyFields[DXT_TOKEN_CLASS_COUNT] = {
     "policy[DXT_CLASS_IN_VOCABULARY] (in_vocabulary)", "policy[DXT_CLASS_OUT_OF_VOCABULARY] (oov)",
     "policy[DXT_CLASS_NUMBER] (numbers)", "policy[DXT_CLASS_STOPWORD] (stopwords)"};
@@ -93,6 +110,11 @@ dxt_privatize_options apply_preset(const Preset& p, const dxt_privatize_options&
     if (!unset(o.policy[c], DXT_POLICY_PRIVATIZE) && o.policy[c] != static_cast<uint32_t>(p.policy[c]))
       conflict(p, kPolicyFields[c], policy_word(o.policy[c]), policy_word(p.policy[c]));
     o.policy[c] = p.policy[c];
+  }
+  for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) {
+    if (!unset(o.typed[f], DXT_TYPED_PRIVATIZE) && o.typed[f] != static_cast<uint32_t>(p.typed[f]))
+      conflict(p, kTypedFields[f], typed_word(o.typed[f]), typed_word(p.typed[f]));
+    o.typed[f] = p.typed[f];
   }
 
   // The output vocabulary: the preset's top N, cut to the vocabulary (a

@@ -39,6 +39,7 @@ struct Preset {
   dxt_release_shape release_shape;
   uint32_t output_top;  // 0: the whole vocabulary
   dxt_token_policy policy[DXT_TOKEN_CLASS_COUNT];
+  dxt_typed_policy typed[DXT_TYPED_FAMILY_COUNT];
   PresetParameter parameters[8];
   size_t parameter_count;
 };

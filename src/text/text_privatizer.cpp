@@ -30,7 +30,8 @@ std::string fold_apostrophes(std::string_view word) {
   return out;
 }
 
-TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::optional<bool> is_number) const {
+TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::optional<bool> is_number,
+                                                const TypedContext& context) {
   Decision d{DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE, model_.lookup(fold_apostrophes(word))};
   if (is_number.value_or(false) || (!is_number && is_number_token(word))) {
     d.cls = DXT_CLASS_NUMBER;
@@ -40,7 +41,50 @@ TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::opti
     d.cls = DXT_CLASS_OUT_OF_VOCABULARY;
   }
   d.action = policies_.policy[d.cls];
+  if (policies_.any_typed()) {
+    if (!lists_loaded_) {
+      lists_ = model_.typed_lists();
+      lists_loaded_ = true;
+    }
+    TypedContext c = context;
+    if (!is_number && c.structured == DXT_TYPED_NONE) {
+      // A word on its own (privatize_word, bags): classified as the tokenizer
+      // would classify it in a text.
+      const std::vector<Token> t = tokenize(word);
+      if (t.size() == 1) c.structured = t[0].typed;
+    }
+    c.is_number = c.is_number || d.cls == DXT_CLASS_NUMBER;
+    c.in_vocabulary = d.index.has_value();
+    const dxt_typed_class typed = classify_typed(word, c, lists_);
+    d.detected = typed;
+    if (typed != DXT_TYPED_NONE && policies_.typed[typed_family(typed)] != DXT_TYPED_PRIVATIZE) {
+      d.typed = typed;
+      d.typed_action = policies_.typed[typed_family(typed)];
+      d.action = d.typed_action == DXT_TYPED_KEEP          ? DXT_POLICY_KEEP
+                 : d.typed_action == DXT_TYPED_PLACEHOLDER ? DXT_POLICY_PLACEHOLDER
+                                                           : DXT_POLICY_PRIVATIZE;
+    }
+  }
   return d;
+}
+
+std::string TextPrivatizer::render_typed(const Decision& d, std::string_view word) {
+  switch (d.typed_action) {
+    case DXT_TYPED_PLACEHOLDER: return typed_placeholder(d.typed);
+    case DXT_TYPED_KEEP: return std::string(word);
+    case DXT_TYPED_REPLACE: {
+      if (!policies_.typed_consistent)
+        return typed_replacement(d.typed, word, rng_, lists_, policies_.keep_number_shape);
+      auto key = std::make_pair(d.typed, unicode::lowercase(word));
+      auto it = consistent_.find(key);
+      if (it == consistent_.end())
+        it = consistent_
+                 .emplace(std::move(key), typed_replacement(d.typed, word, rng_, lists_, policies_.keep_number_shape))
+                 .first;
+      return it->second;
+    }
+    default: fail(DXT_E_INTERNAL, "unresolved typed policy");
+  }
 }
 
 std::optional<std::string_view> TextPrivatizer::render(const Decision& d, std::string_view word,
@@ -58,6 +102,13 @@ std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word,
   if (!utf8::valid(word.data(), word.size())) fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
   const Decision d = decide(word, is_number);
   tally_.add(d.cls, d.action);
+  if (d.typed != DXT_TYPED_NONE) {
+    const std::string typed = render_typed(d, word);
+    std::string out;
+    TextShaper shaper(policies_.shape == DXT_SHAPE_KEEP ? DXT_SHAPE_KEEP : DXT_SHAPE_STRICT, out);
+    shaper.word(typed, word, d.typed_action == DXT_TYPED_REPLACE);
+    return out;
+  }
   // Out-of-vocabulary words (and numbers without a vector) all start from the
   // same fixed point, so they cannot be told apart from the output.
   const uint32_t released = d.action == DXT_POLICY_PRIVATIZE ? mechanism_.privatize(rng_, d.index) : 0;
@@ -87,26 +138,70 @@ bool ends_piece(char c) {
   return !alnum && u != '\'' && u != '.' && u != ',';
 }
 
+// A piece ends after ASCII whitespace when there is some within 4 KiB, so
+// that no e-mail address, URL or phone number (which hold other
+// punctuation) is cut in two; else after any byte that ends_piece allows.
 size_t piece_end(std::string_view text, size_t begin) {
   if (text.size() - begin <= kPieceBytes) return text.size();
-  size_t end = begin + kPieceBytes;
+  const size_t start = begin + kPieceBytes;
+  for (size_t end = start; end < text.size() && end < start + 4096; ++end)
+    if (text[end - 1] == ' ' || text[end - 1] == '\n' || text[end - 1] == '\t') return end;
+  size_t end = start;
   while (end < text.size() && !ends_piece(text[end - 1])) ++end;
   return end;
 }
 }  // namespace
 
+std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_view text,
+                                                                    const std::vector<Token>& tokens) {
+  std::vector<Decision> decisions;
+  decisions.reserve(tokens.size());
+  // What the typed classifier knows of each word's place (typed_classes.hpp).
+  TypedContext context;
+  context.sentence_start = true;
+  std::string previous_word;  // lower case
+  for (const Token& t : tokens) {
+    if (t.kind == TokenKind::kSpan) {
+      const std::string_view span = text.substr(t.begin, t.end - t.begin);
+      // "Dr. Okafor": the full stop of a title ends no sentence.
+      if (gap_mark(span) == GapMark::kSentence && !is_person_title(previous_word)) context.sentence_start = true;
+      if (span.find_first_not_of(" .") != std::string_view::npos) context.previous = DXT_TYPED_NONE;
+      continue;
+    }
+    if (!is_word_or_number(t.kind)) continue;
+    const std::string_view word = text.substr(t.begin, t.end - t.begin);
+    context.structured = t.typed;
+    context.is_number = t.kind == TokenKind::kNumber;
+    context.after_place_word = is_place_cue(previous_word);
+    context.after_title = is_person_title(previous_word);
+    context.after_determiner = is_determiner(previous_word);
+    decisions.push_back(decide(word, t.kind == TokenKind::kNumber, context));
+    context.sentence_start = false;
+    context.previous = decisions.back().detected;
+    if (policies_.any_typed()) previous_word = unicode::lowercase(word);
+  }
+  return decisions;
+}
+
+std::vector<std::pair<Token, dxt_typed_class>> TextPrivatizer::detect_typed(std::string_view text) {
+  const std::vector<Token> tokens = tokenize(text);
+  const std::vector<Decision> decisions = decide_tokens(text, tokens);
+  std::vector<std::pair<Token, dxt_typed_class>> out;
+  size_t next = 0;
+  for (const Token& t : tokens)
+    if (is_word_or_number(t.kind)) out.emplace_back(t, decisions[next++].detected);
+  return out;
+}
+
 void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) {
   const std::vector<Token> tokens = tokenize(text);
   // First classify every word and collect those to privatise, so that the
   // mechanism draws their noise in order and decodes them together.
-  std::vector<Decision> decisions;
+  const std::vector<Decision> decisions = decide_tokens(text, tokens);
   std::vector<std::optional<uint32_t>> inputs;
-  decisions.reserve(tokens.size());
-  for (const Token& t : tokens) {
-    if (!is_word_or_number(t.kind)) continue;
-    decisions.push_back(decide(text.substr(t.begin, t.end - t.begin), t.kind == TokenKind::kNumber));
-    tally_.add(decisions.back().cls, decisions.back().action);
-    if (decisions.back().action == DXT_POLICY_PRIVATIZE) inputs.push_back(decisions.back().index);
+  for (const Decision& d : decisions) {
+    tally_.add(d.cls, d.action);
+    if (d.uses_mechanism()) inputs.push_back(d.index);
   }
   std::vector<uint32_t> released(inputs.size());
   mechanism_.privatize_batch(rng_, inputs.data(), inputs.size(), released.data());
@@ -123,9 +218,91 @@ void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) 
     // message no reader of the output would see.
     if (t.kind == TokenKind::kInvisible) continue;
     const Decision& d = decisions[next_decision++];
-    const uint32_t r = d.action == DXT_POLICY_PRIVATIZE ? released[next_released++] : 0;
+    if (d.typed != DXT_TYPED_NONE) {
+      // A replacement is a member of the class as the class writes it (a
+      // sentence capital under normalize, the input's case shape under keep);
+      // a placeholder or kept token as it is.
+      shaper.word(render_typed(d, piece), piece, d.typed_action == DXT_TYPED_REPLACE);
+      continue;
+    }
+    const uint32_t r = d.uses_mechanism() ? released[next_released++] : 0;
     if (auto replaced = render(d, piece, r)) shaper.word(*replaced, piece, d.action == DXT_POLICY_PRIVATIZE);
   }
+}
+
+std::string TextPrivatizer::strict_release_input(std::string_view text) {
+  const size_t bad = utf8::first_invalid(text.data(), text.size());
+  if (bad != text.size()) fail(DXT_E_INVALID_UTF8, "text is not valid UTF-8 at byte " + std::to_string(bad));
+  std::string out;
+  auto u32 = [&out](uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
+  };
+  auto bytes = [&](std::string_view b) {
+    u32(static_cast<uint32_t>(b.size()));
+    out.append(b);
+  };
+  // Typed replacements with typed_consistent depend on which typed tokens
+  // are equal: each is keyed by the first of its equals.
+  std::map<std::pair<dxt_typed_class, std::string>, uint32_t> first_of;
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t end = piece_end(text, begin);
+    const std::string_view piece = text.substr(begin, end - begin);
+    const std::vector<Token> tokens = tokenize(piece);
+    // The decisions privatize_text makes, with the typed classifier's context.
+    const std::vector<Decision> decisions = decide_tokens(piece, tokens);
+    size_t next = 0;
+    for (const Token& t : tokens) {
+      if (!is_word_or_number(t.kind)) continue;  // strict releases nothing between words
+      const std::string_view word = piece.substr(t.begin, t.end - t.begin);
+      const Decision& d = decisions[next++];
+      if (d.typed != DXT_TYPED_NONE) {
+        // A typed token's release depends on its class and policy only (a
+        // uniform member, or its placeholder), and on its digits' layout
+        // when number_shape keeps it, and on equal tokens with
+        // typed_consistent; a kept one on its bytes.
+        out.push_back('T');
+        u32(static_cast<uint32_t>(d.typed));
+        u32(static_cast<uint32_t>(d.typed_action));
+        if (d.typed_action == DXT_TYPED_KEEP) {
+          bytes(word);
+        } else if (d.typed_action == DXT_TYPED_REPLACE) {
+          if (policies_.keep_number_shape) {
+            std::string shape(word);
+            for (char& c : shape)
+              if (c >= '0' && c <= '9') c = '9';
+            bytes(shape);
+          }
+          if (policies_.typed_consistent) {
+            const auto key = std::make_pair(d.typed, unicode::lowercase(word));
+            const auto it = first_of.emplace(key, static_cast<uint32_t>(first_of.size())).first;
+            u32(it->second);
+          }
+        }
+        continue;
+      }
+      switch (d.action) {
+        case DXT_POLICY_PRIVATIZE:
+          if (d.index) {
+            out.push_back('P');
+            u32(*d.index);
+          } else {
+            out.push_back('O');  // the shared origin of words without a vector
+          }
+          break;
+        case DXT_POLICY_PLACEHOLDER:
+          if (!policies_.placeholder.empty()) out.push_back('H');  // an empty one releases nothing
+          break;
+        case DXT_POLICY_KEEP:
+          out.push_back('K');
+          bytes(word);
+          break;
+        case DXT_POLICY_DROP: break;
+        default: fail(DXT_E_INTERNAL, "unresolved token policy");
+      }
+    }
+    begin = end;
+  }
+  return out;
 }
 
 std::string TextPrivatizer::privatize_text(std::string_view text) {
@@ -157,6 +334,15 @@ std::vector<std::pair<std::string, uint64_t>> TextPrivatizer::privatize_bag(
     if (count == 0) continue;
     const Decision d = decide(word, std::nullopt);
     for (uint64_t k = 0; k < count; ++k) tally_.add(d.cls, d.action);
+    if (d.typed != DXT_TYPED_NONE) {
+      // One draw per occurrence (one for all with typed_consistent).
+      if (d.typed_action != DXT_TYPED_REPLACE || policies_.typed_consistent) {
+        others[render_typed(d, word)] += count;
+      } else {
+        for (uint64_t k = 0; k < count; ++k) ++others[render_typed(d, word)];
+      }
+      continue;
+    }
     switch (d.action) {
       case DXT_POLICY_PRIVATIZE: {
         // count independent draws, decoded in batches.

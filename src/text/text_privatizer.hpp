@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,8 @@
 #include "model/model.hpp"
 #include "rng/random_stream.hpp"
 #include "text/text_shaper.hpp"
+#include "text/tokenizer.hpp"
+#include "text/typed_classes.hpp"
 
 namespace dxt {
 
@@ -28,6 +31,17 @@ struct TokenPolicies {
   // The preset the options named (already applied to the fields above), for
   // the release record.
   dxt_preset preset = DXT_PRESET_NONE;
+  // Typed classes (text/typed_classes.hpp): a policy per dxt_typed_family;
+  // privatize = no typed handling.
+  dxt_typed_policy typed[DXT_TYPED_FAMILY_COUNT] = {DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE,
+                                                    DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE};
+  bool typed_consistent = false;   // equal typed tokens, equal replacements
+  bool keep_number_shape = false;  // dxt_number_shape keep
+  bool any_typed() const {
+    for (dxt_typed_policy p : typed)
+      if (p != DXT_TYPED_PRIVATIZE) return true;
+    return false;
+  }
 };
 
 // U+2019 (’) replaced by ASCII ' : how words are looked up.
@@ -53,13 +67,36 @@ class TextPrivatizer {
 
   const TokenTally& tally() const { return tally_; }
 
+  // The typed class of every word and number of `text` as privatize_text
+  // finds it (DXT_TYPED_NONE: none; needs a policy other than privatize for
+  // some family, else nothing is typed): for the detection measurements.
+  std::vector<std::pair<Token, dxt_typed_class>> detect_typed(std::string_view text);
+  // What a release of `text` under the strict shape is a function of, as
+  // bytes: for each word or number in order, how it is released (by the
+  // mechanism from its vocabulary row or from the shared origin, as the
+  // placeholder, or kept as it is), dropped words left out. Two texts with
+  // the same bytes here have the same output law under strict (the ledger
+  // keys its memo on this: two inputs that differ only in what strict does
+  // not release share one entry, so the memo reveals no more than the
+  // outputs do). Draws nothing. DXT_E_INVALID_UTF8 as privatize_text.
+  std::string strict_release_input(std::string_view text);
+
  private:
   struct Decision {
     dxt_token_class cls;
-    dxt_token_policy action;
-    std::optional<uint32_t> index;  // vocabulary index, if any
+    dxt_token_policy action;                 // as tallied: a typed replacement counts as privatize
+    std::optional<uint32_t> index;           // vocabulary index, if any
+    dxt_typed_class typed = DXT_TYPED_NONE;  // set when a typed policy handles the token
+    dxt_typed_policy typed_action = DXT_TYPED_PRIVATIZE;
+    dxt_typed_class detected = DXT_TYPED_NONE;  // the class found, whatever its policy
+    bool uses_mechanism() const { return typed == DXT_TYPED_NONE && action == DXT_POLICY_PRIVATIZE; }
   };
-  Decision decide(std::string_view word, std::optional<bool> is_number) const;
+  Decision decide(std::string_view word, std::optional<bool> is_number, const TypedContext& context = {});
+  // The decision for every word and number of `tokens` (cut from `text`),
+  // with the context the typed classifier reads.
+  std::vector<Decision> decide_tokens(std::string_view text, const std::vector<Token>& tokens);
+  // What a typed policy puts out for `word` (replace, placeholder, keep).
+  std::string render_typed(const Decision& d, std::string_view word);
   // What the policy puts out for `word` under decision d, before shaping:
   // the model's word as stored when d privatises (`released` is the
   // mechanism's output), the placeholder, the word itself, or nothing.
@@ -72,6 +109,9 @@ class TextPrivatizer {
   RandomStream& rng_;
   const TokenPolicies& policies_;
   TokenTally tally_;
+  const TypedLists* lists_ = nullptr;
+  bool lists_loaded_ = false;
+  std::map<std::pair<dxt_typed_class, std::string>, std::string> consistent_;  // typed_consistent
 };
 
 }  // namespace dxt

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "errors/error.hpp"
+#include "text/structured_tokens.hpp"
 #include "unicode/char_class.hpp"
 #include "unicode/utf8.hpp"
 
@@ -95,6 +96,12 @@ std::vector<Token> tokenize(std::string_view text) {
   size_t i = 0, next = 0;
   while (i < s.size()) {
     const size_t start = i;
+    if (const auto m = match_structured(text, start)) {
+      const bool word = m->cls == DXT_TYPED_EMAIL || m->cls == DXT_TYPED_URL || m->cls == DXT_TYPED_HANDLE;
+      tokens.push_back({start, m->end, word ? TokenKind::kWord : TokenKind::kNumber, m->cls});
+      i = m->end;
+      continue;
+    }
     const CharClass cls = s.class_at(i, next);
     if (unicode::is_word_class(cls)) {
       bool has_letter = false;
@@ -104,7 +111,9 @@ std::vector<Token> tokenize(std::string_view text) {
       i = s.run_end(start, CharClass::kInvisible);
       tokens.push_back({start, i, TokenKind::kInvisible});
     } else {
-      i = s.run_end(start, CharClass::kOther);
+      // A span ends where a structured token starts ("see @bob", "(555) 123").
+      i = next;
+      while (i < s.size() && s.class_at(i, next) == CharClass::kOther && !match_structured(text, i)) i = next;
       tokens.push_back({start, i, TokenKind::kSpan});
     }
   }

@@ -14,11 +14,19 @@
 // A word without a letter is a number. Hyphens separate words. A run of
 // invisible code points anywhere else is a token of its own, and so is
 // every run of other code points (a span).
+//
+// Before those rules, at every token start (and at every code point of a
+// span), the patterns of text/structured_tokens.hpp are tried: an e-mail
+// address, URL, user handle, phone number or number of any shape (a date,
+// a time, a version) that matches is ONE token, a word (e-mail, URL,
+// handle) or a number (phone, number), with its typed class in `typed`.
 #pragma once
 
 #include <cstddef>
 #include <string_view>
 #include <vector>
+
+#include "dxtext/dxtext.h"
 
 namespace dxt {
 
@@ -28,6 +36,10 @@ struct Token {
   size_t begin;
   size_t end;
   TokenKind kind;
+  // DXT_TYPED_EMAIL, _URL, _HANDLE, _PHONE, _NUMBER for a token that matched
+  // a pattern; DXT_TYPED_NONE otherwise (every other number is a
+  // DXT_TYPED_NUMBER too: see typed_classes.hpp).
+  dxt_typed_class typed = DXT_TYPED_NONE;
 };
 
 inline bool is_word_or_number(TokenKind k) { return k == TokenKind::kWord || k == TokenKind::kNumber; }

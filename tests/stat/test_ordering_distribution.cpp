@@ -24,7 +24,7 @@
 #include "mechanisms/ordering_mechanism.hpp"
 #include "model/format.hpp"
 #include "model/ordering_builder.hpp"
-#include "model/search_index_writer.hpp"
+#include "model/section_append_writer.hpp"
 #include "sampling/samplers.hpp"
 #include "support/statistics.hpp"
 #include "support/toy_models.hpp"

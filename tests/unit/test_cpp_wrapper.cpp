@@ -362,7 +362,7 @@ TEST_CASE("ledger: the C++ wrapper caps, memoises and reports") {
   REQUIRE(mkdtemp(dir_template) != nullptr);
   const std::string path = std::string(dir_template) + "/l.dxl";
   {
-    dxt::Ledger ledger(path, "alice", 4.0);
+    dxt::Ledger ledger(path, "alice", 4.0, DXT_LEDGER_MEMO_DEFAULT, "0123456789abcdef");  // a key: the memo needs one
     bool memoised = true;
     dxt::ReleaseRecord record;
     const std::string first = ledger.privatize_text(context, "alpha beta", options, false, &memoised, &record);
@@ -379,6 +379,9 @@ TEST_CASE("ledger: the C++ wrapper caps, memoises and reports") {
     dxt::Ledger moved = std::move(ledger);
     moved.set_cap(6.0);
     CHECK(moved.totals().cap == 6.0);
+    CHECK(moved.anchor().spent == 4.0);
+    // A scope with a NUL would be cut at it by the C call: refused.
+    CHECK(status_of([&] { dxt::Ledger nul(path, std::string("alice\0day1", 10), 1.0); }) == DXT_E_INVALID_ARGUMENT);
   }
   std::remove(path.c_str());
   std::remove((path + ".lock").c_str());

@@ -6,7 +6,10 @@
 // caller's storage (dxt_ledger_open_memory).
 #include <doctest/doctest.h>
 
+#include <dirent.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +28,7 @@
 
 #include "abi/abi_support.hpp"
 #include "accounting/ledger_file.hpp"
+#include "accounting/ledger_memory.hpp"
 #include "accounting/privacy_ledger.hpp"
 #include "dxtext/dxtext.h"
 #include "model/hmac_sha256.hpp"
@@ -85,16 +89,29 @@ dxt_privatize_options laplace(double epsilon) {
   return o;
 }
 
+// An app key for the tests that need one (the memo needs one: a ledger
+// without an app key memoises nothing).
+const std::vector<uint8_t> kAppKey(32, 0x5a);
+
 dxt_ledger* open_ledger(const std::string& path, double cap, uint32_t memo = DXT_LEDGER_MEMO_DEFAULT,
-                        const char* scope = "alice") {
+                        const char* scope = "alice", const std::vector<uint8_t>* key = nullptr) {
   dxt_ledger_options lo;
   dxt_ledger_options_init(&lo);
   lo.cap = cap;
   lo.memo_capacity = memo;
+  if (key != nullptr) {
+    lo.key = key->data();
+    lo.key_length = key->size();
+  }
   dxt_ledger* l = nullptr;
   const dxt_status s = dxt_ledger_open(path.c_str(), scope, &lo, &l);
   REQUIRE_MESSAGE(s == DXT_OK, dxt_last_error_message());
   return l;
+}
+
+dxt_ledger* open_keyed(const std::string& path, double cap, uint32_t memo = DXT_LEDGER_MEMO_DEFAULT,
+                       const char* scope = "alice") {
+  return open_ledger(path, cap, memo, scope, &kAppKey);
 }
 
 // Privatises through the ledger; returns the status, the output in `out`.
@@ -158,7 +175,7 @@ TEST_CASE("ledger: releases are counted against the cap and refused past it, bef
   CHECK(t.spent == 2.0);
   CHECK(t.releases == 2);
   CHECK(t.words == 3);
-  CHECK(t.memoised == 2);
+  CHECK(t.memoised == 0);  // no app key: nothing is memoised
 
   // The third would spend 3 > 2.5: refused, and the generator is untouched.
   size_t drawn = 0;
@@ -212,7 +229,7 @@ TEST_CASE("ledger: a refusal leaves a seeded generator exactly where it was") {
 TEST_CASE("ledger: the same input released again gives the same output and spends nothing") {
   Toy toy;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 100);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
   dxt_context* ctx = seeded_context(toy.model);
   const std::string text = "w1 w7 w12 w3 w9 w18 w2 w5";
   std::string first, again, fresh;
@@ -259,7 +276,7 @@ TEST_CASE("ledger: the same input released again gives the same output and spend
 TEST_CASE("ledger: the file holds no input, only its keyed hash and the output") {
   Toy toy;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 100);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
   dxt_context* ctx = seeded_context(toy.model);
   const std::string text = "w13 w17 w19 w11 w13 w17 w19 w11";
   std::string out;
@@ -276,7 +293,7 @@ TEST_CASE("ledger: the file holds no input, only its keyed hash and the output")
 TEST_CASE("ledger: the memo is bounded; the least recently used input is evicted and counted again") {
   Toy toy;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 100, 2);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100, 2);
   dxt_context* ctx = seeded_context(toy.model);
   std::string out;
   bool memoised = false;
@@ -295,7 +312,7 @@ TEST_CASE("ledger: the memo is bounded; the least recently used input is evicted
   dxt_ledger_close(l);
 
   // Capacity 0: no memo at all.
-  dxt_ledger* none = open_ledger(dir.file("none.dxl"), 100, 0);
+  dxt_ledger* none = open_keyed(dir.file("none.dxl"), 100, 0);
   dxt_context* c2 = seeded_context(toy.model);
   CHECK(release(none, c2, 1.0, "w1", &out) == DXT_OK);
   CHECK(release(none, c2, 1.0, "w1", &out, &memoised) == DXT_OK);
@@ -328,7 +345,7 @@ TEST_CASE("ledger: scopes in one file are kept apart") {
 TEST_CASE("ledger: JSON of a scope") {
   Toy toy;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 4);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 4);
   dxt_context* ctx = seeded_context(toy.model);
   std::string out;
   CHECK(release(l, ctx, 1.5, "w1 w2", &out) == DXT_OK);
@@ -617,7 +634,7 @@ std::vector<std::string> words_of(const std::string& text) {
 TEST_CASE("ledger: one text under any option that changes its output's law draws fresh") {
   RichToy toy;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 1000);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 1000);
   dxt_context* ctx = seeded_context(toy.model);
   // Far from the top-5 words (the row y = 0), with an out-of-vocabulary word
   // and a number, so that every policy has something to act on.
@@ -732,7 +749,7 @@ TEST_CASE("ledger: the memo key separates models and generator modes") {
   RichToy rich;
   Toy plain;
   TempDir dir;
-  dxt_ledger* l = open_ledger(dir.file("l.dxl"), 100);
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
   const std::string text = "w3 w4";
   dxt_context* a = seeded_context(plain.model);
   dxt_context* b = seeded_context(rich.model);  // the same words and vectors, another file
@@ -748,6 +765,351 @@ TEST_CASE("ledger: the memo key separates models and generator modes") {
   dxt_context_destroy(a);
   dxt_context_destroy(b);
   dxt_context_destroy(system);
+  dxt_ledger_close(l);
+}
+
+TEST_CASE("ledger: the memo key covers the seed of a deterministic generator (issue 27, case 8)") {
+  Toy toy;
+  TempDir dir;
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
+  const std::string text = "w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12";
+  dxt_context* seven = seeded_context(toy.model, 7);
+  dxt_context* eight = seeded_context(toy.model, 8);
+  dxt_context* seven_again = seeded_context(toy.model, 7);
+  const dxt_privatize_options o = laplace(1.0);
+  const Released first = release_with(l, seven, o, text);
+  REQUIRE(first.status == DXT_OK);
+  CHECK(!first.memoised);
+  // Another seed: another output law for this call, so no memo hit.
+  const Released other = release_with(l, eight, o, text);
+  REQUIRE(other.status == DXT_OK);
+  CHECK(!other.memoised);
+  // The same seed again: the memoised output.
+  const Released same = release_with(l, seven_again, o, text);
+  CHECK(same.memoised);
+  CHECK(same.text == first.text);
+  CHECK(totals_of(l).releases == 2);
+  dxt_context_destroy(seven);
+  dxt_context_destroy(eight);
+  dxt_context_destroy(seven_again);
+  dxt_ledger_close(l);
+}
+
+TEST_CASE("ledger: without an app key the file is no oracle for past inputs (issue 27, case 2)") {
+  Toy toy;
+  TempDir dir;
+  const std::string path = dir.file("l.dxl");
+  dxt_ledger* l = open_ledger(path, 1.0);
+  dxt_context* ctx = seeded_context(toy.model);
+  const std::string secret = "w3 w14 w7";
+  std::string out;
+  bool memoised = true;
+  REQUIRE(release(l, ctx, 1.0, secret, &out, &memoised) == DXT_OK);
+  CHECK(!memoised);
+  CHECK(totals_of(l).memoised == 0);
+  dxt_ledger_close(l);
+  // Whoever holds a copy of the spent file tries guesses: the right one is
+  // refused as the wrong ones are (nothing is memoised without a key).
+  const std::string copy = dir.file("copy.dxl");
+  write_bytes(copy, read_bytes(path));
+  dxt_ledger* attacker = open_ledger(copy, 0);
+  for (const std::string& guess : std::vector<std::string>{"w3 w14 w8", "w1", secret}) {
+    CHECK(release(attacker, ctx, 1.0, guess, &out, &memoised) == DXT_E_BUDGET_EXCEEDED);
+    CHECK(!memoised);
+  }
+  dxt_ledger_close(attacker);
+  // A file an older version wrote with memo entries loses them at the next
+  // commit without a key.
+  {
+    const std::vector<uint8_t> bytes = read_bytes(path);
+    dxt::LedgerState state = dxt::decode_ledger(bytes.data(), bytes.size(), {});
+    state.scopes.at(0).remember(dxt::Digest{}, "old output");
+    write_bytes(path, dxt::encode_ledger(state, {}));
+  }
+  dxt_ledger* again = open_ledger(path, 0);
+  CHECK(totals_of(again).memoised == 1);
+  CHECK(dxt_ledger_set_cap(again, 10) == DXT_OK);
+  CHECK(release(again, ctx, 1.0, secret, &out, &memoised) == DXT_OK);
+  CHECK(!memoised);
+  CHECK(totals_of(again).memoised == 0);
+  CHECK(totals_of(again).releases == 2);
+  dxt_ledger_close(again);
+  dxt_context_destroy(ctx);
+}
+
+TEST_CASE("ledger: a symbolic link to a ledger is that ledger; a hard link is refused (issue 27, case 3)") {
+  Toy toy;
+  TempDir dir;
+  REQUIRE(::mkdir(dir.file("a").c_str(), 0700) == 0);
+  REQUIRE(::mkdir(dir.file("b").c_str(), 0700) == 0);
+  const std::string real = dir.file("a/L");
+  const std::string link = dir.file("b/L");
+  dxt_context* ctx = seeded_context(toy.model);
+  std::string out;
+  dxt_ledger* first = open_ledger(real, 8);
+  REQUIRE(::symlink(real.c_str(), link.c_str()) == 0);
+  dxt_ledger* through_link = open_ledger(link, 1000);  // the same scope: its cap stays 8
+  CHECK(totals_of(through_link).cap == 8);
+  CHECK(release(first, ctx, 4.0, "w1", &out) == DXT_OK);
+  CHECK(release(through_link, ctx, 4.0, "w2", &out) == DXT_OK);
+  // One budget, whichever path is used.
+  CHECK(release(first, ctx, 4.0, "w3", &out) == DXT_E_BUDGET_EXCEEDED);
+  CHECK(release(through_link, ctx, 4.0, "w3", &out) == DXT_E_BUDGET_EXCEEDED);
+  CHECK(totals_of(first).spent == 8.0);
+  // The commit renamed over the file, not over the link; one lock, beside the file.
+  struct stat st {};
+  REQUIRE(::lstat(link.c_str(), &st) == 0);
+  CHECK(S_ISLNK(st.st_mode));
+  CHECK(::access((link + ".lock").c_str(), F_OK) != 0);
+  CHECK(::access((real + ".lock").c_str(), F_OK) == 0);
+  dxt_ledger_close(through_link);
+
+  // A hard link is a second name that the next rename would split off:
+  // a ledger file with two names is refused through either.
+  const std::string hard = dir.file("b/H");
+  REQUIRE(::link(real.c_str(), hard.c_str()) == 0);
+  dxt_ledger* l = nullptr;
+  CHECK(dxt_ledger_open(hard.c_str(), "alice", nullptr, &l) == DXT_E_IO);
+  CHECK(std::string(dxt_last_error_message()).find("hard links") != std::string::npos);
+  CHECK(release(first, ctx, 0.0001, "w4", &out) == DXT_E_IO);
+  REQUIRE(::unlink(hard.c_str()) == 0);
+  CHECK(totals_of(first).spent == 8.0);
+
+  // A link to a missing file is refused rather than replaced by a new ledger.
+  const std::string dangling = dir.file("b/D");
+  REQUIRE(::symlink(dir.file("a/missing").c_str(), dangling.c_str()) == 0);
+  CHECK(dxt_ledger_open(dangling.c_str(), "alice", nullptr, &l) == DXT_E_IO);
+  CHECK(::access(dir.file("a/missing").c_str(), F_OK) != 0);
+  dxt_ledger_close(first);
+  dxt_context_destroy(ctx);
+}
+
+TEST_CASE("ledger: an output too long for the memo is released, charged and not memoised (issue 27, case 5)") {
+  Toy toy;
+  TempDir dir;
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
+  dxt_context* ctx = seeded_context(toy.model);
+  const std::string placeholder(40 * 1024, 'x');
+  dxt_privatize_options o = laplace(1.0);
+  o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_PLACEHOLDER;
+  o.placeholder = placeholder.c_str();
+  const std::string text = "zzqa zzqb w1";  // two unknown words: over 64 KiB of output
+  const Released a = release_with(l, ctx, o, text);
+  REQUIRE(a.status == DXT_OK);
+  CHECK(a.text.size() > dxt::kLedgerMemoMaxOutput);
+  const Released b = release_with(l, ctx, o, text);
+  REQUIRE(b.status == DXT_OK);
+  CHECK(!b.memoised);
+  CHECK(totals_of(l).memoised == 0);
+  CHECK(totals_of(l).releases == 2);
+  CHECK(read_bytes(dir.file("l.dxl")).size() < 4096);
+  // A short one is memoised as before.
+  CHECK(!release_with(l, ctx, laplace(1.0), "w1 w2").memoised);
+  CHECK(release_with(l, ctx, laplace(1.0), "w1 w2").memoised);
+  dxt_context_destroy(ctx);
+  dxt_ledger_close(l);
+}
+
+TEST_CASE("ledger: a commit that would pass the size limit is refused and leaves the ledger readable") {
+  // The memory store checks the same limit as the file: a state just over it
+  // is refused with DXT_E_INPUT_TOO_LARGE and the stored bytes stay as they were.
+  dxt::LedgerState state;
+  dxt::LedgerScope scope;
+  scope.name = "alice";
+  scope.cap = 1;
+  scope.memo_capacity = DXT_LEDGER_MEMO_MAX;
+  state.scopes.push_back(scope);
+  const std::vector<uint8_t> small = dxt::encode_ledger(state, kAppKey);
+  CHECK(dxt::encoded_ledger_size(state) == small.size());
+  dxt::LedgerMemory memory(small, kAppKey);
+  bool threw = false;
+  try {
+    memory.transact(false, [](dxt::LedgerState& s, const dxt::LedgerKeys&) {
+      s.scopes[0].memo.push_back({dxt::Digest{}, 1, std::string(dxt::kLedgerMaxBytes, 'x')});
+      return true;
+    });
+  } catch (const dxt::Error& e) {
+    threw = e.status() == DXT_E_INPUT_TOO_LARGE;
+  }
+  CHECK(threw);
+  CHECK(memory.bytes() == small);
+}
+
+TEST_CASE("ledger: a FIFO is no ledger, and the file size limit is a status, not SIGXFSZ (issue 27, case 6)") {
+  Toy toy;
+  TempDir dir;
+  const std::string fifo = dir.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  dxt_ledger* l = nullptr;
+  CHECK(dxt_ledger_open(fifo.c_str(), "alice", nullptr, &l) == DXT_E_IO);  // returns, does not hang
+  CHECK(std::string(dxt_last_error_message()).find("not a regular file") != std::string::npos);
+
+  const std::string path = dir.file("l.dxl");
+  dxt_ledger_close(open_ledger(path, 100));
+  const size_t size = read_bytes(path).size();
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // A file size limit that the next commit (one release entry more) passes.
+    struct rlimit limit {};
+    limit.rlim_cur = limit.rlim_max = size + 8;
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(3);
+    dxt_ledger* c = nullptr;
+    if (dxt_ledger_open(path.c_str(), "alice", nullptr, &c) != DXT_OK) _exit(4);
+    dxt_context* ctx = seeded_context(toy.model);
+    std::string out;
+    const dxt_status s = release(c, ctx, 1.0, "w1 w2", &out);
+    const bool named = std::string(dxt_last_error_message()).find("file size limit") != std::string::npos;
+    _exit(s == DXT_E_IO && named ? 0 : 5);
+  }
+  int wstatus = 0;
+  REQUIRE(::waitpid(child, &wstatus, 0) == child);
+  CHECK_MESSAGE(WIFEXITED(wstatus), "killed by signal ", WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+  CHECK(WIFEXITED(wstatus));
+  CHECK(WEXITSTATUS(wstatus) == 0);
+  // Nothing left behind, the ledger as it was.
+  CHECK(::access((path + ".tmp").c_str(), F_OK) != 0);
+  dxt_ledger* after = open_ledger(path, 0);
+  CHECK(totals_of(after).releases == 0);
+  dxt_ledger_close(after);
+}
+
+namespace {
+
+dxt_ledger_anchor anchor_of(dxt_ledger* l) {
+  dxt_ledger_anchor a;
+  dxt_ledger_anchor_init(&a);
+  REQUIRE_MESSAGE(dxt_ledger_get_anchor(l, &a) == DXT_OK, dxt_last_error_message());
+  return a;
+}
+
+dxt_status open_anchored(const std::string& path, const dxt_ledger_anchor& anchor, dxt_ledger** out,
+                         const std::vector<uint8_t>* key = nullptr) {
+  dxt_ledger_options lo;
+  dxt_ledger_options_init(&lo);
+  lo.anchor = &anchor;
+  if (key != nullptr) {
+    lo.key = key->data();
+    lo.key_length = key->size();
+  }
+  return dxt_ledger_open(path.c_str(), "alice", &lo, out);
+}
+
+}  // namespace
+
+TEST_CASE("ledger: a rollback is refused against the anchor the app keeps (issue 27, case 1)") {
+  Toy toy;
+  for (const std::vector<uint8_t>* key : {static_cast<const std::vector<uint8_t>*>(nullptr), &kAppKey}) {
+    CAPTURE(key != nullptr);
+    TempDir dir;
+    const std::string path = dir.file("l.dxl");
+    dxt_context* ctx = seeded_context(toy.model);
+    std::string out;
+    dxt_ledger* l = open_ledger(path, 8, DXT_LEDGER_MEMO_DEFAULT, "alice", key);
+    REQUIRE(release(l, ctx, 4.0, "w1", &out) == DXT_OK);
+    const std::vector<uint8_t> after_first = read_bytes(path);
+    const dxt_ledger_anchor a1 = anchor_of(l);
+    REQUIRE(release(l, ctx, 4.0, "w2", &out) == DXT_OK);
+    CHECK(release(l, ctx, 4.0, "w3", &out) == DXT_E_BUDGET_EXCEEDED);
+    const dxt_ledger_anchor a2 = anchor_of(l);
+    CHECK(a2.commits > a1.commits);
+    CHECK(a2.spent == 8.0);
+    CHECK(std::memcmp(a1.ledger_id, a2.ledger_id, sizeof a1.ledger_id) == 0);
+
+    // The copy saved after the first release is put back.
+    write_bytes(path, after_first);
+    // The open handle notices: its last anchor is newer than the file.
+    CHECK(release(l, ctx, 4.0, "w3", &out) == DXT_E_LEDGER_ROLLBACK);
+    CHECK(std::string(dxt_last_error_message()).find("rolled back") != std::string::npos);
+    CHECK(std::string(dxt_status_string(DXT_E_LEDGER_ROLLBACK)) == "ledger rolled back");
+    dxt_ledger_close(l);
+    // A new handle given the stored anchor refuses to open it.
+    dxt_ledger* again = nullptr;
+    CHECK(open_anchored(path, a2, &again, key) == DXT_E_LEDGER_ROLLBACK);
+    CHECK(again == nullptr);
+    // Without the anchor the rollback is not detected (documented): the
+    // copy shows spent 4 and would take another release.
+    dxt_ledger* blind = open_ledger(path, 8, DXT_LEDGER_MEMO_DEFAULT, "alice", key);
+    CHECK(totals_of(blind).spent == 4.0);
+    dxt_ledger_close(blind);
+
+    // Padding the commit count with free commits does not hide it: the
+    // spent total only grows.
+    write_bytes(path, after_first);
+    dxt_ledger_anchor padded = a2;
+    padded.commits = a1.commits;
+    CHECK(open_anchored(path, padded, &again, key) == DXT_E_LEDGER_ROLLBACK);
+    // A deleted file is not made anew under an anchor.
+    REQUIRE(::unlink(path.c_str()) == 0);
+    CHECK(open_anchored(path, a1, &again, key) == DXT_E_LEDGER_ROLLBACK);
+    CHECK(::access(path.c_str(), F_OK) != 0);
+    // Nor is another ledger accepted in its place.
+    dxt_ledger_close(open_ledger(path, 100, DXT_LEDGER_MEMO_DEFAULT, "alice", key));
+    CHECK(open_anchored(path, a1, &again, key) == DXT_E_LEDGER_ROLLBACK);
+    dxt_context_destroy(ctx);
+  }
+}
+
+TEST_CASE("ledger: the anchor follows the ledger forward, across handles and in memory") {
+  Toy toy;
+  TempDir dir;
+  const std::string path = dir.file("l.dxl");
+  dxt_context* ctx = seeded_context(toy.model);
+  std::string out;
+  dxt_ledger* l = open_ledger(path, 100);
+  const dxt_ledger_anchor a0 = anchor_of(l);
+  CHECK(a0.commits == 1);  // the scope's creation
+  CHECK(a0.spent == 0.0);
+  // Another handle moves the file on: an anchor taken before still opens it.
+  dxt_ledger* other = open_ledger(path, 0);
+  REQUIRE(release(other, ctx, 2.0, "w1", &out) == DXT_OK);
+  dxt_ledger_close(other);
+  dxt_ledger* anchored = nullptr;
+  REQUIRE(open_anchored(path, a0, &anchored) == DXT_OK);
+  CHECK(release(anchored, ctx, 1.0, "w2", &out) == DXT_OK);
+  CHECK(anchor_of(anchored).spent == 3.0);
+  CHECK(release(l, ctx, 1.0, "w3", &out) == DXT_OK);  // l's anchor is older than the file: fine
+  dxt_ledger_close(anchored);
+  dxt_ledger_close(l);
+  // dxt_ledger_anchor is checked like every versioned struct.
+  dxt_ledger_anchor bad;
+  std::memset(&bad, 0, sizeof bad);
+  CHECK(open_anchored(path, bad, &anchored) == DXT_E_INVALID_ARGUMENT);
+  dxt_context_destroy(ctx);
+}
+
+TEST_CASE("ledger: under the strict shape the memo is keyed on what strict releases (issue 27, case 11)") {
+  Toy toy;
+  TempDir dir;
+  dxt_ledger* l = open_keyed(dir.file("l.dxl"), 100);
+  dxt_context* ctx = seeded_context(toy.model);
+  dxt_privatize_options strict = laplace(1.0);
+  strict.release_shape = DXT_SHAPE_STRICT;
+  // Texts with one output law under strict: one memo entry, whatever their bytes.
+  const Released a = release_with(l, ctx, strict, "w1 w2 w3!");
+  REQUIRE(a.status == DXT_OK);
+  CHECK(!a.memoised);
+  const Released b = release_with(l, ctx, strict, "  w1, w2 (w3)\n");
+  CHECK(b.memoised);
+  CHECK(b.text == a.text);
+  // Two unknown words start from the same origin: one law, one entry.
+  CHECK(!release_with(l, ctx, strict, "zzqa w4").memoised);
+  CHECK(release_with(l, ctx, strict, "zzqb w4.").memoised);
+  // Other words are another law.
+  CHECK(!release_with(l, ctx, strict, "w1 w2 w4").memoised);
+  // Under keep the layout is released: bytes that differ are another law.
+  dxt_privatize_options keep = laplace(1.0);
+  keep.release_shape = DXT_SHAPE_KEEP;
+  CHECK(!release_with(l, ctx, keep, "w1 w2 w3!").memoised);
+  CHECK(!release_with(l, ctx, keep, "w1 w2 w3").memoised);
+  CHECK(release_with(l, ctx, keep, "w1 w2 w3").memoised);
+  // A placeholder stands for any unknown word: one law.
+  dxt_privatize_options hidden = strict;
+  hidden.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_PLACEHOLDER;
+  CHECK(!release_with(l, ctx, hidden, "zzqa w5").memoised);
+  CHECK(release_with(l, ctx, hidden, "zzqc w5?").memoised);
+  CHECK(!release_with(l, ctx, hidden, "w5 zzqc").memoised);
+  dxt_context_destroy(ctx);
   dxt_ledger_close(l);
 }
 
@@ -784,7 +1146,7 @@ dxt_ledger* open_bytes(const std::vector<uint8_t>& bytes, double cap, const char
 
 TEST_CASE("ledger in memory: the same budget, refusal before any draw, and memo as the file") {
   Toy toy;
-  dxt_ledger* l = open_bytes({}, 2.5);
+  dxt_ledger* l = open_bytes({}, 2.5, "alice", &kAppKey);
   const std::vector<uint8_t> created = saved(l);
   CHECK(created.size() > 8);
   CHECK(std::memcmp(created.data(), "DXTLEDG1", 8) == 0);
@@ -810,10 +1172,10 @@ TEST_CASE("ledger in memory: the same budget, refusal before any draw, and memo 
   // the first stopped, and returns the memoised output.
   const std::vector<uint8_t> bytes = saved(l);
   dxt_ledger_close(l);
-  dxt_ledger* reopened = open_bytes(bytes, 99);
+  dxt_ledger* reopened = open_bytes(bytes, 99, "alice", &kAppKey);
   CHECK(totals_of(reopened).cap == 2.5);  // an existing scope keeps its cap
   CHECK(totals_of(reopened).spent == 2.0);
-  dxt_context* other = seeded_context(toy.model, 9);
+  dxt_context* other = seeded_context(toy.model);  // the same seed: the seed is in the memo key
   CHECK(release(reopened, other, 1.0, "w1 w2", &again, &memoised) == DXT_OK);
   CHECK(memoised);
   CHECK(again == out);

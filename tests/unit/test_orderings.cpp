@@ -14,7 +14,7 @@
 #include "errors/error.hpp"
 #include "model/format.hpp"
 #include "model/ordering_builder.hpp"
-#include "model/search_index_writer.hpp"
+#include "model/section_append_writer.hpp"
 #include "support/toy_models.hpp"
 
 using namespace dxt;

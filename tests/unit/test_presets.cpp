@@ -320,7 +320,13 @@ TEST_CASE("every entry point runs with the resolved options") {
     CHECK(std::count(released.begin(), released.end(), ' ') == words - 1);
     CHECK(released.find_first_of(",!-") == std::string::npos);
   }
-  CHECK(d.counts[DXT_CLASS_NUMBER][fp.policy[DXT_CLASS_NUMBER] - 1] == 1);
+  // A number is a typed token: the typed policy of its family counts first.
+  const dxt_typed_policy typed_numbers = fp.typed[DXT_FAMILY_NUMBERS];
+  const uint32_t number_action = typed_numbers == DXT_TYPED_PLACEHOLDER ? DXT_POLICY_PLACEHOLDER
+                                 : typed_numbers == DXT_TYPED_REPLACE   ? DXT_POLICY_PRIVATIZE
+                                 : typed_numbers == DXT_TYPED_KEEP      ? DXT_POLICY_KEEP
+                                                                        : fp.policy[DXT_CLASS_NUMBER];
+  CHECK(d.counts[DXT_CLASS_NUMBER][number_action - 1] == 1);
   CHECK(d.counts[DXT_CLASS_STOPWORD][fp.policy[DXT_CLASS_STOPWORD] - 1] == 1);
   CHECK(r.release == DXT_RELEASE_TEXT);
   CHECK(r.preset == DXT_PRESET_FEATURES);
@@ -365,6 +371,9 @@ TEST_CASE("every entry point runs with the resolved options") {
   dxt_ledger_options lo;
   dxt_ledger_options_init(&lo);
   lo.cap = 100;
+  const uint8_t key[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};  // the memo needs an app key
+  lo.key = key;
+  lo.key_length = sizeof key;
   dxt_ledger* ledger = nullptr;
   REQUIRE(dxt_ledger_open(path.c_str(), "u", &lo, &ledger) == DXT_OK);
   const dxt_privatize_options readable = with_preset(DXT_PRESET_READABLE);
@@ -409,6 +418,8 @@ TEST_CASE("mechanism parameters a preset sets are applied and checked like the o
                          DXT_SHAPE_KEEP,
                          0,
                          {DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE, DXT_POLICY_PRIVATIZE},
+                         {DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE,
+                          DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE},
                          {{"vickrey_t", "0.5", &dxt_privatize_options::vickrey_t, nullptr, 0.5, 0.75},
                           {"sampler", "permute-and-flip", nullptr, &dxt_privatize_options::exponential_sampler, 2, 1}},
                          2};

@@ -58,12 +58,18 @@ const std::vector<CommandHelp>& command_help() {
        "      privatise with a preset: its mechanism, epsilon, release shape, output vocabulary\n"
        "      and token policies ('dxtext presets' lists them); --epsilon overrides its epsilon,\n"
        "      and an option it fixes may only be given its default or the preset's value\n"
-       "  privatize --ledger FILE [--budget B] [--scope S] [--fresh] [privatize options] [TEXT...]\n"
+       "  privatize --ledger FILE [--budget B] [--scope S] [--ledger-key-file K] [--ledger-anchor A]\n"
+       "            [--fresh] [privatize options] [TEXT...]\n"
        "      privatise through the privacy ledger FILE (docs/budgets.md): the release is\n"
        "      refused, before any noise is drawn, if it would take the scope's spent epsilon\n"
-       "      past its cap; the same text with the same options gives the memoised output\n"
-       "      again and spends nothing (--fresh draws anew and spends). B, the cap, is in\n"
-       "      epsilon summed over releases; a new ledger needs it. Scope S defaults to \"default\"\n"
+       "      past its cap; with an app key (K: a file of 16 to 64 secret bytes kept apart\n"
+       "      from FILE) the same text with the same options gives the memoised output again\n"
+       "      and spends nothing (--fresh draws anew and spends). B, the cap of a new scope,\n"
+       "      is in epsilon summed over releases; a new ledger needs it; an existing scope\n"
+       "      keeps its cap ('dxtext ledger --set-cap' changes it). Scope S defaults to \"default\".\n"
+       "      After every call the ledger's anchor is stored outside FILE's directory (A, or by\n"
+       "      default under $XDG_STATE_HOME or ~/.local/state/dxtext/ledger-anchors/), and an\n"
+       "      older copy of FILE put back is refused as rolled back\n"
        "  privatize --jsonl [--field NAME] [--on-error stop|skip] [--threads N] [privatize options]\n"
        "      JSON lines on standard input: privatise the string member NAME (default text)\n"
        "      of each record, copy everything else; a bad record stops the run or is skipped;\n"
@@ -140,6 +146,11 @@ const std::vector<CommandHelp>& command_help() {
        "  orderings MODEL\n"
        "      print each vocabulary word's place in each of the model's orderings (TSV)\n",
        false},
+      {"typed-classes",
+       "  typed-classes LISTS.tsv IN.dxe OUT.dxe\n"
+       "      copy IN with the typed classes section (names, places, organisations, health\n"
+       "      terms) built from LISTS (class<TAB>word<TAB>common a line; models/typed/)\n",
+       false},
       {"bench",
        "  bench [--model M | --geometry G] [--mechanism NAME | --preset NAME] [--epsilon E] [--batch B]\n"
        "        [--threads T] [--seconds S] [--numpy-script PATH] [--python PATH] [--no-baselines]\n"
@@ -151,10 +162,11 @@ const std::vector<CommandHelp>& command_help() {
        "      on single words and on texts of N words (default 1000)\n",
        true},
       {"ledger",
-       "  ledger [--scope S] [--budget B] FILE\n"
+       "  ledger [--scope S] [--budget B] [--set-cap C] [--ledger-key-file K] [--ledger-anchor A] FILE\n"
        "      print the ledger's scope S (default \"default\") as JSON: cap, spent, remaining,\n"
        "      releases, memoised entries, spent epsilon per metric, the composed guarantee;\n"
-       "      --budget sets the cap first; a scope not yet in FILE is added (cap 0 without --budget)\n",
+       "      a scope not yet in FILE is added with cap B (0 without --budget); an existing\n"
+       "      scope keeps its cap, which only --set-cap C changes\n",
        false},
       {"presets",
        "  presets [--format json|text]\n"

@@ -15,7 +15,7 @@
 #include "model/model.hpp"
 #include "model/model_writer.hpp"
 #include "model/ordering_builder.hpp"
-#include "model/search_index_writer.hpp"
+#include "model/section_append_writer.hpp"
 #include "progress_bar.hpp"
 #include "text/stopwords.hpp"
 

@@ -24,6 +24,7 @@
 #include "output_format.hpp"
 #include "privatize_jsonl.hpp"
 #include "privatize_option_args.hpp"
+#include "regular_file.hpp"
 #include "release_output.hpp"
 
 namespace dxt::cli {
@@ -47,11 +48,15 @@ using OutputSetPtr = std::unique_ptr<dxt_output_set, OutputSetFreer>;
 // line (a trailing CR is removed, blank lines are skipped), and o.output_set
 // pointed at it. The list must be public and fixed in advance: never made
 // from the text being privatised (docs/guarantees.md, "Output vocabularies").
+// Far above any vocabulary's words, one a line.
+constexpr size_t kMaxWordListBytes = size_t{256} << 20;
+
 OutputSetPtr output_words(const Args& args, dxt_model* model, dxt_privatize_options& o) {
   const auto path = args.get("output-words");
   if (!path) return OutputSetPtr(nullptr);
-  std::ifstream in(*path, std::ios::binary);
-  if (!in) fail(DXT_E_IO, "cannot open the output word list " + *path);
+  // A regular file of bounded size: a FIFO or /dev/zero is refused, not
+  // waited on or read without end.
+  std::istringstream in(read_regular_file(*path, kMaxWordListBytes, "the output word list"));
   std::vector<std::string> words;
   std::string line;
   while (std::getline(in, line)) {
@@ -60,7 +65,6 @@ OutputSetPtr output_words(const Args& args, dxt_model* model, dxt_privatize_opti
     if (line.find('\0') != std::string::npos) fail(DXT_E_INVALID_ARGUMENT, "the output word list contains a NUL byte");
     words.push_back(line);
   }
-  if (in.bad()) fail(DXT_E_IO, "reading the output word list " + *path + " failed");
   std::vector<const char*> pointers;
   for (const std::string& w : words) pointers.push_back(w.c_str());
   dxt_output_set* set = nullptr;
@@ -139,17 +143,18 @@ std::vector<std::string> with_privatize_options(bool token_options, std::vector<
   return more;
 }
 
-const std::vector<std::string> kPrivatizeOptions =
-    with_privatize_options(true, {"model", "seed", "format", kJsonlOptions[0], kJsonlOptions[1], kJsonlOptions[2],
-                                  kLedgerOptions[0], kLedgerOptions[1], kLedgerOptions[2]});
+const std::vector<std::string> kPrivatizeOptions = with_privatize_options(
+    true, {"model", "seed", "format", kJsonlOptions[0], kJsonlOptions[1], kJsonlOptions[2], kLedgerOptions[0],
+           kLedgerOptions[1], kLedgerOptions[2], kLedgerOptions[3], kLedgerOptions[4]});
 
 }  // namespace
 
 int run_privatize(int argc, char** argv) {
   Args args(argc, argv, 2, kPrivatizeOptions, {kReportFlag, kDiagnosticsFlag, "verify", "jsonl", kFreshFlag});
   const std::optional<std::string> ledger_path = args.get("ledger");
-  if (!ledger_path && (args.get("budget") || args.get("scope") || args.flag(kFreshFlag)))
-    throw UsageError("--budget, --scope and --fresh apply to --ledger FILE");
+  if (!ledger_path && (args.get("budget") || args.get("scope") || args.get("ledger-key-file") ||
+                       args.get("ledger-anchor") || args.flag(kFreshFlag)))
+    throw UsageError("--budget, --scope, --ledger-key-file, --ledger-anchor and --fresh apply to --ledger FILE");
   if (ledger_path && args.flag("jsonl")) throw UsageError("--ledger applies to one text, not to --jsonl");
   dxt_privatize_options o = privatize_options(args);
   const std::string placeholder = args.get("placeholder").value_or("");
@@ -193,6 +198,9 @@ int run_privatize(int argc, char** argv) {
     check(dxt_ledger_privatize_text(ledger.get(), ctx.get(), &o, text.data(), text.size(),
                                     args.flag(kFreshFlag) ? DXT_LEDGER_FRESH : 0u, &out, &out_len, &memoised,
                                     release.record_ptr(), release.diagnostics_ptr()));
+    std::unique_ptr<char, void (*)(char*)> committed(out, dxt_text_free);
+    store_ledger_anchor(args, *ledger_path, ledger.get());  // before the output is shown
+    committed.release();
   } else {
     check(dxt_privatize_text(ctx.get(), &o, text.data(), text.size(), &out, &out_len, release.record_ptr(),
                              release.diagnostics_ptr()));

@@ -43,6 +43,14 @@ inline constexpr PrivatizeOptionRow kPrivatizeOptionRows[] = {
     {"output-top", nullptr, OptionType::kUint32, ""},
     {"output-words", nullptr, OptionType::kWords, ""},
     {"preset", nullptr, OptionType::kEnum, "none=0 readable=1 features=2 strongest=3"},
+    {"names", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
+    {"places", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
+    {"organizations", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
+    {"typed-numbers", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
+    {"addresses", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
+    {"health", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
+    {"typed-consistent", nullptr, OptionType::kEnum, "off=0 on=1"},
+    {"number-shape", nullptr, OptionType::kEnum, "hide=0 keep=1"},
 };
 // clang-format on
 
@@ -122,6 +130,38 @@ inline bool set_privatize_option_enum(dxt_privatize_options& o, std::string_view
   }
   if (name == "preset") {
     o.preset = value;
+    return true;
+  }
+  if (name == "names") {
+    o.typed[0] = value;
+    return true;
+  }
+  if (name == "places") {
+    o.typed[1] = value;
+    return true;
+  }
+  if (name == "organizations") {
+    o.typed[2] = value;
+    return true;
+  }
+  if (name == "typed-numbers") {
+    o.typed[3] = value;
+    return true;
+  }
+  if (name == "addresses") {
+    o.typed[4] = value;
+    return true;
+  }
+  if (name == "health") {
+    o.typed[5] = value;
+    return true;
+  }
+  if (name == "typed-consistent") {
+    o.typed_consistent = value;
+    return true;
+  }
+  if (name == "number-shape") {
+    o.number_shape = value;
     return true;
   }
   return false;

@@ -1077,14 +1077,23 @@ static napi_value ledger_open(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3], out, key_value;
   char *path, *scope;
+  size_t path_length = 0, scope_length = 0;
   dxt_ledger_options options;
   dxt_ledger *ledger = NULL;
   ledger_box *l;
   dxt_status s;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((path = get_string(env, argv[0], NULL, "path")) == NULL) return NULL;
-  if ((scope = get_string(env, argv[1], NULL, "scope")) == NULL) {
+  if ((path = get_string(env, argv[0], &path_length, "path")) == NULL) return NULL;
+  if ((scope = get_string(env, argv[1], &scope_length, "scope")) == NULL) {
     free(path);
+    return NULL;
+  }
+  /* The C call reads both up to their first NUL: "user\0day1" would open
+     the scope "user". */
+  if (strlen(path) != path_length || strlen(scope) != scope_length) {
+    free(path);
+    free(scope);
+    throw_argument(env, "the path or the scope contains a NUL character");
     return NULL;
   }
   dxt_ledger_options_init(&options);

@@ -272,7 +272,8 @@ test('a ledger caps, memoises, refuses past the cap and detects a corrupted file
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-node-ledger-'));
   const file = path.join(dir, 'privacy.dxl');
   const privatizer = new dxtext.Privatizer(model);
-  const ledger = await dxtext.Ledger.open(file, { scope: 'alice', cap: 10 });
+  // An app key: without one a ledger memoises nothing.
+  const ledger = await dxtext.Ledger.open(file, { scope: 'alice', cap: 10, key: Buffer.alloc(32, 7) });
   const first = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 });
   assert.equal(first.memoised, false);
   assert.equal(first.record.epsilon, 4);
@@ -300,6 +301,8 @@ test('a ledger caps, memoises, refuses past the cap and detects a corrupted file
   await ledger.close();
   await privatizer.close();
 
+  // A scope with a NUL would be cut at it by the C call: refused.
+  await assert.rejects(dxtext.Ledger.open(file, { scope: 'alice\0day1', cap: 1 }), dxtext.InvalidArgumentError);
   const bytes = fs.readFileSync(file);
   bytes[bytes.length >> 1] ^= 1;
   fs.writeFileSync(file, bytes);

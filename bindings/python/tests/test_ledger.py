@@ -5,6 +5,7 @@ file, and processes sharing one file."""
 from __future__ import annotations
 
 import math
+import os
 import multiprocessing
 from pathlib import Path
 
@@ -14,11 +15,12 @@ import dxtext
 from dxtext._options_table import PRESETS
 
 TEXT = "the quick brown fox jumps over the lazy dog"
+KEY = b"k" * 32  # an app key: without one a ledger memoises nothing
 
 
 def test_cap_refusal_and_memo(model: dxtext.Model, tmp_path: Path) -> None:
     path = tmp_path / "l.dxl"
-    with dxtext.Ledger.open(path, scope="alice", cap=10) as ledger:
+    with dxtext.Ledger.open(path, scope="alice", cap=10, key=KEY) as ledger:
         first = ledger.privatize(model, TEXT, epsilon=4)
         assert not first.memoised
         assert first.record.epsilon == 4
@@ -43,12 +45,12 @@ def test_cap_refusal_and_memo(model: dxtext.Model, tmp_path: Path) -> None:
         info = ledger.to_dict()
         assert info["scope"] == "alice" and info["spent"] == 12 and info["releases"] == 3
         assert info["spent_by_metric"] == {"euclidean": 12}
-    with dxtext.Ledger.open(path, scope="bob", cap=1) as bob:
+    with dxtext.Ledger.open(path, scope="bob", cap=1, key=KEY) as bob:
         assert bob.totals().spent == 0 and bob.totals().cap == 1
 
 
 def test_model_privatize_through_a_ledger(model: dxtext.Model, tmp_path: Path) -> None:
-    with dxtext.Ledger.open(tmp_path / "l.dxl", scope="alice", cap=10) as ledger:
+    with dxtext.Ledger.open(tmp_path / "l.dxl", scope="alice", cap=10, key=KEY) as ledger:
         first = model.privatize(TEXT, epsilon=4, ledger=ledger)
         text, record = model.privatize(TEXT, epsilon=4, ledger=ledger, with_record=True)
         assert text == first and record.epsilon == 4
@@ -65,7 +67,7 @@ def test_model_privatize_through_a_ledger(model: dxtext.Model, tmp_path: Path) -
     runs_here = [p for p in PRESETS if not p.options["output_top"] or model.info.has_frequencies]
     if runs_here:
         preset = runs_here[0]
-        with dxtext.Ledger.open(tmp_path / "p.dxl", cap=100) as ledger:
+        with dxtext.Ledger.open(tmp_path / "p.dxl", cap=100, key=KEY) as ledger:
             release = ledger.privatize(model, TEXT, preset=preset.name)
             assert release.record.epsilon == ledger.totals().spent == preset.options["epsilon"]
             assert model.privatize(TEXT, preset=preset.name, ledger=ledger) == release.text
@@ -133,3 +135,104 @@ def test_processes_share_one_cap(model_path: Path, tmp_path: Path) -> None:
     assert granted == 10
     with dxtext.Ledger.open(path) as ledger:
         assert ledger.totals().spent == 10 and ledger.totals().releases == 10
+
+
+def test_a_scope_with_a_nul_is_refused(tmp_path: Path) -> None:
+    # Issue 27, case 7: "user\0day1" and "user\0day2" must not both open "user".
+    path = tmp_path / "l.dxl"
+    for scope in ("user\0day1", "user\0day2", "\0"):
+        with pytest.raises(dxtext.InvalidArgumentError, match="NUL"):
+            dxtext.Ledger.open(path, scope=scope, cap=1)
+    assert not path.exists()
+
+
+def test_error_messages_name_their_status_once(model: dxtext.Model, tmp_path: Path) -> None:
+    with dxtext.Ledger.open(tmp_path / "l.dxl", cap=0) as ledger:
+        with pytest.raises(dxtext.BudgetExceededError) as e:
+            ledger.privatize(model, "hello", epsilon=1)
+    message = str(e.value)
+    assert message.startswith("privacy budget exceeded: ")
+    assert message.count("privacy budget exceeded") == 1
+    data = bytearray((tmp_path / "l.dxl").read_bytes())
+    data[-1] ^= 1
+    (tmp_path / "l.dxl").write_bytes(bytes(data))
+    with pytest.raises(dxtext.LedgerCorruptError) as c:
+        dxtext.Ledger.open(tmp_path / "l.dxl")
+    assert not str(c.value).startswith("corrupt ledger: corrupt ledger")
+
+
+def test_an_existing_scope_keeps_its_cap(tmp_path: Path) -> None:
+    # Issue 27, case 4: a cap changes only through set_cap, in every interface.
+    path = tmp_path / "l.dxl"
+    dxtext.Ledger.open(path, scope="alice", cap=8).close()
+    with dxtext.Ledger.open(path, scope="alice", cap=1000) as ledger:
+        assert ledger.totals().cap == 8
+        ledger.set_cap(12)
+    with dxtext.Ledger.open(path, scope="alice") as ledger:
+        assert ledger.totals().cap == 12
+
+
+def test_without_a_key_the_file_is_no_oracle(model: dxtext.Model, tmp_path: Path) -> None:
+    # Issue 27, case 2: the right guess is refused like the wrong ones.
+    path = tmp_path / "l.dxl"
+    with dxtext.Ledger.open(path, cap=4) as ledger:
+        assert not ledger.privatize(model, TEXT, epsilon=4).memoised
+        assert ledger.totals().memoised == 0
+    copy = tmp_path / "copy.dxl"
+    copy.write_bytes(path.read_bytes())
+    with dxtext.Ledger.open(copy) as attacker:
+        for guess in ("the quick brown fox", TEXT):
+            with pytest.raises(dxtext.BudgetExceededError):
+                attacker.privatize(model, guess, epsilon=4)
+
+
+def test_links_and_non_regular_files(model: dxtext.Model, tmp_path: Path) -> None:
+    # Issue 27, cases 3 and 6: a symbolic link is the ledger it points to; a
+    # second hard name and a FIFO are refused (at once, without hanging).
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    real, link = tmp_path / "a" / "L", tmp_path / "b" / "L"
+    with dxtext.Ledger.open(real, cap=8) as ledger:
+        ledger.privatize(model, "hello", epsilon=4)
+    link.symlink_to(real)
+    with dxtext.Ledger.open(link, cap=1000) as ledger:
+        assert ledger.totals().cap == 8
+        ledger.privatize(model, "world", epsilon=4)
+        with pytest.raises(dxtext.BudgetExceededError):
+            ledger.privatize(model, "again", epsilon=4)
+    assert link.is_symlink()
+    hard = tmp_path / "b" / "H"
+    os.link(real, hard)
+    with pytest.raises(dxtext.DxtextIOError, match="hard links"):
+        dxtext.Ledger.open(hard)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(dxtext.DxtextIOError, match="not a regular file"):
+        dxtext.Ledger.open(fifo, cap=1)
+
+
+@pytest.mark.parametrize("key", [None, KEY])
+def test_a_rollback_is_refused_against_the_anchor(model: dxtext.Model, tmp_path: Path, key: object) -> None:
+    # Issue 27, case 1: cap 8, epsilon 4; the copy saved after the first
+    # release, put back after the second, is refused.
+    path = tmp_path / "l.dxl"
+    with dxtext.Ledger.open(path, cap=8, key=key) as ledger:  # type: ignore[arg-type]
+        ledger.privatize(model, "hello", epsilon=4)
+        saved = path.read_bytes()
+        ledger.privatize(model, "world", epsilon=4)
+        with pytest.raises(dxtext.BudgetExceededError):
+            ledger.privatize(model, "again", epsilon=4)
+        anchor = ledger.anchor()
+    assert anchor.spent == 8 and len(anchor.ledger_id) == 16
+    assert dxtext.LedgerAnchor.from_bytes(anchor.to_bytes()) == anchor
+    path.write_bytes(saved)
+    with pytest.raises(dxtext.LedgerRollbackError) as e:
+        dxtext.Ledger.open(path, key=key, anchor=anchor)  # type: ignore[arg-type]
+    assert e.value.status == 20 and "rolled back" in str(e.value)
+    # Without the anchor it is not detected (documented).
+    with dxtext.Ledger.open(path, key=key) as blind:  # type: ignore[arg-type]
+        assert blind.totals().spent == 4
+    path.unlink()
+    with pytest.raises(dxtext.LedgerRollbackError):
+        dxtext.Ledger.open(path, key=key, anchor=anchor)  # type: ignore[arg-type]
+    assert not path.exists()

@@ -40,6 +40,9 @@ class PrivatizeOptions(ctypes.Structure):
         ("output_top", native.c_u32),
         ("output_set", ctypes.c_void_p),
         ("preset", native.c_u32),
+        ("typed", native.c_u32 * 6),
+        ("typed_consistent", native.c_u32),
+        ("number_shape", native.c_u32),
     ]
 
 

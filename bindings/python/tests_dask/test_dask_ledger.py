@@ -38,14 +38,19 @@ def _records(n: int, users: int, seed: int = 3) -> list:
     ]
 
 
+# An app key: without one a ledger memoises nothing, and repeats and
+# retried tasks would be charged again.
+KEY = b"dask-test-app-key-32-bytes-long!"
+
+
 def _spent(ledgers: dxd.UserLedgers, user: str) -> float:
-    with dxtext.Ledger.open(ledgers.path(user), scope=ledgers.scope) as ledger:
+    with dxtext.Ledger.open(ledgers.path(user), scope=ledgers.scope, key=ledgers.key) as ledger:
         return ledger.totals().spent
 
 
 def test_every_record_is_charged_to_its_user_once_per_distinct_text(client, demo_model_path, tmp_path: Path) -> None:
     records = _records(240, users=4)
-    ledgers = dxd.UserLedgers(tmp_path / "ledgers", cap=1000, scope="2026-11")
+    ledgers = dxd.UserLedgers(tmp_path / "ledgers", cap=1000, scope="2026-11", key=KEY)
     (tmp_path / "ledgers").mkdir()
     bag = db.from_sequence(records, npartitions=8)
     first = dxd.privatize_records(bag, model=demo_model_path, epsilon=EPSILON, ledger=ledgers,
@@ -92,7 +97,7 @@ def test_the_cap_holds_across_workers_and_refused_records_are_skipped(client, de
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     directory = tmp_path / "ledgers"
     directory.mkdir()
-    ledgers = dxd.UserLedgers(directory, cap=12 * EPSILON)
+    ledgers = dxd.UserLedgers(directory, cap=12 * EPSILON, key=KEY)
     summary = dxd.privatize_jsonl(str(source), tmp_path / "out", model=demo_model_path, epsilon=EPSILON,
                                   ledger=ledgers, user_field="user", on_error="skip", blocksize=600)
     assert summary["partitions"] >= 4
@@ -133,7 +138,7 @@ def test_a_task_retried_after_its_worker_died_spends_nothing(client, demo_model_
     records = _records(200, users=3, seed=5)
     directory = tmp_path / "ledgers"
     directory.mkdir()
-    ledgers = dxd.UserLedgers(directory, cap=1000)
+    ledgers = dxd.UserLedgers(directory, cap=1000, key=KEY)
     numbers = db.from_sequence(range(8), npartitions=8)
     log = str(tmp_path / "attempts")
     logged = db.from_sequence(records, npartitions=8).map_partitions(_log_attempt, numbers, log)
@@ -163,7 +168,7 @@ def test_a_column_with_integer_users(client, demo_model_path, tmp_path: Path) ->
     frame = pandas.DataFrame({"user": [7, 7, 8, 9] * 10, "text": [SENTENCES[i % 3] for i in range(40)]})
     directory = tmp_path / "ledgers"
     directory.mkdir()
-    ledgers = dxd.UserLedgers(directory, cap=100)
+    ledgers = dxd.UserLedgers(directory, cap=100, key=KEY)
     result = dxd.privatize_column(dd.from_pandas(frame, npartitions=4), "text", model=demo_model_path,
                                   epsilon=EPSILON, ledger=ledgers, user_field="user").compute()
     assert len(result) == 40

@@ -1054,6 +1054,8 @@ export class Ledger {
   static async open(store, { scope = 'default', cap = 0, memoCapacity, key } = {}) {
     const core = await sharedCore();
     if (typeof cap !== 'number') throw invalidArgument('cap must be a number');
+    // The C call reads the scope up to its first NUL: "user\0day1" would open "user".
+    if (String(scope).includes('\0')) throw invalidArgument('the scope contains a NUL character');
     if (memoCapacity !== undefined && (!Number.isInteger(memoCapacity) || memoCapacity < 0 || memoCapacity > 0xffffffff)) {
       throw invalidArgument('memoCapacity must be an integer in [0, 2^32)');
     }

@@ -22,6 +22,14 @@ export const OPTIONS = Object.freeze([
   { name: 'outputTop', field: 'output_top', type: 'uint32' },
   { name: 'outputWords', field: 'output_set', type: 'words' },
   { name: 'preset', field: 'preset', type: 'enum', values: { 'none': 0, 'readable': 1, 'features': 2, 'strongest': 3 } },
+  { name: 'names', field: 'typed[0]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
+  { name: 'places', field: 'typed[1]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
+  { name: 'organizations', field: 'typed[2]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
+  { name: 'typedNumbers', field: 'typed[3]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
+  { name: 'addresses', field: 'typed[4]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
+  { name: 'health', field: 'typed[5]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
+  { name: 'typedConsistent', field: 'typed_consistent', type: 'enum', values: { 'off': 0, 'on': 1 } },
+  { name: 'numberShape', field: 'number_shape', type: 'enum', values: { 'hide': 0, 'keep': 1 } },
 ]);
 
 /**
@@ -30,7 +38,7 @@ export const OPTIONS = Object.freeze([
  * same values and resolves a preset itself; these are for tests and tools.
  */
 export const PRESETS = Object.freeze([
-  Object.freeze({ name: 'readable', number: 1, options: Object.freeze({ epsilon: 4.3, mechanism: 'exponential', inVocabulary: 'privatize', oov: 'placeholder', numbers: 'placeholder', stopwords: 'privatize', releaseShape: 'normalize', outputTop: 20000 }) }),
-  Object.freeze({ name: 'features', number: 2, options: Object.freeze({ epsilon: 3.7, mechanism: 'exponential', inVocabulary: 'privatize', oov: 'privatize', numbers: 'privatize', stopwords: 'privatize', releaseShape: 'strict', outputTop: 0 }) }),
-  Object.freeze({ name: 'strongest', number: 3, options: Object.freeze({ epsilon: 2.5, mechanism: 'exponential', inVocabulary: 'privatize', oov: 'privatize', numbers: 'privatize', stopwords: 'privatize', releaseShape: 'strict', outputTop: 0 }) }),
+  Object.freeze({ name: 'readable', number: 1, options: Object.freeze({ epsilon: 4.3, mechanism: 'exponential', inVocabulary: 'privatize', oov: 'placeholder', numbers: 'placeholder', stopwords: 'privatize', releaseShape: 'normalize', outputTop: 20000, names: 'replace', places: 'replace', organizations: 'replace', typedNumbers: 'replace', addresses: 'replace', health: 'replace' }) }),
+  Object.freeze({ name: 'features', number: 2, options: Object.freeze({ epsilon: 3.7, mechanism: 'exponential', inVocabulary: 'privatize', oov: 'privatize', numbers: 'privatize', stopwords: 'privatize', releaseShape: 'strict', outputTop: 0, names: 'placeholder', places: 'placeholder', organizations: 'placeholder', typedNumbers: 'placeholder', addresses: 'placeholder', health: 'placeholder' }) }),
+  Object.freeze({ name: 'strongest', number: 3, options: Object.freeze({ epsilon: 2.5, mechanism: 'exponential', inVocabulary: 'privatize', oov: 'privatize', numbers: 'privatize', stopwords: 'privatize', releaseShape: 'strict', outputTop: 0, names: 'placeholder', places: 'placeholder', organizations: 'placeholder', typedNumbers: 'placeholder', addresses: 'placeholder', health: 'placeholder' }) }),
 ]);

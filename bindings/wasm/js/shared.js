@@ -3,6 +3,7 @@
 
 import { OPTIONS } from './options_table.js';
 
+// SPDX-License-Identifier: Apache-2.0
 // The JavaScript that the Node.js package (lib/shared.js) and the
 // WebAssembly package (js/shared.js) share: one API, so one copy of what is
 // not specific to either platform. tools/options/generate.py copies it into

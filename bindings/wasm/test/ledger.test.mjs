@@ -25,6 +25,7 @@ const bytes = fs.readFileSync(path.join(modelsDir, euclidName));
 const model = await Model.fromBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 const privatizer = new Privatizer(model);
 const TEXT = 'see you at noon by the river with anna';
+const KEY = new Uint8Array(32).fill(9); // an app key: without one a ledger memoises nothing
 
 async function rejectsWith(fn, status, pattern) {
   await assert.rejects(async () => fn(), (e) => {
@@ -37,7 +38,7 @@ async function rejectsWith(fn, status, pattern) {
 
 test('budget, refusal before any draw, memo, and the bytes in the store', async () => {
   const store = Ledger.memoryStore();
-  const ledger = await Ledger.open(store, { scope: 'alice', cap: 10 });
+  const ledger = await Ledger.open(store, { scope: 'alice', cap: 10, key: KEY });
   assert.equal(new TextDecoder().decode(store.bytes.subarray(0, 8)), 'DXTLEDG1'); // stored at open
   const first = await ledger.privatizeText(privatizer, TEXT, { epsilon: 4 });
   assert.equal(first.memoised, false);
@@ -66,7 +67,7 @@ test('budget, refusal before any draw, memo, and the bytes in the store', async 
   await rejectsWith(() => ledger.privatizeText(privatizer, TEXT, { epsilon: 4 }), Status.INVALID_ARGUMENT, /closed/);
 
   // Another Ledger on the stored bytes goes on where this one stopped.
-  const reopened = await Ledger.open(Ledger.memoryStore(store.bytes), { scope: 'alice' });
+  const reopened = await Ledger.open(Ledger.memoryStore(store.bytes), { scope: 'alice', key: KEY });
   assert.equal(reopened.totals().spent, 12);
   assert.equal((await reopened.privatizeText(privatizer, TEXT, { epsilon: 4 })).text, fresh.text);
   // The input is nowhere in the bytes; the output is.
@@ -76,7 +77,7 @@ test('budget, refusal before any draw, memo, and the bytes in the store', async 
 });
 
 test('another output vocabulary, shape or policy of the same text draws fresh', async () => {
-  const ledger = await Ledger.open(Ledger.memoryStore(), { cap: 100 });
+  const ledger = await Ledger.open(Ledger.memoryStore(), { cap: 100, key: KEY });
   const text = 'zygote quixotic lunch anna';
   const whole = await ledger.privatizeText(privatizer, text, { epsilon: 1 });
   assert.equal(whole.memoised, false);
@@ -152,6 +153,7 @@ test('damaged bytes and a missing app key are refused, and the bytes are left as
   assert.equal(reopened.totals().spent, 1);
   await rejectsWith(() => Ledger.open(Ledger.memoryStore(), { key: new Uint8Array(4) }), Status.INVALID_ARGUMENT, /16 to 64/);
   await rejectsWith(() => Ledger.open(Ledger.memoryStore(), { scope: '' }), Status.INVALID_ARGUMENT, /scope/);
+  await rejectsWith(() => Ledger.open(Ledger.memoryStore(), { scope: 'alice\0day1' }), Status.INVALID_ARGUMENT, /NUL/);
   await rejectsWith(() => Ledger.open(42), Status.INVALID_ARGUMENT, /store/);
   await rejectsWith(() => ledger.privatizeText({}, TEXT, { epsilon: 1 }), Status.INVALID_ARGUMENT, /Privatizer/);
   await rejectsWith(() => ledger.setCap('lots'), Status.INVALID_ARGUMENT, /cap/);
@@ -161,10 +163,10 @@ test('localStorage keeps the bytes as base64 under one key', async () => {
   const items = new Map();
   const storage = { getItem: (k) => (items.has(k) ? items.get(k) : null), setItem: (k, v) => items.set(k, String(v)) };
   const store = Ledger.localStorageStore('dxtext-ledger', storage);
-  const ledger = await Ledger.open(store, { scope: 'user-42/2026-11', cap: 8 });
+  const ledger = await Ledger.open(store, { scope: 'user-42/2026-11', cap: 8, key: KEY });
   const r = await ledger.privatizeText(privatizer, TEXT, { epsilon: 8 });
   assert.match(items.get('dxtext-ledger'), /^[A-Za-z0-9+/]+=*$/);
-  const again = await Ledger.open(Ledger.localStorageStore('dxtext-ledger', storage), { scope: 'user-42/2026-11' });
+  const again = await Ledger.open(Ledger.localStorageStore('dxtext-ledger', storage), { scope: 'user-42/2026-11', key: KEY });
   assert.equal((await again.privatizeText(privatizer, TEXT, { epsilon: 8 })).text, r.text);
   await rejectsWith(() => again.privatizeText(privatizer, 'something else', { epsilon: 8 }), Status.BUDGET_EXCEEDED);
   assert.throws(() => Ledger.localStorageStore('x', undefined), (e) => e.status === Status.UNSUPPORTED);
@@ -174,14 +176,17 @@ test('under Node a path is a ledger file, atomically replaced, that the native p
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-wasm-ledger-'));
   try {
     const file = path.join(dir, 'privacy.dxl');
-    const ledger = await Ledger.open(file, { scope: 'alice', cap: 20 });
+    const ledger = await Ledger.open(file, { scope: 'alice', cap: 20, key: KEY });
     const r = await ledger.privatizeText(privatizer, TEXT, { epsilon: 8 });
     assert.equal(fs.readFileSync(file).subarray(0, 8).toString('latin1'), 'DXTLEDG1');
     assert.deepEqual(fs.readdirSync(dir), ['privacy.dxl']); // no temporary file left
-    const again = await Ledger.open(file, { scope: 'alice' });
+    const again = await Ledger.open(file, { scope: 'alice', key: KEY });
     assert.equal((await again.privatizeText(privatizer, TEXT, { epsilon: 8 })).text, r.text);
     if (process.env.DXTEXT_CLI) {
-      const json = JSON.parse(execFileSync(process.env.DXTEXT_CLI, ['ledger', '--scope', 'alice', file], { encoding: 'utf8' }));
+      const keyFile = path.join(dir, 'app.key');
+      fs.writeFileSync(keyFile, KEY);
+      const json = JSON.parse(execFileSync(process.env.DXTEXT_CLI, ['ledger', '--scope', 'alice', '--ledger-key-file', keyFile,
+        '--ledger-anchor', path.join(dir, 'anchor'), file], { encoding: 'utf8' }));
       assert.equal(json.spent, 8);
       assert.equal(json.releases, 1);
     }

@@ -55,6 +55,7 @@ from .errors import (
     InvalidEpsilonError,
     InvalidUtf8Error,
     LedgerCorruptError,
+    LedgerRollbackError,
     LibraryNotFoundError,
     ModelError,
     NotAModelError,
@@ -65,7 +66,7 @@ from .errors import (
     UnsupportedError,
     UnsupportedVersionError,
 )
-from .ledger import Ledger, LedgerRelease, LedgerTotals
+from .ledger import Ledger, LedgerAnchor, LedgerRelease, LedgerTotals
 from .model import Model
 from .options import NotPrivateWarning
 from .output_set import OutputSet
@@ -93,8 +94,10 @@ __all__ = [
     "Bound",
     "BudgetExceededError",
     "Ledger",
+    "LedgerAnchor",
     "LedgerCorruptError",
     "LedgerRelease",
+    "LedgerRollbackError",
     "LedgerTotals",
     "Calibration",
     "ContextBusyError",

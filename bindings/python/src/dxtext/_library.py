@@ -69,6 +69,8 @@ class ReleaseRecordStruct(ctypes.Structure):
         ("output_size", c_u32),
         ("output_digest", ctypes.c_uint8 * 32),
         ("preset", c_u32),
+        ("typed_classes", c_u32),
+        ("typed_flags", c_u32),
     ]
 
 
@@ -103,6 +105,15 @@ class CalibrationStruct(ctypes.Structure):
     ]
 
 
+class LedgerAnchorStruct(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", c_u32),
+        ("ledger_id", ctypes.c_uint8 * 16),
+        ("commits", c_u64),
+        ("spent", c_double),
+    ]
+
+
 class LedgerOptionsStruct(ctypes.Structure):
     _fields_ = [
         ("struct_size", c_u32),
@@ -110,6 +121,7 @@ class LedgerOptionsStruct(ctypes.Structure):
         ("memo_capacity", c_u32),
         ("key", c_ptr),
         ("key_length", c_size),
+        ("anchor", c_ptr),  # const dxt_ledger_anchor *
     ]
 
 
@@ -203,6 +215,8 @@ _SIGNATURES = {
     ),
     "dxt_ledger_totals_init_sized": (None, [c_ptr, c_size]),
     "dxt_ledger_get_totals": (c_status, [c_ptr, _P(LedgerTotalsStruct)]),
+    "dxt_ledger_anchor_init_sized": (None, [c_ptr, c_size]),
+    "dxt_ledger_get_anchor": (c_status, [c_ptr, _P(LedgerAnchorStruct)]),
     "dxt_ledger_to_json": (c_status, [c_ptr, ctypes.c_char_p, c_size, _P(c_size)]),
     "dxt_calibration_init_sized": (None, [c_ptr, c_size]),
     "dxt_calibrate": (c_status, [c_ptr, c_ptr, c_u32, c_u32, _P(CalibrationStruct)]),

@@ -33,6 +33,14 @@ OPTIONS = (
     Option("output_top", "uint32", None),
     Option("output_words", "words", None),
     Option("preset", "enum", {"none": 0, "readable": 1, "features": 2, "strongest": 3}),
+    Option("names", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("places", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("organizations", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("typed_numbers", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("addresses", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("health", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("typed_consistent", "enum", {"off": 0, "on": 1}),
+    Option("number_shape", "enum", {"hide": 0, "keep": 1}),
 )
 
 
@@ -59,6 +67,14 @@ class OptionValues(TypedDict, total=False):
     output_top: int
     output_words: Union[Iterable[str], "OutputSet"]
     preset: Union[Literal["none", "readable", "features", "strongest"], int]
+    names: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
+    places: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
+    organizations: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
+    typed_numbers: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
+    addresses: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
+    health: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
+    typed_consistent: Union[Literal["off", "on"], int]
+    number_shape: Union[Literal["hide", "keep"], int]
 
 
 class PresetValues(NamedTuple):
@@ -72,7 +88,7 @@ class PresetValues(NamedTuple):
 
 # The presets' values (tools/options/presets.table).
 PRESETS = (
-    PresetValues("readable", 1, {"epsilon": 4.3, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "placeholder", "numbers": "placeholder", "stopwords": "privatize", "release_shape": "normalize", "output_top": 20000}),
-    PresetValues("features", 2, {"epsilon": 3.7, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "privatize", "stopwords": "privatize", "release_shape": "strict", "output_top": 0}),
-    PresetValues("strongest", 3, {"epsilon": 2.5, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "privatize", "stopwords": "privatize", "release_shape": "strict", "output_top": 0}),
+    PresetValues("readable", 1, {"epsilon": 4.3, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "placeholder", "numbers": "placeholder", "stopwords": "privatize", "release_shape": "normalize", "output_top": 20000, "names": "replace", "places": "replace", "organizations": "replace", "typed_numbers": "replace", "addresses": "replace", "health": "replace"}),
+    PresetValues("features", 2, {"epsilon": 3.7, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "privatize", "stopwords": "privatize", "release_shape": "strict", "output_top": 0, "names": "placeholder", "places": "placeholder", "organizations": "placeholder", "typed_numbers": "placeholder", "addresses": "placeholder", "health": "placeholder"}),
+    PresetValues("strongest", 3, {"epsilon": 2.5, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "privatize", "stopwords": "privatize", "release_shape": "strict", "output_top": 0, "names": "placeholder", "places": "placeholder", "organizations": "placeholder", "typed_numbers": "placeholder", "addresses": "placeholder", "health": "placeholder"}),
 )

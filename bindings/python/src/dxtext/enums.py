@@ -75,6 +75,8 @@ class Reveals(enum.IntFlag):
     KEPT_WORDS = 0x10
     SENTENCE_BOUNDARIES = 0x20  # normalize: where sentences end
     CLAUSE_BOUNDARIES = 0x40  # normalize: where other punctuation stood
+    TYPED_CLASSES = 0x80  # which tokens are of a typed class (names, places, ...), and which class
+    INPUT_WORDS = 0x100  # the model's geometry makes the mechanism keep its input
 
 
 class ReleaseShape(enum.IntEnum):

@@ -149,6 +149,14 @@ class LedgerCorruptError(DxtextError):
     status = 19
 
 
+class LedgerRollbackError(DxtextError):
+    """DXT_E_LEDGER_ROLLBACK: the ledger file is older than the anchor the app
+    kept for it (an earlier copy was put back, or the file was deleted or
+    replaced). Nothing was drawn or released."""
+
+    status = 20
+
+
 class LibraryNotFoundError(ImportError):
     """libdxtext could not be found or loaded (see dxtext.library_path())."""
 
@@ -175,12 +183,20 @@ _BY_STATUS: Dict[int, Type[DxtextError]] = {
         ContextBusyError,
         BudgetExceededError,
         LedgerCorruptError,
+        LedgerRollbackError,
     )
 }
 
 
 def error_for(status: int, status_name: str, detail: str) -> DxtextError:
     """The exception for a non-zero status; unknown (newer) codes give DxtextError."""
-    message = f"{status_name}: {detail}" if detail else status_name
+    # Most details already begin with the status's own words ("privacy budget
+    # exceeded: the release would cost ..."): they are not said twice.
+    if not detail:
+        message = status_name
+    elif detail.lower().startswith(status_name.lower()):
+        message = detail
+    else:
+        message = f"{status_name}: {detail}"
     cls = _BY_STATUS.get(status, DxtextError)
     return cls(message, status=status, status_name=status_name, detail=detail)

@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """The privacy ledger (docs/budgets.md): a file the app owns that adds up,
 per scope (a user, a user and a day, ...), the epsilon of every release, refuses
-releases past a cap before any noise is drawn, and gives the same output
-again, at no cost, when the same text is privatised again.
+releases past a cap before any noise is drawn, and, when opened with an app
+key, gives the same output again, at no cost, when the same text is
+privatised again. Store ledger.anchor() outside the file after every call
+and pass it back to open(), or a restored older copy of the file goes
+unnoticed (docs/budgets.md, "Rollback").
 
-    with dxtext.Ledger.open("privacy.dxl", scope="user-42", cap=200) as ledger:
+    with dxtext.Ledger.open("privacy.dxl", scope="user-42", cap=200, key=app_key,
+                            anchor=stored_anchor) as ledger:
         release = ledger.privatize(model, "see you at noon", epsilon=8)
+        stored_anchor = ledger.anchor()
         print(release.text, release.memoised, ledger.totals().spent)
 """
 
@@ -14,6 +19,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import struct
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Optional
@@ -53,6 +59,30 @@ class LedgerTotals:
 
 
 @dataclass(frozen=True)
+class LedgerAnchor:
+    """What the app keeps outside the ledger file to detect a rollback (an
+    older copy of the file put back, or the file deleted): take it with
+    Ledger.anchor() after every call, store it where the file's writer cannot
+    (a keystore, a server), and give it back to Ledger.open(anchor=...).
+    Without it a rollback is not detected (docs/budgets.md, "Rollback")."""
+
+    ledger_id: bytes
+    commits: int
+    spent: float
+
+    def to_bytes(self) -> bytes:
+        """32 bytes to store: the id, the commits and the spent total."""
+        return self.ledger_id + struct.pack("<Qd", self.commits, self.spent)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "LedgerAnchor":
+        if len(data) != 32:
+            raise invalid_argument("a ledger anchor is 32 bytes")
+        commits, spent = struct.unpack("<Qd", data[16:])
+        return cls(bytes(data[:16]), commits, spent)
+
+
+@dataclass(frozen=True)
 class LedgerRelease:
     """What Ledger.privatize returns: the text, whether it came from the memo
     (then nothing was drawn or spent), and the release record."""
@@ -60,6 +90,15 @@ class LedgerRelease:
     text: str
     memoised: bool
     record: ReleaseRecord
+
+
+def _scope_bytes(scope: str) -> bytes:
+    """The scope as the C string dxt_ledger_open reads: a NUL would end it
+    there, so "user\\0day1" and "user\\0day2" would both open "user"."""
+    data = _encode(scope, "scope")
+    if b"\0" in data:
+        raise invalid_argument("the scope contains a NUL character")
+    return data
 
 
 class Ledger:
@@ -80,13 +119,17 @@ class Ledger:
         cap: float = 0.0,
         memo_capacity: int = MEMO_DEFAULT,
         key: Optional[bytes] = None,
+        anchor: Optional[LedgerAnchor] = None,
     ) -> "Ledger":
         """Open (or create) the ledger file at `path` and select `scope`.
 
         cap and memo_capacity apply when the scope is new (an existing scope
         keeps its own; change the cap with set_cap). key (16 to 64 bytes,
         e.g. from the platform keystore) makes the file's MAC unforgeable
-        without it. Raises LedgerCorruptError for a damaged or edited file.
+        without it; without a key nothing is memoised (the file would hold
+        the memo secret). anchor, the one stored after the last call, makes
+        an older copy of the file put back raise LedgerRollbackError.
+        Raises LedgerCorruptError for a damaged or edited file.
         """
         name = os.fsencode(path)
         if b"\0" in name:
@@ -103,8 +146,19 @@ class Ledger:
             key_buffer = ctypes.create_string_buffer(bytes(key), len(key))
             options.key = ctypes.cast(key_buffer, ctypes.c_void_p).value
             options.key_length = len(key)
+        anchor_struct = None
+        if anchor is not None:
+            if not isinstance(anchor, LedgerAnchor):
+                raise TypeError(f"anchor must be a LedgerAnchor, not {type(anchor).__name__}")
+            if len(anchor.ledger_id) != 16:
+                raise invalid_argument("anchor.ledger_id is 16 bytes")
+            anchor_struct = native.initialised(native.LedgerAnchorStruct, "dxt_ledger_anchor_init_sized")
+            anchor_struct.ledger_id[:] = list(anchor.ledger_id)
+            anchor_struct.commits = unsigned(anchor.commits, "anchor.commits", 64)
+            anchor_struct.spent = float(anchor.spent)
+            options.anchor = ctypes.cast(ctypes.pointer(anchor_struct), ctypes.c_void_p).value
         out = ctypes.c_void_p()
-        status = native.lib().dxt_ledger_open(name, _encode(scope, "scope"), ctypes.byref(options), ctypes.byref(out))
+        status = native.lib().dxt_ledger_open(name, _scope_bytes(scope), ctypes.byref(options), ctypes.byref(out))
         if key_buffer is not None:
             ctypes.memset(key_buffer, 0, len(key_buffer))
         native.check(status)
@@ -140,6 +194,14 @@ class Ledger:
             raise TypeError(f"cap must be a number, not {type(cap).__name__}")
         with self._lock:
             native.check(native.lib().dxt_ledger_set_cap(self._require(), float(cap)))
+
+    def anchor(self) -> LedgerAnchor:
+        """The ledger's anchor now: store it after every call (replacing the
+        one before) and give it to Ledger.open(anchor=...) next time."""
+        raw = native.initialised(native.LedgerAnchorStruct, "dxt_ledger_anchor_init_sized")
+        with self._lock:
+            native.check(native.lib().dxt_ledger_get_anchor(self._require(), ctypes.byref(raw)))
+        return LedgerAnchor(bytes(raw.ledger_id), raw.commits, raw.spent)
 
     def totals(self) -> LedgerTotals:
         """The scope's totals, read from the file."""
@@ -183,8 +245,9 @@ class Ledger:
         **options: Unpack[OptionValues],
     ) -> LedgerRelease:
         """Model.privatize through the ledger (the same options, a preset
-        included). The same text with the same options and model returns
-        the memoised output and spends nothing, unless fresh=True. Raises
+        included). With an app key, the same text with the same options,
+        model and seed returns the memoised output and spends nothing,
+        unless fresh=True. Raises
         BudgetExceededError, before any noise is drawn, when the release
         would pass the cap."""
         if not isinstance(model, Model):
@@ -228,4 +291,4 @@ class Ledger:
         return LedgerRelease(result, bool(memoised.value), ReleaseRecord._from_struct(record))
 
 
-__all__ = ["Ledger", "LedgerRelease", "LedgerTotals", "MEMO_DEFAULT", "MEMO_MAX"]
+__all__ = ["Ledger", "LedgerAnchor", "LedgerRelease", "LedgerTotals", "MEMO_DEFAULT", "MEMO_MAX"]

@@ -28,7 +28,7 @@ pub const DXT_VERSION_PATCH: u32 = 0;
 pub const DXT_VERSION_NUMBER: u32 = DXT_VERSION_MAJOR * 10000 + DXT_VERSION_MINOR * 100 + DXT_VERSION_PATCH;
 pub const DXT_ABI_VERSION: u32 = 0;
 pub const DXT_FORMAT_VERSION_MAJOR: u32 = 1;
-pub const DXT_FORMAT_VERSION_MINOR: u32 = 2;
+pub const DXT_FORMAT_VERSION_MINOR: u32 = 4;
 
 // Status codes -------------------------------------------------------------
 
@@ -53,6 +53,7 @@ pub const DXT_E_INTERNAL: dxt_status = 16;
 pub const DXT_E_CONTEXT_BUSY: dxt_status = 17;
 pub const DXT_E_BUDGET_EXCEEDED: dxt_status = 18;
 pub const DXT_E_LEDGER_CORRUPT: dxt_status = 19;
+pub const DXT_E_LEDGER_ROLLBACK: dxt_status = 20;
 
 // Enumerations (stored in uint32_t fields) ---------------------------------
 
@@ -73,12 +74,14 @@ pub const DXT_MECHANISM_SYNTF: u32 = 4;
 pub const DXT_MECHANISM_MAHALANOBIS: u32 = 5;
 pub const DXT_MECHANISM_VICKREY: u32 = 6;
 pub const DXT_MECHANISM_TEM: u32 = 7;
+pub const DXT_MECHANISM_ORDERING: u32 = 8;
 
 pub const DXT_METRIC_UNKNOWN: u32 = 0;
 pub const DXT_METRIC_EUCLIDEAN: u32 = 1;
 pub const DXT_METRIC_HYPERBOLIC: u32 = 2;
 pub const DXT_METRIC_MAHALANOBIS: u32 = 3;
 pub const DXT_METRIC_DISCRETE: u32 = 4;
+pub const DXT_METRIC_ORDERING: u32 = 5;
 
 pub const DXT_SAMPLER_DEFAULT: u32 = 0;
 pub const DXT_SAMPLER_GUMBEL: u32 = 1;
@@ -112,6 +115,7 @@ pub const DXT_CLASS_OUT_OF_VOCABULARY: u32 = 1;
 pub const DXT_CLASS_NUMBER: u32 = 2;
 pub const DXT_CLASS_STOPWORD: u32 = 3;
 pub const DXT_TOKEN_CLASS_COUNT: usize = 4;
+pub const DXT_TYPED_FAMILY_COUNT: usize = 6;
 pub const DXT_TOKEN_ACTION_COUNT: usize = 4;
 
 pub const DXT_OPEN_VERIFY_DIGESTS: u32 = 0x1;
@@ -140,6 +144,7 @@ pub const DXT_REVEALS_TOKEN_CLASSES: u32 = 0x8;
 pub const DXT_REVEALS_KEPT_WORDS: u32 = 0x10;
 pub const DXT_REVEALS_SENTENCE_BOUNDARIES: u32 = 0x20;
 pub const DXT_REVEALS_CLAUSE_BOUNDARIES: u32 = 0x40;
+pub const DXT_REVEALS_INPUT_WORDS: u32 = 0x100;
 
 // Handles and structs ------------------------------------------------------
 
@@ -206,6 +211,9 @@ pub struct dxt_privatize_options {
     pub output_set: *const dxt_output_set,
     /// A `dxt_preset` (`DXT_PRESET_NONE` = none).
     pub preset: u32,
+    pub typed: [u32; DXT_TYPED_FAMILY_COUNT],
+    pub typed_consistent: u32,
+    pub number_shape: u32,
 }
 
 /// What a call released and the guarantee it carries: safe to transmit.
@@ -231,6 +239,8 @@ pub struct dxt_release_record {
     pub output_size: u32,
     pub output_digest: [u8; 32],
     pub preset: u32,
+    pub typed_classes: u32,
+    pub typed_flags: u32,
 }
 
 /// Token counts of a call's input: they describe the input; keep them local.
@@ -322,12 +332,22 @@ pub const DXT_LEDGER_FRESH: u32 = 0x1;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
+pub struct dxt_ledger_anchor {
+    pub struct_size: u32,
+    pub ledger_id: [u8; 16],
+    pub commits: u64,
+    pub spent: f64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
 pub struct dxt_ledger_options {
     pub struct_size: u32,
     pub cap: f64,
     pub memo_capacity: u32,
     pub key: *const u8,
     pub key_length: usize,
+    pub anchor: *const dxt_ledger_anchor,
 }
 
 #[repr(C)]
@@ -518,6 +538,8 @@ extern "C" {
     ) -> dxt_status;
     pub fn dxt_ledger_totals_init_sized(totals: *mut dxt_ledger_totals, struct_size: usize);
     pub fn dxt_ledger_get_totals(ledger: *mut dxt_ledger, totals: *mut dxt_ledger_totals) -> dxt_status;
+    pub fn dxt_ledger_anchor_init_sized(anchor: *mut dxt_ledger_anchor, struct_size: usize);
+    pub fn dxt_ledger_get_anchor(ledger: *mut dxt_ledger, anchor: *mut dxt_ledger_anchor) -> dxt_status;
     pub fn dxt_ledger_to_json(ledger: *mut dxt_ledger, buffer: *mut c_char, capacity: usize, required: *mut usize)
         -> dxt_status;
     pub fn dxt_calibration_init_sized(calibration: *mut dxt_calibration, struct_size: usize);
@@ -593,4 +615,11 @@ pub unsafe fn dxt_ledger_options_init(options: *mut dxt_ledger_options) {
 #[inline]
 pub unsafe fn dxt_ledger_totals_init(totals: *mut dxt_ledger_totals) {
     dxt_ledger_totals_init_sized(totals, size_of::<dxt_ledger_totals>())
+}
+
+/// # Safety
+/// `anchor` is NULL or points to a writable `dxt_ledger_anchor`.
+#[inline]
+pub unsafe fn dxt_ledger_anchor_init(anchor: *mut dxt_ledger_anchor) {
+    dxt_ledger_anchor_init_sized(anchor, size_of::<dxt_ledger_anchor>())
 }

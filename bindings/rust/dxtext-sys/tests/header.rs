@@ -229,13 +229,13 @@ fn constants_match_the_header() {
         DXT_FORMAT_VERSION_MINOR, DXT_OK, DXT_E_INVALID_ARGUMENT, DXT_E_INVALID_EPSILON, DXT_E_IO, DXT_E_NOT_A_MODEL,
         DXT_E_UNSUPPORTED_VERSION, DXT_E_CORRUPT_MODEL, DXT_E_TRUNCATED_MODEL, DXT_E_DIGEST_MISMATCH,
         DXT_E_OUT_OF_MEMORY, DXT_E_RNG_FAILURE, DXT_E_INVALID_UTF8, DXT_E_NOT_FOUND, DXT_E_UNSUPPORTED,
-        DXT_E_INPUT_TOO_LARGE, DXT_E_PARSE, DXT_E_INTERNAL, DXT_E_CONTEXT_BUSY, DXT_E_BUDGET_EXCEEDED, DXT_E_LEDGER_CORRUPT,
+        DXT_E_INPUT_TOO_LARGE, DXT_E_PARSE, DXT_E_INTERNAL, DXT_E_CONTEXT_BUSY, DXT_E_BUDGET_EXCEEDED, DXT_E_LEDGER_CORRUPT, DXT_E_LEDGER_ROLLBACK,
         DXT_LEDGER_MEMO_DEFAULT, DXT_LEDGER_MEMO_MAX, DXT_LEDGER_FRESH, DXT_GEOMETRY_UNKNOWN, DXT_GEOMETRY_EUCLIDEAN,
         DXT_GEOMETRY_POINCARE, DXT_QUANT_UNKNOWN, DXT_QUANT_F32, DXT_QUANT_F16, DXT_QUANT_INT8,
         DXT_MECHANISM_UNKNOWN, DXT_MECHANISM_LAPLACE, DXT_MECHANISM_HYPERBOLIC, DXT_MECHANISM_EXPONENTIAL,
-        DXT_MECHANISM_SYNTF, DXT_MECHANISM_MAHALANOBIS, DXT_MECHANISM_VICKREY, DXT_MECHANISM_TEM,
+        DXT_MECHANISM_SYNTF, DXT_MECHANISM_MAHALANOBIS, DXT_MECHANISM_VICKREY, DXT_MECHANISM_TEM, DXT_MECHANISM_ORDERING,
         DXT_METRIC_UNKNOWN, DXT_METRIC_EUCLIDEAN, DXT_METRIC_HYPERBOLIC, DXT_METRIC_MAHALANOBIS,
-        DXT_METRIC_DISCRETE, DXT_SAMPLER_DEFAULT, DXT_SAMPLER_GUMBEL, DXT_SAMPLER_PERMUTE_AND_FLIP,
+        DXT_METRIC_DISCRETE, DXT_METRIC_ORDERING, DXT_SAMPLER_DEFAULT, DXT_SAMPLER_GUMBEL, DXT_SAMPLER_PERMUTE_AND_FLIP,
         DXT_SEARCH_EXACT, DXT_SEARCH_IVF, DXT_RNG_UNKNOWN, DXT_RNG_SYSTEM, DXT_RNG_DETERMINISTIC, DXT_POLICY_DEFAULT, DXT_POLICY_PRIVATIZE,
         DXT_POLICY_PLACEHOLDER, DXT_POLICY_DROP, DXT_POLICY_KEEP, DXT_CLASS_IN_VOCABULARY,
         DXT_CLASS_OUT_OF_VOCABULARY, DXT_CLASS_NUMBER, DXT_CLASS_STOPWORD, DXT_TOKEN_CLASS_COUNT,
@@ -243,7 +243,7 @@ fn constants_match_the_header() {
         DXT_RELEASE_WORD, DXT_RELEASE_TEXT, DXT_RELEASE_BAG, DXT_RELEASE_SYNTHETIC_BAG, DXT_BOUND_UNKNOWN, DXT_BOUND_WORD,
         DXT_BOUND_POSITIONWISE, DXT_BOUND_BAG_EMD, DXT_BOUND_ANY_INPUTS, DXT_REVEALS_WORD_COUNT, DXT_REVEALS_LAYOUT,
         DXT_REVEALS_CASE_SHAPE, DXT_REVEALS_TOKEN_CLASSES, DXT_REVEALS_KEPT_WORDS, DXT_REVEALS_SENTENCE_BOUNDARIES,
-        DXT_REVEALS_CLAUSE_BOUNDARIES, DXT_SHAPE_DEFAULT, DXT_SHAPE_KEEP, DXT_SHAPE_NORMALIZE, DXT_SHAPE_STRICT,
+        DXT_REVEALS_CLAUSE_BOUNDARIES, DXT_REVEALS_INPUT_WORDS, DXT_SHAPE_DEFAULT, DXT_SHAPE_KEEP, DXT_SHAPE_NORMALIZE, DXT_SHAPE_STRICT,
         DXT_OUTPUT_VOCABULARY, DXT_OUTPUT_TOP, DXT_OUTPUT_LIST, DXT_PRESET_NONE, DXT_PRESET_READABLE,
         DXT_PRESET_FEATURES, DXT_PRESET_STRONGEST, DXT_OPTION_TYPE_UNKNOWN, DXT_OPTION_TYPE_DOUBLE,
         DXT_OPTION_TYPE_UINT32, DXT_OPTION_TYPE_STRING, DXT_OPTION_TYPE_ENUM, DXT_OPTION_TYPE_WORDS,
@@ -307,17 +307,18 @@ fn rust_layouts() -> Layouts {
     layout!(m, dxt_context_options; struct_size, rng_mode, seed);
     layout!(m, dxt_privatize_options; struct_size, mechanism, epsilon, policy, placeholder, tem_gamma, tem_beta,
         vickrey_t, mahalanobis_lambda, syntf_s, exponential_sampler, search, ivf_nprobe,
-        release_shape, output_top, output_set, preset);
+        release_shape, output_top, output_set, preset, typed, typed_consistent, number_shape);
     layout!(m, dxt_release_record; struct_size, mechanism, epsilon, metric, rng_mode, is_private,
         fingerprint_valid, model_fingerprint, release, bound, reveals, draws, epsilon_total, epsilon_vocabulary,
-        release_shape, output_kind, output_size, output_digest, preset);
+        release_shape, output_kind, output_size, output_digest, preset, typed_classes, typed_flags);
     layout!(m, dxt_local_diagnostics; struct_size, counts, words_privatized, words_leaked);
     layout!(m, dxt_bag_entry; word, length, count);
     layout!(m, dxt_bag; entries, size);
     layout!(m, dxt_calibration; struct_size, words, trials, keep_mean, keep_median, keep_max, distinct_mean,
         distinct_median, distinct_max);
     layout!(m, dxt_option_info; struct_size, kind, name, type_name, default_value, values, meaning);
-    layout!(m, dxt_ledger_options; struct_size, cap, memo_capacity, key, key_length);
+    layout!(m, dxt_ledger_anchor; struct_size, ledger_id, commits, spent);
+    layout!(m, dxt_ledger_options; struct_size, cap, memo_capacity, key, key_length, anchor);
     layout!(m, dxt_ledger_totals; struct_size, cap, spent, spent_any_inputs, releases, memoised, memo_capacity,
         words);
     m

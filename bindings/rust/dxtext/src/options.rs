@@ -422,6 +422,46 @@ impl Options {
     pub fn preset(self, value: impl OptionName) -> Options {
         self.set("preset", &value.option_name())
     }
+
+    /// person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (default privatize). One of privatize, placeholder, replace, keep.
+    pub fn names(self, value: impl OptionName) -> Options {
+        self.set("names", &value.option_name())
+    }
+
+    /// cities, regions, countries: replace = one of the same class drawn uniformly, placeholder = [city] [region] [country] (default privatize). One of privatize, placeholder, replace, keep.
+    pub fn places(self, value: impl OptionName) -> Options {
+        self.set("places", &value.option_name())
+    }
+
+    /// organisations the model lists: replace = one drawn uniformly, placeholder = [organization] (default privatize). One of privatize, placeholder, replace, keep.
+    pub fn organizations(self, value: impl OptionName) -> Options {
+        self.set("organizations", &value.option_name())
+    }
+
+    /// numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (default privatize). One of privatize, placeholder, replace, keep.
+    pub fn typed_numbers(self, value: impl OptionName) -> Options {
+        self.set("typed_numbers", &value.option_name())
+    }
+
+    /// e-mail addresses, URLs, user handles (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00), placeholder = [email] [url] [handle] (default privatize). One of privatize, placeholder, replace, keep.
+    pub fn addresses(self, value: impl OptionName) -> Options {
+        self.set("addresses", &value.option_name())
+    }
+
+    /// health terms (conditions, drugs; WordNet): replace = one of the same class drawn uniformly, placeholder = [condition] [drug] (default privatize). One of privatize, placeholder, replace, keep.
+    pub fn health(self, value: impl OptionName) -> Options {
+        self.set("health", &value.option_name())
+    }
+
+    /// on: within one call, equal typed tokens get the same replacement (the release then shows which typed tokens were the same entity) (default off). One of off, on.
+    pub fn typed_consistent(self, value: impl OptionName) -> Options {
+        self.set("typed_consistent", &value.option_name())
+    }
+
+    /// what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (default hide). One of hide, keep.
+    pub fn number_shape(self, value: impl OptionName) -> Options {
+        self.set("number_shape", &value.option_name())
+    }
     // generated: end options
 }
 

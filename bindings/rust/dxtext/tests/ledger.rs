@@ -11,7 +11,8 @@ fn ledger_caps_memoises_and_detects_corruption() {
     let dir = std::env::temp_dir().join(format!("dxtext-rust-ledger-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("privacy.dxl");
-    let options = LedgerOptions { cap: 10.0, ..LedgerOptions::default() };
+    // An app key: without one a ledger memoises nothing.
+    let options = LedgerOptions { cap: 10.0, key: Some(vec![7u8; 32]), ..LedgerOptions::default() };
     let mut ledger = Ledger::open(&path, "alice", &options).unwrap();
     let text = "the quick brown fox jumps over the lazy dog";
     let first = ledger.privatize_text(&mut context, text, &Options::new(4.0), false).unwrap();

@@ -28,6 +28,12 @@ public final class DxLedger {
     /// the Keychain) makes the file's MAC unforgeable without it.
     public init(path: String, scope: String = "default", cap: Double = 0, memoCapacity: UInt32? = nil,
                 key: [UInt8]? = nil) throws {
+        // The C call reads both up to their first NUL: "user\0day1" would
+        // open the scope "user".
+        if path.utf8.contains(0) || scope.utf8.contains(0) {
+            throw DxtextError(status: DxtextError.invalidArgument, statusName: "invalid argument",
+                              message: "the path or the scope contains a NUL character")
+        }
         var options = dxt_ledger_options()
         dxt_ledger_options_init(&options)
         options.cap = cap

@@ -58,6 +58,13 @@ public enum Policy: UInt32 {
     case privatize = 1, placeholder = 2, drop = 3, keep = 4
 }
 
+/// What to do with a family of typed tokens (dxt_typed_policy): replace by a
+/// uniform member of the class, its placeholder, an ordinary privatised
+/// word, or keep (a named leak).
+public enum TypedPolicy: UInt32 {
+    case privatize = 1, placeholder = 2, replace = 3, keep = 4
+}
+
 /// The exponential mechanism's sampler (dxt_exponential_sampler).
 public enum Sampler: UInt32 {
     case gumbel = 1, permuteAndFlip = 2
@@ -177,6 +184,17 @@ public struct PrivatizeOptions {
     /// and its epsilon when `epsilon` is 0. An option it fixes may only keep
     /// its default or the preset's value: the library refuses others.
     public var preset: Preset? = nil
+    /// Typed token families (docs/guarantees.md, "Typed replacement").
+    public var names: TypedPolicy? = nil
+    public var places: TypedPolicy? = nil
+    public var organizations: TypedPolicy? = nil
+    public var typedNumbers: TypedPolicy? = nil
+    public var addresses: TypedPolicy? = nil
+    public var health: TypedPolicy? = nil
+    /// Equal typed tokens get the same replacement within one call.
+    public var typedConsistent: Bool? = nil
+    /// A replaced number keeps its separators and digit count (reveals its shape).
+    public var numberShape: Bool? = nil
 
     public init(epsilon: Double, mechanism: Mechanism = .laplace) {
         self.epsilon = epsilon
@@ -225,6 +243,14 @@ public struct PrivatizeOptions {
         if let v = releaseShape { out.append(("release_shape", kebab(v))) }
         if let v = outputTop { out.append(("output_top", "\(v)")) }
         if let v = preset { out.append(("preset", kebab(v))) }
+        if let v = names { out.append(("names", kebab(v))) }
+        if let v = places { out.append(("places", kebab(v))) }
+        if let v = organizations { out.append(("organizations", kebab(v))) }
+        if let v = typedNumbers { out.append(("typed_numbers", kebab(v))) }
+        if let v = addresses { out.append(("addresses", kebab(v))) }
+        if let v = health { out.append(("health", kebab(v))) }
+        if let v = typedConsistent { out.append(("typed_consistent", v ? "on" : "off")) }
+        if let v = numberShape { out.append(("number_shape", v ? "keep" : "hide")) }
         for (name, value) in byName.sorted(by: { $0.key < $1.key }) { out.append((name, value)) }
         return out
     }

@@ -159,7 +159,8 @@ final class DxtextTests: XCTestCase {
         let privatizer = try DxPrivatizer(model: model)
         let path = NSTemporaryDirectory() + "dxtext-swift-ledger-\(getpid()).dxl"
         defer { unlink(path); unlink(path + ".lock") }
-        let ledger = try DxLedger(path: path, scope: "alice", cap: 10)
+        // An app key: without one a ledger memoises nothing.
+        let ledger = try DxLedger(path: path, scope: "alice", cap: 10, key: [UInt8](repeating: 7, count: 32))
         let options = PrivatizeOptions(epsilon: 4)
         let first = try ledger.privatize("The president spoke.", with: privatizer, options: options)
         XCTAssertFalse(first.memoised)

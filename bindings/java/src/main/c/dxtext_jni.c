@@ -699,12 +699,20 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_ledgerOpen(JNIEnv *env, jclass 
   dxt_ledger_options options;
   dxt_ledger *ledger = NULL;
   char *p, *sc, *k = NULL;
-  size_t key_length = 0;
+  size_t key_length = 0, path_length = 0, scope_length = 0;
   dxt_status s;
   (void)cls;
-  if ((p = copy_bytes(env, path, NULL, "path")) == NULL) return 0;
-  if ((sc = copy_bytes(env, scope, NULL, "scope")) == NULL) {
+  if ((p = copy_bytes(env, path, &path_length, "path")) == NULL) return 0;
+  if ((sc = copy_bytes(env, scope, &scope_length, "scope")) == NULL) {
     free(p);
+    return 0;
+  }
+  /* The C call reads both up to their first NUL: "user\0day1" would open
+     the scope "user". */
+  if (strlen(p) != path_length || strlen(sc) != scope_length) {
+    free(p);
+    free(sc);
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "the path or the scope contains a NUL character");
     return 0;
   }
   if (key != NULL && (k = copy_bytes(env, key, &key_length, "key")) == NULL) {

@@ -65,7 +65,9 @@ class UserLedgers:
             records a user has in one run.
         key: an app key (16 to 64 bytes) for the ledgers' MAC and memo keys
             (docs/budgets.md, "Tamper evidence"). It travels to the workers
-            inside every task.
+            inside every task. Without it nothing is memoised (the file
+            would hold the memo secret: docs/budgets.md, "What the file
+            reveals"), so repeats and retried tasks are charged again.
     """
 
     __slots__ = ("directory", "cap", "scope", "memo_capacity", "key")

@@ -263,5 +263,85 @@ public final class DxOptions {
   public DxOptions preset(Enum<?> value) {
     return set("preset", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
+
+  /** person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (names; default privatize). One of privatize, placeholder, replace, keep. */
+  public DxOptions names(String value) {
+    return set("names", value);
+  }
+
+  /** person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (names; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions names(Enum<?> value) {
+    return set("names", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** cities, regions, countries: replace = one of the same class drawn uniformly, placeholder = [city] [region] [country] (places; default privatize). One of privatize, placeholder, replace, keep. */
+  public DxOptions places(String value) {
+    return set("places", value);
+  }
+
+  /** cities, regions, countries: replace = one of the same class drawn uniformly, placeholder = [city] [region] [country] (places; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions places(Enum<?> value) {
+    return set("places", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** organisations the model lists: replace = one drawn uniformly, placeholder = [organization] (organizations; default privatize). One of privatize, placeholder, replace, keep. */
+  public DxOptions organizations(String value) {
+    return set("organizations", value);
+  }
+
+  /** organisations the model lists: replace = one drawn uniformly, placeholder = [organization] (organizations; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions organizations(Enum<?> value) {
+    return set("organizations", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (typed_numbers; default privatize). One of privatize, placeholder, replace, keep. */
+  public DxOptions typedNumbers(String value) {
+    return set("typed_numbers", value);
+  }
+
+  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (typed_numbers; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions typedNumbers(Enum<?> value) {
+    return set("typed_numbers", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** e-mail addresses, URLs, user handles (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00), placeholder = [email] [url] [handle] (addresses; default privatize). One of privatize, placeholder, replace, keep. */
+  public DxOptions addresses(String value) {
+    return set("addresses", value);
+  }
+
+  /** e-mail addresses, URLs, user handles (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00), placeholder = [email] [url] [handle] (addresses; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions addresses(Enum<?> value) {
+    return set("addresses", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** health terms (conditions, drugs; WordNet): replace = one of the same class drawn uniformly, placeholder = [condition] [drug] (health; default privatize). One of privatize, placeholder, replace, keep. */
+  public DxOptions health(String value) {
+    return set("health", value);
+  }
+
+  /** health terms (conditions, drugs; WordNet): replace = one of the same class drawn uniformly, placeholder = [condition] [drug] (health; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions health(Enum<?> value) {
+    return set("health", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** on: within one call, equal typed tokens get the same replacement (the release then shows which typed tokens were the same entity) (typed_consistent; default off). One of off, on. */
+  public DxOptions typedConsistent(String value) {
+    return set("typed_consistent", value);
+  }
+
+  /** on: within one call, equal typed tokens get the same replacement (the release then shows which typed tokens were the same entity) (typed_consistent; default off). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions typedConsistent(Enum<?> value) {
+    return set("typed_consistent", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (number_shape; default hide). One of hide, keep. */
+  public DxOptions numberShape(String value) {
+    return set("number_shape", value);
+  }
+
+  /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (number_shape; default hide). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions numberShape(Enum<?> value) {
+    return set("number_shape", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
   // generated: end options
 }

@@ -581,7 +581,9 @@ public class DxTextTest {
   public void ledgerCapsMemoisesAndDetectsCorruption() throws Exception {
     Path dir = Files.createTempDirectory("dxtext-java-ledger");
     String file = dir.resolve("privacy.dxl").toString();
-    try (DxPrivatizer p = new DxPrivatizer(model); DxLedger ledger = DxLedger.open(file, "alice", 10)) {
+    // An app key: without one a ledger memoises nothing.
+    byte[] key = new byte[32];
+    try (DxPrivatizer p = new DxPrivatizer(model); DxLedger ledger = DxLedger.open(file, "alice", 10, -1, key)) {
       DxLedgerRelease first = ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
       assertFalse(first.isMemoised());
       DxLedgerRelease again = ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
@@ -606,6 +608,9 @@ public class DxTextTest {
       assertEquals(DxStatus.INVALID_ARGUMENT,
           assertThrows(DxException.class, () -> ledger.setCap(Double.NaN)).getStatus());
     }
+    // A scope with a NUL would be cut at it by the C call: refused.
+    assertEquals(DxStatus.INVALID_ARGUMENT,
+        assertThrows(DxException.class, () -> DxLedger.open(file, "alice\0day1", 1)).getStatus());
     byte[] bytes = Files.readAllBytes(Paths.get(file));
     bytes[bytes.length / 2] ^= 1;
     Files.write(Paths.get(file), bytes);

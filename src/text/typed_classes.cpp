@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "text/typed_classes.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "errors/error.hpp"
+#include "sampling/samplers.hpp"
+#include "text/case_shape.hpp"
+#include "text/stopwords.hpp"
+#include "unicode/case_mapping.hpp"
+
+namespace dxt {
+
+namespace {
+
+// Number words that are numbers in nearly every use ("one" is not: "one of
+// them", "the one"); nor are the magnitudes ("hundred", "million"), which
+// are no number on their own: the digits before them are.
+constexpr std::array<std::string_view, 26> kNumberWords = {
+    "two",    "three",  "four",     "five",     "six",     "seven",   "eight",     "nine",     "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+    "twenty", "thirty", "forty",    "fifty",    "sixty",   "seventy", "eighty",    "ninety"};
+
+// After these a capitalised common word is a common noun ("the Union", "our
+// Nation", "the President"), not a name.
+constexpr std::array<std::string_view, 16> kDeterminers = {"the",   "a",     "an",    "our",  "this", "that",
+                                                           "these", "those", "my",    "your", "his",  "her",
+                                                           "its",   "their", "every", "each"};
+
+constexpr std::array<std::string_view, 12> kPlaceCues = {
+    "in", "to", "from", "at", "near", "visit", "visited", "visiting", "across", "around", "toward", "towards"};
+
+// Classes in the order a word of several is taken as (names first; places
+// first after a place cue).
+constexpr dxt_typed_class kNameOrder[] = {DXT_TYPED_FIRST_NAME, DXT_TYPED_SURNAME, DXT_TYPED_CITY,
+                                          DXT_TYPED_REGION,     DXT_TYPED_COUNTRY, DXT_TYPED_ORGANIZATION,
+                                          DXT_TYPED_CONDITION,  DXT_TYPED_DRUG};
+constexpr dxt_typed_class kPlaceOrder[] = {DXT_TYPED_CITY,       DXT_TYPED_REGION,  DXT_TYPED_COUNTRY,
+                                           DXT_TYPED_FIRST_NAME, DXT_TYPED_SURNAME, DXT_TYPED_ORGANIZATION,
+                                           DXT_TYPED_CONDITION,  DXT_TYPED_DRUG};
+
+constexpr std::array<std::string_view, 7> kPersonTitles = {"mr", "mrs", "ms", "dr", "prof", "miss", "madam"};
+
+// Never typed: they are in the first-name lists ("May", "June", "August")
+// but name a time far more often.
+constexpr std::array<std::string_view, 19> kCalendarWords = {
+    "january",  "february", "march",  "april",   "may",       "june",     "july",   "august",   "september", "october",
+    "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
+
+bool ends_with_possessive(std::string_view w) {
+  return (w.size() > 2 && w.substr(w.size() - 2) == "'s") ||
+         (w.size() > 4 && w.substr(w.size() - 4) == "\xE2\x80\x99s");
+}
+// Letters, apostrophes and hyphens only (ASCII or not): no digits or symbols.
+bool is_letters(std::string_view w) {
+  for (char c : w)
+    if ((c >= '0' && c <= '9') || c == '_' || c == '@') return false;
+  return !w.empty();
+}
+
+size_t possessive_size(std::string_view w) { return w.substr(w.size() - 2) == "'s" ? 2 : 4; }
+
+bool is_proper(dxt_typed_class c) { return c >= DXT_TYPED_FIRST_NAME && c <= DXT_TYPED_ORGANIZATION; }
+
+// Title-case after every start of a word part: the start, '-', '.', and an
+// apostrophe after one letter ("o'brien" -> "O'Brien", "sana'a" -> "Sana'a").
+std::string proper_case(std::string_view lower) {
+  std::string out;
+  size_t part = 0;
+  for (size_t i = 0; i <= lower.size(); ++i) {
+    if (i == lower.size() || lower[i] == '-' || lower[i] == '.' || (lower[i] == '\'' && i - part == 1)) {
+      out += apply_case_shape(lower.substr(part, i - part), CaseShape::kTitle);
+      if (i < lower.size()) out += lower[i];
+      part = i + 1;
+    }
+  }
+  return out;
+}
+
+char digit(RandomStream& rng) { return static_cast<char>('0' + uniform_index(rng, 10)); }
+
+std::string digits(RandomStream& rng, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += digit(rng);
+  return s;
+}
+
+// Every ASCII digit of `input` drawn anew; everything else kept.
+std::string redraw_digits(std::string_view input, RandomStream& rng) {
+  std::string s(input);
+  for (char& c : s)
+    if (c >= '0' && c <= '9') c = digit(rng);
+  return s;
+}
+
+// The local part of a replaced e-mail address or handle: a first name and
+// two digits when the model lists first names, else "user" and four digits.
+std::string person_token(RandomStream& rng, const TypedLists* lists) {
+  if (lists != nullptr && !lists->members[DXT_TYPED_FIRST_NAME].empty()) {
+    const auto& m = lists->members[DXT_TYPED_FIRST_NAME];
+    std::string name = m[uniform_index(rng, static_cast<uint32_t>(m.size()))].word;
+    return name + digits(rng, 2);
+  }
+  return "user" + digits(rng, 4);
+}
+
+}  // namespace
+
+dxt_typed_family typed_family(dxt_typed_class cls) {
+  switch (cls) {
+    case DXT_TYPED_FIRST_NAME:
+    case DXT_TYPED_SURNAME: return DXT_FAMILY_NAMES;
+    case DXT_TYPED_CITY:
+    case DXT_TYPED_REGION:
+    case DXT_TYPED_COUNTRY: return DXT_FAMILY_PLACES;
+    case DXT_TYPED_ORGANIZATION: return DXT_FAMILY_ORGANIZATIONS;
+    case DXT_TYPED_CONDITION:
+    case DXT_TYPED_DRUG: return DXT_FAMILY_HEALTH;
+    case DXT_TYPED_NUMBER:
+    case DXT_TYPED_PHONE: return DXT_FAMILY_NUMBERS;
+    case DXT_TYPED_EMAIL:
+    case DXT_TYPED_URL:
+    case DXT_TYPED_HANDLE: return DXT_FAMILY_ADDRESSES;
+    default: fail(DXT_E_INTERNAL, "no family for typed class " + std::to_string(cls));
+  }
+}
+
+const char* typed_placeholder(dxt_typed_class cls) {
+  switch (cls) {
+    case DXT_TYPED_FIRST_NAME:
+    case DXT_TYPED_SURNAME: return "[name]";
+    case DXT_TYPED_CITY: return "[city]";
+    case DXT_TYPED_REGION: return "[region]";
+    case DXT_TYPED_COUNTRY: return "[country]";
+    case DXT_TYPED_ORGANIZATION: return "[organization]";
+    case DXT_TYPED_CONDITION: return "[condition]";
+    case DXT_TYPED_DRUG: return "[drug]";
+    case DXT_TYPED_NUMBER: return "[number]";
+    case DXT_TYPED_PHONE: return "[phone]";
+    case DXT_TYPED_EMAIL: return "[email]";
+    case DXT_TYPED_URL: return "[url]";
+    case DXT_TYPED_HANDLE: return "[handle]";
+    default: fail(DXT_E_INTERNAL, "no placeholder for typed class " + std::to_string(cls));
+  }
+}
+
+const char* typed_class_name(dxt_typed_class cls) {
+  switch (cls) {
+    case DXT_TYPED_FIRST_NAME: return "first_name";
+    case DXT_TYPED_SURNAME: return "surname";
+    case DXT_TYPED_CITY: return "city";
+    case DXT_TYPED_REGION: return "region";
+    case DXT_TYPED_COUNTRY: return "country";
+    case DXT_TYPED_ORGANIZATION: return "organization";
+    case DXT_TYPED_CONDITION: return "condition";
+    case DXT_TYPED_DRUG: return "drug";
+    case DXT_TYPED_NUMBER: return "number";
+    case DXT_TYPED_PHONE: return "phone";
+    case DXT_TYPED_EMAIL: return "email";
+    case DXT_TYPED_URL: return "url";
+    case DXT_TYPED_HANDLE: return "handle";
+    default: return "none";
+  }
+}
+
+bool is_person_title(std::string_view lower) {
+  return std::find(kPersonTitles.begin(), kPersonTitles.end(), lower) != kPersonTitles.end();
+}
+
+constexpr std::array<std::string_view, 14> kOffices = {
+    "president", "speaker", "chairman",   "chairwoman", "chair",      "secretary", "mayor",
+    "governor",  "senator", "ambassador", "minister",   "chancellor", "justice",   "chief"};
+
+bool is_office(std::string_view lower) { return std::find(kOffices.begin(), kOffices.end(), lower) != kOffices.end(); }
+
+bool is_determiner(std::string_view lower) {
+  return std::find(kDeterminers.begin(), kDeterminers.end(), lower) != kDeterminers.end();
+}
+
+bool is_place_cue(std::string_view lower) {
+  return std::find(kPlaceCues.begin(), kPlaceCues.end(), lower) != kPlaceCues.end();
+}
+
+dxt_typed_class classify_typed(std::string_view word, const TypedContext& context, const TypedLists* lists) {
+  if (context.structured != DXT_TYPED_NONE) return context.structured;
+  if (context.is_number) return DXT_TYPED_NUMBER;
+  std::string_view base = word;
+  if (ends_with_possessive(base)) base.remove_suffix(possessive_size(base));
+  const std::string lower = unicode::lowercase(base);
+  if (is_stopword(lower)) return DXT_TYPED_NONE;
+  if (std::find(kNumberWords.begin(), kNumberWords.end(), lower) != kNumberWords.end()) return DXT_TYPED_NUMBER;
+  if (std::find(kCalendarWords.begin(), kCalendarWords.end(), lower) != kCalendarWords.end()) return DXT_TYPED_NONE;
+  if (lists == nullptr) return DXT_TYPED_NONE;
+  const bool capitalised = case_shape(base) == CaseShape::kTitle;
+  const auto it = lists->by_word.find(lower);
+  // After a first name or a title: a capitalised word is a surname, listed
+  // or not; a lower-case one if the model does not have it, or if it is a
+  // listed surname that is not a common word.
+  // ("Mr. President", "Madam Speaker": an office, not a surname.)
+  const bool office = context.after_title && is_office(lower);
+  if ((context.previous == DXT_TYPED_FIRST_NAME || context.after_title) && !office &&
+      !lists->members[DXT_TYPED_SURNAME].empty() && is_letters(base)) {
+    const bool listed = it != lists->by_word.end() && (it->second.classes & (1u << DXT_TYPED_SURNAME)) != 0 &&
+                        (it->second.common_classes & (1u << DXT_TYPED_SURNAME)) == 0;
+    if (capitalised || !context.in_vocabulary || listed) return DXT_TYPED_SURNAME;
+  }
+  if (it == lists->by_word.end()) return DXT_TYPED_NONE;
+  // A member that is also a common word counts only as a capitalised word
+  // inside a sentence ("Bill", not "bill" nor a sentence's first "Will").
+  const bool title = capitalised && !context.sentence_start && !context.after_determiner;
+  const uint32_t usable = title ? it->second.classes : it->second.classes & ~it->second.common_classes;
+  for (dxt_typed_class c : context.after_place_word ? kPlaceOrder : kNameOrder)
+    if ((usable & (1u << c)) != 0) return c;
+  return DXT_TYPED_NONE;
+}
+
+std::string typed_replacement(dxt_typed_class cls, std::string_view input, RandomStream& rng, const TypedLists* lists,
+                              bool keep_number_shape) {
+  switch (cls) {
+    case DXT_TYPED_NUMBER: {
+      const bool has_digit = std::any_of(input.begin(), input.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (keep_number_shape && has_digit) return redraw_digits(input, rng);
+      return std::to_string(uniform_index(rng, 100));
+    }
+    case DXT_TYPED_PHONE:
+      if (keep_number_shape) return redraw_digits(input, rng);
+      return digits(rng, 3) + "-" + digits(rng, 3) + "-" + digits(rng, 4);
+    case DXT_TYPED_EMAIL: return person_token(rng, lists) + "@example.com";
+    case DXT_TYPED_HANDLE: return "@" + person_token(rng, lists);
+    case DXT_TYPED_URL: {
+      static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+      std::string path;
+      for (int i = 0; i < 6; ++i) path += kAlphabet[uniform_index(rng, 36)];
+      return "https://example.com/" + path;
+    }
+    default: break;
+  }
+  if (lists == nullptr || !is_list_class(cls) || lists->members[cls].empty())
+    fail(DXT_E_INTERNAL, std::string("no members for typed class ") + typed_class_name(cls));
+  const auto& members = lists->members[cls];
+  const std::string& w = members[uniform_index(rng, static_cast<uint32_t>(members.size()))].word;
+  std::string out = is_proper(cls) ? proper_case(w) : w;
+  if (ends_with_possessive(input)) out += input.substr(input.size() - possessive_size(input));
+  return out;
+}
+
+}  // namespace dxt

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// Typed classes (DESIGN.md §6; docs/guarantees.md, "Typed replacement"):
+// which class a token belongs to, and what replaces it. A replacement is a
+// member of the token's class drawn uniformly with the context's generator,
+// so every member of a class gives the same output distribution and the
+// release shows only the class; or the class's placeholder.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "dxtext/dxtext.h"
+#include "model/typed_lists.hpp"
+#include "rng/random_stream.hpp"
+
+namespace dxt {
+
+// The family whose policy applies to a class.
+dxt_typed_family typed_family(dxt_typed_class cls);
+
+// "[name]", "[city]", "[number]", ... (fixed strings: they reveal the class).
+const char* typed_placeholder(dxt_typed_class cls);
+
+// "first_name", "city", ... for records and reports.
+const char* typed_class_name(dxt_typed_class cls);
+
+// What the classifier knows of a token's place in the text.
+struct TypedContext {
+  dxt_typed_class structured = DXT_TYPED_NONE;  // from the tokenizer
+  bool is_number = false;                       // a number token
+  bool sentence_start = false;                  // the first word of a sentence
+  bool after_place_word = false;                // after "in", "to", "from", "at", ...
+  bool after_title = false;                     // after "Mr", "Mrs", "Ms", "Dr", "Prof", "Miss"
+  dxt_typed_class previous = DXT_TYPED_NONE;    // the class of the word before, if only a space is between
+  bool in_vocabulary = true;                    // the model has the word
+  bool after_determiner = false;                // after "the", "our", "this", ...
+};
+
+// "the", "a", "our", "this", ... (lower case): a capitalised common word
+// after one is a common noun.
+bool is_determiner(std::string_view lower);
+
+// "mr", "mrs", "ms", "dr", "prof", "miss", "madam" (lower case).
+bool is_person_title(std::string_view lower);
+
+// The words after which a name that is also a place is taken as the place.
+bool is_place_cue(std::string_view lower);
+
+// The class of `word` (DXT_TYPED_NONE: none). Names, places, organisations
+// and health terms come from `lists` (may be nullptr): a member is found in
+// any case ("tom", "Chicago", "PARIS"); a member flagged as a common English
+// word ("will", "bill", "may") only when Title-case, not the first word of
+// a sentence and not after a determiner ("the Union", "our Nation"). A Title-case word right after a first name or a
+// person's title ("Sarah Whitfield", "Dr. Okafor") is a surname, listed or not; so is a lower-case one there that the
+// model does not have or that is a surname not flagged common ("sarah whitfield", "tom smith"). A possessive "'s" is
+// looked through. Number words ("two", "twenty", "ninety"; not "one", nor "hundred" or "million") are numbers.
+// Stopwords, months and days of the week are never typed.
+dxt_typed_class classify_typed(std::string_view word, const TypedContext& context, const TypedLists* lists);
+
+// A member of class `cls` drawn uniformly (docs/guarantees.md lists each
+// class's members): list classes from `lists`, written Title-case for names,
+// places and organisations and lower case for health terms; numbers,
+// phones, e-mail addresses, URLs and handles from fixed public patterns
+// (`keep_number_shape` keeps a number's or phone's shape and draws its
+// digits). A possessive "'s" on `input` is kept.
+std::string typed_replacement(dxt_typed_class cls, std::string_view input, RandomStream& rng, const TypedLists* lists,
+                              bool keep_number_shape);
+
+}  // namespace dxt

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: Apache-2.0
+// Typed classes (text/structured_tokens, text/typed_classes, model/typed_lists):
+// the tokenizer keeps structured tokens whole, the classifier's rules, the
+// replacements' shapes, the section's encoding and its checks, and the C API
+// end to end (options, presets, release record) on a toy model with lists.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstring>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dxtext/dxtext.h"
+#include "errors/error.hpp"
+#include "model/format.hpp"
+#include "model/section_append_writer.hpp"
+#include "model/typed_lists.hpp"
+#include "rng/byte_source.hpp"
+#include "rng/random_stream.hpp"
+#include "support/toy_models.hpp"
+#include "text/tokenizer.hpp"
+#include "text/typed_classes.hpp"
+
+using namespace dxt;
+
+namespace {
+
+struct Piece {
+  std::string text;
+  dxt_typed_class typed;
+};
+
+std::vector<Piece> structured(const std::string& text) {
+  std::vector<Piece> out;
+  for (const Token& t : tokenize(text))
+    if (t.typed != DXT_TYPED_NONE) out.push_back({text.substr(t.begin, t.end - t.begin), t.typed});
+  return out;
+}
+
+TypedLists toy_lists() {
+  TypedLists l;
+  l.members[DXT_TYPED_FIRST_NAME] = {{"tom", false}, {"maria", false}, {"sarah", false}, {"will", true},
+                                     {"bill", true}, {"may", true},    {"jordan", false}};
+  l.members[DXT_TYPED_SURNAME] = {{"smith", false}, {"baker", true}, {"jordan", false}};
+  l.members[DXT_TYPED_CITY] = {{"chicago", false}, {"paris", false}, {"lagos", false}};
+  l.members[DXT_TYPED_COUNTRY] = {{"jordan", false}, {"peru", false}};
+  l.members[DXT_TYPED_CONDITION] = {{"diabetes", false}, {"asthma", false}};
+  l.members[DXT_TYPED_DRUG] = {{"metformin", false}, {"aspirin", false}};
+  return l;
+}
+
+TypedLists decoded_toy_lists() {
+  const std::vector<uint8_t> bytes = encode_typed_lists(toy_lists());
+  return decode_typed_lists(bytes.data(), bytes.size());
+}
+
+RandomStream seeded(uint8_t tag) {
+  std::array<uint8_t, 32> seed{};
+  seed[0] = tag;
+  return RandomStream(make_keyed_stream(seed));
+}
+
+}  // namespace
+
+TEST_CASE("typed: structured tokens are one token each") {
+  auto one = [](const std::string& text, const std::string& token, dxt_typed_class cls) {
+    const auto p = structured(text);
+    REQUIRE_MESSAGE(p.size() == 1, text);
+    CHECK(p[0].text == token);
+    CHECK(p[0].typed == cls);
+  };
+  one("write to jsmith@example.com.", "jsmith@example.com", DXT_TYPED_EMAIL);
+  one("mail J.Smith+x@mail.example.co.uk today", "J.Smith+x@mail.example.co.uk", DXT_TYPED_EMAIL);
+  one("split: jsmith @ example . com", "jsmith @ example . com", DXT_TYPED_EMAIL);
+  one("see https://example.org/a?b=1&c=2.", "https://example.org/a?b=1&c=2", DXT_TYPED_URL);
+  one("(www.example.com)", "www.example.com", DXT_TYPED_URL);
+  one("thanks @bob_99!", "@bob_99", DXT_TYPED_HANDLE);
+  one("call (555) 123-4567 now", "(555) 123-4567", DXT_TYPED_PHONE);
+  one("call +44 20 7946 0958", "+44 20 7946 0958", DXT_TYPED_PHONE);
+  one("call 555-123-4567", "555-123-4567", DXT_TYPED_PHONE);
+  one("call 555.123.4567", "555.123.4567", DXT_TYPED_PHONE);
+  one("on 2024-03-12 at", "2024-03-12", DXT_TYPED_NUMBER);
+  one("on 3/12/2024.", "3/12/2024", DXT_TYPED_NUMBER);
+  one("at 12:30 sharp", "12:30", DXT_TYPED_NUMBER);
+  one("version 1.2.3", "1.2.3", DXT_TYPED_NUMBER);
+  one("the 3rd time", "3rd", DXT_TYPED_NUMBER);
+  one("at 5pm", "5pm", DXT_TYPED_NUMBER);
+  one("from 1990-2000", "1990-2000", DXT_TYPED_NUMBER);
+  one("costs $1,000.50", "1,000.50", DXT_TYPED_NUMBER);
+  // Not structured: words with digits, an '@' inside a word, a lone '@'.
+  CHECK(structured("abc123 v1.2 x@y @ a").empty());
+  CHECK(structured("123abc").empty());
+  // A '.' of an address is no sentence end: "example" and "com" are not words.
+  for (const Token& t : tokenize("jsmith@example.com")) CHECK(t.typed == DXT_TYPED_EMAIL);
+}
+
+TEST_CASE("typed: hostile structured input stays bounded and round-trips") {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "a.";
+  text += "@";
+  for (int i = 0; i < 2000; ++i) text += "1-";
+  text += " @@@@ ++++ (((( http:// www. @ . com";
+  const std::vector<Token> tokens = tokenize(text);
+  size_t at = 0;
+  for (const Token& t : tokens) {
+    CHECK(t.begin == at);
+    at = t.end;
+  }
+  CHECK(at == text.size());
+}
+
+TEST_CASE("typed: list classes are found in any case; common words only capitalised inside a sentence") {
+  const TypedLists lists = decoded_toy_lists();
+  TypedContext mid;
+  TypedContext start;
+  start.sentence_start = true;
+  CHECK(classify_typed("tom", mid, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("TOM", mid, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("chicago", mid, &lists) == DXT_TYPED_CITY);
+  CHECK(classify_typed("Chicago", start, &lists) == DXT_TYPED_CITY);
+  CHECK(classify_typed("will", mid, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("bill", mid, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("Bill", mid, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("Will", start, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("BILL", mid, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("May", mid, &lists) == DXT_TYPED_NONE);  // a month
+  CHECK(classify_typed("the", mid, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("Maria's", mid, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("diabetes", mid, &lists) == DXT_TYPED_CONDITION);
+  CHECK(classify_typed("twenty", mid, &lists) == DXT_TYPED_NUMBER);
+  CHECK(classify_typed("one", mid, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("million", mid, &lists) == DXT_TYPED_NONE);  // a magnitude, not a number
+  // After a determiner a capitalised common word is a common noun.
+  TypedContext determiner;
+  determiner.after_determiner = true;
+  CHECK(classify_typed("Bill", determiner, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("Chicago", determiner, &lists) == DXT_TYPED_CITY);
+  CHECK(classify_typed("tom", mid, nullptr) == DXT_TYPED_NONE);  // no lists: no names
+  // Odd scripts and marks: not in the lists, not typed, no failure.
+  CHECK(classify_typed("Мария", mid, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("ｔｏｍ", mid, &lists) == DXT_TYPED_NONE);
+  // A name that is also a place: a place after a place cue.
+  CHECK(classify_typed("Jordan", mid, &lists) == DXT_TYPED_FIRST_NAME);
+  TypedContext cue;
+  cue.after_place_word = true;
+  CHECK(classify_typed("Jordan", cue, &lists) == DXT_TYPED_COUNTRY);
+  // A capitalised word after a first name or a title is a surname.
+  TypedContext after_name;
+  after_name.previous = DXT_TYPED_FIRST_NAME;
+  CHECK(classify_typed("Whitfield", after_name, &lists) == DXT_TYPED_SURNAME);
+  CHECK(classify_typed("Baker", after_name, &lists) == DXT_TYPED_SURNAME);
+  CHECK(classify_typed("whitfield", after_name, &lists) == DXT_TYPED_NONE);  // the model has it (by default)
+  after_name.in_vocabulary = false;
+  CHECK(classify_typed("whitfield", after_name, &lists) == DXT_TYPED_SURNAME);
+  after_name.in_vocabulary = true;
+  CHECK(classify_typed("smith", after_name, &lists) == DXT_TYPED_SURNAME);  // listed, not common
+  CHECK(classify_typed("baker", after_name, &lists) == DXT_TYPED_NONE);     // listed, common
+  TypedContext after_title;
+  after_title.after_title = true;
+  CHECK(classify_typed("Okafor", after_title, &lists) == DXT_TYPED_SURNAME);
+  CHECK(classify_typed("Speaker", after_title, &lists) == DXT_TYPED_NONE);  // Mr. Speaker
+  // The tokenizer's class wins.
+  TypedContext email;
+  email.structured = DXT_TYPED_EMAIL;
+  CHECK(classify_typed("tom@example.com", email, &lists) == DXT_TYPED_EMAIL);
+}
+
+TEST_CASE("typed: replacements have their class's public shape") {
+  const TypedLists lists = decoded_toy_lists();
+  RandomStream rng = seeded(1);
+  for (int i = 0; i < 200; ++i) {
+    const std::string n = typed_replacement(DXT_TYPED_NUMBER, "1,234.5", rng, &lists, false);
+    CHECK(std::regex_match(n, std::regex("[0-9]{1,2}")));
+    CHECK(std::regex_match(typed_replacement(DXT_TYPED_NUMBER, "1,234.5", rng, &lists, true),
+                           std::regex("[0-9],[0-9]{3}\\.[0-9]")));
+    CHECK(std::regex_match(typed_replacement(DXT_TYPED_PHONE, "+44 20 7946 0958", rng, &lists, false),
+                           std::regex("[0-9]{3}-[0-9]{3}-[0-9]{4}")));
+    CHECK(std::regex_match(typed_replacement(DXT_TYPED_PHONE, "+44 20 7946 0958", rng, &lists, true),
+                           std::regex("\\+[0-9]{2} [0-9]{2} [0-9]{4} [0-9]{4}")));
+    CHECK(std::regex_match(typed_replacement(DXT_TYPED_EMAIL, "x@y.org", rng, &lists, false),
+                           std::regex("[a-z]+[0-9]{2}@example\\.com")));
+    CHECK(std::regex_match(typed_replacement(DXT_TYPED_URL, "http://a.b/c", rng, &lists, false),
+                           std::regex("https://example\\.com/[a-z0-9]{6}")));
+    CHECK(std::regex_match(typed_replacement(DXT_TYPED_HANDLE, "@bob", rng, &lists, false),
+                           std::regex("@[a-z]+[0-9]{2}")));
+    const std::string name = typed_replacement(DXT_TYPED_FIRST_NAME, "Sarah's", rng, &lists, false);
+    CHECK(std::set<std::string>{"Tom's", "Maria's", "Sarah's", "Will's", "Bill's", "May's", "Jordan's"}.count(name) ==
+          1);
+    const std::string drug = typed_replacement(DXT_TYPED_DRUG, "Aspirin", rng, &lists, false);
+    CHECK((drug == "metformin" || drug == "aspirin"));
+  }
+  CHECK(std::string(typed_placeholder(DXT_TYPED_SURNAME)) == "[name]");
+  CHECK(std::string(typed_placeholder(DXT_TYPED_CITY)) == "[city]");
+  CHECK(std::string(typed_placeholder(DXT_TYPED_NUMBER)) == "[number]");
+}
+
+TEST_CASE("typed: the section round-trips and every fault is named") {
+  const std::vector<uint8_t> good = encode_typed_lists(toy_lists());
+  const TypedLists back = decode_typed_lists(good.data(), good.size());
+  CHECK(back.members[DXT_TYPED_FIRST_NAME].size() == 7);
+  CHECK(back.members[DXT_TYPED_FIRST_NAME][0].word == "bill");  // sorted
+  CHECK(back.members[DXT_TYPED_FIRST_NAME][0].common_word);
+  CHECK(back.by_word.at("jordan").classes ==
+        ((1u << DXT_TYPED_FIRST_NAME) | (1u << DXT_TYPED_SURNAME) | (1u << DXT_TYPED_COUNTRY)));
+  auto rejects = [&](auto&& damage, const char* what) {
+    std::vector<uint8_t> b = good;
+    damage(b);
+    CHECK_THROWS_WITH_AS(decode_typed_lists(b.data(), b.size()), doctest::Contains(what), Error);
+  };
+  namespace tf = typed_format;
+  rejects([](std::vector<uint8_t>& b) { b.resize(b.size() - 1); }, "size is not");
+  rejects([](std::vector<uint8_t>& b) { b[tf::kReserved] = 1; }, "reserved header");
+  rejects([](std::vector<uint8_t>& b) { format::store_u32(b.data(), 0); }, "class count");
+  rejects([](std::vector<uint8_t>& b) { format::store_u32(b.data() + tf::kHeaderSize, 9); }, "not a list class");
+  rejects([](std::vector<uint8_t>& b) { format::store_u32(b.data() + tf::kHeaderSize + 8, 1); }, "do not follow");
+  // The first entry's word, made upper case, then unsorted.
+  const uint32_t C = format::load_u32(good.data());
+  const uint32_t N = format::load_u32(good.data() + 4);
+  const size_t strings = tf::kHeaderSize + C * tf::kClassRecordSize + N * tf::kEntrySize;
+  rejects([&](std::vector<uint8_t>& b) { b[strings] = 'B'; }, "not lower case");
+  rejects([&](std::vector<uint8_t>& b) { b[strings] = 'z'; }, "not sorted");
+  rejects([&](std::vector<uint8_t>& b) { b[strings] = ' '; }, "space or control");
+  rejects([&](std::vector<uint8_t>& b) { b[tf::kHeaderSize + C * tf::kClassRecordSize + 7] = 1; }, "reserved entry");
+  rejects(
+      [&](std::vector<uint8_t>& b) {
+        format::store_u32(b.data() + tf::kHeaderSize + C * tf::kClassRecordSize, 1u << 30);
+      },
+      "runs past");
+  // The writer refuses bad members.
+  TypedLists bad;
+  bad.members[DXT_TYPED_CITY] = {{"New York", false}};
+  CHECK_THROWS_AS(encode_typed_lists(bad), Error);
+  bad.members[DXT_TYPED_CITY] = {{"Paris", false}};
+  CHECK_THROWS_AS(encode_typed_lists(bad), Error);
+}
+
+namespace {
+
+// The toy model with the toy lists as its typed classes section.
+struct TypedModel {
+  test::AlignedBytes bytes;
+  dxt_model* model = nullptr;
+  dxt_context* context = nullptr;
+  TypedModel() {
+    test::ToyModelSpec spec = test::grid_2d_spec();
+    test::AlignedBytes plain(test::build_model_bytes(spec));
+    const auto m = test::open_bytes(plain);
+    std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
+    write_model_with_section(*m, static_cast<uint32_t>(format::SectionKind::kTypedClasses),
+                             encode_typed_lists(toy_lists()), format::kMinorTypedClasses, out);
+    bytes = test::AlignedBytes(out.str());
+    REQUIRE(dxt_model_open_memory(bytes.data(), bytes.size, nullptr, &model) == DXT_OK);
+    dxt_context_options o;
+    dxt_context_options_init(&o);
+    o.rng_mode = DXT_RNG_DETERMINISTIC;
+    for (int i = 0; i < 32; ++i) o.seed[i] = static_cast<uint8_t>(i);
+    REQUIRE(dxt_context_create(model, &o, &context) == DXT_OK);
+  }
+  ~TypedModel() {
+    dxt_context_destroy(context);
+    dxt_model_close(model);
+  }
+  std::string run(const dxt_privatize_options& o, const std::string& text, dxt_release_record* record = nullptr) {
+    char* out = nullptr;
+    size_t len = 0;
+    const dxt_status s = dxt_privatize_text(context, &o, text.data(), text.size(), &out, &len, record, nullptr);
+    REQUIRE_MESSAGE(s == DXT_OK, dxt_last_error_message());
+    std::string r(out, len);
+    dxt_text_free(out);
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("typed: the C API replaces, puts placeholders, keeps, and records the classes") {
+  TypedModel t;
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.epsilon = 1;
+  for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) CHECK(o.typed[f] == DXT_TYPED_PRIVATIZE);
+  for (uint32_t& p : o.policy) p = DXT_POLICY_KEEP;  // only typed tokens change
+  for (uint32_t& p : o.typed) p = DXT_TYPED_PLACEHOLDER;
+  dxt_release_record r;
+  dxt_release_record_init(&r);
+  CHECK(t.run(o, "Ask tom in chicago: 555-123-4567, tom@example.com, 3 pills of aspirin.", &r) ==
+        "Ask [name] in [city]: [phone], [email], [number] pills of [drug].");
+  CHECK((r.reveals & DXT_REVEALS_TYPED_CLASSES) != 0);
+  CHECK((r.typed_classes & (1u << DXT_TYPED_EMAIL)) != 0);
+  CHECK((r.typed_classes & (1u << DXT_TYPED_NONE)) == 0);
+  // Replace: the same shapes, members of the lists.
+  for (uint32_t& p : o.typed) p = DXT_TYPED_REPLACE;
+  // (The toy vocabulary is w0..w19: a word the model lacks after a first
+  // name would be taken as a surname.)
+  const std::string replaced = t.run(o, "tom w3 in chicago");
+  CHECK_MESSAGE(
+      std::regex_match(replaced, std::regex("(Tom|Maria|Sarah|Will|Bill|May|Jordan) w3 in (Chicago|Paris|Lagos)")),
+      replaced);
+  // Consistency: the same entity, the same replacement, within a call.
+  o.typed_consistent = 1;
+  dxt_release_record_init(&r);
+  for (int i = 0; i < 20; ++i) {
+    const std::string s = t.run(o, "Tom w1 Tom.", &r);
+    const std::smatch m = [&] {
+      std::smatch x;
+      REQUIRE(std::regex_match(s, x, std::regex("(\\w+) w1 (\\w+)\\.")));
+      return x;
+    }();
+    CHECK(m[1].str() == m[2].str());
+  }
+  CHECK((r.typed_flags & DXT_TYPED_FLAG_CONSISTENT) != 0);
+  o.typed_consistent = 2;
+  char* out = nullptr;
+  size_t len = 0;
+  CHECK(dxt_privatize_text(t.context, &o, "x", 1, &out, &len, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  o.typed_consistent = 0;
+  // Keep: a leak the record names; refused under the strict shape.
+  for (uint32_t& p : o.typed) p = DXT_TYPED_KEEP;
+  dxt_release_record_init(&r);
+  CHECK(t.run(o, "tom", &r) == "tom");
+  CHECK((r.reveals & DXT_REVEALS_KEPT_WORDS) != 0);
+  o.release_shape = DXT_SHAPE_STRICT;
+  for (uint32_t& p : o.policy) p = DXT_POLICY_PRIVATIZE;
+  CHECK(dxt_privatize_text(t.context, &o, "tom", 3, &out, &len, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  o.release_shape = DXT_SHAPE_KEEP;
+  o.typed[0] = 7;
+  CHECK(dxt_privatize_text(t.context, &o, "tom", 3, &out, &len, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+}
+
+TEST_CASE("typed: a caller's struct that ends before the typed fields gets no typed handling") {
+  TypedModel t;
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.epsilon = 1;
+  o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_KEEP;
+  for (uint32_t& p : o.typed) p = DXT_TYPED_PLACEHOLDER;  // the caller's padding, as it were
+  o.struct_size = static_cast<uint32_t>(offsetof(dxt_privatize_options, typed) + sizeof(uint32_t));
+  CHECK(t.run(o, "42") == "42");
+  o.struct_size = sizeof o;
+  CHECK(t.run(o, "42") == "[number]");
+}
+
+TEST_CASE("typed: presets set the families and the record shows them") {
+  TypedModel t;
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.preset = DXT_PRESET_STRONGEST;
+  dxt_release_record r;
+  dxt_release_record_init(&r);
+  const std::string s = t.run(o, "tom@example.com 42", &r);
+  CHECK(s == "[email] [number]");
+  CHECK(r.typed_classes != 0);
+  // A family set against the preset is refused, naming it.
+  o.typed[DXT_FAMILY_NAMES] = DXT_TYPED_KEEP;
+  char* out = nullptr;
+  size_t len = 0;
+  CHECK(dxt_privatize_text(t.context, &o, "x", 1, &out, &len, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(std::string(dxt_last_error_message()).find("names") != std::string::npos);
+}

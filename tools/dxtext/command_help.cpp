@@ -15,7 +15,7 @@ const char kNotes[] =
     "docs/guarantees.md states each guarantee; docs/options.md lists every option.\n"
     "exponential and tem work on Poincare models too (--geometry poincare): epsilon * d_H for\n"
     "any epsilon, the route below the hyperbolic mechanism's epsilon > n-1.\n"
-    "Every epsilon must lie in [1e-6, 1e6] (DXT_EPSILON_MIN, DXT_EPSILON_MAX).\n"
+    "Every epsilon must lie in [1e-6, 1e6].\n"
     "--search ivf (laplace, vickrey, mahalanobis) decodes through the model's search index\n"
     "(dxtext index): faster on large vocabularies, approximate; exact is the default.\n"
     "Without --model, the default model for --geometry euclidean|poincare (else the mechanism's\n"

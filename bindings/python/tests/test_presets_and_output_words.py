@@ -164,15 +164,16 @@ def test_preset_conflicts_are_refused_by_the_library(model: dxtext.Model) -> Non
                 model.privatize("the cat", preset=p.name, release_shape=shape)
         for policy in CLASS_OF:
             value = other_than(policy, DEFAULTS[policy], o[policy])
-            with pytest.raises(dxtext.InvalidArgumentError, match=re.escape(f"({policy}) is {value}, {named}")):
+            with pytest.raises(dxtext.InvalidArgumentError, match=re.escape(f"the option {policy} is {value}, {named}")):
                 model.privatize("the cat", preset=p.name, **{policy: value})
         top = next(n for n in (7, 8) if n not in (o["output_top"], min(o["output_top"], len(model))))
         with pytest.raises(dxtext.InvalidArgumentError, match=re.escape(f"output_top is {top}, {named}")):
             model.privatize("the cat", preset=p.name, output_top=top)
-        with pytest.raises(dxtext.InvalidArgumentError, match=re.escape(f"output_set is set, {named}")):
+        with pytest.raises(dxtext.InvalidArgumentError, match=re.escape(f"output word list (output_words) is set, {named}")):
             model.privatize("the cat", preset=p.name, output_words=[model.word(0)])
     with pytest.raises(dxtext.InvalidArgumentError, match=r"unknown preset 'tidy'"):
         model.privatize("the cat", preset="tidy")
+
 
 
 def test_preset_accepts_the_defaults_of_the_options_it_fixes(frequent: dxtext.Model) -> None:

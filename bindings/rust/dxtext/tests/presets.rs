@@ -324,6 +324,6 @@ fn output_words_restrict_what_is_released() {
     let set = model.output_set(&allowed).unwrap();
     for preset in PRESETS {
         let error = context.privatize_text("cat", &Options::from_preset(preset).output_words(&set)).unwrap_err();
-        assert!(error.message().contains(&format!("output_set is set, but the preset '{}'", spelt(preset))), "{}", error);
+        assert!(error.message().contains(&format!("output word list (output_words) is set, but the preset '{}'", spelt(preset))), "{}", error);
     }
 }

@@ -138,7 +138,7 @@ function presetTests({ dxtext, OPTIONS, PRESETS, openModel, sentence, seed }) {
       if (releaseShape) await refused({ preset: name, releaseShape }, `release_shape is ${releaseShape}, ${named}`);
       for (const { option, name: field } of POLICIES) {
         const value = otherThan(option, DEFAULTS[option], o[option]);
-        await refused({ preset: name, [option]: value }, `(${field}) is ${value}, ${named}`);
+        await refused({ preset: name, [option]: value }, `the option ${field} is ${value}, ${named}`);
       }
       const outputTop = [7, 8].find((n) => n !== o.outputTop && n !== Math.min(o.outputTop, model.size));
       await refused({ preset: name, outputTop }, `output_top is ${outputTop}, ${named}`);

@@ -335,7 +335,7 @@ test('output words: an OutputSet or an array; refusals come from the library', a
   await assert.rejects(model.outputSet(['house', 'zzqxv']), /zzqxv/);
   await assert.rejects(model.outputSet('house'), dxtext.InvalidArgumentError);
   await assert.rejects(privatizer.privatizeText('cat', { epsilon: 2, outputWords: set, outputTop: 10 }), /choose one/);
-  await assert.rejects(privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), /output_set/);
+  await assert.rejects(privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), /output word list \(output_words\)/);
   const golden = await dxtext.Model.fromBuffer(fs.readFileSync(GOLDEN));
   const foreign = await golden.outputSet([await golden.word(0)]);
   await assert.rejects(privatizer.privatizeText('cat', { epsilon: 2, outputWords: foreign }), /another model/);

@@ -441,7 +441,7 @@ test('output words: an OutputSet or an array; refusals come from the library', a
   await rejectsWith(() => model.outputSet(['house', 'house']), Status.INVALID_ARGUMENT);
   await rejectsWith(() => model.outputSet(['house', 'zzqxv']), Status.INVALID_ARGUMENT, /zzqxv/);
   await rejectsWith(() => privatizer.privatizeText('cat', { epsilon: 2, outputWords: set, outputTop: 10 }), Status.INVALID_ARGUMENT, /choose one/);
-  await rejectsWith(() => privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), Status.INVALID_ARGUMENT, /output_set/);
+  await rejectsWith(() => privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), Status.INVALID_ARGUMENT, /output word list \(output_words\)/);
   set.close();
   await rejectsWith(() => privatizer.privatizeText('cat', { epsilon: 2, outputWords: set }), Status.INVALID_ARGUMENT, /closed/);
 });

@@ -161,7 +161,7 @@ fn preset_conflicts_are_refused_and_named() {
         }
         for &(class, field) in &CLASSES {
             let policy = *POLICIES.iter().find(|&&p| p != Policy::Privatize && p != r.policy(class)).unwrap();
-            refused(Options::from_preset(preset).policy(class, policy), format!("({}) is {}{}", field, spelt(policy), named));
+            refused(Options::from_preset(preset).policy(class, policy), format!("the option {} is {}{}", field, spelt(policy), named));
         }
         let top = if r.top == Some(7) { 8 } else { 7 };
         refused(Options::from_preset(preset).output_top(top), format!("output_top is {}{}", top, named));

@@ -231,7 +231,7 @@ public class DxTextTest {
 
   @Test
   public void presetConflictsAreRefusedAndNamed() {
-    String[] policyNames = {"(in_vocabulary)", "(oov)", "(numbers)", "(stopwords)"};
+    String[] policyNames = {"option in_vocabulary", "option oov", "option numbers", "option stopwords"};
     try (DxPrivatizer p = new DxPrivatizer(model)) {
       for (DxPreset preset : presets()) {
         Resolved r = resolve(preset);
@@ -374,7 +374,7 @@ public class DxTextTest {
       assertThrows(DxException.class, () -> p.privatizeText("cat", options.outputTop(10)));
       DxException preset = assertThrows(DxException.class,
           () -> p.privatizeText("cat", DxOptions.of(DxPreset.FEATURES).outputWords(set)));
-      assertTrue(preset.getMessage(), preset.getMessage().contains("output_set"));
+      assertTrue(preset.getMessage(), preset.getMessage().contains("output word list (output_words)"));
     }
   }
 

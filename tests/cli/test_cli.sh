@@ -840,5 +840,14 @@ assert c["mechanism"] == p["mechanism"] and c["result"]["epsilon"] == p["epsilon
 assert (c["result"]["words"], c["result"]["trials"]) == (5, 10), c
 ' "$tmp/presets.json" "$tmp/preset-cal.json"
 
+# No build-machine path is compiled in: a copy of the program outside its
+# tree finds no default model (and says where it looked), rather than the
+# source tree's models/.
+mkdir -p "$tmp/copied"
+cp "$BIN" "$tmp/copied/dxtext"
+DXTEXT_MODEL= expect_fail "a copied program finds no default model outside its tree" \
+  "no default Euclidean model .*none was found in $tmp/copied/models" \
+  env -u DXTEXT_MODEL "$tmp/copied/dxtext" privatize --preset readable cat
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

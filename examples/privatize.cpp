@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
     std::cout << model.info().vocabulary_size << " words\n";
 
     dxt::Context context(model);  // one per thread; OpenSSL CSPRNG
-    dxt::ReleaseRecord record;     // the guarantee: safe to send with the text
+    dxt::ReleaseRecord record;    // the guarantee: safe to send with the text
     std::cout << context.privatize_text(text, dxt::Options(dxt::Preset::readable), &record) << "\n"
               << record.to_json() << "\n";
 

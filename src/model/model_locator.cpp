@@ -88,7 +88,8 @@ std::vector<std::string> default_model_directories() {
     // The installed models directory as seen from the installed library
     // directory (e.g. "../../share/dxtext/models" from lib/x86_64-linux-gnu):
     // a relative path, so a moved tree still finds its own models.
-    if (std::string(DXT_LIBDIR_TO_MODELS) != "../share/dxtext/models") dirs.push_back(here + "/" + DXT_LIBDIR_TO_MODELS);
+    if (std::string(DXT_LIBDIR_TO_MODELS) != "../share/dxtext/models")
+      dirs.push_back(here + "/" + DXT_LIBDIR_TO_MODELS);
 #endif
   }
   return dirs;

@@ -36,8 +36,9 @@ const char* const kPolicyFields[DXT_TOKEN_CLASS_COUNT] = {"in_vocabulary", "oov"
 
 [[noreturn]] void conflict(const Preset& p, const std::string& field, const std::string& given,
                            const std::string& fixed) {
-  fail(DXT_E_INVALID_ARGUMENT, "the option " + field + " is " + given + ", but the preset '" + p.name + "' sets it to " +
-                                   fixed + ": leave it at its default, set the preset's value, or use no preset");
+  fail(DXT_E_INVALID_ARGUMENT, "the option " + field + " is " + given + ", but the preset '" + p.name +
+                                   "' sets it to " + fixed +
+                                   ": leave it at its default, set the preset's value, or use no preset");
 }
 
 // An enum field the caller left alone: 0 (the C "default" value) or what

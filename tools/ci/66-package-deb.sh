@@ -71,10 +71,17 @@ int main(void) {
 C
 
 # 1. The .deb in a clean Debian root.
+# A clean root needs root, a mirror and the right to mount /proc there (the
+# program finds its models through /proc/self/exe); without any of them,
+# dpkg -x below.
+clean_root=false
 if [ "$(id -u)" -eq 0 ] && { [ -x "$root/usr/bin/apt-get" ] ||
-  debootstrap --variant=minbase bookworm "$root" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1; }; then
-  mount -t proc proc "$root/proc"
-  mount --bind /dev "$root/dev"  # (no devpts: apt's "Can not write log" warning is harmless)
+  debootstrap --variant=minbase bookworm "$root" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1; } &&
+  mount -t proc proc "$root/proc" && mount --bind /dev "$root/dev"; then
+  clean_root=true
+fi
+if $clean_root; then
+  # (no devpts in the root: apt's "Can not write log" warning is harmless)
   cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
   chroot "$root" dpkg -r dxtext >/dev/null 2>&1 || true
   cp "$deb" "$work/app.c" "$root/tmp/"
@@ -88,7 +95,8 @@ if [ "$(id -u)" -eq 0 ] && { [ -x "$root/usr/bin/apt-get" ] ||
   chroot "$root" sh -c 'cc -std=c99 /tmp/app.c $(pkg-config --cflags --libs dxtext) -o /tmp/app && /tmp/app'
   cleanup
 else
-  echo "no root or no Debian mirror for debootstrap: checking the .deb with dpkg -x into an empty prefix instead" >&2
+  echo "no clean root (not root, no Debian mirror for debootstrap, or no mount): checking the .deb with dpkg -x into an empty prefix instead" >&2
+  cleanup
   dpkg -x "$deb" "$work/prefix"
   env -u DXTEXT_MODEL "$work/prefix/usr/bin/dxtext" privatize --preset readable "$sentence"
 fi

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Privatise one sentence with dxtext's C API.
-   Build: cc privatize.c -ldxtext -o privatize   Run: ./privatize MODEL.dxe */
+/* Privatise one sentence with dxtext's C API, the default model and the
+   readable preset (text a person will read; README.md, "Presets").
+   Build: cc privatize.c $(pkg-config --cflags --libs dxtext) -o privatize
+   Run:   ./privatize ["some text" [MODEL.dxe]]   (without MODEL: the default model) */
 #include <dxtext/dxtext.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,23 +13,30 @@ static int fail(const char *what, dxt_status s) {
 }
 
 int main(int argc, char **argv) {
-  const char *text = "The quick brown fox jumps over the lazy dog.";
+  const char *text = argc > 1 ? argv[1] : "The president spoke to the nation about the war.";
+  char path[4096];
   dxt_model *model = NULL;
   dxt_context *ctx = NULL;
   dxt_privatize_options options;
   dxt_release_record record; /* safe to send with the text; diagnostics are not */
-  char *out = NULL, json[1024];
+  char *out = NULL, json[2048];
   size_t out_len = 0;
   dxt_status s;
 
-  if (argc < 2) return fprintf(stderr, "usage: %s MODEL.dxe\n", argv[0]), 2;
-  s = dxt_model_open_file(argv[1], NULL, &model); /* memory-maps the file */
+  /* The default model: $DXTEXT_MODEL, else the models the library's own
+     tree carries (README.md, "Models"). */
+  if (argc > 2) {
+    snprintf(path, sizeof path, "%s", argv[2]);
+  } else if ((s = dxt_default_model_path(DXT_GEOMETRY_EUCLIDEAN, path, sizeof path, NULL)) != DXT_OK) {
+    return fail("default model", s);
+  }
+  s = dxt_model_open_file(path, NULL, &model); /* memory-maps the file */
   if (s != DXT_OK) return fail("open", s);
   s = dxt_context_create(model, NULL, &ctx); /* one per thread; OpenSSL CSPRNG */
   if (s != DXT_OK) return dxt_model_close(model), fail("context", s);
 
   dxt_privatize_options_init(&options);
-  options.epsilon = 5.0; /* per word: eps * Euclidean distance */
+  options.preset = DXT_PRESET_READABLE; /* mechanism, epsilon, shape and policies at once */
   dxt_release_record_init(&record);
   s = dxt_privatize_text(ctx, &options, text, strlen(text), &out, &out_len, &record, NULL);
   if (s == DXT_OK) {

@@ -12,7 +12,7 @@
 #   java    dist/java/dxtext-*.jar         jar with its natives and the default model inside;
 #                                          dist/java/dxtext-*.aar too when ANDROID_NDK_HOME is set
 #   wasm    dist/wasm/dxtext-wasm-*.tgz    ESM package: dxtext_core.wasm, its loader, the wrapper
-#   swift   dist/swift/dxtext-swift-*.tar.gz  SwiftPM package with the core's sources
+#   swift   dist/swift/dxtext-swift-*.tar.gz  SwiftPM package with the core's sources and the default model
 #
 # Every native artifact uses the same core build settings: the portable
 # crypto backend (noise from the kernel's CSPRNG through getentropy, i.e.

@@ -427,8 +427,12 @@ DXT_API void dxt_model_close(dxt_model *model);
  * The path of the default model for @p geometry (dxt_geometry): the file
  * named by the environment variable DXTEXT_MODEL if set, else the newest
  * dxtext-en-euclid-*.dxe (Euclidean) or dxtext-wordnet-poincare-*.dxe
- * (Poincare) in the installed models directory, then in the source tree's
- * models/ directory. DXT_E_NOT_FOUND when there is none.
+ * (Poincare) in the models directory of the tree the library sits in:
+ * <libdir>/models or <prefix>/share/dxtext/models, found relative to the
+ * library (or the program it is linked into), so a moved install tree
+ * still finds its own; no absolute path is compiled in. A build tree's
+ * libraries and programs find the source tree's models/ the same way.
+ * DXT_E_NOT_FOUND when there is none.
  * @param[out] required  bytes needed including the NUL (may be NULL);
  * DXT_E_INPUT_TOO_LARGE when @p capacity is too small.
  */

@@ -161,6 +161,15 @@ enum class ReleaseShape : uint32_t {
   strict = DXT_SHAPE_STRICT
 };
 
+/** A named preset (dxt_preset): the mechanism, epsilon, release shape,
+    output vocabulary and policies for a common job (docs/options.md). */
+enum class Preset : uint32_t {
+  none = DXT_PRESET_NONE,
+  readable = DXT_PRESET_READABLE,
+  features = DXT_PRESET_FEATURES,
+  strongest = DXT_PRESET_STRONGEST
+};
+
 enum class RngMode : uint32_t {
   unknown = DXT_RNG_UNKNOWN,
   system = DXT_RNG_SYSTEM,
@@ -323,6 +332,8 @@ class Options {
  public:
   Options() noexcept : o_(detail::initialised(dxt_privatize_options_init_sized)) {}
   explicit Options(double epsilon) noexcept : Options() { o_.epsilon = epsilon; }
+  /** A preset's options: its epsilon unless epsilon() overrides it. */
+  explicit Options(Preset p) noexcept : Options() { o_.preset = static_cast<uint32_t>(p); }
 
   Options& epsilon(double value) noexcept {
     o_.epsilon = value;
@@ -381,6 +392,13 @@ class Options {
     o_.ivf_nprobe = value == Search::ivf ? nprobe : 0;
     return *this;
   }
+
+  /** A named preset; the options it fixes may be left alone or set to its values. */
+  Options& preset(Preset value) noexcept {
+    o_.preset = static_cast<uint32_t>(value);
+    return *this;
+  }
+  Preset preset() const noexcept { return static_cast<Preset>(o_.preset); }
 
   /** What of a text's form shows: keep (default), normalize or strict. */
   Options& release_shape(ReleaseShape value) noexcept {
@@ -474,8 +492,9 @@ class Model {
     return from_bytes(bytes.data(), bytes.size(), verify_digests);
   }
 
-  /** The default model for @p geometry ($DXTEXT_MODEL, then the installed
-      models, then the source tree's models/). DXT_E_NOT_FOUND without one. */
+  /** The default model for @p geometry ($DXTEXT_MODEL, then the models of
+      the tree the library sits in; dxt_default_model_path). DXT_E_NOT_FOUND
+      without one. */
   static std::string default_path(Geometry geometry = Geometry::euclidean) {
     size_t required = 0;
     std::string path(256, '\0');

@@ -226,7 +226,7 @@ inline dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
   if (o.search > DXT_SEARCH_IVF) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown search " + std::to_string(o.search));
   p.search = static_cast<dxt_search>(o.search);
   if (p.search == DXT_SEARCH_EXACT && o.ivf_nprobe != 0)
-    dxt::fail(DXT_E_INVALID_ARGUMENT, "ivf_nprobe is set but search is DXT_SEARCH_EXACT");
+    dxt::fail(DXT_E_INVALID_ARGUMENT, "ivf_nprobe is set but search is exact: set search to ivf, or leave ivf_nprobe at 0");
   p.ivf_nprobe = o.ivf_nprobe;
   return p;
 }

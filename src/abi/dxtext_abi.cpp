@@ -139,7 +139,7 @@ dxt_status dxt_default_model_path(uint32_t geometry, char* buffer, size_t capaci
   return guarded([&] {
     require(buffer != nullptr || capacity == 0, "buffer is NULL");
     if (geometry != DXT_GEOMETRY_EUCLIDEAN && geometry != DXT_GEOMETRY_POINCARE)
-      dxt::fail(DXT_E_INVALID_ARGUMENT, "geometry must be DXT_GEOMETRY_EUCLIDEAN or DXT_GEOMETRY_POINCARE");
+      dxt::fail(DXT_E_INVALID_ARGUMENT, "geometry must be euclidean or poincare");
     const std::string path = dxt::find_default_model(static_cast<dxt_geometry>(geometry));
     if (required != nullptr) *required = path.size() + 1;
     if (capacity < path.size() + 1)

@@ -53,7 +53,7 @@ dxt_status dxt_syntf(dxt_context* ctx, const dxt_privatize_options* o, const dxt
     check_bag_entries(entries, entry_count);
     if (n_out == 0) dxt::fail(DXT_E_INVALID_ARGUMENT, "n_out must be at least 1");
     if (n_out > DXT_MAX_BAG_WORDS)
-      dxt::fail(DXT_E_INPUT_TOO_LARGE, "n_out is above DXT_MAX_BAG_WORDS (" + std::to_string(DXT_MAX_BAG_WORDS) + ")");
+      dxt::fail(DXT_E_INPUT_TOO_LARGE, "n_out is above the largest bag (" + std::to_string(DXT_MAX_BAG_WORDS) + ")");
 
     dxt_privatize_options forced = opt;  // options->mechanism is ignored
     forced.mechanism = DXT_MECHANISM_SYNTF;

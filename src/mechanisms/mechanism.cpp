@@ -32,9 +32,9 @@ void check_epsilon(double epsilon) {
   // beyond binary32 at tiny epsilon; epsilon * d beyond double at huge
   // epsilon): docs/guarantees.md, "The range of epsilon". NaN fails both tests.
   if (!(epsilon >= DXT_EPSILON_MIN && epsilon <= DXT_EPSILON_MAX))
-    fail(DXT_E_INVALID_EPSILON, "epsilon must be in [DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [" +
-                                    format_number(DXT_EPSILON_MIN) + ", " + format_number(DXT_EPSILON_MAX) +
-                                    "], where dxtext's arithmetic holds (got " + format_number(epsilon) + ")");
+    fail(DXT_E_INVALID_EPSILON, "epsilon must be from " + format_number(DXT_EPSILON_MIN) + " to " +
+                                    format_number(DXT_EPSILON_MAX) + ", where dxtext's arithmetic holds (got " +
+                                    format_number(epsilon) + ")");
 }
 
 dxt_metric geometry_metric(const Model& model) {
@@ -67,7 +67,7 @@ std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismPar
       p.id == DXT_MECHANISM_LAPLACE || p.id == DXT_MECHANISM_VICKREY || p.id == DXT_MECHANISM_MAHALANOBIS;
   if (p.search != DXT_SEARCH_EXACT && !decodes_euclidean)
     fail(DXT_E_UNSUPPORTED, std::string("the ") + mechanism_name(p.id) +
-                                " mechanism always searches exactly; DXT_SEARCH_IVF applies to laplace, vickrey and "
+                                " mechanism always searches exactly; search ivf applies to laplace, vickrey and "
                                 "mahalanobis");
   if (p.output && (p.output->rows.empty() || p.output->member.size() != model.vocabulary_size()))
     fail(DXT_E_INVALID_ARGUMENT, "the output vocabulary is empty or was built for another model");

@@ -84,13 +84,14 @@ std::vector<std::string> default_model_directories() {
   if (const std::string here = loaded_from_directory(); !here.empty()) {
     dirs.push_back(here + "/models");
     dirs.push_back(here + "/../share/dxtext/models");
+#ifdef DXT_LIBDIR_TO_MODELS
+    // The installed models directory as seen from the installed library
+    // directory (e.g. "../../share/dxtext/models" from lib/x86_64-linux-gnu):
+    // a relative path, so a moved tree still finds its own models.
+    if (std::string(DXT_LIBDIR_TO_MODELS) != "../share/dxtext/models")
+      dirs.push_back(here + "/" + DXT_LIBDIR_TO_MODELS);
+#endif
   }
-#ifdef DXT_INSTALLED_MODELS_DIR
-  dirs.emplace_back(DXT_INSTALLED_MODELS_DIR);
-#endif
-#ifdef DXT_SOURCE_MODELS_DIR
-  dirs.emplace_back(DXT_SOURCE_MODELS_DIR);
-#endif
   return dirs;
 }
 

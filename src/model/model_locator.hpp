@@ -3,15 +3,17 @@
 //
 // Search order (docs in README.md, "Models"):
 //   1. the environment variable DXTEXT_MODEL (a file path), if set;
-//   2. beside the library itself: <dir>/models and <dir>/../share/dxtext/models,
-//      where <dir> holds the file the library's code was loaded from (the
-//      shared libdxtext, or the program or addon it is linked into), so a
-//      moved install tree or a package (wheel, jar natives, npm addon)
-//      finds the model it carries;
-//   3. the installed models directory (<prefix>/share/dxtext/models) and
-//   4. the models/ directory of the source tree the library was built from;
-//      neither is compiled in with -DDXT_RELOCATABLE=ON (packages), so a
-//      packaged library never looks at a build machine's paths.
+//   2. beside the library itself: <dir>/models, <dir>/../share/dxtext/models
+//      and, when the library directory is deeper (lib/x86_64-linux-gnu),
+//      <dir>/<the way up to the prefix>/share/dxtext/models, where <dir>
+//      holds the file the library's code was loaded from (the shared
+//      libdxtext, or the program or addon it is linked into). An install
+//      tree (cmake --install, the Debian package, the tarball) and a
+//      package (wheel, jar natives, npm addon) find the model they carry,
+//      wherever they are moved; a build tree finds the source tree's models
+//      through build/share/dxtext/models, a link CMake makes there.
+// No absolute path is compiled in: a program copied out of its tree finds
+// no model (unless DXTEXT_MODEL names one), never a build machine's.
 // In a directory the candidates are dxtext-en-euclid-*.dxe (Euclidean) or
 // dxtext-wordnet-poincare-*.dxe (Poincare); the last in byte order wins.
 #pragma once
@@ -23,7 +25,7 @@
 
 namespace dxt {
 
-// The directories searched in steps 2 to 4, in order.
+// The directories searched in step 2, in order.
 std::vector<std::string> default_model_directories();
 
 // The path found, or throws DXT_E_NOT_FOUND listing the places searched.

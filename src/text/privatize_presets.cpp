@@ -40,21 +40,18 @@ const char* typed_word(uint32_t policy) {
   }
 }
 
-const char* const kTypedFields[DXT_TYPED_FAMILY_COUNT] = {"typed[DXT_FAMILY_NAMES] (names)",
-                                                          "typed[DXT_FAMILY_PLACES] (places)",
-                                                          "typed[DXT_FAMILY_ORGANIZATIONS] (organizations)",
-                                                          "typed[DXT_FAMILY_NUMBERS] (typed_numbers)",
-                                                          "typed[DXT_FAMILY_ADDRESSES] (addresses)",
-                                                          "typed[DXT_FAMILY_HEALTH] (health)"};
-
-const char* const kPolicyFields[DXT_TOKEN_CLASS_COUNT] = {
-    "policy[DXT_CLASS_IN_VOCABULARY] (in_vocabulary)", "policy[DXT_CLASS_OUT_OF_VOCABULARY] (oov)",
-    "policy[DXT_CLASS_NUMBER] (numbers)", "policy[DXT_CLASS_STOPWORD] (stopwords)"};
+// The typed families and the four token policies by their option names
+// (tools/options/privatize_options.table), which every binding and the
+// command line share: messages name options, not C fields.
+const char* const kTypedFields[DXT_TYPED_FAMILY_COUNT] = {"names",         "places",    "organizations",
+                                                          "typed_numbers", "addresses", "health"};
+const char* const kPolicyFields[DXT_TOKEN_CLASS_COUNT] = {"in_vocabulary", "oov", "numbers", "stopwords"};
 
 [[noreturn]] void conflict(const Preset& p, const std::string& field, const std::string& given,
                            const std::string& fixed) {
-  fail(DXT_E_INVALID_ARGUMENT, "options." + field + " is " + given + ", but the preset '" + p.name + "' sets it to " +
-                                   fixed + ": leave it at its default, set the preset's value, or use no preset");
+  fail(DXT_E_INVALID_ARGUMENT, "the option " + field + " is " + given + ", but the preset '" + p.name +
+                                   "' sets it to " + fixed +
+                                   ": leave it at its default, set the preset's value, or use no preset");
 }
 
 // An enum field the caller left alone: 0 (the C "default" value) or what
@@ -78,9 +75,9 @@ const char* preset_name(uint32_t id) {
 dxt_privatize_options resolve_preset(const dxt_privatize_options& given, const Model& model) {
   if (given.preset == DXT_PRESET_NONE) {
     if (given.epsilon == 0)
-      fail(DXT_E_INVALID_EPSILON, "epsilon is 0 (not set): set it in [DXT_EPSILON_MIN, DXT_EPSILON_MAX] = [" +
-                                      format_number(DXT_EPSILON_MIN) + ", " + format_number(DXT_EPSILON_MAX) +
-                                      "], or choose a preset, which sets one");
+      fail(DXT_E_INVALID_EPSILON, "epsilon is not set: give one from " + format_number(DXT_EPSILON_MIN) + " to " +
+                                      format_number(DXT_EPSILON_MAX) +
+                                      ", or choose a preset (readable, features or strongest), which sets one");
     return given;
   }
   const Preset* found = find_preset(given.preset);
@@ -120,7 +117,7 @@ dxt_privatize_options apply_preset(const Preset& p, const dxt_privatize_options&
   // The output vocabulary: the preset's top N, cut to the vocabulary (a
   // smaller model is taken whole), or the whole vocabulary.
   if (o.output_set != nullptr)
-    fail(DXT_E_INVALID_ARGUMENT, std::string("options.output_set is set, but the preset '") + p.name +
+    fail(DXT_E_INVALID_ARGUMENT, std::string("an output word list (output_words) is set, but the preset '") + p.name +
                                      "' fixes the output vocabulary: use no preset to release from a word list");
   const uint32_t vocabulary = model.vocabulary_size();
   const uint32_t top = p.output_top < vocabulary ? p.output_top : vocabulary;

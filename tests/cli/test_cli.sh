@@ -61,6 +61,15 @@ expect_fail() {
   else
     ok "$name (exit $rc)"
   fi
+  fail_rc=$rc
+}
+
+# expect_usage NAME PATTERN CMD...: as expect_fail, and the exit code is 2
+# (a usage mistake, README.md "Command line").
+expect_usage() {
+  fail_rc=0
+  expect_fail "$@"
+  if [ "$fail_rc" -ne 0 ] && [ "$fail_rc" -ne 2 ]; then bad "$1" "exit $fail_rc, not 2 (a usage mistake)"; fi
 }
 
 # json_int FILE KEY: the integer value of "KEY":N in a one-line JSON file.
@@ -193,8 +202,8 @@ check "privatize --local-diagnostics: counts on stderr" grep -q '"words_privatiz
 check "privatize --local-diagnostics: leak counted" grep -q '"words_leaked":1[,}]' "$tmp/diag.json"
 check "privatize --local-diagnostics: marked as local" grep -q '"local_diagnostics":"describes the input' "$tmp/diag.json"
 check "privatize --local-diagnostics: no record unless --report" bash -c '! grep -q "model_sha256" "$1"' _ "$tmp/diag.json"
-expect_fail "privatize: epsilon below DXT_EPSILON_MIN" "DXT_EPSILON_MIN" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 9.9e-7 cat
-expect_fail "privatize: epsilon above DXT_EPSILON_MAX" "DXT_EPSILON_MAX" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1.01e6 cat
+expect_usage "privatize: epsilon below 1e-6 (exit 2)" "epsilon must be from 1e-06 to 1000000[^D]*got 9.9e-07\)" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 9.9e-7 cat
+expect_usage "privatize: epsilon above 1e6 (exit 2)" "epsilon must be from 1e-06 to 1000000[^D]*got 1010000\)" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1.01e6 cat
 # Release shapes: normalize keeps one canonical mark per gap and sentence
 # capitals; strict nothing but the words. With a seed, texts that differ only
 # in what a shape hides give identical outputs.
@@ -209,7 +218,7 @@ check "privatize --release-shape strict: punctuation, case and spacing do not sh
 "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --release-shape strict --report "cat" >/dev/null 2>"$tmp/report_strict.json" || bad "privatize exited $?"
 check "privatize --release-shape strict --report: shape and reveals" grep -q '"shape":"strict","reveals":\["word_count","input_words"\]' "$tmp/report_strict.json"
 expect_fail "privatize: strict refuses a keep policy" "strict release shape cannot keep" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --release-shape strict --oov keep cat
-expect_fail "privatize: unknown release shape" "must be one of keep, normalize, strict" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --release-shape tidy cat
+expect_usage "privatize: unknown release shape" "must be one of keep, normalize or strict, not 'tidy'" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --release-shape tidy cat
 # The default: an OOV word is privatised, so it never passes through.
 out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 "zebra") || out="<exit $?>"
 check "privatize: an OOV word is replaced by a vocabulary word" \
@@ -463,7 +472,7 @@ expect_fail "--search ivf on a model without an index" "no search index" \
   "$BIN" privatize --model "$tmp/synth.dxe" --epsilon 5 --search ivf ba
 expect_fail "--search ivf with the exponential mechanism" "searches exactly" \
   "$BIN" privatize --model "$tmp/synth-ivf.dxe" --epsilon 5 --mechanism exponential --search ivf ba
-expect_fail "--search with an unknown method" "exact, ivf" \
+expect_usage "--search with an unknown method" "must be exact or ivf, not 'hnsw'" \
   "$BIN" privatize --model "$tmp/synth-ivf.dxe" --epsilon 5 --search hnsw ba
 expect_fail "--nprobe without --search ivf" "nprobe" "$BIN" privatize --model "$tmp/synth-ivf.dxe" --epsilon 5 --nprobe 3 ba
 expect_fail "index with more cells than words" "cells" "$BIN" index --cells 301 "$tmp/synth.dxe" "$tmp/x.dxe"
@@ -893,17 +902,17 @@ check "privatize --preset readable --release-shape normalize (its own value) is 
 readable_mech=$(python3 -c 'import json,sys; print({p["name"]: p for p in json.load(open(sys.argv[1]))["presets"]}["readable"]["mechanism"])' "$tmp/presets.json")
 other_mech=tem
 [ "$readable_mech" = tem ] && other_mech=vickrey
-expect_fail "privatize --preset with a conflicting mechanism" "mechanism is $other_mech, but the preset 'readable'" \
+expect_usage "privatize --preset with a conflicting mechanism" "--mechanism $other_mech conflicts with --preset readable, which sets $readable_mech" \
   "$BIN" privatize --model "$tmp/mf.dxe" --preset readable --mechanism "$other_mech" cat
 # For each preset, an out-of-vocabulary policy that is neither the default
 # (privatize) nor the preset's own is refused, naming both.
 while read -r name oov; do
   other=keep
   [ "$oov" = keep ] && other=placeholder
-  expect_fail "privatize --preset $name with a conflicting policy" "oov\) is $other, but the preset '$name'" \
+  expect_usage "privatize --preset $name with a conflicting policy" "--oov $other conflicts with --preset $name, which sets $oov" \
     "$BIN" privatize --model "$tmp/mf.dxe" --preset "$name" --oov "$other" cat
 done < <(python3 -c 'import json,sys; [print(p["name"], p["oov"]) for p in json.load(open(sys.argv[1]))["presets"]]' "$tmp/presets.json")
-expect_fail "privatize --preset with an output word list" "output_set is set, but the preset 'features'" \
+expect_usage "privatize --preset with an output word list" "output word list \(output_words\) is set, but the preset 'features'" \
   "$BIN" privatize --model "$tmp/mf.dxe" --preset features --output-words "$tmp/out_words.txt" cat
 # A preset with a top-N output vocabulary needs the model's frequencies; one
 # over the whole vocabulary runs on a model without them.
@@ -916,10 +925,24 @@ while read -r name top; do
       "$BIN" privatize --model "$tmp/m.dxe" --preset "$name" --seed "$SEED_M" cat
   fi
 done < <(python3 -c 'import json,sys; [print(p["name"], p["output_top"]) for p in json.load(open(sys.argv[1]))["presets"]]' "$tmp/presets.json")
-expect_fail "privatize --preset: an unknown name" "must be one of none, readable, features, strongest" \
+expect_usage "privatize --preset: an unknown name" "must be one of none, readable, features or strongest, not 'tidy'" \
   "$BIN" privatize --model "$tmp/mf.dxe" --preset tidy cat
+expect_usage "privatize --preset: a misspelt name gets a suggestion" "not 'readble' \(did you mean 'readable'\?\)" \
+  "$BIN" privatize --model "$tmp/mf.dxe" --preset readble cat
+expect_usage "privatize --mechanism: a misspelt value gets a suggestion" "\(did you mean 'laplace'\?\)" \
+  "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 5 --mechanism laplce cat
+expect_usage "privatize --format: a misspelt value gets a suggestion" "\(did you mean 'json'\?\)" \
+  "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 5 --format jsno cat
+# A preset's fixed option given its C default (keep, privatize) is refused
+# too: the library alone cannot tell it from "not set".
+while read -r name shape; do
+  [ "$shape" = keep ] && continue
+  expect_usage "privatize --preset $name --release-shape keep (the default, not the preset's)" \
+    "--release-shape keep conflicts with --preset $name, which sets $shape" \
+    "$BIN" privatize --model "$tmp/mf.dxe" --preset "$name" --release-shape keep cat
+done < <(python3 -c 'import json,sys; [print(p["name"], p["release_shape"]) for p in json.load(open(sys.argv[1]))["presets"]]' "$tmp/presets.json")
 expect_fail "privatize: --epsilon or --preset" "--epsilon is required, unless --preset" "$BIN" privatize --model "$tmp/mf.dxe" cat
-expect_fail "privatize --preset: a bad epsilon is still refused" "epsilon must be in" \
+expect_usage "privatize --preset: a bad epsilon is still refused" "epsilon must be from" \
   "$BIN" privatize --model "$tmp/mf.dxe" --preset readable --epsilon 1e9 cat
 check "sample --preset strongest draws only words of its output vocabulary" \
   grep -q '^{"[a-z]*":[0-9]*' <("$BIN" sample --model "$tmp/mf.dxe" --preset strongest --word cat --trials 50 --seed "$SEED_M" 2>/dev/null)
@@ -932,6 +955,15 @@ c = json.load(open(sys.argv[2]))
 assert c["mechanism"] == p["mechanism"] and c["result"]["epsilon"] == p["epsilon"], c
 assert (c["result"]["words"], c["result"]["trials"]) == (5, 10), c
 ' "$tmp/presets.json" "$tmp/preset-cal.json"
+
+# No build-machine path is compiled in: a copy of the program outside its
+# tree finds no default model (and says where it looked), rather than the
+# source tree's models/.
+mkdir -p "$tmp/copied"
+cp "$BIN" "$tmp/copied/dxtext"
+DXTEXT_MODEL= expect_fail "a copied program finds no default model outside its tree" \
+  "no default Euclidean model .*none was found in $tmp/copied/models" \
+  env -u DXTEXT_MODEL "$tmp/copied/dxtext" privatize --preset readable cat
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

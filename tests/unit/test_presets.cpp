@@ -172,7 +172,7 @@ TEST_CASE("a preset refuses fixed fields set to other values than its own and th
 
   dxt_privatize_options o = base;
   o.mechanism = DXT_MECHANISM_TEM;
-  CHECK_THROWS_WITH(apply(o), doctest::Contains("options.mechanism is tem, but the preset 'test'"));
+  CHECK_THROWS_WITH(apply(o), doctest::Contains("the option mechanism is tem, but the preset 'test'"));
   o.mechanism = DXT_MECHANISM_EXPONENTIAL;  // the preset's own value
   CHECK(apply(o).mechanism == DXT_MECHANISM_EXPONENTIAL);
   o.mechanism = DXT_MECHANISM_LAPLACE;  // the default: taken as unset
@@ -188,7 +188,7 @@ TEST_CASE("a preset refuses fixed fields set to other values than its own and th
 
   o = base;
   o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_KEEP;
-  CHECK_THROWS_WITH(apply(o), doctest::Contains("(oov) is keep, but the preset 'test'"));
+  CHECK_THROWS_WITH(apply(o), doctest::Contains("the option oov is keep, but the preset 'test'"));
   o.policy[DXT_CLASS_OUT_OF_VOCABULARY] = DXT_POLICY_PLACEHOLDER;  // the preset's value
   o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_DROP;                    // the preset's value
   o.policy[DXT_CLASS_IN_VOCABULARY] = DXT_POLICY_DEFAULT;
@@ -196,7 +196,7 @@ TEST_CASE("a preset refuses fixed fields set to other values than its own and th
   CHECK(resolved.policy[DXT_CLASS_IN_VOCABULARY] == DXT_POLICY_PRIVATIZE);
   CHECK(resolved.policy[DXT_CLASS_STOPWORD] == DXT_POLICY_DROP);
   o.policy[DXT_CLASS_STOPWORD] = DXT_POLICY_PLACEHOLDER;
-  CHECK_THROWS_WITH(apply(o), doctest::Contains("(stopwords) is placeholder, but the preset 'test'"));
+  CHECK_THROWS_WITH(apply(o), doctest::Contains("the option stopwords is placeholder, but the preset 'test'"));
 
   o = base;
   o.output_top = 3;
@@ -233,7 +233,7 @@ TEST_CASE("a preset refuses fixed fields set to other values than its own and th
   o = with_preset(DXT_PRESET_FEATURES);
   o.output_set = set;
   CHECK(index_call(m, o, r) == DXT_E_INVALID_ARGUMENT);
-  CHECK(message_has("output_set", "'features'"));
+  CHECK(message_has("output word list (output_words)", "'features'"));
   dxt_output_set_free(set);
 
   o = with_preset(DXT_PRESET_READABLE);
@@ -437,10 +437,10 @@ TEST_CASE("mechanism parameters a preset sets are applied and checked like the o
   CHECK(dxt::apply_preset(p, o, *model).vickrey_t == 0.5);
   o.vickrey_t = 0.25;
   CHECK_THROWS_WITH(dxt::apply_preset(p, o, *model),
-                    doctest::Contains("options.vickrey_t is 0.25, but the preset 'test' sets it to 0.5"));
+                    doctest::Contains("the option vickrey_t is 0.25, but the preset 'test' sets it to 0.5"));
   o.vickrey_t = 0.75;
   o.exponential_sampler = DXT_SAMPLER_GUMBEL;  // the default: taken as unset
   CHECK(dxt::apply_preset(p, o, *model).exponential_sampler == DXT_SAMPLER_PERMUTE_AND_FLIP);
   o.exponential_sampler = 7;
-  CHECK_THROWS_WITH(dxt::apply_preset(p, o, *model), doctest::Contains("options.sampler is 7"));
+  CHECK_THROWS_WITH(dxt::apply_preset(p, o, *model), doctest::Contains("the option sampler is 7"));
 }

@@ -4,8 +4,11 @@
 # against the header, the safe crate's tests and the documented example)
 # against build/lib's libdxtext. Then the crates of tools/package.sh as a
 # user gets them: a fresh project outside the source tree depends on
-# `dxtext = "0.1"`, resolved offline from dist/rust/vendor (a cargo directory
-# source), whose build.rs compiles the core; the binary privatises a sentence
+# `dxtext = "0.1"`, taken from dist/rust/vendor through [patch.crates-io]
+# (which redirects the two dxtext crates only, so every other dependency
+# still comes from crates.io: here a local path crate stands in for "any
+# other dependency", since CI has no crates.io), whose build.rs compiles the
+# core; the binary privatises a sentence
 # with the model compiled into it and runs with no LD_LIBRARY_PATH, no
 # DXTEXT_MODEL and no libdxtext on the system.
 set -euo pipefail
@@ -33,8 +36,16 @@ ls -l dist/rust
 vendor=$PWD/dist/rust/vendor
 app=$(mktemp -d "${TMPDIR:-/tmp}/dxtext-rust-app.XXXXXX")
 trap 'rm -rf "$app"' EXIT
-mkdir -p "$app/src" "$app/.cargo"
-cat >"$app/Cargo.toml" <<'TOML'
+mkdir -p "$app/src" "$app/greeting/src"
+# The project's other dependency, beside dxtext (docs/bindings/rust.md).
+cat >"$app/greeting/Cargo.toml" <<'TOML'
+[package]
+name = "greeting"
+version = "0.1.0"
+edition = "2021"
+TOML
+echo 'pub fn hello() -> &'"'"'static str { "hello from another crate" }' >"$app/greeting/src/lib.rs"
+cat >"$app/Cargo.toml" <<TOML
 [package]
 name = "dxtext-app"
 version = "0.1.0"
@@ -42,24 +53,23 @@ edition = "2021"
 
 [dependencies]
 dxtext = "0.1"
-TOML
-cat >"$app/.cargo/config.toml" <<TOML
-[source.crates-io]
-replace-with = "dxtext-dist"
+greeting = { path = "greeting" }
 
-[source.dxtext-dist]
-directory = "$vendor"
+[patch.crates-io]
+dxtext = { path = "$vendor/dxtext-0.1.0" }
+dxtext-sys = { path = "$vendor/dxtext-sys-0.1.0" }
 TOML
 cat >"$app/src/main.rs" <<'RUST'
-use dxtext::{Context, Geometry, LocalDiagnostics, Model, Options};
+use dxtext::{Context, Geometry, LocalDiagnostics, Model, Options, Preset};
 
 fn main() -> Result<(), dxtext::Error> {
     let text = std::env::args().nth(1).expect("a text");
     let model = Model::open_default(Geometry::Euclidean)?;
     let mut context = Context::new(&model)?;
     let mut diagnostics = LocalDiagnostics::new();
-    let (private, record) = context.privatize_text_record(&text, &Options::new(20.0), Some(&mut diagnostics))?;
-    println!("{}", private);
+    let features = Options::from_preset(Preset::Features);
+    let (private, record) = context.privatize_text_record(&text, &features, Some(&mut diagnostics))?;
+    println!("{}: {}", greeting::hello(), private);
     println!("{}", record.to_json()?);
     println!("{}", diagnostics.to_json()?);
     assert!(diagnostics.words_privatized() == 9 && record.is_private(), "unexpected record");

@@ -25,6 +25,8 @@ fi
 node --test bindings/wasm/test/
 # The example of docs/bindings/wasm.md.
 node bindings/wasm/examples/privatize.mjs "$DXTEXT_WASM_PACKAGE" "$(dxt_default_model)"
+# The size figure of docs/bindings/wasm.md is this build's (to 10 kB).
+python3 tools/docs/samples.py --check --only wasm-size --wasm-dir "$DXTEXT_WASM_PACKAGE" --dxtext /nonexistent
 
 tarball=$(ls "$PWD"/dist/wasm/dxtext-wasm-*.tgz)
 echo "tarball: $(stat -c %s "$tarball") bytes"

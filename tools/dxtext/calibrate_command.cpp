@@ -22,6 +22,7 @@
 #include "output_format.hpp"
 #include "progress_bar.hpp"
 #include "rng/byte_source.hpp"
+#include "suggestion.hpp"
 
 namespace dxt::cli {
 
@@ -123,7 +124,7 @@ int run_calibrate(int argc, char** argv) {
     // worst case (max), as in Feyisetan et al.'s comparison across models.
     const std::string stat = args.get("target-stat").value_or("median");
     if (stat != "median" && stat != "mean" && stat != "max")
-      throw UsageError("--target-stat must be median, mean or max");
+      throw UsageError(unknown_value("target-stat", stat, {"median", "mean", "max"}));
     const KeepStatistic which = stat == "max"    ? KeepStatistic::kMax
                                 : stat == "mean" ? KeepStatistic::kMean
                                                  : KeepStatistic::kMedian;

@@ -33,7 +33,7 @@ int print_version(int argc, char** argv) {
     std::printf("dxtext %s (model format %u.%u)\n", dxt_version_string(), DXT_FORMAT_VERSION_MAJOR,
                 DXT_FORMAT_VERSION_MINOR);
   } else {
-    throw dxt::cli::UsageError("--format must be text or json, not '" + format + "'");
+    throw dxt::cli::UsageError(dxt::cli::unknown_value("format", format, {"text", "json"}));
   }
   return 0;
 }
@@ -85,6 +85,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "dxtext: %s (see '%s')\n", e.what(), help.c_str());
     return 2;
   } catch (const dxt::Error& e) {
+    // A value the library refuses (an epsilon out of range, options that
+    // conflict) is a usage mistake like any other: exit 2, as the README says.
+    if (e.status() == DXT_E_INVALID_EPSILON || e.status() == DXT_E_INVALID_ARGUMENT) {
+      const std::string help = usage_of(command).empty() ? "dxtext help" : "dxtext help " + command;
+      std::fprintf(stderr, "dxtext: %s (see '%s')\n", e.what(), help.c_str());
+      return 2;
+    }
     std::fprintf(stderr, "dxtext: error: %s\n", e.what());
     return 1;
   } catch (const std::bad_alloc&) {

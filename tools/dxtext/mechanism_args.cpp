@@ -3,6 +3,7 @@
 
 #include "accounting/privacy_report.hpp"
 #include "model/model_locator.hpp"
+#include "suggestion.hpp"
 #include "text/privatize_presets.hpp"
 
 namespace dxt::cli {
@@ -47,7 +48,7 @@ dxt_geometry default_model_geometry(const Args& args, dxt_mechanism mechanism) {
   if (auto g = args.get("geometry")) {
     if (*g == "euclidean") return DXT_GEOMETRY_EUCLIDEAN;
     if (*g == "poincare") return DXT_GEOMETRY_POINCARE;
-    throw UsageError("--geometry must be euclidean or poincare");
+    throw UsageError(unknown_value("geometry", *g, {"euclidean", "poincare"}));
   }
   return mechanism == DXT_MECHANISM_HYPERBOLIC ? DXT_GEOMETRY_POINCARE : DXT_GEOMETRY_EUCLIDEAN;
 }

@@ -16,6 +16,7 @@
 #include "model/search_index_writer.hpp"
 #include "progress_bar.hpp"
 #include "search/ivf_build.hpp"
+#include "suggestion.hpp"
 
 namespace dxt::cli {
 
@@ -25,7 +26,7 @@ dxt_quantization parse_quantization(const std::string& q) {
   if (q == "f32") return DXT_QUANT_F32;
   if (q == "f16") return DXT_QUANT_F16;
   if (q == "int8") return DXT_QUANT_INT8;
-  throw UsageError("--quant must be f32, f16 or int8, not '" + q + "'");
+  throw UsageError(unknown_value("quant", q, {"f32", "f16", "int8"}));
 }
 
 std::string base_name(const std::string& path) {
@@ -51,7 +52,7 @@ int run_convert(int argc, char** argv) {
   } else if (geometry == "poincare") {
     o.geometry = DXT_GEOMETRY_POINCARE;
   } else {
-    throw UsageError("--geometry must be euclidean or poincare");
+    throw UsageError(unknown_value("geometry", geometry, {"euclidean", "poincare"}));
   }
   // The covariance (for the mahalanobis mechanism) costs about V*D^2/2
   // multiply-adds, small next to parsing the text: on by default for

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli_args.hpp"
+#include "suggestion.hpp"
 
 namespace dxt::cli {
 
@@ -16,7 +17,7 @@ inline OutputFormat output_format(const Args& args, OutputFormat fallback) {
   if (!given) return fallback;
   if (*given == "json") return OutputFormat::kJson;
   if (*given == "text") return OutputFormat::kText;
-  throw UsageError("--format must be text or json, not '" + *given + "'");
+  throw UsageError(unknown_value("format", *given, {"text", "json"}));
 }
 
 }  // namespace dxt::cli

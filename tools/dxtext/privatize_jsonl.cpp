@@ -14,6 +14,7 @@
 #include "json_line.hpp"
 #include "progress_bar.hpp"
 #include "release_output.hpp"
+#include "suggestion.hpp"
 
 namespace dxt::cli {
 
@@ -85,7 +86,7 @@ void privatize_record(dxt_context* ctx, const dxt_privatize_options& options, co
 int privatize_jsonl(const std::vector<dxt_context*>& contexts, const dxt_privatize_options& options, const Args& args) {
   const std::string field = args.get("field").value_or("text");
   const std::string on_error = args.get("on-error").value_or("stop");
-  if (on_error != "stop" && on_error != "skip") throw UsageError("--on-error must be stop or skip");
+  if (on_error != "stop" && on_error != "skip") throw UsageError(unknown_value("on-error", on_error, {"stop", "skip"}));
   const bool skip = on_error == "skip";
   if (!args.positional().empty()) throw UsageError("--jsonl reads standard input; it takes no TEXT arguments");
   if (args.flag(kReportFlag) || args.flag(kDiagnosticsFlag))

@@ -5,6 +5,8 @@
 #include <string_view>
 
 #include "privatize_option_table.hpp"
+#include "suggestion.hpp"
+#include "text/privatize_presets.hpp"
 
 namespace dxt::cli {
 
@@ -33,14 +35,56 @@ std::optional<std::string> value_of(const Args& args, const PrivatizeOptionRow& 
 // The C number of an enum option's value, from the table's "name=number" list.
 uint32_t enum_number(const PrivatizeOptionRow& row, const std::string& used, const std::string& value) {
   std::istringstream pairs(row.values);
-  std::string pair, all;
+  std::string pair;
+  std::vector<std::string> names;
   while (pairs >> pair) {
     const size_t eq = pair.find('=');
     const std::string name = pair.substr(0, eq);
     if (name == value) return static_cast<uint32_t>(std::stoul(pair.substr(eq + 1)));
-    all += (all.empty() ? "" : ", ") + name;
+    names.push_back(name);
   }
-  throw UsageError("--" + used + " must be one of " + all + ", not '" + value + "'");
+  throw UsageError(unknown_value(used, value, names));
+}
+
+// The name of number `n` in an enum row's "name=number" list.
+std::string enum_name(const PrivatizeOptionRow& row, uint32_t n) {
+  std::istringstream pairs(row.values);
+  std::string pair;
+  while (pairs >> pair) {
+    const size_t eq = pair.find('=');
+    if (std::stoul(pair.substr(eq + 1)) == n) return pair.substr(0, eq);
+  }
+  return std::to_string(n);
+}
+
+// The value a preset gives an enum option it fixes, or -1 when it fixes none.
+int64_t preset_value(const Preset& p, std::string_view flag) {
+  if (flag == "mechanism") return p.mechanism;
+  if (flag == "release-shape") return p.release_shape;
+  if (flag == "in-vocabulary") return p.policy[DXT_CLASS_IN_VOCABULARY];
+  if (flag == "oov") return p.policy[DXT_CLASS_OUT_OF_VOCABULARY];
+  if (flag == "numbers") return p.policy[DXT_CLASS_NUMBER];
+  if (flag == "stopwords") return p.policy[DXT_CLASS_STOPWORD];
+  return -1;
+}
+
+// An option the preset fixes may be left out or given the preset's value.
+// The library sees only values other than the C defaults, so the command
+// line checks what was typed: `--preset readable --release-shape keep` is
+// refused, not silently read as "unset".
+void refuse_preset_conflicts(const Args& args, const dxt_privatize_options& o) {
+  const Preset* preset = find_preset(o.preset);
+  if (preset == nullptr) return;
+  for (const PrivatizeOptionRow& row : kPrivatizeOptionRows) {
+    if (row.type != OptionType::kEnum) continue;
+    const int64_t fixed = preset_value(*preset, row.flag);
+    const auto given = args.get(row.flag);
+    if (fixed < 0 || !given) continue;
+    const std::string fixed_name = enum_name(row, static_cast<uint32_t>(fixed));
+    if (*given != fixed_name)
+      throw UsageError(std::string("--") + row.flag + " " + *given + " conflicts with --preset " + preset->name +
+                       ", which sets " + fixed_name + ": leave it out, give the preset's value, or use no preset");
+  }
 }
 
 }  // namespace
@@ -76,6 +120,7 @@ dxt_privatize_options parse_privatize_options(const Args& args) {
     }
   }
   if (o.search == DXT_SEARCH_EXACT && o.ivf_nprobe != 0) throw UsageError("--ivf-nprobe needs --search ivf");
+  refuse_preset_conflicts(args, o);
   return o;
 }
 

@@ -27,6 +27,7 @@ class ProgressBar {
   void finish() {
     if (enabled_ && drawn_) std::fputc('\n', stderr);
     drawn_ = false;
+    complete_ = false;
   }
 
   void update(uint64_t done, uint64_t total) {
@@ -37,6 +38,11 @@ class ProgressBar {
       started_ = true;
     }
     if (drawn_ && done < total && now - last_ < std::chrono::milliseconds(100)) return;
+    // The finished line is drawn once: a caller that reports the end twice
+    // (the last step, then "all done") would otherwise print it again.
+    const bool complete = total != 0 && done >= total;
+    if (complete && complete_) return;
+    complete_ = complete;
     last_ = now;
     drawn_ = true;
     const double divisor = unit_ == Unit::kBytes ? double{1 << 20} : 1.0;
@@ -79,6 +85,7 @@ class ProgressBar {
   Unit unit_;
   bool enabled_;
   bool drawn_ = false;
+  bool complete_ = false;  // the line of done == total is on the screen
   bool started_ = false;
   std::chrono::steady_clock::time_point start_{};
   std::chrono::steady_clock::time_point last_{};

@@ -63,4 +63,13 @@ std::string did_you_mean(const std::string& typed, const std::vector<std::string
   return best.empty() ? std::string() : " (did you mean '" + prefix + best + "'?)";
 }
 
+std::string unknown_value(const std::string& option, const std::string& value,
+                          const std::vector<std::string>& allowed) {
+  std::string list;
+  for (size_t i = 0; i < allowed.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + allowed[i];
+  return "--" + option + " must be " + (allowed.size() > 2 ? "one of " : "") + list + ", not '" + value + "'" +
+         did_you_mean(value, allowed);
+}
+
 }  // namespace dxt::cli

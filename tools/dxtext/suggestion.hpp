@@ -17,4 +17,9 @@ std::string closest_name(const std::string& typed, const std::vector<std::string
 std::string did_you_mean(const std::string& typed, const std::vector<std::string>& candidates,
                          const std::string& prefix = "");
 
+// The message for a value an option does not take, naming the values it
+// does take and the likely one: "--preset must be one of readable,
+// features, strongest or none, not 'readble' (did you mean 'readable'?)".
+std::string unknown_value(const std::string& option, const std::string& value, const std::vector<std::string>& allowed);
+
 }  // namespace dxt::cli

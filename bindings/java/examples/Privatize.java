@@ -2,6 +2,7 @@
 import org.dxtext.DxException;
 import org.dxtext.DxModel;
 import org.dxtext.DxOptions;
+import org.dxtext.DxPreset;
 import org.dxtext.DxPrivatizer;
 import org.dxtext.DxStatus;
 import org.dxtext.DxText;
@@ -12,7 +13,9 @@ public class Privatize {
     String text = args.length > 0 ? args[0] : "The president spoke to the nation about the war.";
     try (DxModel model = DxModel.openDefault(); // share it between threads
         DxPrivatizer privatizer = new DxPrivatizer(model)) { // one per thread
-      DxText result = privatizer.privatizeTextWithRecord(text, DxOptions.epsilon(20));
+      // A preset sets the mechanism, epsilon, release shape, output vocabulary
+      // and policies at once: READABLE for text a person will read.
+      DxText result = privatizer.privatizeTextWithRecord(text, DxOptions.of(DxPreset.READABLE));
       System.out.println(result.getText());
       System.out.println(result.getRecord().toJson()); // the guarantee: safe to send
       try {

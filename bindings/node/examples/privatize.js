@@ -10,12 +10,14 @@ async function main() {
   const text = process.argv[2] || 'The president spoke to the nation about the war.';
   const model = await dxtext.Model.openDefault(); // share it
   const privatizer = new dxtext.Privatizer(model); // random state; calls on it queue
-  const { text: privateText, record } = await privatizer.privatizeText(text, { epsilon: 20 });
+  // A preset sets the mechanism, epsilon, release shape, output vocabulary and
+  // policies at once: readable for text a person will read.
+  const { text: privateText, record } = await privatizer.privatizeText(text, { preset: 'readable' });
   console.log(privateText);
   console.log(record.json); // the guarantee; safe to send with the text
-  // A preset: mechanism, epsilon, release shape, output vocabulary and policies at once.
-  console.log((await privatizer.privatizeText(text, { preset: 'readable' })).text);
-  console.log((await privatizer.privatizeWord('house', { epsilon: 20 })).text);
+  // features: the words alone, for analytics and model training.
+  console.log((await privatizer.privatizeText(text, { preset: 'features' })).text);
+  console.log((await privatizer.privatizeWord('house', { preset: 'features' })).text);
   try {
     await privatizer.privatizeText(text, { epsilon: -1 });
   } catch (error) {

@@ -13,13 +13,15 @@ const model = modelPath ? await Model.open(modelPath) : await Model.openDefault(
 const privatizer = new Privatizer(model);
 try {
   const sentence = words.length > 0 ? words.join(' ') : 'The president spoke to the nation about the war.';
-  const { text, record } = await privatizer.privatizeText(sentence, { epsilon: 20 });
+  // A preset sets the mechanism, epsilon, release shape, output vocabulary and
+  // policies at once: readable for text a person will read.
+  const { text, record } = await privatizer.privatizeText(sentence, { preset: 'readable' });
   console.log(text);
   // The release record: the guarantee, safe to send with the text.
   console.log(`${JSON.parse(record.json).guarantee.release}; private: ${record.isPrivate}`);
-  // A preset: mechanism, epsilon, release shape, output vocabulary and policies at once.
-  console.log((await privatizer.privatizeText(sentence, { preset: 'readable' })).text);
-  const { bag } = await privatizer.privatizeBag({ war: 2, peace: 1 }, { epsilon: 20 });
+  // features: the words alone, for analytics and model training.
+  console.log((await privatizer.privatizeText(sentence, { preset: 'features' })).text);
+  const { bag } = await privatizer.privatizeBag({ war: 2, peace: 1 }, { preset: 'features' });
   console.log(Object.fromEntries(bag));
 } catch (e) {
   if (e instanceof DxtextError) {

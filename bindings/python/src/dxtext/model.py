@@ -143,8 +143,8 @@ class Model:
     @staticmethod
     def default_path(geometry: Union[Geometry, str] = Geometry.EUCLIDEAN) -> str:
         """The default model's path for `geometry`: $DXTEXT_MODEL, then the
-        model beside the library (the wheel's own), the installed models
-        directory, then the source tree's models/.
+        model beside the library (the wheel's own, or the models directory
+        of the tree the library is installed or built in).
         Raises NotFoundError when there is none."""
         g = coerce(Geometry, geometry, "geometry")
         library = native.lib()

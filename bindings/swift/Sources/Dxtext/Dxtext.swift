@@ -409,8 +409,7 @@ public final class DxModel: @unchecked Sendable {
     }
 
     /// The default model's path for Euclidean mechanisms ($DXTEXT_MODEL, the
-    /// model beside the library, the installed models directory, then the
-    /// source tree's models/).
+    /// models of the tree the library sits in; dxt_default_model_path).
     public static func defaultPath() throws -> String {
         var required = 0
         let status = dxt_default_model_path(1, nil, 0, &required)  // DXT_GEOMETRY_EUCLIDEAN

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Every sample output and size figure in the docs, made by running dxtext.
+
+The docs mark each generated part with a pair of comments:
+
+    <!-- dxtext-samples: NAME -->
+    ...generated text...
+    <!-- /dxtext-samples -->
+
+and this script makes the text of every NAME it knows (below), then either
+writes it into the files (--write) or fails when a file differs (--check,
+run by CI). Privatised text is made with a fixed --seed: reproducible, and
+for that reason NOT private, which the generated text says.
+
+    python3 tools/docs/samples.py --write    # refresh every sample (after retuning the presets, say)
+    python3 tools/docs/samples.py --check    # CI: the docs show what dxtext does today
+
+--dxtext names the program (default build/bin/dxtext); it uses the default
+models of the source tree. The WebAssembly size figures need the package's
+build: --wasm-dir DIR (the directory holding dxtext_core.wasm); without it
+the block `wasm-size` is left as it is (and --check says it skipped it).
+"""
+import argparse
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SEED = "0" * 63 + "1"  # --seed 00...01: the docs' samples, NOT private
+SENTENCE = "The president spoke to the nation about the war."
+# The files that may hold generated blocks (every Markdown file of the docs
+# is scanned; these are also checked to hold the blocks they must).
+EXPECTED = {
+    "docs/calibration.md": ["epsilon-table"],
+    "docs/bindings/wasm.md": ["wasm-size"],
+}
+MARK = re.compile(r"(<!-- dxtext-samples: ([A-Za-z0-9:/._-]+) -->\n)(.*?)(<!-- /dxtext-samples -->)", re.S)
+FENCE = {".js": "js", ".mjs": "js", ".rs": "rust", ".java": "java", ".c": "c", ".cpp": "cpp", ".py": "python",
+         ".swift": "swift", ".sh": "sh"}
+# What the calibrate table shows: epsilons per mechanism around the values
+# that matter on the default model (from replacing nearly every word to
+# keeping nearly every one).
+SWEEPS = [
+    ("laplace", "4,8,10,12,14,16,20"),
+    ("exponential", "1,2,2.5,3,3.7,4.3,5,6"),
+]
+
+
+class Dxtext:
+    def __init__(self, program):
+        self.program = program
+        self.env = dict(os.environ)
+        self.env.pop("DXTEXT_MODEL", None)
+
+    def run(self, *args):
+        p = subprocess.run([self.program, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
+        if p.returncode != 0:
+            sys.exit(f"samples.py: dxtext {' '.join(args)}: exit {p.returncode}: {p.stderr.decode(errors='replace')}")
+        return p.stdout.decode()
+
+    def presets(self):
+        return json.loads(self.run("presets", "--format", "json"))["presets"]
+
+
+def preset_sentences(dx):
+    lines = [f"$ dxtext privatize --preset NAME --seed {SEED[:4]}…{SEED[-4:]} \"{SENTENCE}\"", ""]
+    for p in dx.presets():
+        out = dx.run("privatize", "--preset", p["name"], "--seed", SEED, SENTENCE).strip()
+        lines.append(f"{p['name']:<10} {out}")
+    return ("Seeded with `--seed` so that this page can be regenerated (seeded output is NOT private; "
+            "real runs differ every time). Made by `tools/docs/samples.py`.\n\n```\n" + "\n".join(lines) + "\n```\n")
+
+
+def pct(x):
+    return f"{100 * x:.0f}%"
+
+
+def epsilon_table(dx):
+    rows = ["| mechanism | ε | words released as themselves (median N_w) | mean N_w | distinct outputs per word in 100 draws (median S_w) |",
+            "|---|--:|--:|--:|--:|"]
+    for p in dx.presets():
+        r = json.loads(dx.run("calibrate", "--preset", p["name"], "--trials", "100", "--seed", SEED))["result"]
+        rows.append(f"| preset `{p['name']}` ({p['mechanism']}) | {r['epsilon']:g} | {pct(r['keep']['median'])} | "
+                    f"{pct(r['keep']['mean'])} | {r['distinct']['median']:g} |")
+    for mechanism, epsilons in SWEEPS:
+        d = json.loads(dx.run("calibrate", "--mechanism", mechanism, "--epsilons", epsilons, "--trials", "100",
+                              "--seed", SEED))
+        for r in d["results"]:
+            rows.append(f"| {mechanism} | {r['epsilon']:g} | {pct(r['keep']['median'])} | {pct(r['keep']['mean'])} | "
+                        f"{r['distinct']['median']:g} |")
+    return ("Made by `tools/docs/samples.py` with `dxtext calibrate --trials 100 --seed …` on the default "
+            "model (50 sampled words; a preset row uses its own output vocabulary):\n\n" + "\n".join(rows) + "\n")
+
+
+def example_file(rel):
+    """`file:PATH`: the example program PATH as it is in the tree (without its
+    licence line), so the docs show the code that CI runs."""
+    lines = open(os.path.join(REPO, rel), encoding="utf-8").read().splitlines()
+    if lines and "SPDX-License-Identifier" in lines[0]:
+        lines = lines[1:]
+    return f"```{FENCE.get(os.path.splitext(rel)[1], '')}\n" + "\n".join(lines) + "\n```\n"
+
+
+def about_kb(n):
+    """n bytes to the nearest 10 kB: a figure that a changed message does not move."""
+    return f"{round(n / 10000) * 10:.0f} kB"
+
+
+def wasm_size(wasm_dir):
+    path = os.path.join(wasm_dir, "dxtext_core.wasm")
+    data = open(path, "rb").read()
+    zipped = len(gzip.compress(data, 6))  # gzip's default level, as a web server would send it
+    return (f"`dxtext_core.wasm` is about {about_kb(len(data))} of WebAssembly ({about_kb(zipped)} gzipped), "
+            "as built by `bash tools/package.sh wasm`; measured to the nearest 10 kB by `tools/docs/samples.py`, "
+            "which the WebAssembly CI job runs.\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true", help="update the docs")
+    mode.add_argument("--check", action="store_true", help="fail when a doc differs")
+    ap.add_argument("--dxtext", default=os.path.join(REPO, "build", "bin", "dxtext"))
+    ap.add_argument("--wasm-dir", help="the directory holding dxtext_core.wasm (for wasm-size)")
+    ap.add_argument("--only", action="append", help="only these blocks (repeatable)")
+    args = ap.parse_args()
+
+    dx = Dxtext(args.dxtext)
+    makers = {
+        "preset-sentences": lambda: preset_sentences(dx),
+        "epsilon-table": lambda: epsilon_table(dx),
+        "wasm-size": (lambda: wasm_size(args.wasm_dir)) if args.wasm_dir else None,
+    }
+    made = {}
+    files = []
+    for root, dirs, names in os.walk(REPO):
+        dirs[:] = [d for d in dirs if not d.startswith((".", "build", "dist", "node_modules", "target"))]
+        files += [os.path.relpath(os.path.join(root, n), REPO) for n in names if n.endswith(".md")]
+    problems, skipped = [], set()
+    for rel in sorted(files):
+        path = os.path.join(REPO, rel)
+        text = open(path, encoding="utf-8").read()
+        found = [m.group(2) for m in MARK.finditer(text)]
+        for name in EXPECTED.get(rel, []):
+            if name not in found:
+                problems.append(f"{rel}: no block '{name}'")
+        if not found:
+            continue
+
+        def fill(m):
+            name = m.group(2)
+            if name.startswith("file:") and name not in makers:
+                makers[name] = lambda path=name[5:]: example_file(path)
+            if name not in makers:
+                problems.append(f"{rel}: unknown block '{name}'")
+                return m.group(0)
+            if (args.only and name not in args.only) or makers[name] is None:
+                skipped.add(name)
+                return m.group(0)
+            if name not in made:
+                made[name] = makers[name]()
+            return m.group(1) + made[name] + m.group(4)
+
+        new = MARK.sub(fill, text)
+        if new != text:
+            if args.write:
+                open(path, "w", encoding="utf-8").write(new)
+                print(f"updated {rel}")
+            else:
+                problems.append(f"{rel}: differs from what dxtext does now (run python3 tools/docs/samples.py --write)")
+    for name in sorted(skipped):
+        print(f"skipped {name}" + (" (needs --wasm-dir)" if name == "wasm-size" and not args.wasm_dir else ""))
+    for p in problems:
+        print(f"samples.py: {p}", file=sys.stderr)
+    if not problems:
+        print("docs samples: " + ("written" if args.write else "up to date") + f" ({', '.join(sorted(made)) or 'none'})")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -236,7 +236,7 @@ log "converting to $OUT"
 "$DXTEXT" convert --format fasttext --quant int8 --lowercase --frequencies counts.txt \
   --source "$SOURCE" --license "$LICENSE" vectors.vec model.dxe >/dev/null
 log "adding the orderings of the ordering mechanism"
-"$DXTEXT" order --orderings 8 --neighbours 16 --seed 1 --common 10000 model.dxe model.dxe >/dev/null
+"$DXTEXT" order --orderings 8 --neighbours 16 --seed 1 model.dxe model.dxe >/dev/null
 "$DXTEXT" inspect model.dxe >/dev/null
 # The typed classes (names, places, organisations, health terms): a section added by its own
 # step, with its own pinned sources (models/typed/add-typed-classes.sh, models/README.md).

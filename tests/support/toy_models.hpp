@@ -12,6 +12,9 @@
 
 #include "model/model.hpp"
 #include "model/model_writer.hpp"
+#include "model/ordering_builder.hpp"
+#include "model/format.hpp"
+#include "model/section_append_writer.hpp"
 
 namespace dxt::test {
 
@@ -35,6 +38,8 @@ struct ToyModelSpec {
   bool lowercase = true;
   bool with_frequencies = false;
   bool with_covariance = false;
+  // Two public orderings (the ordering mechanism, which the presets use).
+  bool with_orderings = false;
 };
 
 inline std::string build_model_bytes(const ToyModelSpec& spec) {
@@ -50,7 +55,19 @@ inline std::string build_model_bytes(const ToyModelSpec& spec) {
   ModelWriter w(out, o);
   for (size_t i = 0; i < spec.words.size(); ++i) w.add(spec.words[i], spec.vectors[i].data(), 1000 - i);
   w.finish();
-  return out.str();
+  if (!spec.with_orderings) return out.str();
+  const std::string plain = out.str();
+  std::vector<uint64_t> aligned(plain.size() / 8 + 1, 0);
+  std::memcpy(aligned.data(), plain.data(), plain.size());
+  const auto model = Model::open_memory(aligned.data(), plain.size(), {});
+  OrderingBuildOptions orderings;
+  orderings.count = 2;
+  orderings.neighbours = 4;
+  std::stringstream ordered(std::ios::in | std::ios::out | std::ios::binary);
+  write_model_with_section(*model, static_cast<uint32_t>(format::SectionKind::kOrderings),
+                           encode_orderings(*model, orderings, build_orderings(*model, orderings, nullptr)),
+                           format::kMinorOrderings, ordered);
+  return ordered.str();
 }
 
 // A 2-D toy vocabulary of 20 words on a jittered grid, for distribution tests.

@@ -39,6 +39,7 @@ struct Opened {
   static std::string spec_bytes(bool frequencies) {
     dxt::test::ToyModelSpec s = dxt::test::grid_2d_spec();
     s.with_frequencies = frequencies;
+    s.with_orderings = true;
     return dxt::test::build_model_bytes(s);
   }
 };

@@ -58,10 +58,10 @@ function optionPairs(options, wordsOf, invalid) {
 }
 
 // Names of the C enums, indexed by their numbers (include/dxtext/dxtext.h).
-const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem'];
+const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem', 'ordering'];
 const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
 const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
-const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete'];
+const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete', 'ordering'];
 const RNG_MODES = ['unknown', 'system', 'deterministic'];
 const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
 const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];

@@ -57,10 +57,10 @@ export function optionPairs(options, wordsOf, invalid) {
 }
 
 // Names of the C enums, indexed by their numbers (include/dxtext/dxtext.h).
-export const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem'];
+export const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem', 'ordering'];
 export const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
 export const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
-export const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete'];
+export const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete', 'ordering'];
 export const RNG_MODES = ['unknown', 'system', 'deterministic'];
 export const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
 export const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];

@@ -32,6 +32,7 @@ class Mechanism(enum.IntEnum):
     MAHALANOBIS = 5
     VICKREY = 6
     TEM = 7
+    ORDERING = 8  # a few places along one of the model's public orderings
 
 
 class Metric(enum.IntEnum):
@@ -42,6 +43,7 @@ class Metric(enum.IntEnum):
     HYPERBOLIC = 2
     MAHALANOBIS = 3
     DISCRETE = 4
+    ORDERING = 5  # the most places between two words along the model's orderings
 
 
 class ReleaseKind(enum.IntEnum):

@@ -27,6 +27,8 @@ pub enum Mechanism {
     Vickrey,
     /// Truncated exponential mechanism.
     Tem,
+    /// A few places along one of the model's public orderings of the vocabulary.
+    Ordering,
 }
 
 impl Mechanism {
@@ -39,6 +41,7 @@ impl Mechanism {
             sys::DXT_MECHANISM_MAHALANOBIS => Mechanism::Mahalanobis,
             sys::DXT_MECHANISM_VICKREY => Mechanism::Vickrey,
             sys::DXT_MECHANISM_TEM => Mechanism::Tem,
+            sys::DXT_MECHANISM_ORDERING => Mechanism::Ordering,
             _ => return None,
         })
     }

@@ -19,6 +19,8 @@ pub enum Metric {
     Mahalanobis,
     /// 1 between any two distinct words: plain eps-DP.
     Discrete,
+    /// The most places between two words along the model's orderings.
+    Ordering,
     Unknown,
 }
 
@@ -114,6 +116,7 @@ impl ReleaseRecord {
             sys::DXT_METRIC_HYPERBOLIC => Metric::Hyperbolic,
             sys::DXT_METRIC_MAHALANOBIS => Metric::Mahalanobis,
             sys::DXT_METRIC_DISCRETE => Metric::Discrete,
+            sys::DXT_METRIC_ORDERING => Metric::Ordering,
             _ => Metric::Unknown,
         }
     }

@@ -50,7 +50,7 @@ func check(_ status: dxt_status) throws {
 
 /// The mechanisms (dxt_mechanism); docs/guarantees.md states each guarantee.
 public enum Mechanism: UInt32 {
-    case laplace = 1, hyperbolic = 2, exponential = 3, syntf = 4, mahalanobis = 5, vickrey = 6, tem = 7
+    case laplace = 1, hyperbolic = 2, exponential = 3, syntf = 4, mahalanobis = 5, vickrey = 6, tem = 7, ordering = 8
 }
 
 /// What happens to one class of token (dxt_token_policy).
@@ -298,7 +298,7 @@ public struct ReleaseRecord {
     public let mechanism: UInt32
     /// Per word, per unit of the metric.
     public let epsilon: Double
-    /// dxt_metric: 1 Euclidean, 2 hyperbolic, 3 Mahalanobis, 4 discrete.
+    /// dxt_metric: 1 Euclidean, 2 hyperbolic, 3 Mahalanobis, 4 discrete, 5 ordering.
     public let metric: UInt32
     /// False for seeded (deterministic) noise.
     public let isPrivate: Bool

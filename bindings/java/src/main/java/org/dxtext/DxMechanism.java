@@ -16,7 +16,9 @@ public enum DxMechanism {
   /** Laplace noise, then the first or second nearest word. */
   VICKREY(6),
   /** Truncated exponential mechanism. */
-  TEM(7);
+  TEM(7),
+  /** A few places along one of the model's public orderings of the vocabulary. */
+  ORDERING(8);
 
   final int code;
 

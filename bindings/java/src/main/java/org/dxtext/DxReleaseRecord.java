@@ -35,7 +35,9 @@ public final class DxReleaseRecord {
     HYPERBOLIC,
     MAHALANOBIS,
     /** 1 between any two distinct words: plain eps-DP. */
-    DISCRETE
+    DISCRETE,
+    /** The most places between two words along the model's orderings. */
+    ORDERING
   }
 
   /** The form of the guarantee (docs/guarantees.md). */

@@ -44,6 +44,7 @@ export interface ReleaseRecord {
   /** Features of the input the output shows as they are. */
   reveals: Array<
     'wordCount' | 'layout' | 'caseShape' | 'tokenClasses' | 'keptWords' | 'sentenceBoundaries' | 'clauseBoundaries'
+    | 'typedClasses' | 'inputWords'
   >;
   /** anyInputs: the number of draws; 0 otherwise. */
   draws: number;

@@ -61,7 +61,11 @@ public final class DxReleaseRecord {
     TOKEN_CLASSES,
     KEPT_WORDS,
     SENTENCE_BOUNDARIES,
-    CLAUSE_BOUNDARIES
+    CLAUSE_BOUNDARIES,
+    /** Which tokens are of a typed class (names, places, ...), and of which. */
+    TYPED_CLASSES,
+    /** The model's geometry makes the mechanism keep its input words. */
+    INPUT_WORDS
   }
 
   private final double[] values;

@@ -39,9 +39,9 @@ const OPTIONS = Object.freeze([
  * same values and resolves a preset itself; these are for tests and tools.
  */
 const PRESETS = Object.freeze([
-  Object.freeze({ name: 'readable', number: 1, options: Object.freeze({ epsilon: 2.5, mechanism: 'ordering', inVocabulary: 'privatize', oov: 'placeholder', numbers: 'placeholder', stopwords: 'privatize', releaseShape: 'normalize', outputTop: 10000, names: 'replace', places: 'replace', organizations: 'replace', typedNumbers: 'replace', addresses: 'replace', health: 'replace' }) }),
-  Object.freeze({ name: 'features', number: 2, options: Object.freeze({ epsilon: 0.8, mechanism: 'ordering', inVocabulary: 'privatize', oov: 'privatize', numbers: 'privatize', stopwords: 'privatize', releaseShape: 'strict', outputTop: 5000, names: 'placeholder', places: 'placeholder', organizations: 'placeholder', typedNumbers: 'placeholder', addresses: 'placeholder', health: 'placeholder' }) }),
-  Object.freeze({ name: 'strongest', number: 3, options: Object.freeze({ epsilon: 2.5, mechanism: 'exponential', inVocabulary: 'privatize', oov: 'privatize', numbers: 'privatize', stopwords: 'privatize', releaseShape: 'strict', outputTop: 0, names: 'placeholder', places: 'placeholder', organizations: 'placeholder', typedNumbers: 'placeholder', addresses: 'placeholder', health: 'placeholder' }) }),
+  Object.freeze({ name: 'readable', number: 1, options: Object.freeze({ epsilon: 2.5, mechanism: 'ordering', inVocabulary: 'privatize', oov: 'placeholder', numbers: 'privatize', stopwords: 'privatize', releaseShape: 'normalize', outputTop: 10000, names: 'replace', places: 'replace', organizations: 'replace', typedNumbers: 'replace', addresses: 'replace', health: 'replace' }) }),
+  Object.freeze({ name: 'features', number: 2, options: Object.freeze({ epsilon: 0.8, mechanism: 'ordering', inVocabulary: 'privatize', oov: 'privatize', numbers: 'placeholder', stopwords: 'privatize', releaseShape: 'strict', outputTop: 5000, names: 'placeholder', places: 'placeholder', organizations: 'placeholder', typedNumbers: 'placeholder', addresses: 'placeholder', health: 'placeholder' }) }),
+  Object.freeze({ name: 'strongest', number: 3, options: Object.freeze({ epsilon: 2.5, mechanism: 'exponential', inVocabulary: 'privatize', oov: 'privatize', numbers: 'placeholder', stopwords: 'privatize', releaseShape: 'strict', outputTop: 0, names: 'placeholder', places: 'placeholder', organizations: 'placeholder', typedNumbers: 'placeholder', addresses: 'placeholder', health: 'placeholder' }) }),
 ]);
 
 module.exports = { OPTIONS, PRESETS };

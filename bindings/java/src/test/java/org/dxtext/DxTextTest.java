@@ -338,7 +338,7 @@ public class DxTextTest {
     boolean found = false;
     for (int i = 0; i < b.getInt(20); ++i) {
       if (b.getInt(128 + 64 * i) == 8) {
-        b.putInt(128 + 64 * i, 11);
+        b.putInt(128 + 64 * i, 100);
         found = true;
       }
     }

@@ -728,8 +728,8 @@ DXT_API DXT_NODISCARD dxt_status dxt_options_set(dxt_options *options, const cha
  * from @p count NUL-terminated UTF-8 words, refused as dxt_output_set_create
  * refuses them. The handle owns the set it builds.
  */
-DXT_API DXT_NODISCARD dxt_status dxt_options_set_words(dxt_options *options, const char *name,
-                                                       const char *const *words, size_t count);
+DXT_API DXT_NODISCARD dxt_status dxt_options_set_words(dxt_options *options, const char *name, const char *const *words,
+                                                       size_t count);
 
 /** The struct to pass to the privatise, ledger and calibration calls; valid
     until the next dxt_options_set* or dxt_options_destroy on @p options.
@@ -739,10 +739,10 @@ DXT_API const dxt_privatize_options *dxt_options_get(const dxt_options *options)
 /** What the library says of one option (dxt_option_describe). Every string
     is static, UTF-8, and lives as long as the library. */
 typedef struct dxt_option_info {
-  uint32_t struct_size; /**< set to sizeof(dxt_option_info) before the call */
-  uint32_t kind;        /**< dxt_option_type */
-  const char *name;     /**< snake_case, as in docs/options.md */
-  const char *type_name; /**< "double", "uint32", "string", "enum", "words" */
+  uint32_t struct_size;      /**< set to sizeof(dxt_option_info) before the call */
+  uint32_t kind;             /**< dxt_option_type */
+  const char *name;          /**< snake_case, as in docs/options.md */
+  const char *type_name;     /**< "double", "uint32", "string", "enum", "words" */
   const char *default_value; /**< as text ("required" for epsilon) */
   /** What is allowed: an enum's names separated by ", "; else the range or
       rule as docs/options.md words it. */

@@ -209,7 +209,8 @@ inline dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
 
 inline dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
   // Range checks before the casts: an enum may not hold values outside it.
-  if (o.mechanism > dxt::DXT_MECHANISM_LAST) dxt::fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(o.mechanism));
+  if (o.mechanism > dxt::DXT_MECHANISM_LAST)
+    dxt::fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(o.mechanism));
   if (o.exponential_sampler > DXT_SAMPLER_PERMUTE_AND_FLIP)
     dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown exponential sampler " + std::to_string(o.exponential_sampler));
   dxt::MechanismParams p;
@@ -226,7 +227,8 @@ inline dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
   if (o.search > DXT_SEARCH_IVF) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown search " + std::to_string(o.search));
   p.search = static_cast<dxt_search>(o.search);
   if (p.search == DXT_SEARCH_EXACT && o.ivf_nprobe != 0)
-    dxt::fail(DXT_E_INVALID_ARGUMENT, "ivf_nprobe is set but search is exact: set search to ivf, or leave ivf_nprobe at 0");
+    dxt::fail(DXT_E_INVALID_ARGUMENT,
+              "ivf_nprobe is set but search is exact: set search to ivf, or leave ivf_nprobe at 0");
   p.ivf_nprobe = o.ivf_nprobe;
   return p;
 }

@@ -51,7 +51,7 @@ struct OptionRow {
 };
 
 struct OptionPresetValue {
-  uint32_t preset;     // its dxt_preset number
+  uint32_t preset;  // its dxt_preset number
   const char* preset_name;
   const char* option;  // an option the preset fixes
   const char* value;   // its value as the table spells it
@@ -235,8 +235,7 @@ void set_value(const OptionRow& row, const std::string& written, std::string_vie
         }
         names.emplace_back(v.name);
       }
-      refuse(row, written,
-             "'" + std::string(text) + "' is not one of " + joined(names) + suggestion(text, names));
+      refuse(row, written, "'" + std::string(text) + "' is not one of " + joined(names) + suggestion(text, names));
     }
     case OptionType::kString:
     case OptionType::kWords: break;
@@ -245,7 +244,8 @@ void set_value(const OptionRow& row, const std::string& written, std::string_vie
 }
 
 bool same_value(const OptionRow& row, dxt_privatize_options& a, dxt_privatize_options& b) {
-  if (row.type == OptionType::kDouble) return *static_cast<double*>(row.field(a)) == *static_cast<double*>(row.field(b));
+  if (row.type == OptionType::kDouble)
+    return *static_cast<double*>(row.field(a)) == *static_cast<double*>(row.field(b));
   return *static_cast<uint32_t*>(row.field(a)) == *static_cast<uint32_t*>(row.field(b));
 }
 
@@ -275,8 +275,8 @@ dxt_privatize_options defaults() {
 // than both the preset's and the default, and any word list (see "Options by
 // name" in dxtext.h): the rules of apply_preset, checked when an option is
 // set, with the option named as the caller wrote it.
-void check_preset(dxt_privatize_options o, const std::vector<bool>& set,
-                  const std::vector<std::string>& written, const std::vector<std::string>& given) {
+void check_preset(dxt_privatize_options o, const std::vector<bool>& set, const std::vector<std::string>& written,
+                  const std::vector<std::string>& given) {
   if (o.preset == DXT_PRESET_NONE) return;
   for (size_t i = 0; i < kOptionCount; ++i) {
     if (!set[i]) continue;
@@ -352,7 +352,7 @@ dxt_status dxt_options_set(dxt_options* options, const char* name, const char* v
       set_option(options, i, written, nullptr, [&](dxt_privatize_options& o) {
         dxt_privatize_options d = defaults();
         std::memcpy(row.field(o), row.field(d),
-                    row.type == OptionType::kDouble ? sizeof(double)
+                    row.type == OptionType::kDouble                                     ? sizeof(double)
                     : row.type == OptionType::kString || row.type == OptionType::kWords ? sizeof(void*)
                                                                                         : sizeof(uint32_t));
       });
@@ -399,9 +399,8 @@ dxt_status dxt_options_set_words(dxt_options* options, const char* name, const c
     const dxt_status status = dxt_output_set_create(&model, words, count, &made);
     if (status != DXT_OK) dxt::fail(status, written + ": " + dxt_last_error_message());
     std::shared_ptr<dxt_output_set> set(made, dxt_output_set_free);
-    set_option(options, i, written, "a word list", [&](dxt_privatize_options& o) {
-      *static_cast<const dxt_output_set**>(row.field(o)) = set.get();
-    });
+    set_option(options, i, written, "a word list",
+               [&](dxt_privatize_options& o) { *static_cast<const dxt_output_set**>(row.field(o)) = set.get(); });
     options->sets[i] = std::move(set);
   });
 }
@@ -413,8 +412,8 @@ dxt_status dxt_option_describe(uint32_t index, dxt_option_info* info) {
     dxt::abi::require(info != nullptr, "info is NULL");
     const size_t minimum = offsetof(dxt_option_info, name) + sizeof(const char*);
     if (info->struct_size < minimum)
-      dxt::fail(DXT_E_INVALID_ARGUMENT, "info.struct_size is " + std::to_string(info->struct_size) +
-                                            "; set it to sizeof(dxt_option_info)");
+      dxt::fail(DXT_E_INVALID_ARGUMENT,
+                "info.struct_size is " + std::to_string(info->struct_size) + "; set it to sizeof(dxt_option_info)");
     if (index >= kOptionCount)
       dxt::fail(DXT_E_INVALID_ARGUMENT,
                 "option " + std::to_string(index) + " does not exist (there are " + std::to_string(kOptionCount) + ")");

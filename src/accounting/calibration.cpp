@@ -162,7 +162,8 @@ EpsilonSearch search_epsilon(const std::function<CalibrationStats(double)>& run,
   auto value = [&](double eps) { return keep_statistic(at(eps).keep_per_word, stat); };
   double lo = floor, hi = std::max(1.0, floor + 1);
   while (value(hi) < target) {
-    if (hi >= DXT_EPSILON_MAX) fail(DXT_E_INVALID_ARGUMENT, "no epsilon up to 1e6 (the largest allowed) reaches the target N_w");
+    if (hi >= DXT_EPSILON_MAX)
+      fail(DXT_E_INVALID_ARGUMENT, "no epsilon up to 1e6 (the largest allowed) reaches the target N_w");
     lo = hi;
     hi = std::min(floor + 2 * (hi - floor), DXT_EPSILON_MAX);
   }

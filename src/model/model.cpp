@@ -216,9 +216,19 @@ void Model::validate(const ModelOpenOptions& options) {
     uint32_t kind;
   };
   std::vector<Range> ranges;
-  SectionView* slot_for[format::kHighestKnownKind + 1] = {
-      nullptr,      &metadata_section_,    &offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_,
-      &covariance_, &search_index_section_, &orderings_section_, &typed_section_};
+  SectionView* slot_for[format::kHighestKnownKind + 1] = {nullptr,
+                                                          &metadata_section_,
+                                                          &offsets_,
+                                                          &strings_,
+                                                          &hash_,
+                                                          &matrix_,
+                                                          &scales_,
+                                                          &norms_,
+                                                          &frequencies_,
+                                                          &covariance_,
+                                                          &search_index_section_,
+                                                          &orderings_section_,
+                                                          &typed_section_};
   for (uint32_t s = 0; s < section_count; ++s) {
     const uint8_t* e = h + format::kHeaderFixedSize + uint64_t{s} * format::kSectionEntrySize;
     const uint32_t kind = load_u32(e + format::entry::kKind);

@@ -230,8 +230,8 @@ std::vector<uint32_t> build_orderings(const Model& model, const OrderingBuildOpt
   if (V < 3) fail(DXT_E_INVALID_ARGUMENT, "orderings need a vocabulary of at least 3 words");
   if (o.count == 0 || o.count > format::orderings::kMaxCount)
     fail(DXT_E_INVALID_ARGUMENT, "the number of orderings must be 1 to " +
-                                     std::to_string(format::orderings::kMaxCount) + " (got " +
-                                     std::to_string(o.count) + ")");
+                                     std::to_string(format::orderings::kMaxCount) + " (got " + std::to_string(o.count) +
+                                     ")");
   if (o.neighbours == 0 || o.neighbours > 256)
     fail(DXT_E_INVALID_ARGUMENT, "neighbours must be 1 to 256 (got " + std::to_string(o.neighbours) + ")");
   if (!o.groups.empty() && o.groups.size() != V)

@@ -95,7 +95,7 @@ dxt_privatize_options apply_preset(const Preset& p, const dxt_privatize_options&
   if (!unset(o.mechanism, DXT_MECHANISM_LAPLACE) && o.mechanism != static_cast<uint32_t>(p.mechanism))
     conflict(p, "mechanism",
              o.mechanism <= DXT_MECHANISM_LAST ? mechanism_name(static_cast<dxt_mechanism>(o.mechanism))
-                                              : std::to_string(o.mechanism),
+                                               : std::to_string(o.mechanism),
              mechanism_name(p.mechanism));
   o.mechanism = p.mechanism;
 

@@ -70,8 +70,8 @@ Toy make_toy() {
   OrderingBuildOptions o;
   o.count = t.K;
   std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
-  write_model_with_section(*m, static_cast<uint32_t>(format::SectionKind::kOrderings),
-                           encode_orderings(*m, o, t.words), format::kMinorOrderings, out);
+  write_model_with_section(*m, static_cast<uint32_t>(format::SectionKind::kOrderings), encode_orderings(*m, o, t.words),
+                           format::kMinorOrderings, out);
   t.bytes = test::AlignedBytes(out.str());
   t.model = Model::open_memory(t.bytes.data(), t.bytes.size, {});
   return t;
@@ -179,8 +179,8 @@ TEST_CASE("ordering: the released word follows the exact mixture law; broken var
   // Lines instead of cycles: the step is clamped at the ends.
   CHECK(test::chi_square(histogram([&] {
                            const uint32_t L = uniform_index(rng, t.K);
-                           const double g = std::floor(sample_exponential(rng) / eps) -
-                                            std::floor(sample_exponential(rng) / eps);
+                           const double g =
+                               std::floor(sample_exponential(rng) / eps) - std::floor(sample_exponential(rng) / eps);
                            const double at = std::clamp(place_of(L, w) + g, 0.0, double{kWords - 1});
                            return t.words[L * kWords + static_cast<uint32_t>(at)];
                          }),
@@ -188,7 +188,8 @@ TEST_CASE("ordering: the released word follows the exact mixture law; broken var
             .p_value < test::kAlpha);
 }
 
-TEST_CASE("ordering with an output vocabulary: the orderings restricted to S, words outside S start at the next member") {
+TEST_CASE(
+    "ordering with an output vocabulary: the orderings restricted to S, words outside S start at the next member") {
   const Toy t = make_toy();
   RandomStream rng = seeded(3);
   // S: the 12 words of even index and of index 1, 5, 9, 13 (not a run of

@@ -159,7 +159,8 @@ inline uint64_t unknown_sections_limit(std::string& b) {
   uint64_t counted = 0;
   for (uint32_t s = 0; s < section_count(b); ++s) {
     const uint32_t kind = fmt::load_u32(u8(b, entry_at(s) + fmt::entry::kKind));
-    if (kind == 2 || (kind >= 4 && kind <= fmt::kHighestKnownKind)) counted += fmt::load_u64(u8(b, entry_at(s) + fmt::entry::kSize));
+    if (kind == 2 || (kind >= 4 && kind <= fmt::kHighestKnownKind))
+      counted += fmt::load_u64(u8(b, entry_at(s) + fmt::entry::kSize));
   }
   return (uint64_t{1} << 20) + 4 * counted;
 }

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "model/format.hpp"
 #include "model/model.hpp"
 #include "model/model_writer.hpp"
 #include "model/ordering_builder.hpp"
-#include "model/format.hpp"
 #include "model/section_append_writer.hpp"
 
 namespace dxt::test {

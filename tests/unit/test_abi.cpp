@@ -556,8 +556,7 @@ TEST_CASE("abi: invalid epsilon, mechanism, policy, rng mode and open flags") {
     CAPTURE(eps);
     dxt_privatize_options outside = popts(eps);
     CHECK_STATUS(dxt_privatize_index(c.ctx, &outside, 0, &idx, nullptr, nullptr), DXT_E_INVALID_EPSILON);
-    CHECK(std::string(dxt_last_error_message()).find("epsilon must be from 1e-06 to 1000000") !=
-          std::string::npos);
+    CHECK(std::string(dxt_last_error_message()).find("epsilon must be from 1e-06 to 1000000") != std::string::npos);
   }
 
   dxt_privatize_options o = popts(1.0);

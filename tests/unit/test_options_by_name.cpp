@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "dxtext/dxtext.h"
 #include "accounting/privacy_report.hpp"
-#include "text/privatize_presets.hpp"
+#include "dxtext/dxtext.h"
 #include "support/toy_models.hpp"
+#include "text/privatize_presets.hpp"
 
 namespace {
 
@@ -289,10 +289,11 @@ TEST_CASE("by name: a preset refuses a conflicting option in either order, namin
   Options o(m.model);
   REQUIRE(o.set("preset", "readable") == DXT_OK);
   // The preset's mechanism, from its table (retuning needs no edit here).
-  const std::string own = dxt::mechanism_name(static_cast<dxt_mechanism>(dxt::find_preset(DXT_PRESET_READABLE)->mechanism));
+  const std::string own =
+      dxt::mechanism_name(static_cast<dxt_mechanism>(dxt::find_preset(DXT_PRESET_READABLE)->mechanism));
   REQUIRE(own != "hyperbolic");
   CHECK(o.set("mechanism", own.c_str()) == DXT_OK);  // the preset's own value
-  CHECK(o.set("mechanism", "laplace") == DXT_OK);  // the default: the preset's value is used
+  CHECK(o.set("mechanism", "laplace") == DXT_OK);    // the default: the preset's value is used
   CHECK(o.set("mechanism", "hyperbolic") == DXT_E_INVALID_ARGUMENT);
   CHECK(message() == "mechanism: 'hyperbolic' conflicts with the preset 'readable', which sets it to '" + own +
                          "': leave it unset, set '" + own + "', or use no preset");

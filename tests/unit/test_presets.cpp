@@ -402,8 +402,8 @@ TEST_CASE("every entry point runs with the resolved options") {
   CHECK(t.releases == 1);
   // A conflicting option is refused before anything is spent.
   dxt_privatize_options bad = readable;
-  bad.mechanism = dxt::find_preset(DXT_PRESET_READABLE)->mechanism == DXT_MECHANISM_TEM ? DXT_MECHANISM_VICKREY
-                                                                                          : DXT_MECHANISM_TEM;
+  bad.mechanism =
+      dxt::find_preset(DXT_PRESET_READABLE)->mechanism == DXT_MECHANISM_TEM ? DXT_MECHANISM_VICKREY : DXT_MECHANISM_TEM;
   CHECK(dxt_ledger_privatize_text(ledger, m.ctx, &bad, "w3", 2, 0, &out, &len, nullptr, nullptr, nullptr) ==
         DXT_E_INVALID_ARGUMENT);
   REQUIRE(dxt_ledger_get_totals(ledger, &t) == DXT_OK);

@@ -3,8 +3,8 @@
 // of a model, for the ordering mechanism; dxtext orderings: print them.
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -78,14 +78,13 @@ int run_order(int argc, char** argv) {
   };
   std::ostringstream j;
   j.precision(6);
-  j << "{\"output\": " << json_string(out_path) << ", \"orderings\": " << o.count
-    << ", \"groups\": "
+  j << "{\"output\": " << json_string(out_path) << ", \"orderings\": " << o.count << ", \"groups\": "
     << (o.groups.empty() ? "\"none\""
-        : common > 0   ? "\"stopwords, the " + std::to_string(common) + " most frequent other words, the rest\""
-                       : "\"stopwords, other words\"")
+        : common > 0     ? "\"stopwords, the " + std::to_string(common) + " most frequent other words, the rest\""
+                         : "\"stopwords, other words\"")
     << ", \"neighbours\": " << o.neighbours << ", \"seed\": " << o.seed
-    << ", \"median_nearest_neighbour\": " << stats.median_nearest
-    << ", \"tour_length\": " << numbers(stats.length) << ", \"median_edge\": " << numbers(stats.median_edge)
+    << ", \"median_nearest_neighbour\": " << stats.median_nearest << ", \"tour_length\": " << numbers(stats.length)
+    << ", \"median_edge\": " << numbers(stats.median_edge)
     << ", \"nearest_10_within_5_places\": " << numbers(stats.neighbours_within_5) << "}";
   std::cout << j.str() << '\n';
   return 0;

@@ -133,8 +133,8 @@ static void options_release(options_copy *o) {
    when lists[i], the value is a word list, each word ended by a NUL
    (dxt_options_set_words). DxOptions makes them; the library checks names
    and values. On failure throws, frees everything and returns 0. */
-static int get_options(JNIEnv *env, jlong context_handle, jobjectArray names, jobjectArray values,
-                       jbooleanArray lists, options_copy *o) {
+static int get_options(JNIEnv *env, jlong context_handle, jobjectArray names, jobjectArray values, jbooleanArray lists,
+                       options_copy *o) {
   const context_box *c = (const context_box *)(intptr_t)context_handle;
   jsize n, k;
   memset(o, 0, sizeof *o);
@@ -393,7 +393,7 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_modelWord(JNIEnv *env, jcl
 }
 
 JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_outputSetCreate(JNIEnv *env, jclass cls, jlong handle,
-                                                                  jobjectArray words) {
+                                                                 jobjectArray words) {
   model_box *m = model_of(env, handle);
   jsize n, k, copied;
   char **copies;
@@ -546,8 +546,7 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeText(JNIEnv *env,
                                                                     jdoubleArray record, jdoubleArray diagnostics,
                                                                     jbyteArray fingerprint, jobjectArray json) {
   (void)cls;
-  return text_call(env, dxt_privatize_text, handle, names, values, lists, text, record, diagnostics, fingerprint,
-                   json);
+  return text_call(env, dxt_privatize_text, handle, names, values, lists, text, record, diagnostics, fingerprint, json);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeWord(JNIEnv *env, jclass cls, jlong handle,
@@ -556,8 +555,7 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeWord(JNIEnv *env,
                                                                     jdoubleArray record, jdoubleArray diagnostics,
                                                                     jbyteArray fingerprint, jobjectArray json) {
   (void)cls;
-  return text_call(env, dxt_privatize_word, handle, names, values, lists, word, record, diagnostics, fingerprint,
-                   json);
+  return text_call(env, dxt_privatize_word, handle, names, values, lists, word, record, diagnostics, fingerprint, json);
 }
 
 JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(

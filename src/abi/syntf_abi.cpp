@@ -14,7 +14,7 @@
 #include "mechanisms/syntf_mechanism.hpp"
 #include "text/stopwords.hpp"
 #include "text/tokenizer.hpp"
-#include "unicode/case_mapping.hpp"
+#include "unicode/fold.hpp"
 
 namespace {
 
@@ -35,7 +35,7 @@ dxt_token_class classify(const dxt::Model& model, std::string_view word, std::op
   index = model.lookup(word);
   const std::vector<dxt::Token> t = dxt::tokenize(word);
   if (t.size() == 1 && t[0].kind == dxt::TokenKind::kNumber) return DXT_CLASS_NUMBER;
-  if (dxt::is_stopword(dxt::unicode::lowercase(word))) return DXT_CLASS_STOPWORD;
+  if (dxt::is_stopword(dxt::unicode::fold(word))) return DXT_CLASS_STOPWORD;
   return index ? DXT_CLASS_IN_VOCABULARY : DXT_CLASS_OUT_OF_VOCABULARY;
 }
 

@@ -11,7 +11,7 @@
 #include "errors/error.hpp"
 #include "model/model.hpp"
 #include "model/model_writer.hpp"
-#include "unicode/case_mapping.hpp"
+#include "unicode/fold.hpp"
 #include "unicode/utf8.hpp"
 
 namespace dxt {
@@ -73,7 +73,11 @@ class WordSink {
     std::string word(raw);
     if (options_.lowercase) {
       if (!originals_.insert(word).second) parse_error(line, "duplicate word '" + word + "'");
-      word = unicode::lowercase(word);
+      word = unicode::fold(word);
+      if (word.empty()) {  // invisible characters only: no text can spell it
+        ++stats_.special_tokens_skipped;
+        return;
+      }
       if (writer_.contains(word)) {  // "The" after "the": keep the first
         ++stats_.case_duplicates_skipped;
         return;
@@ -267,8 +271,8 @@ std::unordered_map<std::string, uint64_t> read_frequencies(std::istream& in, boo
     if (count.empty() || r.ec != std::errc() || r.ptr != count.data() + count.size() || !next_field(rest).empty())
       parse_error(line_no, "expected 'word count' in the frequency file");
     if (!utf8::valid(word.data(), word.size())) parse_error(line_no, "word is not valid UTF-8");
-    const std::string key = lowercase ? unicode::lowercase(word) : std::string(word);
-    out[key] += n;  // case variants of one lowercase word add up
+    const std::string key = lowercase ? unicode::fold(word) : std::string(word);
+    out[key] += n;  // variants of one folded word add up
   }
   if (in.bad()) fail(DXT_E_IO, "reading the frequency file failed");
   return out;

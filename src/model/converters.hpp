@@ -48,7 +48,7 @@ struct ConvertStats {
   uint64_t words = 0;
   uint32_t dimension = 0;
   uint64_t case_duplicates_skipped = 0;  // with lowercase: later spellings dropped
-  uint64_t special_tokens_skipped = 0;   // "</s>" of fastText / word2vec
+  uint64_t special_tokens_skipped = 0;   // "</s>" of fastText / word2vec; words that fold to nothing
   uint64_t consumed() const { return words + case_duplicates_skipped + special_tokens_skipped; }
 };
 

@@ -19,7 +19,7 @@
 #include "model/f16.hpp"
 #include "model/format.hpp"
 #include "model/typed_lists.hpp"
-#include "unicode/case_mapping.hpp"
+#include "unicode/fold.hpp"
 #include "unicode/utf8.hpp"
 
 namespace dxt {
@@ -483,10 +483,10 @@ std::optional<uint32_t> Model::find_exact(std::string_view w) const {
 }
 
 std::optional<uint32_t> Model::lookup(std::string_view w) const {
-  if (lowercase_) return find_exact(unicode::lowercase(w));
+  if (lowercase_) return find_exact(unicode::fold(w));
   if (auto hit = find_exact(w)) return hit;
-  const std::string lower = unicode::lowercase(w);
-  if (lower != w) return find_exact(lower);
+  const std::string folded = unicode::fold(w);
+  if (folded != w) return find_exact(folded);
   return std::nullopt;
 }
 

@@ -104,8 +104,9 @@ class Model {
   std::string_view word(uint32_t index) const;
   // Exact lookup of the stored bytes (no case folding).
   std::optional<uint32_t> find_exact(std::string_view word) const;
-  // Lookup as the text functions do: folded to lowercase when the vocabulary
-  // is lowercase; otherwise exact, then lowercase as a fallback.
+  // Lookup as the text functions do: folded (unicode::fold: full case
+  // folding, NFKC, default-ignorables dropped) when the vocabulary is
+  // declared lowercase, i.e. folded; otherwise exact, then folded.
   std::optional<uint32_t> lookup(std::string_view word) const;
 
   // Row i dequantised into out[0..dimension).

@@ -11,7 +11,7 @@
 #include "errors/error.hpp"
 #include "model/f16.hpp"
 #include "model/format.hpp"
-#include "unicode/case_mapping.hpp"
+#include "unicode/fold.hpp"
 #include "unicode/utf8.hpp"
 
 namespace dxt {
@@ -121,10 +121,12 @@ void ModelWriter::add(std::string_view word, const float* v, uint64_t frequency)
     fail(DXT_E_PARSE, "word is not valid UTF-8");
   if (words_.size() >= UINT32_MAX - 1) fail(DXT_E_INPUT_TOO_LARGE, "too many words");
   if (contains(word)) fail(DXT_E_PARSE, "duplicate word '" + std::string(word) + "'");
-  // In a lowercase vocabulary every lookup is folded first, so a word with a
-  // capital could never be found.
-  if (options_.lowercase && unicode::lowercase(word) != word)
-    fail(DXT_E_PARSE, "'" + std::string(word) + "' is not lowercase, but the vocabulary is declared lowercase");
+  // In a lowercase vocabulary every lookup is folded first (unicode::fold),
+  // so a word outside the folded form could never be found.
+  if (options_.lowercase && !unicode::is_folded(word))
+    fail(DXT_E_PARSE, "'" + std::string(word) +
+                          "' is not in folded form (lower case, NFKC, no invisible characters), but the vocabulary is "
+                          "declared lowercase");
   const uint32_t D = options_.dimension;
   for (uint32_t i = 0; i < D; ++i)
     if (!std::isfinite(v[i])) fail(DXT_E_PARSE, "non-finite value in the vector of '" + std::string(word) + "'");

@@ -7,7 +7,7 @@
 #include "errors/error.hpp"
 #include "model/checked_math.hpp"
 #include "model/format.hpp"
-#include "unicode/case_mapping.hpp"
+#include "unicode/fold.hpp"
 #include "unicode/utf8.hpp"
 
 namespace dxt {
@@ -27,7 +27,7 @@ const char* member_fault(std::string_view w) {
   if (!utf8::valid(w.data(), w.size())) return "is not valid UTF-8";
   for (char c : w)
     if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) return "holds a space or control character";
-  if (unicode::lowercase(w) != w) return "is not lower case";
+  if (!unicode::is_folded(w)) return "is not in folded form (lower case, NFKC)";
   return nullptr;
 }
 

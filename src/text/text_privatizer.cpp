@@ -7,7 +7,7 @@
 #include "errors/error.hpp"
 #include "text/stopwords.hpp"
 #include "text/tokenizer.hpp"
-#include "unicode/case_mapping.hpp"
+#include "unicode/fold.hpp"
 #include "unicode/utf8.hpp"
 
 namespace dxt {
@@ -35,7 +35,7 @@ TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::opti
   Decision d{DXT_CLASS_IN_VOCABULARY, DXT_POLICY_PRIVATIZE, model_.lookup(fold_apostrophes(word))};
   if (is_number.value_or(false) || (!is_number && is_number_token(word))) {
     d.cls = DXT_CLASS_NUMBER;
-  } else if (is_stopword(unicode::lowercase(word))) {
+  } else if (is_stopword(unicode::fold(word))) {
     d.cls = DXT_CLASS_STOPWORD;
   } else if (!d.index) {
     d.cls = DXT_CLASS_OUT_OF_VOCABULARY;
@@ -75,7 +75,7 @@ std::string TextPrivatizer::render_typed(const Decision& d, std::string_view wor
     case DXT_TYPED_REPLACE: {
       if (!policies_.typed_consistent)
         return typed_replacement(d.typed, word, rng_, lists_, policies_.keep_number_shape);
-      auto key = std::make_pair(d.typed, unicode::lowercase(word));
+      auto key = std::make_pair(d.typed, unicode::fold(word));
       auto it = consistent_.find(key);
       if (it == consistent_.end())
         it = consistent_
@@ -178,7 +178,7 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     decisions.push_back(decide(word, t.kind == TokenKind::kNumber, context));
     context.sentence_start = false;
     context.previous = decisions.back().detected;
-    if (policies_.any_typed()) previous_word = unicode::lowercase(word);
+    if (policies_.any_typed()) previous_word = unicode::fold(word);
   }
   return decisions;
 }
@@ -273,7 +273,7 @@ std::string TextPrivatizer::strict_release_input(std::string_view text) {
             bytes(shape);
           }
           if (policies_.typed_consistent) {
-            const auto key = std::make_pair(d.typed, unicode::lowercase(word));
+            const auto key = std::make_pair(d.typed, unicode::fold(word));
             const auto it = first_of.emplace(key, static_cast<uint32_t>(first_of.size())).first;
             u32(it->second);
           }

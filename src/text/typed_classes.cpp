@@ -8,7 +8,7 @@
 #include "sampling/samplers.hpp"
 #include "text/case_shape.hpp"
 #include "text/stopwords.hpp"
-#include "unicode/case_mapping.hpp"
+#include "unicode/fold.hpp"
 
 namespace dxt {
 
@@ -187,7 +187,7 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   if (context.is_number) return DXT_TYPED_NUMBER;
   std::string_view base = word;
   if (ends_with_possessive(base)) base.remove_suffix(possessive_size(base));
-  const std::string lower = unicode::lowercase(base);
+  const std::string lower = unicode::fold(base);
   if (is_stopword(lower)) return DXT_TYPED_NONE;
   if (std::find(kNumberWords.begin(), kNumberWords.end(), lower) != kNumberWords.end()) return DXT_TYPED_NUMBER;
   if (std::find(kCalendarWords.begin(), kCalendarWords.end(), lower) != kCalendarWords.end()) return DXT_TYPED_NONE;

@@ -117,6 +117,8 @@ check "convert prints a JSON summary" grep -q '^{"output":".*m.dxe","words":20,"
 tok=$(printf "Don't panic: it's 3.14 o'clock, Mr. SMITH!\nsecond line\n" | "$BIN" tokenize --lowercase) || tok="<exit $?>"
 check "tokenize --lowercase splits as privatize does" test "$tok" = "don't panic it's 3.14 o'clock mr smith
 second line"
+tok=$(printf 'Stra\xc3\x9fe \xef\xbc\xb3\xef\xbc\xad\xef\xbc\xa9\xef\xbc\xb4\xef\xbc\xa8 hel\xc2\xadlo\n' | "$BIN" tokenize --lowercase) || tok="<exit $?>"
+check "tokenize --lowercase folds case, NFKC and invisible characters ($tok)" test "$tok" = "strasse smith hello"
 
 # --- inspect ---------------------------------------------------------------
 "$BIN" inspect "$tmp/m.dxe" >"$tmp/inspect.json" || bad "inspect exited $?"
@@ -212,6 +214,8 @@ out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --release-shape normal
 check "privatize --release-shape normalize: canonical marks and sentence capitals" test "$out" = "The red tree, blue paris. Happy night"
 out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --release-shape strict "  the RED tree;  blue Paris!! happy night") || out="<exit $?>"
 check "privatize --release-shape strict: the words, one space apart" test "$out" = "the red tree blue paris happy night"
+out=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1e6 --release-shape strict "$(printf 'THE \xef\xbc\xb2\xef\xbc\xa5\xef\xbc\xa4 t\xe2\x80\x8dree')") || out="<exit $?>"
+check "privatize --release-shape strict: full-width letters and a joiner inside a word fold away ($out)" test "$out" = "the red tree"
 a=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 0.5 --seed "$SHAPE_SEED" --release-shape strict "The cat sat. On the mat!" 2>/dev/null) || a="<exit $?>"
 b=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 0.5 --seed "$SHAPE_SEED" --release-shape strict "the CAT -- sat on (the) mat" 2>/dev/null) || b="<exit $?>"
 check "privatize --release-shape strict: punctuation, case and spacing do not show ($a)" test "$a" = "$b"

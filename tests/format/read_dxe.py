@@ -25,8 +25,10 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import struct
 import sys
+import unicodedata
 
 # Statuses (docs/format.md section 12).
 OK = "DXT_OK"
@@ -112,43 +114,41 @@ def fnv1a64(data):
     return h
 
 
-def lower_code_point(c):
-    """The lowercase mapping of docs/format.md Appendix B."""
-    if 0x41 <= c <= 0x5A:
-        return c + 0x20
-    if 0xC0 <= c <= 0xDE and c != 0xD7:
-        return c + 0x20
-    if c == 0x130:
-        return 0x69
-    if 0x100 <= c <= 0x137 or 0x14A <= c <= 0x177:
-        return c | 1
-    if 0x139 <= c <= 0x148 or 0x179 <= c <= 0x17E:
-        return c + 1 if c & 1 else c
-    if c == 0x178:
-        return 0xFF
-    if c == 0x386:
-        return 0x3AC
-    if 0x388 <= c <= 0x38A:
-        return c + 0x25
-    if c == 0x38C:
-        return 0x3CC
-    if 0x38E <= c <= 0x38F:
-        return c + 0x3F
-    if 0x391 <= c <= 0x3AB and c != 0x3A2:
-        return c + 0x20
-    if 0x400 <= c <= 0x40F:
-        return c + 0x50
-    if 0x410 <= c <= 0x42F:
-        return c + 0x20
-    return c
+_NFKC_CF = None
 
 
-def lowercase(word_bytes):
+def _nfkc_cf():
+    """NFKC_Casefold of each code point, from the UCD's DerivedNormalizationProps.txt."""
+    global _NFKC_CF
+    if _NFKC_CF is None:
+        path = os.path.join(os.environ.get("DXT_UCD", "/usr/share/unicode"), "DerivedNormalizationProps.txt")
+        if not os.path.isfile(path):
+            sys.exit("folding a non-ASCII word needs the Unicode Character Database (%s; Debian: unicode-data)" % path)
+        _NFKC_CF = {}
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                data = line.split("#", 1)[0].strip()
+                fields = [x.strip() for x in data.split(";")]
+                if len(fields) < 3 or fields[1] != "NFKC_CF":
+                    continue
+                a, _, b = fields[0].partition("..")
+                value = "".join(chr(int(x, 16)) for x in fields[2].split())
+                for c in range(int(a, 16), int(b or a, 16) + 1):
+                    _NFKC_CF[c] = value
+    return _NFKC_CF
+
+
+def fold(word_bytes):
+    """Word folding of docs/format.md Appendix B: toNFKC_Casefold after NFD."""
     try:
         text = word_bytes.decode("utf-8")
     except UnicodeDecodeError:
         return word_bytes  # invalid UTF-8 is left unchanged
-    return "".join(chr(lower_code_point(ord(ch))) for ch in text).encode("utf-8")
+    if text.isascii():
+        return text.lower().encode("ascii")
+    table = _nfkc_cf()
+    mapped = "".join(table.get(ord(ch), ch) for ch in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFC", mapped).encode("utf-8")
 
 
 def valid_utf8(b):
@@ -391,10 +391,10 @@ class Model:
     def lookup(self, q):
         """Lookup as docs/format.md section 7.3 describes."""
         if self.lowercase:
-            return self.find_exact(lowercase(q))
+            return self.find_exact(fold(q))
         hit = self.find_exact(q)
-        if hit is None and lowercase(q) != q:
-            hit = self.find_exact(lowercase(q))
+        if hit is None and fold(q) != q:
+            hit = self.find_exact(fold(q))
         return hit
 
     def scale(self, i):
@@ -437,7 +437,7 @@ class Model:
         c(len(set(words)) == V, CORRUPT, "words are not unique")
         if self.lowercase:
             for w in words:
-                c(lowercase(w) == w, CORRUPT, "word %r is not lowercase" % w.decode())
+                c(fold(w) == w, CORRUPT, "word %r is not in folded form" % w.decode())
 
         # Hash table: each 1..V exactly once, every word reachable.
         slots = struct.unpack_from("<%dI" % C, self.data, self.hash_at)
@@ -528,7 +528,7 @@ def check_expected(model, path):
         word, values = fields[0], [float(v) for v in fields[1:]]
         if len(values) != model.D:
             fail(CORRUPT, "%s:%d: %d values, the model has dimension %d" % (path, number, len(values), model.D))
-        key = lowercase(word) if model.lowercase else word
+        key = fold(word) if model.lowercase else word
         if key in seen:
             continue  # a later spelling that folds to an earlier word is dropped by the converter
         seen.add(key)

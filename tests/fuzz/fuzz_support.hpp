@@ -107,7 +107,7 @@ struct Models {
     s.quantization = q;
     s.lowercase = lowercase;
     // Words a text can hit: real-looking ones, a stopword and a number.
-    const char* extra[] = {"fox", "dog", "the", "42", "straße", "naïve"};
+    const char* extra[] = {"fox", "dog", "the", "42", "über", "naïve"};
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; ++i) {
       s.words.push_back(extra[i]);
       const float r = s.geometry == DXT_GEOMETRY_POINCARE ? 0.1f * static_cast<float>(i + 1) : static_cast<float>(i);

@@ -176,6 +176,58 @@ TEST_CASE("lowercase: later case variants are skipped, exact duplicates are erro
   CHECK_THROWS_AS(convert("the 1 2\nthe 3 4\n", o), Error);
 }
 
+TEST_CASE("lowercase folds words as lookups do: case, NFKC, composition, invisible code points") {
+  ConvertOptions o;
+  o.format = EmbeddingFormat::kGlove;
+  o.lowercase = true;
+  ConvertStats stats;
+  // STRAẞE, then straße and Strasse (variants, skipped); café with a
+  // combining accent, then precomposed and full-width upper case; a ligature;
+  // a word of a zero-width space only; ΟΔΟΣ with its final-sigma twin.
+  const std::string in =
+      "STRA\xE1\xBA\x9E"
+      "E 1 2\nstra\xC3\x9F"
+      "e 3 4\nStrasse 5 6\n"
+      "cafe\xCC\x81 7 8\ncaf\xC3\xA9 9 10\n\xEF\xBC\xA3\xEF\xBC\xA1\xEF\xBC\xA6\xC3\x89 11 12\n"
+      "\xEF\xAC\x81sh 13 14\n\xE2\x80\x8B 15 16\n\xCE\x9F\xCE\x94\xCE\x9F\xCE\xA3 17 "
+      "18\n\xCE\xBF\xCE\xB4\xCE\xBF\xCF\x82 19 20\n";
+  const test::AlignedBytes bytes(convert(in, o, &stats));
+  CHECK(stats.words == 4);
+  CHECK(stats.case_duplicates_skipped == 5);
+  CHECK(stats.special_tokens_skipped == 1);
+  const auto m = test::open_bytes(bytes);
+  CHECK(m->word(0) == "strasse");
+  CHECK(m->word(1) == "caf\xC3\xA9");
+  CHECK(m->word(2) == "fish");
+  CHECK(m->word(3) == "\xCE\xBF\xCE\xB4\xCE\xBF\xCF\x83");
+  CHECK(m->lookup("Stra\xC3\x9F"
+                  "e") == std::optional<uint32_t>(0));
+  CHECK(m->lookup("CAFE\xCC\x81") == std::optional<uint32_t>(1));
+  CHECK(m->lookup("FI\xC2\xAD"
+                  "SH") == std::optional<uint32_t>(2));
+  CHECK(m->lookup("\xCE\xBF\xCE\xB4\xCE\xBF\xCF\x82") == std::optional<uint32_t>(3));
+  // Frequencies fold the same way and add up.
+  std::istringstream counts(
+      "STRASSE 3\nstra\xC3\x9F"
+      "e 4\nfish 1\n");
+  const auto f = read_frequencies(counts, true);
+  CHECK(f.at("strasse") == 7);
+  // A writer refuses a word outside the folded form in a lowercase vocabulary.
+  std::stringstream out;
+  ModelWriterOptions wo;
+  wo.dimension = 1;
+  wo.lowercase = true;
+  ModelWriter w(out, wo);
+  const float v = 1.0f;
+  CHECK_THROWS_AS(w.add("stra\xC3\x9F"
+                        "e",
+                        &v, 0),
+                  Error);
+  CHECK_THROWS_AS(w.add("\xEF\xAC\x81sh", &v, 0), Error);
+  CHECK_THROWS_AS(w.add("hel\xE2\x80\x8Dlo", &v, 0), Error);
+  w.add("strasse", &v, 0);
+}
+
 TEST_CASE("max-words stops early, also before the header's count") {
   ConvertOptions o;
   o.format = EmbeddingFormat::kWord2VecText;

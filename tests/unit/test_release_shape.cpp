@@ -226,6 +226,72 @@ TEST_CASE("the canonical forms, at an epsilon where no word moves") {
   dxt_context_destroy(ctx);
 }
 
+// Words outside ASCII, stored in folded form (unicode::fold): the Greek
+// final sigma folds to σ, ß to ss, the ligature ﬁ to fi.
+const char* const kFoldedWords[] = {"οδοσ", "džungla", "strasse", "café", "hello", "tom", "fish", "the"};
+
+struct FoldedToy {
+  dxt::test::AlignedBytes bytes;
+  dxt_model* model = nullptr;
+  FoldedToy() : bytes(dxt::test::build_model_bytes(spec())) {
+    REQUIRE(dxt_model_open_memory(bytes.data(), bytes.size, nullptr, &model) == DXT_OK);
+  }
+  ~FoldedToy() { dxt_model_close(model); }
+  FoldedToy(const FoldedToy&) = delete;
+  FoldedToy& operator=(const FoldedToy&) = delete;
+  static dxt::test::ToyModelSpec spec() {
+    dxt::test::ToyModelSpec s;
+    for (uint32_t i = 0; i < 8; ++i) {
+      s.words.push_back(kFoldedWords[i]);
+      s.vectors.push_back({static_cast<float>(i % 4), static_cast<float>(i / 4), 0.0f});
+    }
+    return s;
+  }
+};
+
+// Spellings of "ΟΔΟΣ DŽUNGLA STRAẞE café hello tom fish the" that differ in
+// case (full case folding), composition (e + U+0301), compatibility forms
+// (full-width, mathematical bold, the ﬁ ligature, the DŽ digraph) and
+// default-ignorable code points inside words (zero-width joiner, soft hyphen,
+// word joiner).
+const std::vector<std::string> kUnicodeVariants = {
+    "\xCE\x9F\xCE\x94\xCE\x9F\xCE\xA3 D\xC5\xBDUNGLA STRA\xE1\xBA\x9E"
+    "E caf\xC3\xA9 hello tom fish the",
+    "\xCE\xBF\xCE\xB4\xCE\xBF\xCF\x82 d\xC5\xBEungla stra\xC3\x9F"
+    "e cafe\xCC\x81 hel\xE2\x80\x8Dlo \xEF\xBD\x94\xEF\xBD\x8F\xEF\xBD\x8D \xEF\xAC\x81sh the",
+    "\xCE\x9F\xCE\xB4\xCE\xBF\xCF\x82 \xC7\x85ungla Strasse CAF\xC3\x89 hel\xC2\xADlo "
+    "\xF0\x9D\x90\xAD\xF0\x9D\x90\xA8\xF0\x9D\x90\xA6 FI\xE2\x81\xA0SH T\xE2\x80\x8BHE",
+};
+
+TEST_CASE("strict and normalize are blind to Unicode case, normalisation and invisible code points inside words") {
+  FoldedToy toy;
+  // At an epsilon where no word moves, every spelling is its folded word.
+  dxt_context* ctx = seeded_context(toy.model, 1);
+  for (const std::string& v : kUnicodeVariants) {
+    std::string out;
+    REQUIRE(text_status(ctx, options(DXT_SHAPE_STRICT, 1e6), v, out) == DXT_OK);
+    CHECK_MESSAGE(out == "\xCE\xBF\xCE\xB4\xCE\xBF\xCF\x83 d\xC5\xBEungla strasse caf\xC3\xA9 hello tom fish the", v);
+    REQUIRE(text_status(ctx, options(DXT_SHAPE_NORMALIZE, 1e6), v, out) == DXT_OK);
+    CHECK_MESSAGE(out == "\xCE\x9F\xCE\xB4\xCE\xBF\xCF\x83 d\xC5\xBEungla strasse caf\xC3\xA9 hello tom fish the", v);
+    for (const char* w : {"hello", "tom", "fish"}) {
+      uint32_t index = 0;
+      CHECK(dxt_model_lookup(toy.model, w, std::strlen(w), &index) == DXT_OK);
+    }
+  }
+  dxt_context_destroy(ctx);
+  // Where words move, the outputs are byte-identical for every seed.
+  CHECK(hides(real_release(toy.model, options(DXT_SHAPE_STRICT)), kUnicodeVariants));
+  CHECK(hides(real_release(toy.model, options(DXT_SHAPE_NORMALIZE)), kUnicodeVariants));
+  // The lookup finds each spelling on its own, too.
+  for (const char* w : {"\xEF\xBD\x88\xEF\xBD\x85\xEF\xBD\x8C\xEF\xBD\x8C\xEF\xBD\x8F", "HEL\xC2\xADLO",
+                        "STRA\xC3\x9F"
+                        "E",
+                        "\xCE\x9F\xCE\x94\xCE\x9F\xCE\xA3", "CAFE\xCC\x81"}) {
+    uint32_t index = 0;
+    CHECK_MESSAGE(dxt_model_lookup(toy.model, w, std::strlen(w), &index) == DXT_OK, w);
+  }
+}
+
 TEST_CASE("the release record states the shape and what the output reveals") {
   Toy toy;
   dxt_context* ctx = seeded_context(toy.model, 1);

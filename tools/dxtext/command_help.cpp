@@ -114,12 +114,15 @@ const std::vector<CommandHelp>& command_help() {
        "          [--license TEXT] [--index] IN OUT.dxe\n"
        "      --format names the input's format; --covariance stores the covariance the\n"
        "      mahalanobis mechanism needs (default for euclidean); --index adds a search index\n"
-       "      with default parameters (dxtext index)\n",
+       "      with default parameters (dxtext index); --lowercase stores every word folded\n"
+       "      (case, NFKC, invisible characters dropped), keeping the first of words that\n"
+       "      fold alike\n",
        false},
       {"tokenize",
        "  tokenize [--lowercase] [--words-only] [--format text|json]\n"
        "      split standard input into words and numbers as privatize does, one line per line\n"
-       "      (with --format json: a JSON array of the tokens per line)\n",
+       "      (with --format json: a JSON array of the tokens per line); --lowercase folds\n"
+       "      them as a lowercase model's lookups do (case, NFKC, invisible characters)\n",
        false},
       {"inspect", "  inspect [--no-verify] MODEL     print the model's header, digests and metadata as JSON\n", false},
       {"export", "  export [--output FILE] MODEL    write the model as word2vec text\n", false},

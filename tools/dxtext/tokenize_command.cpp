@@ -10,7 +10,7 @@
 #include "output_format.hpp"
 #include "text/text_privatizer.hpp"
 #include "text/tokenizer.hpp"
-#include "unicode/case_mapping.hpp"
+#include "unicode/fold.hpp"
 
 namespace dxt::cli {
 
@@ -36,10 +36,10 @@ int run_tokenize(int argc, char** argv) {
       if (!is_word_or_number(t.kind) || (words_only && t.kind == TokenKind::kNumber)) continue;
       const std::string_view piece(line.data() + t.begin, t.end - t.begin);
       if (!out.empty()) out += json ? "," : " ";
-      // Fold apostrophes as lookups do, so corpora and vocabularies agree.
-      const std::string folded = fold_apostrophes(piece);
-      out += json ? json_string(lower ? unicode::lowercase(folded) : folded)
-                  : (lower ? unicode::lowercase(folded) : folded);
+      // Fold apostrophes (and with --lowercase, case and Unicode forms) as
+      // lookups in a lowercase model do, so corpora and vocabularies agree.
+      const std::string folded = lower ? unicode::fold(fold_apostrophes(piece)) : fold_apostrophes(piece);
+      out += json ? json_string(folded) : folded;
     }
     out = json ? "[" + out + "]\n" : out + '\n';
     std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));

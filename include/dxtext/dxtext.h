@@ -847,7 +847,7 @@ typedef enum dxt_bound {
 #define DXT_TYPED_FLAG_NUMBER_SHAPE 0x2u
 /** the input's words themselves: the model's words are so far apart at this
     epsilon that the mechanism returns every word of a fixed sample unchanged
-    with probability at least 1 - 1e-9 (laplace and exponential on Euclidean
+    with probability at least 1 - 1e-9 (laplace, exponential, tem and mahalanobis on Euclidean
     models; docs/guarantees.md, "A mechanism that keeps its input"). The
     record's is_private is then false. */
 #define DXT_REVEALS_INPUT_WORDS 0x100u

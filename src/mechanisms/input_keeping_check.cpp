@@ -12,12 +12,13 @@ namespace {
 constexpr uint32_t kSample = 16;
 constexpr double kLogDelta = -20.72326583694641;  // ln(1e-9)
 
-// Whether t = epsilon * d / 2 keeps a word with probability >= 1 - 1e-9.
+// Whether t = epsilon * d / 2 (scaled per mechanism, below) keeps a word
+// with probability >= 1 - 1e-9.
 bool keeps(dxt_mechanism id, double t, double dimension, double vocabulary) {
   if (!(t > 0)) return false;
-  if (id == DXT_MECHANISM_LAPLACE)
+  if (id == DXT_MECHANISM_LAPLACE || id == DXT_MECHANISM_MAHALANOBIS)
     return t > dimension && dimension - t + dimension * std::log(t / dimension) <= kLogDelta;
-  return std::log(vocabulary - 1) - t <= kLogDelta;  // exponential
+  return std::log(vocabulary - 1) - t <= kLogDelta;  // exponential, tem
 }
 
 double squared_distance(const float* a, const float* b, size_t n) {
@@ -31,8 +32,11 @@ double squared_distance(const float* a, const float* b, size_t n) {
 
 }  // namespace
 
-bool mechanism_keeps_input(const Model& model, const MechanismParams& params) {
-  if (params.id != DXT_MECHANISM_LAPLACE && params.id != DXT_MECHANISM_EXPONENTIAL) return false;
+bool mechanism_keeps_input(const Model& model, const MechanismParams& params, double tem_gamma) {
+  const dxt_mechanism id = params.id;
+  if (id != DXT_MECHANISM_LAPLACE && id != DXT_MECHANISM_EXPONENTIAL && id != DXT_MECHANISM_TEM &&
+      id != DXT_MECHANISM_MAHALANOBIS)
+    return false;
   if (model.geometry() != DXT_GEOMETRY_EUCLIDEAN || params.output) return false;
   const uint32_t v = model.vocabulary_size();
   const uint32_t n = model.dimension();
@@ -44,8 +48,15 @@ bool mechanism_keeps_input(const Model& model, const MechanismParams& params) {
     rows[j] = static_cast<uint32_t>(static_cast<uint64_t>(j) * v / k);
     model.row(rows[j], sample.data() + static_cast<size_t>(j) * n);
   }
+  // mahalanobis shapes the laplace noise by Sigma_lambda^(1/2), whose
+  // largest singular value is at most sqrt(lambda n + 1 - lambda) (Sigma'
+  // has trace n); tem caps every distance at gamma.
+  const double lambda = params.mahalanobis_lambda;
+  const double stretch = id == DXT_MECHANISM_MAHALANOBIS ? std::sqrt(lambda * n + 1 - lambda) : 1.0;
   auto passes = [&](double nearest_squared) {
-    return keeps(params.id, params.epsilon * std::sqrt(nearest_squared) / 2, n, v);
+    double d = std::sqrt(nearest_squared) / stretch;
+    if (id == DXT_MECHANISM_TEM) d = std::min(d, tem_gamma);
+    return keeps(id, params.epsilon * d / 2, n, v);
   };
   // The nearest other sampled word bounds each word's nearest neighbour from
   // above: if that already fails the bound, the true one does too.

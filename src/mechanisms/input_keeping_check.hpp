@@ -12,13 +12,18 @@
 //     a draw can leave the word only if the norm reaches d / 2; by the
 //     Chernoff bound P(Gamma(n, 1) >= t) <= exp(n - t + n ln(t / n)) for t > n;
 //   exponential: P(another word) <= (V - 1) exp(-epsilon d / 2), V words
-//     (the mechanism weighs w' by exp(-epsilon d(w, w') / 2)).
+//     (the mechanism weighs w' by exp(-epsilon d(w, w') / 2));
+//   tem: as exponential with min(d, gamma) (every distance capped at gamma);
+//   mahalanobis: as laplace with d / sqrt(lambda n + 1 - lambda), the noise
+//     being laplace's shaped by Sigma_lambda^(1/2), whose largest singular
+//     value that bounds.
 // When every sampled word passes, the mechanism keeps its input: the
-// release record then says so (DXT_REVEALS_INPUT_WORDS, not private). Other
-// mechanisms, hyperbolic models and restricted output vocabularies are not
-// checked (false). A word-sample upper bound on d (the nearest other
-// sampled word) is tried first, so a model and epsilon far from the bound,
-// the usual case, cost K^2 distances and no pass over the vocabulary.
+// release record then says so (DXT_REVEALS_INPUT_WORDS, not private).
+// vickrey, syntf, hyperbolic models and restricted output vocabularies are
+// not checked (false); ordering needs none: its step's law does not depend
+// on the model, and a step of k places, 0 < k < V, never returns the word. A word-sample upper bound on d (the nearest
+// other sampled word) is tried first, so a model and epsilon far from the bound, the usual case, cost K^2 distances and
+// no pass over the vocabulary.
 #pragma once
 
 #include "mechanisms/mechanism.hpp"
@@ -26,6 +31,7 @@
 
 namespace dxt {
 
-bool mechanism_keeps_input(const Model& model, const MechanismParams& params);
+// tem_gamma: the tem mechanism's truncation radius (ignored otherwise).
+bool mechanism_keeps_input(const Model& model, const MechanismParams& params, double tem_gamma = 0);
 
 }  // namespace dxt

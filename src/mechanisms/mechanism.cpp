@@ -83,7 +83,8 @@ std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismPar
     case DXT_MECHANISM_ORDERING: m = std::make_unique<OrderingMechanism>(model, p); break;
     default: fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(p.id)));
   }
-  m->set_keeps_input(mechanism_keeps_input(model, p));
+  const double tem_gamma = p.id == DXT_MECHANISM_TEM ? static_cast<const TemMechanism&>(*m).gamma() : 0;
+  m->set_keeps_input(mechanism_keeps_input(model, p, tem_gamma));
   return m;
 }
 

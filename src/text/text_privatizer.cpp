@@ -208,7 +208,7 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
   std::string_view previous_raw;  // the word before, as written
   std::string previous_word;      // the same, lower case
   bool previous_started = false;  // it was the first word of its sentence
-  bool gap_period = false, gap_break = false, gap_sentence = false;
+  bool gap_period = false, gap_break = false, gap_sentence = false, gap_other = false;
   for (size_t i = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
     if (t.kind == TokenKind::kSpan) {
@@ -219,6 +219,7 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
       if (span.find_first_not_of(" .") != std::string_view::npos) context.previous = DXT_TYPED_NONE;
       gap_sentence = gap_sentence || sentence;
       gap_period = gap_period || span.find('.') != std::string_view::npos;
+      gap_other = gap_other || span.find_first_not_of(" .") != std::string_view::npos;
       gap_break = gap_break || span.find_first_of(",\n") != std::string_view::npos;
       continue;
     }
@@ -227,7 +228,8 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     context.structured = t.typed;
     context.is_number = t.kind == TokenKind::kNumber;
     context.after_place_word = is_place_cue(previous_word);
-    context.after_title = is_person_title(previous_word);
+    // A title and the name after it have only spaces or a full stop between.
+    context.after_title = is_person_title(previous_word) && !gap_other;
     context.after_strong_title = context.after_title && is_strong_title(previous_raw, gap_period, previous_started);
     context.after_determiner = is_determiner(previous_word);
     context.after_sign_off = is_sign_off(previous_word) && gap_break && ends_line[i];
@@ -246,7 +248,7 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     previous_raw = word;
     previous_word = unicode::lowercase(word);
     previous_started = started;
-    gap_period = gap_break = gap_sentence = false;
+    gap_period = gap_break = gap_sentence = gap_other = false;
   }
   // A listed first name right before a word found a name, in the same case
   // ("Grace Kelly", "sandy smith"): read once every word's class is known

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Detection precision and recall of the typed classes on labelled text
 // (tests/data/typed_eval.txt, made by eval/typed_classes/make_eval.py from
-// public lists other than the model's wherever one exists), with the default
+// public lists other than the model's wherever one exists, and the held-out
+// tests/data/typed_eval_heldout.txt, made by it with --heldout), with the default
 // model's lists, exactly as dxt_privatize_text finds them. Prints the table
 // (docs/evaluation/typed-classes.md quotes it) and fails under the floors
 // below, which sit a few points under the measured values: a change that
-// loses detection must say so.
+// loses detection must say so. The distractor sentences (labelled text
+// with no entity) may not gain typed tokens.
 //
 // Scored per token by family of classes that share a placeholder: names
 // (first names and surnames, "[name]"), then each other class. A labelled
@@ -142,7 +144,7 @@ void score(const char* file, const std::vector<Floor>& floors, int max_distracto
 TEST_CASE("typed detection: precision and recall per class on the labelled text") {
   // Measured values in docs/evaluation/typed-classes.md; floors a few points under.
   score("typed_eval.txt",
-        {{"name", 0.85, 0.55},
+        {{"name", 0.90, 0.78},
          {"city", 0.80, 0.10},
          {"country", 0.75, 0.75},
          {"condition", 0.80, 0.60},
@@ -156,16 +158,20 @@ TEST_CASE("typed detection: precision and recall per class on the labelled text"
 }
 
 TEST_CASE("typed detection: the held-out labelled text (other templates, other seed)") {
+  // tests/data/typed_eval_heldout.txt (make_eval.py --heldout), written after
+  // the name rules were chosen on typed_eval.txt; few drugs and conditions
+  // (10, 20), so their floors are loose. The two distractor hits are "Major"
+  // in "Sergeant Major is a rank", as before the context rules.
   score("typed_eval_heldout.txt",
-        {{"name", 0.85, 0.55},
-         {"city", 0.50, 0.0},
-         {"country", 0.50, 0.5},
-         {"condition", 0.50, 0.5},
-         {"drug", 0.50, 0.5},
+        {{"name", 0.93, 0.80},
+         {"city", 0.50, 0.10},
+         {"country", 0.90, 0.75},
+         {"condition", 0.95, 0.80},
+         {"drug", 0.95, 0.80},
          {"number", 0.95, 0.95},
          {"phone", 0.95, 0.95},
          {"email", 0.99, 0.99},
          {"url", 0.99, 0.99},
          {"handle", 0.99, 0.99}},
-        100);
+        2);
 }

@@ -235,8 +235,9 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     context.after_sign_off = is_sign_off(previous_word) && gap_break && ends_line[i];
     context.after_greeting = is_greeting(previous_word) && previous_started && !gap_sentence;
     const Token* next = next_word(i);
-    context.before_speech_verb =
-        next != nullptr && is_speech_verb(unicode::lowercase(text.substr(next->begin, next->end - next->begin)));
+    // (No speech verb is longer than 9 bytes: most words need no lower-casing.)
+    context.before_speech_verb = next != nullptr && next->end - next->begin <= 9 &&
+                                 is_speech_verb(unicode::lowercase(text.substr(next->begin, next->end - next->begin)));
     context.before_name = false;
     const bool started = context.sentence_start;
     decisions.push_back(decide(word, t.kind == TokenKind::kNumber, context));

@@ -33,9 +33,11 @@ struct TypedContext {
   bool is_number = false;                       // a number token
   bool sentence_start = false;                  // the first word of a sentence
   bool after_place_word = false;                // after "in", "to", "from", "at", ...
-  bool after_title = false;                     // after "Mr", "Mrs", "Ms", "Dr", "Prof", "Miss"
+  bool after_title = false;                     // after "Mr", "Mrs", "Ms", "Dr", "Prof", "Miss" (only spaces or
+                                                // a full stop between)
   bool after_strong_title = false;              // after a title written as one: "Dr.", "Mr", "MRS" (see below)
-  bool after_sign_off = false;                  // after "regards", "sincerely", ... and a comma or line break
+  bool after_sign_off = false;                  // after "regards", "sincerely", ... and a comma or line break,
+                                                // with at most two words after it on its line
   bool after_greeting = false;                  // after a sentence's first word "hi", "hello", "hey", "dear"
   bool before_speech_verb = false;              // the next word, after only spaces, is "said", "asked", ...
   bool before_name = false;                     // the next word, after only spaces, was found a name, and is
@@ -65,7 +67,8 @@ bool is_place_cue(std::string_view lower);
 bool is_strong_title(std::string_view title, bool period, bool sentence_start);
 
 // "regards", "sincerely", "faithfully", "truly", "cordially", "wishes" (lower
-// case): before a comma or a line break, the word after one is a name.
+// case): before a comma or a line break, a word after one among the last
+// three of its line is a name.
 bool is_sign_off(std::string_view lower);
 
 // "hi", "hello", "hey", "dear" (lower case): as a sentence's first word, a
@@ -98,7 +101,8 @@ bool is_speech_verb(std::string_view lower);
 //   listed first name or surname;
 // - before a word found a name written in the same case, but after a
 //   determiner ("Grace Kelly", "sandy smith"; not "little Jimmy" nor "the
-//   Brady bill"): a listed first name.
+//   Brady bill"): a listed first name that is not a rank or the first word
+//   of a place's name ("Sergeant", "North").
 // A possessive "'s" is looked through. Number words ("two", "twenty",
 // "ninety"; not "one", nor "hundred" or "million") are numbers. Stopwords,
 // months and days of the week are never typed.

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "errors/error.hpp"
+#include "text/case_shape.hpp"
 #include "text/stopwords.hpp"
 #include "text/tokenizer.hpp"
 #include "unicode/fold.hpp"
@@ -156,16 +157,70 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
                                                                     const std::vector<Token>& tokens) {
   std::vector<Decision> decisions;
   decisions.reserve(tokens.size());
-  // What the typed classifier knows of each word's place (typed_classes.hpp).
+  if (!policies_.any_typed()) {
+    for (const Token& t : tokens)
+      if (is_word_or_number(t.kind))
+        decisions.push_back(decide(text.substr(t.begin, t.end - t.begin), t.kind == TokenKind::kNumber));
+    return decisions;
+  }
+  // What the typed classifier knows of each word's place (typed_classes.hpp):
+  // the words before it, the gaps between, and the next word when only
+  // spaces separate them. All of it is read from the text alone.
+  auto only_spaces = [&](const Token& t) {
+    return t.kind == TokenKind::kSpan &&
+           text.substr(t.begin, t.end - t.begin).find_first_not_of(' ') == std::string_view::npos;
+  };
+  // The word or number after token i with only spaces between, if any.
+  auto next_word = [&](size_t i) -> const Token* {
+    size_t j = i + 1;
+    if (j < tokens.size() && only_spaces(tokens[j])) ++j;
+    return j < tokens.size() && j != i + 1 && is_word_or_number(tokens[j].kind) ? &tokens[j] : nullptr;
+  };
+  // For each token, whether at most two more words follow it before the end
+  // of its line (or of the text), with nothing but spaces between them and
+  // at most a final mark: where a letter's closing puts the writer's name.
+  std::vector<bool> ends_line(tokens.size(), false);
+  {
+    int words_after = 0;
+    bool clean = true;
+    for (size_t i = tokens.size(); i-- > 0;) {
+      const Token& t = tokens[i];
+      if (t.kind == TokenKind::kSpan) {
+        const std::string_view span = text.substr(t.begin, t.end - t.begin);
+        if (span.find('\n') != std::string_view::npos) {
+          words_after = 0, clean = true;  // a new line: count afresh
+        } else if (words_after > 0 && !only_spaces(t)) {
+          clean = false;  // a mark between the words of the line's end
+        }
+        continue;
+      }
+      if (!is_word_or_number(t.kind)) continue;
+      ends_line[i] = clean && words_after <= 2;
+      ++words_after;
+    }
+  }
+  std::vector<TypedContext> contexts;
+  std::vector<size_t> at;  // the token index of each decision
+  contexts.reserve(tokens.size());
+  at.reserve(tokens.size());
   TypedContext context;
   context.sentence_start = true;
-  std::string previous_word;  // lower case
-  for (const Token& t : tokens) {
+  std::string_view previous_raw;  // the word before, as written
+  std::string previous_word;      // the same, lower case
+  bool previous_started = false;  // it was the first word of its sentence
+  bool gap_period = false, gap_break = false, gap_sentence = false, gap_other = false;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
     if (t.kind == TokenKind::kSpan) {
       const std::string_view span = text.substr(t.begin, t.end - t.begin);
       // "Dr. Okafor": the full stop of a title ends no sentence.
-      if (gap_mark(span) == GapMark::kSentence && !is_person_title(previous_word)) context.sentence_start = true;
+      const bool sentence = gap_mark(span) == GapMark::kSentence;
+      if (sentence && !is_person_title(previous_word)) context.sentence_start = true;
       if (span.find_first_not_of(" .") != std::string_view::npos) context.previous = DXT_TYPED_NONE;
+      gap_sentence = gap_sentence || sentence;
+      gap_period = gap_period || span.find('.') != std::string_view::npos;
+      gap_other = gap_other || span.find_first_not_of(" .") != std::string_view::npos;
+      gap_break = gap_break || span.find_first_of(",\n") != std::string_view::npos;
       continue;
     }
     if (!is_word_or_number(t.kind)) continue;
@@ -173,12 +228,43 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     context.structured = t.typed;
     context.is_number = t.kind == TokenKind::kNumber;
     context.after_place_word = is_place_cue(previous_word);
-    context.after_title = is_person_title(previous_word);
+    // A title and the name after it have only spaces or a full stop between.
+    context.after_title = is_person_title(previous_word) && !gap_other;
+    context.after_strong_title = context.after_title && is_strong_title(previous_raw, gap_period, previous_started);
     context.after_determiner = is_determiner(previous_word);
+    context.after_sign_off = is_sign_off(previous_word) && gap_break && ends_line[i];
+    context.after_greeting = is_greeting(previous_word) && previous_started && !gap_sentence;
+    const Token* next = next_word(i);
+    // (No speech verb is longer than 9 bytes: most words need no lower-casing.)
+    context.before_speech_verb = next != nullptr && next->end - next->begin <= 9 &&
+                                 is_speech_verb(unicode::fold(text.substr(next->begin, next->end - next->begin)));
+    context.before_name = false;
+    const bool started = context.sentence_start;
     decisions.push_back(decide(word, t.kind == TokenKind::kNumber, context));
+    contexts.push_back(context);
+    at.push_back(i);
     context.sentence_start = false;
     context.previous = decisions.back().detected;
-    if (policies_.any_typed()) previous_word = unicode::fold(word);
+    context.previous_lower = case_shape(word) == CaseShape::kLower;
+    previous_raw = word;
+    previous_word = unicode::fold(word);
+    previous_started = started;
+    gap_period = gap_break = gap_sentence = gap_other = false;
+  }
+  // A listed first name right before a word found a name, in the same case
+  // ("Grace Kelly", "sandy smith"): read once every word's class is known
+  // from what comes before it (the next word's class does not depend on
+  // this one, which was found no name).
+  for (size_t k = 0; k + 1 < decisions.size(); ++k) {
+    const dxt_typed_class after = decisions[k + 1].detected;
+    if (decisions[k].detected != DXT_TYPED_NONE || (after != DXT_TYPED_FIRST_NAME && after != DXT_TYPED_SURNAME))
+      continue;
+    if (next_word(at[k]) != &tokens[at[k + 1]]) continue;
+    const std::string_view word = text.substr(tokens[at[k]].begin, tokens[at[k]].end - tokens[at[k]].begin);
+    const std::string_view name = text.substr(tokens[at[k + 1]].begin, tokens[at[k + 1]].end - tokens[at[k + 1]].begin);
+    if ((case_shape(word) == CaseShape::kLower) != (case_shape(name) == CaseShape::kLower)) continue;
+    contexts[k].before_name = true;
+    decisions[k] = decide(word, tokens[at[k]].kind == TokenKind::kNumber, contexts[k]);
   }
   return decisions;
 }

@@ -42,6 +42,23 @@ constexpr dxt_typed_class kPlaceOrder[] = {DXT_TYPED_CITY,       DXT_TYPED_REGIO
 
 constexpr std::array<std::string_view, 7> kPersonTitles = {"mr", "mrs", "ms", "dr", "prof", "miss", "madam"};
 
+// Closings of a letter: before a comma or a line break, the next word is the
+// writer's name ("Best regards, pat", "Yours sincerely,\nOcie"). Not
+// "thanks" or "cheers", which a comma follows in "Thanks, will do".
+constexpr std::array<std::string_view, 6> kSignOffs = {"regards", "sincerely", "faithfully",
+                                                       "truly",   "cordially", "wishes"};
+
+// Greetings: as the first word of a sentence, a listed name or an unknown
+// word after one is the addressee ("Hi BILL", "dear ocie"), not "Hi all",
+// "Dear Sir" or "Hello World".
+constexpr std::array<std::string_view, 4> kGreetings = {"hi", "hello", "hey", "dear"};
+
+// Verbs of speech: a listed name first in its sentence before one is the
+// speaker ("Lane said", "Grace asked"), even a common word.
+constexpr std::array<std::string_view, 18> kSpeechVerbs = {
+    "said",    "says",   "asked", "asks",    "told",   "tells",     "wrote",     "writes", "replied",
+    "replies", "called", "calls", "emailed", "texted", "mentioned", "explained", "added",  "thinks"};
+
 // Never typed: they are in the first-name lists ("May", "June", "August")
 // but name a time far more often.
 constexpr std::array<std::string_view, 19> kCalendarWords = {
@@ -174,12 +191,47 @@ constexpr std::array<std::string_view, 14> kOffices = {
 
 bool is_office(std::string_view lower) { return std::find(kOffices.begin(), kOffices.end(), lower) != kOffices.end(); }
 
+namespace {
+
+// Ranks and the first words of place names: before a name they are not its
+// first name ("Sergeant York", "North Dakota", "Saint Lucia").
+constexpr std::array<std::string_view, 20> kBeforeNames = {
+    "sergeant", "corporal", "private", "captain", "major", "general", "colonel", "lieutenant", "admiral", "officer",
+    "north",    "south",    "east",    "west",    "new",   "saint",   "san",     "port",       "mount",   "lake"};
+
+bool is_before_name(std::string_view lower) {
+  return is_office(lower) || std::find(kBeforeNames.begin(), kBeforeNames.end(), lower) != kBeforeNames.end();
+}
+
+}  // namespace
+
 bool is_determiner(std::string_view lower) {
   return std::find(kDeterminers.begin(), kDeterminers.end(), lower) != kDeterminers.end();
 }
 
 bool is_place_cue(std::string_view lower) {
   return std::find(kPlaceCues.begin(), kPlaceCues.end(), lower) != kPlaceCues.end();
+}
+
+bool is_strong_title(std::string_view title, bool period, bool sentence_start) {
+  const std::string lower = unicode::fold(title);
+  if (!is_person_title(lower)) return false;
+  if (period) return true;
+  const CaseShape shape = case_shape(title);
+  if (lower == "miss" || lower == "madam") return shape == CaseShape::kTitle && !sentence_start;
+  return shape != CaseShape::kLower;
+}
+
+bool is_sign_off(std::string_view lower) {
+  return std::find(kSignOffs.begin(), kSignOffs.end(), lower) != kSignOffs.end();
+}
+
+bool is_greeting(std::string_view lower) {
+  return std::find(kGreetings.begin(), kGreetings.end(), lower) != kGreetings.end();
+}
+
+bool is_speech_verb(std::string_view lower) {
+  return std::find(kSpeechVerbs.begin(), kSpeechVerbs.end(), lower) != kSpeechVerbs.end();
 }
 
 dxt_typed_class classify_typed(std::string_view word, const TypedContext& context, const TypedLists* lists) {
@@ -199,11 +251,32 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   // listed surname that is not a common word.
   // ("Mr. President", "Madam Speaker": an office, not a surname.)
   const bool office = context.after_title && is_office(lower);
+  const uint32_t classes = it == lists->by_word.end() ? 0 : it->second.classes;
+  const bool listed_first = (classes & (1u << DXT_TYPED_FIRST_NAME)) != 0;
+  const bool listed_surname = (classes & (1u << DXT_TYPED_SURNAME)) != 0;
   if ((context.previous == DXT_TYPED_FIRST_NAME || context.after_title) && !office &&
       !lists->members[DXT_TYPED_SURNAME].empty() && is_letters(base)) {
-    const bool listed = it != lists->by_word.end() && (it->second.classes & (1u << DXT_TYPED_SURNAME)) != 0 &&
-                        (it->second.common_classes & (1u << DXT_TYPED_SURNAME)) == 0;
-    if (capitalised || !context.in_vocabulary || listed) return DXT_TYPED_SURNAME;
+    // A listed surname not flagged common; a common one after a first name
+    // when both are written lower case ("layne rice", not "the Brady bill"
+    // nor "Sue tell me"). After a title written as one, any word ("Dr.
+    // brown", not "I miss brown").
+    const bool common_surname =
+        it != lists->by_word.end() && (it->second.common_classes & (1u << DXT_TYPED_SURNAME)) != 0;
+    const bool lower_pair =
+        context.previous == DXT_TYPED_FIRST_NAME && context.previous_lower && case_shape(base) == CaseShape::kLower;
+    const bool listed = listed_surname && (!common_surname || lower_pair);
+    if (capitalised || !context.in_vocabulary || listed || context.after_strong_title) return DXT_TYPED_SURNAME;
+  }
+  if (is_letters(base) && !lists->members[DXT_TYPED_FIRST_NAME].empty()) {
+    // The writer's name after a sign-off: any word. The addressee after a
+    // greeting: a listed name or a word the model lacks. The speaker before
+    // a speech verb: a listed name. A first name before a name: a listed
+    // first name.
+    const bool listed_name = listed_first || listed_surname;
+    const bool named = context.after_sign_off || (context.after_greeting && (listed_name || !context.in_vocabulary)) ||
+                       (listed_name && context.sentence_start && context.before_speech_verb) ||
+                       (listed_first && context.before_name && !context.after_determiner && !is_before_name(lower));
+    if (named) return listed_surname && !listed_first ? DXT_TYPED_SURNAME : DXT_TYPED_FIRST_NAME;
   }
   if (it == lists->by_word.end()) return DXT_TYPED_NONE;
   // A member that is also a common word counts only as a capitalised word

@@ -33,8 +33,17 @@ struct TypedContext {
   bool is_number = false;                       // a number token
   bool sentence_start = false;                  // the first word of a sentence
   bool after_place_word = false;                // after "in", "to", "from", "at", ...
-  bool after_title = false;                     // after "Mr", "Mrs", "Ms", "Dr", "Prof", "Miss"
+  bool after_title = false;                     // after "Mr", "Mrs", "Ms", "Dr", "Prof", "Miss" (only spaces or
+                                                // a full stop between)
+  bool after_strong_title = false;              // after a title written as one: "Dr.", "Mr", "MRS" (see below)
+  bool after_sign_off = false;                  // after "regards", "sincerely", ... and a comma or line break,
+                                                // with at most two words after it on its line
+  bool after_greeting = false;                  // after a sentence's first word "hi", "hello", "hey", "dear"
+  bool before_speech_verb = false;              // the next word, after only spaces, is "said", "asked", ...
+  bool before_name = false;                     // the next word, after only spaces, was found a name, and is
+                                                // written lower case if and only if this one is
   dxt_typed_class previous = DXT_TYPED_NONE;    // the class of the word before, if only a space is between
+  bool previous_lower = false;                  // the word before is written lower case
   bool in_vocabulary = true;                    // the model has the word
   bool after_determiner = false;                // after "the", "our", "this", ...
 };
@@ -49,15 +58,54 @@ bool is_person_title(std::string_view lower);
 // The words after which a name that is also a place is taken as the place.
 bool is_place_cue(std::string_view lower);
 
+// Whether a title (is_person_title) is written as one, so that the word after
+// it is a name whatever its case: "mr", "mrs", "ms", "dr", "prof" followed by
+// a full stop or not written lower case ("Dr. brown", "Mr Ward", "DR
+// BELL"); "miss", "madam" followed by a full stop, or Title-case and not the
+// first word of a sentence ("I met Miss Lane", not "Miss you" nor "I miss
+// home"). `title` as written, `period` whether a full stop follows it.
+bool is_strong_title(std::string_view title, bool period, bool sentence_start);
+
+// "regards", "sincerely", "faithfully", "truly", "cordially", "wishes" (lower
+// case): before a comma or a line break, a word after one among the last
+// three of its line is a name.
+bool is_sign_off(std::string_view lower);
+
+// "hi", "hello", "hey", "dear" (lower case): as a sentence's first word, a
+// listed name or a word the model lacks after one is a name.
+bool is_greeting(std::string_view lower);
+
+// "said", "says", "asked", "told", "wrote", "replied", "called", ... (lower
+// case): a listed name first in its sentence before one is a name.
+bool is_speech_verb(std::string_view lower);
+
 // The class of `word` (DXT_TYPED_NONE: none). Names, places, organisations
 // and health terms come from `lists` (may be nullptr): a member is found in
 // any case ("tom", "Chicago", "PARIS"); a member flagged as a common English
 // word ("will", "bill", "may") only when Title-case, not the first word of
-// a sentence and not after a determiner ("the Union", "our Nation"). A Title-case word right after a first name or a
-// person's title ("Sarah Whitfield", "Dr. Okafor") is a surname, listed or not; so is a lower-case one there that the
-// model does not have or that is a surname not flagged common ("sarah whitfield", "tom smith"). A possessive "'s" is
-// looked through. Number words ("two", "twenty", "ninety"; not "one", nor "hundred" or "million") are numbers.
-// Stopwords, months and days of the week are never typed.
+// a sentence and not after a determiner ("the Union", "our Nation"), or
+// where the context says it is a name (below). A Title-case word right after
+// a first name or a person's title ("Sarah Whitfield", "Dr. Okafor") is a
+// surname, listed or not; so is a lower-case one there that the model does
+// not have or that is a listed surname not flagged common ("sarah
+// whitfield", "tom smith"), or flagged common after a lower-case first name
+// ("layne rice"; not "the Brady bill"); after a title written as one
+// (is_strong_title) any word is ("Dr. brown"), but an office ("Mr.
+// Speaker"). Context that makes a word a name, whatever its case and
+// common-word flag:
+// - after a sign-off ("Best regards, pat"): any word; a listed first name,
+//   or a word in no name list, is a first name, a listed surname a surname;
+// - after a greeting ("Hi BILL", "dear ocie"): a listed name, or a word the
+//   model does not have;
+// - first in a sentence before a speech verb ("Lane said", "toy said"): a
+//   listed first name or surname;
+// - before a word found a name written in the same case, but after a
+//   determiner ("Grace Kelly", "sandy smith"; not "little Jimmy" nor "the
+//   Brady bill"): a listed first name that is not a rank or the first word
+//   of a place's name ("Sergeant", "North").
+// A possessive "'s" is looked through. Number words ("two", "twenty",
+// "ninety"; not "one", nor "hundred" or "million") are numbers. Stopwords,
+// months and days of the week are never typed.
 dxt_typed_class classify_typed(std::string_view word, const TypedContext& context, const TypedLists* lists);
 
 // A member of class `cls` drawn uniformly (docs/guarantees.md lists each

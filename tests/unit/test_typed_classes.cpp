@@ -42,8 +42,8 @@ std::vector<Piece> structured(const std::string& text) {
 
 TypedLists toy_lists() {
   TypedLists l;
-  l.members[DXT_TYPED_FIRST_NAME] = {{"tom", false}, {"maria", false}, {"sarah", false}, {"will", true},
-                                     {"bill", true}, {"may", true},    {"jordan", false}};
+  l.members[DXT_TYPED_FIRST_NAME] = {{"tom", false}, {"maria", false}, {"sarah", false},  {"will", true},
+                                     {"bill", true}, {"may", true},    {"jordan", false}, {"north", true}};
   l.members[DXT_TYPED_SURNAME] = {{"smith", false}, {"baker", true}, {"jordan", false}};
   l.members[DXT_TYPED_CITY] = {{"chicago", false}, {"paris", false}, {"lagos", false}};
   l.members[DXT_TYPED_COUNTRY] = {{"jordan", false}, {"peru", false}};
@@ -164,6 +164,67 @@ TEST_CASE("typed: list classes are found in any case; common words only capitali
   after_title.after_title = true;
   CHECK(classify_typed("Okafor", after_title, &lists) == DXT_TYPED_SURNAME);
   CHECK(classify_typed("Speaker", after_title, &lists) == DXT_TYPED_NONE);  // Mr. Speaker
+  // A title written as one ("Dr. brown"): any word after it is a surname,
+  // but an office; after a weak one ("dr brown", "I miss brown") only a
+  // capitalised word, one the model lacks or a listed non-common surname.
+  CHECK(classify_typed("brown", after_title, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("baker", after_title, &lists) == DXT_TYPED_NONE);
+  after_title.after_strong_title = true;
+  CHECK(classify_typed("brown", after_title, &lists) == DXT_TYPED_SURNAME);
+  CHECK(classify_typed("baker", after_title, &lists) == DXT_TYPED_SURNAME);
+  CHECK(classify_typed("Speaker", after_title, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("the", after_title, &lists) == DXT_TYPED_NONE);
+  CHECK(is_strong_title("Dr", false, false));
+  CHECK(is_strong_title("dr", true, false));
+  CHECK(is_strong_title("MRS", false, true));
+  CHECK_FALSE(is_strong_title("dr", false, false));
+  CHECK(is_strong_title("Miss", false, false));
+  CHECK_FALSE(is_strong_title("Miss", false, true));   // "Miss you already"
+  CHECK_FALSE(is_strong_title("miss", false, false));  // "I miss home"
+  CHECK_FALSE(is_strong_title("Doctor", true, false));
+  // A common-word surname after a first name when both are lower case
+  // ("layne rice"), not after a capitalised one ("the Brady bill").
+  after_name.previous_lower = true;
+  CHECK(classify_typed("baker", after_name, &lists) == DXT_TYPED_SURNAME);
+  CHECK(classify_typed("brown", after_name, &lists) == DXT_TYPED_NONE);  // not a listed surname
+  after_name.previous_lower = false;
+  CHECK(classify_typed("baker", after_name, &lists) == DXT_TYPED_NONE);
+  // After a sign-off any word is a name: a listed surname a surname, else a
+  // first name.
+  TypedContext sign_off;
+  sign_off.after_sign_off = true;
+  CHECK(classify_typed("bill", sign_off, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("BILL", sign_off, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("brown", sign_off, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("baker", sign_off, &lists) == DXT_TYPED_SURNAME);
+  CHECK(classify_typed("the", sign_off, &lists) == DXT_TYPED_NONE);
+  CHECK(classify_typed("May", sign_off, &lists) == DXT_TYPED_NONE);  // a month still
+  // After a greeting: a listed name, common or not, or a word the model lacks.
+  TypedContext greeting;
+  greeting.after_greeting = true;
+  CHECK(classify_typed("BILL", greeting, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("bill", greeting, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("Sir", greeting, &lists) == DXT_TYPED_NONE);  // the model has it (by default)
+  greeting.in_vocabulary = false;
+  CHECK(classify_typed("ocie", greeting, &lists) == DXT_TYPED_FIRST_NAME);
+  // First in a sentence before a speech verb: a listed name.
+  TypedContext speaker = start;
+  speaker.before_speech_verb = true;
+  CHECK(classify_typed("Bill", speaker, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("baker", speaker, &lists) == DXT_TYPED_SURNAME);
+  CHECK(classify_typed("Everyone", speaker, &lists) == DXT_TYPED_NONE);
+  speaker.sentence_start = false;
+  CHECK(classify_typed("bill", speaker, &lists) == DXT_TYPED_NONE);
+  // Before a name: a listed first name, not after a determiner, not a rank
+  // or a place's first word.
+  TypedContext before_name = start;
+  before_name.before_name = true;
+  CHECK(classify_typed("Bill", before_name, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("bill", before_name, &lists) == DXT_TYPED_FIRST_NAME);
+  CHECK(classify_typed("baker", before_name, &lists) == DXT_TYPED_NONE);  // a surname only
+  CHECK(classify_typed("North", before_name, &lists) == DXT_TYPED_NONE);  // "North Dakota"
+  before_name.after_determiner = true;
+  CHECK(classify_typed("bill", before_name, &lists) == DXT_TYPED_NONE);
   // The tokenizer's class wins.
   TypedContext email;
   email.structured = DXT_TYPED_EMAIL;
@@ -189,8 +250,9 @@ TEST_CASE("typed: replacements have their class's public shape") {
     CHECK(std::regex_match(typed_replacement(DXT_TYPED_HANDLE, "@bob", rng, &lists, false),
                            std::regex("@[a-z]+[0-9]{2}")));
     const std::string name = typed_replacement(DXT_TYPED_FIRST_NAME, "Sarah's", rng, &lists, false);
-    CHECK(std::set<std::string>{"Tom's", "Maria's", "Sarah's", "Will's", "Bill's", "May's", "Jordan's"}.count(name) ==
-          1);
+    CHECK(
+        std::set<std::string>{"Tom's", "Maria's", "Sarah's", "Will's", "Bill's", "May's", "Jordan's", "North's"}.count(
+            name) == 1);
     const std::string drug = typed_replacement(DXT_TYPED_DRUG, "Aspirin", rng, &lists, false);
     CHECK((drug == "metformin" || drug == "aspirin"));
   }
@@ -202,7 +264,7 @@ TEST_CASE("typed: replacements have their class's public shape") {
 TEST_CASE("typed: the section round-trips and every fault is named") {
   const std::vector<uint8_t> good = encode_typed_lists(toy_lists());
   const TypedLists back = decode_typed_lists(good.data(), good.size());
-  CHECK(back.members[DXT_TYPED_FIRST_NAME].size() == 7);
+  CHECK(back.members[DXT_TYPED_FIRST_NAME].size() == 8);
   CHECK(back.members[DXT_TYPED_FIRST_NAME][0].word == "bill");  // sorted
   CHECK(back.members[DXT_TYPED_FIRST_NAME][0].common_word);
   CHECK(back.by_word.at("jordan").classes ==
@@ -246,8 +308,11 @@ struct TypedModel {
   test::AlignedBytes bytes;
   dxt_model* model = nullptr;
   dxt_context* context = nullptr;
-  TypedModel() {
+  // `words` replace the toy vocabulary's last words, so that they are words
+  // the model has.
+  explicit TypedModel(const std::vector<std::string>& words = {}) {
     test::ToyModelSpec spec = test::grid_2d_spec();
+    for (size_t i = 0; i < words.size(); ++i) spec.words[spec.words.size() - words.size() + i] = words[i];
     test::AlignedBytes plain(test::build_model_bytes(spec));
     const auto m = test::open_bytes(plain);
     std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
@@ -298,9 +363,9 @@ TEST_CASE("typed: the C API replaces, puts placeholders, keeps, and records the 
   // (The toy vocabulary is w0..w19: a word the model lacks after a first
   // name would be taken as a surname.)
   const std::string replaced = t.run(o, "tom w3 in chicago");
-  CHECK_MESSAGE(
-      std::regex_match(replaced, std::regex("(Tom|Maria|Sarah|Will|Bill|May|Jordan) w3 in (Chicago|Paris|Lagos)")),
-      replaced);
+  CHECK_MESSAGE(std::regex_match(
+                    replaced, std::regex("(Tom|Maria|Sarah|Will|Bill|May|Jordan|North) w3 in (Chicago|Paris|Lagos)")),
+                replaced);
   // Consistency: the same entity, the same replacement, within a call.
   o.typed_consistent = 1;
   dxt_release_record_init(&r);
@@ -361,4 +426,65 @@ TEST_CASE("typed: presets set the families and the record shows them") {
   size_t len = 0;
   CHECK(dxt_privatize_text(t.context, &o, "x", 1, &out, &len, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
   CHECK(std::string(dxt_last_error_message()).find("names") != std::string::npos);
+}
+
+TEST_CASE("typed: names found from the words around them, in a text") {
+  // "brown" (no list's), "baker" (a common-word surname), "home", "paid",
+  // "said", "sir": words the model has; every other word but w0..w13 is one
+  // it lacks.
+  TypedModel t({"brown", "baker", "home", "paid", "said", "sir"});
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.epsilon = 1;
+  for (uint32_t& p : o.policy) p = DXT_POLICY_KEEP;  // only typed tokens change
+  for (uint32_t& p : o.typed) p = DXT_TYPED_PLACEHOLDER;
+  auto same = [&](const std::string& in, const std::string& out) { CHECK(t.run(o, in) == out); };
+  // A title written as one: any word after it; not after "dr" in lower case
+  // without a full stop, nor the verb "miss", nor across a comma.
+  same("Dr. brown paid.", "Dr. [name] paid.");
+  same("DR brown paid.", "DR [name] paid.");
+  same("dr brown paid.", "dr brown paid.");
+  same("I miss home.", "I miss home.");
+  same("I met Miss brown.", "I met Miss [name].");
+  same("Miss home, w1.", "Miss home, w1.");
+  same("Dear Sir or Madam, paid w1.", "Dear Sir or Madam, paid w1.");  // nor "Sir" after "Dear"
+  // A lower-case first name and a common-word surname; not when only the
+  // first name is capitalised.
+  same("w1 sarah baker paid.", "w1 [name] [name] paid.");
+  same("w1 Sarah baker paid.", "w1 [name] baker paid.");
+  // The writer's name after a sign-off, at the end of its line.
+  same("Best regards, bill", "Best regards, [name]");
+  same("Kind regards, brown baker", "Kind regards, [name] [name]");
+  same("Yours sincerely,\nBILL", "Yours sincerely,\n[name]");
+  same("Best regards to bill", "Best regards to bill");
+  same("Thanks, bill", "Thanks, bill");
+  same("Sincerely, brown paid w1 w2 home.", "Sincerely, brown paid w1 w2 home.");
+  // The addressee after a greeting that starts its sentence.
+  same("Hi BILL, w1.", "Hi [name], w1.");
+  same("hey bill w1", "hey [name] w1");
+  same("Hi brown.", "Hi brown.");
+  same("w1 hi bill.", "w1 hi bill.");
+  same("Hi. bill w1.", "Hi. bill w1.");
+  // The speaker before a speech verb, first in the sentence.
+  same("Bill said w1.", "[name] said w1.");
+  same("Bill paid w1.", "Bill paid w1.");
+  same("w1 bill said w2.", "w1 bill said w2.");
+  // A first name before a name in the same case; not after a determiner.
+  same("Bill Smith paid.", "[name] [name] paid.");
+  same("bill smith paid.", "[name] [name] paid.");
+  same("Bill smith paid.", "Bill [name] paid.");
+  same("w1 the bill smith paid.", "w1 the bill [name] paid.");
+  same("Bill, Smith paid.", "Bill, [name] paid.");
+  // Detection reads the text only: another seed, the same placeholders.
+  dxt_context_options co;
+  dxt_context_options_init(&co);
+  co.rng_mode = DXT_RNG_DETERMINISTIC;
+  co.seed[0] = 99;
+  dxt_context* other = nullptr;
+  REQUIRE(dxt_context_create(t.model, &co, &other) == DXT_OK);
+  std::swap(other, t.context);
+  same("Best regards, bill", "Best regards, [name]");
+  same("Dr. brown paid.", "Dr. [name] paid.");
+  std::swap(other, t.context);
+  dxt_context_destroy(other);
 }

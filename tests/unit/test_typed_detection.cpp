@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Detection precision and recall of the typed classes on labelled text
 // (tests/data/typed_eval.txt, made by eval/typed_classes/make_eval.py from
-// public lists other than the model's wherever one exists), with the default
+// public lists other than the model's wherever one exists, and the held-out
+// tests/data/typed_eval_heldout.txt, made by it with --heldout), with the default
 // model's lists, exactly as dxt_privatize_text finds them. Prints the table
 // (docs/evaluation/typed-classes.md quotes it) and fails under the floors
 // below, which sit a few points under the measured values: a change that
-// loses detection must say so.
+// loses detection must say so. The distractor sentences (labelled text
+// with no entity) may not gain typed tokens.
 //
 // Scored per token by family of classes that share a placeholder: names
 // (first names and surnames, "[name]"), then each other class. A labelled
@@ -13,6 +15,7 @@
 // positive of the other.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -61,9 +64,14 @@ Labelled parse(const std::string& line) {
   return l;
 }
 
-}  // namespace
+struct Floor {
+  const char* cls;
+  double precision, recall;
+};
 
-TEST_CASE("typed detection: precision and recall per class on the labelled text") {
+// Scores `file` (under tests/data) against `floors`; checks the distractor
+// sentences' typed tokens stay at most `max_distractor_hits`.
+void score(const char* file, const std::vector<Floor>& floors, int max_distractor_hits) {
   const std::string model_path = std::string(DXT_TEST_DATA_DIR) + "/../../models/dxtext-en-euclid-100d-40k.dxe";
   const auto model = Model::open_file(model_path, ModelOpenOptions{});
   REQUIRE(model->has_typed_lists());
@@ -78,17 +86,21 @@ TEST_CASE("typed detection: precision and recall per class on the labelled text"
 
   std::map<std::string, int> tp, fp, fn;
   std::map<std::string, std::map<std::string, int>> false_words, missed_words;
-  std::ifstream in(std::string(DXT_TEST_DATA_DIR) + "/typed_eval.txt");
+  std::ifstream in(std::string(DXT_TEST_DATA_DIR) + "/" + file);
   REQUIRE(in);
   std::string line;
   int distractor_tokens = 0, distractor_hits = 0;
+  std::map<std::string, int> distractor_words;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     const Labelled l = parse(line);
     for (const auto& [token, cls] : privatizer.detect_typed(l.text)) {
       const auto g = l.gold.find(token.begin);
       const std::string found = cls == DXT_TYPED_NONE ? "" : scored(cls);
-      if (l.gold.empty()) ++distractor_tokens, distractor_hits += !found.empty();
+      if (l.gold.empty()) {
+        ++distractor_tokens;
+        if (!found.empty()) ++distractor_hits, ++distractor_words[l.text.substr(token.begin, token.end - token.begin)];
+      }
       if (g != l.gold.end() && g->second == found) {
         ++tp[found];
         continue;
@@ -103,22 +115,13 @@ TEST_CASE("typed detection: precision and recall per class on the labelled text"
       }
     }
   }
-  struct Floor {
-    const char* cls;
-    double precision, recall;
-  };
-  // Measured values in docs/evaluation/typed-classes.md; floors a few points under.
-  const Floor floors[] = {{"name", 0.85, 0.55},      {"city", 0.80, 0.10},  {"country", 0.75, 0.75},
-                          {"condition", 0.80, 0.60}, {"drug", 0.80, 0.40},  {"number", 0.95, 0.95},
-                          {"phone", 0.95, 0.95},     {"email", 0.99, 0.99}, {"url", 0.99, 0.99},
-                          {"handle", 0.99, 0.99}};
-  std::printf("%-10s %6s %6s %6s %9s %7s\n", "class", "tp", "fp", "fn", "precision", "recall");
+  std::printf("%s\n%-10s %6s %6s %6s %9s %7s\n", file, "class", "tp", "fp", "fn", "precision", "recall");
   for (const Floor& f : floors) {
     const double t = tp[f.cls], p = t + fp[f.cls], r = t + fn[f.cls];
     const double precision = p > 0 ? t / p : 1, recall = r > 0 ? t / r : 1;
     std::printf("%-10s %6d %6d %6d %9.3f %7.3f\n", f.cls, tp[f.cls], fp[f.cls], fn[f.cls], precision, recall);
-    CHECK_MESSAGE(precision >= f.precision, f.cls);
-    CHECK_MESSAGE(recall >= f.recall, f.cls);
+    CHECK_MESSAGE(precision >= f.precision, file, " ", f.cls);
+    CHECK_MESSAGE(recall >= f.recall, file, " ", f.cls);
   }
   for (const auto& [cls, words] : false_words) {
     std::printf("false %s:", cls.c_str());
@@ -130,5 +133,45 @@ TEST_CASE("typed detection: precision and recall per class on the labelled text"
     for (const auto& [w, n] : words) std::printf(" %s(%d)", w.c_str(), n);
     std::printf("\n");
   }
-  std::printf("distractor sentences: %d of %d tokens typed\n", distractor_hits, distractor_tokens);
+  std::printf("distractor sentences: %d of %d tokens typed:", distractor_hits, distractor_tokens);
+  for (const auto& [w, n] : distractor_words) std::printf(" %s(%d)", w.c_str(), n);
+  std::printf("\n\n");
+  CHECK_MESSAGE(distractor_hits <= max_distractor_hits, file, " distractors");
+}
+
+}  // namespace
+
+TEST_CASE("typed detection: precision and recall per class on the labelled text") {
+  // Measured values in docs/evaluation/typed-classes.md; floors a few points under.
+  score("typed_eval.txt",
+        {{"name", 0.90, 0.78},
+         {"city", 0.80, 0.10},
+         {"country", 0.75, 0.75},
+         {"condition", 0.80, 0.60},
+         {"drug", 0.80, 0.40},
+         {"number", 0.95, 0.95},
+         {"phone", 0.95, 0.95},
+         {"email", 0.99, 0.99},
+         {"url", 0.99, 0.99},
+         {"handle", 0.99, 0.99}},
+        3);
+}
+
+TEST_CASE("typed detection: the held-out labelled text (other templates, other seed)") {
+  // tests/data/typed_eval_heldout.txt (make_eval.py --heldout), written after
+  // the name rules were chosen on typed_eval.txt; few drugs and conditions
+  // (10, 20), so their floors are loose. The two distractor hits are "Major"
+  // in "Sergeant Major is a rank", as before the context rules.
+  score("typed_eval_heldout.txt",
+        {{"name", 0.93, 0.80},
+         {"city", 0.50, 0.10},
+         {"country", 0.90, 0.75},
+         {"condition", 0.95, 0.80},
+         {"drug", 0.95, 0.80},
+         {"number", 0.95, 0.95},
+         {"phone", 0.95, 0.95},
+         {"email", 0.99, 0.99},
+         {"url", 0.99, 0.99},
+         {"handle", 0.99, 0.99}},
+        2);
 }

@@ -219,7 +219,8 @@ export const PRESET_NAMES: readonly Preset[];
 export const Status: Readonly<Record<
   | 'OK' | 'INVALID_ARGUMENT' | 'INVALID_EPSILON' | 'IO' | 'NOT_A_MODEL' | 'UNSUPPORTED_VERSION' | 'CORRUPT_MODEL'
   | 'TRUNCATED_MODEL' | 'DIGEST_MISMATCH' | 'OUT_OF_MEMORY' | 'RNG_FAILURE' | 'INVALID_UTF8' | 'NOT_FOUND'
-  | 'UNSUPPORTED' | 'INPUT_TOO_LARGE' | 'PARSE' | 'INTERNAL' | 'CONTEXT_BUSY' | 'BUDGET_EXCEEDED' | 'LEDGER_CORRUPT',
+  | 'UNSUPPORTED' | 'INPUT_TOO_LARGE' | 'PARSE' | 'INTERNAL' | 'CONTEXT_BUSY' | 'BUDGET_EXCEEDED' | 'LEDGER_CORRUPT'
+  | 'LEDGER_ROLLBACK',
   number
 >>;
 
@@ -248,6 +249,32 @@ export class InternalError extends DxtextError {}
 export class ContextBusyError extends DxtextError {}
 export class BudgetExceededError extends DxtextError {}
 export class LedgerCorruptError extends DxtextError {}
+/** The ledger is older than the anchor the app kept for it (status 20): an
+    earlier copy was put back, or it was deleted or replaced. Nothing was
+    drawn or released. */
+export class LedgerRollbackError extends DxtextError {}
+
+/**
+ * What the app keeps outside the ledger to detect a rollback (an older copy
+ * put back, or the ledger deleted): take it with ledger.anchor() after every
+ * call, store toBytes() where the ledger's writer cannot change it (a
+ * keystore, a server), and give LedgerAnchor.fromBytes(stored) to
+ * Ledger.open({ anchor }). Without it a rollback is not detected
+ * (docs/budgets.md, "Rollback").
+ */
+export class LedgerAnchor {
+  /** The anchor from the 32 bytes toBytes() gave; InvalidArgumentError for any other length. */
+  static fromBytes(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): LedgerAnchor;
+  /** The 32 bytes to store: the ledger id, then the commits and the spent total (little-endian). */
+  toBytes(): Uint8Array;
+  /** 16 bytes naming the ledger: the same for every copy of it. */
+  readonly ledgerId: Uint8Array;
+  /** Commits made to the ledger; only grows. */
+  readonly commits: bigint;
+  /** Epsilon spent over all the ledger's scopes; only grows. */
+  readonly spent: number;
+  equals(other: unknown): boolean;
+}
 
 export interface LedgerTotals {
   readonly cap: number;
@@ -260,11 +287,17 @@ export interface LedgerTotals {
 }
 // shared: end module
 
-/** A privacy budget per scope in a file the app owns (docs/budgets.md). */
+/**
+ * A privacy budget per scope in a file the app owns (docs/budgets.md). Store
+ * ledger.anchor().toBytes() outside the file after every call and pass
+ * LedgerAnchor.fromBytes(stored) as options.anchor to open(): without it an
+ * older copy of the file put back is not detected.
+ */
 export class Ledger {
+  /** Rejects with LedgerRollbackError when the file is older than `anchor`. */
   static open(
     filePath: string,
-    options?: { scope?: string; cap?: number; memoCapacity?: number; key?: Uint8Array },
+    options?: { scope?: string; cap?: number; memoCapacity?: number; key?: Uint8Array; anchor?: LedgerAnchor },
   ): Promise<Ledger>;
   privatizeText(
     privatizer: Privatizer,
@@ -273,6 +306,8 @@ export class Ledger {
     flags?: { fresh?: boolean },
   ): Promise<{ text: string; memoised: boolean; record: ReleaseRecord; localDiagnostics?: LocalDiagnostics }>;
   totals(): LedgerTotals;
+  /** The anchor now: store its toBytes() outside the file after every call, replacing the one before. */
+  anchor(): LedgerAnchor;
   toJSON(): Record<string, unknown>;
   setCap(cap: number): void;
   close(): Promise<void>;

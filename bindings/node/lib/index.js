@@ -55,20 +55,24 @@ class ContextBusyError extends DxtextError {}
 class BudgetExceededError extends DxtextError {}
 /** The ledger file fails its MAC or format checks (status 19); it is left as it is. */
 class LedgerCorruptError extends DxtextError {}
+/** The ledger file is older than the anchor the app kept for it (status 20):
+    an earlier copy was put back, or the file was deleted or replaced.
+    Nothing was drawn or released. */
+class LedgerRollbackError extends DxtextError {}
 
 /** dxt_status codes (include/dxtext/dxtext.h). New codes may be added. */
 const Status = Object.freeze({
   OK: 0, INVALID_ARGUMENT: 1, INVALID_EPSILON: 2, IO: 3, NOT_A_MODEL: 4, UNSUPPORTED_VERSION: 5, CORRUPT_MODEL: 6,
   TRUNCATED_MODEL: 7, DIGEST_MISMATCH: 8, OUT_OF_MEMORY: 9, RNG_FAILURE: 10, INVALID_UTF8: 11, NOT_FOUND: 12,
   UNSUPPORTED: 13, INPUT_TOO_LARGE: 14, PARSE: 15, INTERNAL: 16, CONTEXT_BUSY: 17, BUDGET_EXCEEDED: 18,
-  LEDGER_CORRUPT: 19,
+  LEDGER_CORRUPT: 19, LEDGER_ROLLBACK: 20,
 });
 
 const ERROR_CLASSES = [
   null, InvalidArgumentError, InvalidEpsilonError, FileError, NotAModelError, UnsupportedVersionError,
   CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError,
   InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError,
-  ContextBusyError, BudgetExceededError, LedgerCorruptError,
+  ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError,
 ];
 
 /** The typed error for an error thrown by the addon (others pass through). */
@@ -429,15 +433,83 @@ class Privatizer {
 // --------------------------------------------------------------------------
 // Ledger
 
+const ANCHOR_BYTES = 32;
+
+/**
+ * What the app keeps outside the ledger file to detect a rollback (an older
+ * copy of the file put back, or the file deleted): take it with
+ * ledger.anchor() after every call, store anchor.toBytes() where the file's
+ * writer cannot change it (a keystore, a server), and give
+ * LedgerAnchor.fromBytes(stored) back to Ledger.open({ anchor }). Without it
+ * a rollback is not detected (docs/budgets.md, "Rollback").
+ */
+class LedgerAnchor {
+  /** Use ledger.anchor() or LedgerAnchor.fromBytes(). */
+  constructor(bytes) {
+    if (!(bytes instanceof Uint8Array) || bytes.length !== ANCHOR_BYTES) {
+      throw invalid(`a ledger anchor is ${ANCHOR_BYTES} bytes`);
+    }
+    this._bytes = Buffer.from(bytes); // a copy
+    Object.freeze(this);
+  }
+
+  /** The anchor from the 32 bytes toBytes() gave (a Buffer, Uint8Array or ArrayBuffer). */
+  static fromBytes(bytes) {
+    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+    else if (ArrayBuffer.isView(bytes) && !(bytes instanceof Uint8Array)) {
+      bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+    if (!(bytes instanceof Uint8Array)) throw invalid('LedgerAnchor.fromBytes takes a Buffer, a Uint8Array or an ArrayBuffer');
+    return new LedgerAnchor(bytes);
+  }
+
+  /** The 32 bytes to store: the ledger id, then the commits and the spent total (little-endian). */
+  toBytes() {
+    return Buffer.from(this._bytes);
+  }
+
+  /** 16 bytes naming the ledger: the same for every copy of its file. */
+  get ledgerId() {
+    return Buffer.from(this._bytes.subarray(0, 16));
+  }
+
+  /** Commits made to the ledger (a bigint: it only grows). */
+  get commits() {
+    return this._bytes.readBigUInt64LE(16);
+  }
+
+  /** Epsilon spent over all the ledger's scopes (it only grows). */
+  get spent() {
+    return this._bytes.readDoubleLE(24);
+  }
+
+  /** True when `other` is a LedgerAnchor with the same bytes. */
+  equals(other) {
+    return other instanceof LedgerAnchor && this._bytes.equals(other._bytes);
+  }
+}
+
+function anchorBuffer(anchor) {
+  if (anchor === undefined || anchor === null) return undefined;
+  if (!(anchor instanceof LedgerAnchor)) {
+    throw invalid('options.anchor must be a LedgerAnchor (LedgerAnchor.fromBytes(stored bytes))');
+  }
+  return anchor._bytes;
+}
+
 class Ledger {
   /**
    * Promise of the ledger file at `filePath`, opened (or created), with `scope` selected
    * (docs/budgets.md). `cap` (epsilon summed over releases) and
    * `memoCapacity` apply to a new scope; `key` (a Buffer of 16 to 64 bytes)
-   * makes the file's MAC unforgeable without it.
+   * makes the file's MAC unforgeable without it. `anchor`, the LedgerAnchor
+   * stored after the last call, makes an older copy of the file put back (or
+   * the file deleted) reject with LedgerRollbackError; without it a rollback
+   * is not detected.
    */
-  static async open(filePath, { scope = 'default', cap = 0, memoCapacity, key } = {}) {
-    const handle = call(() => native.ledgerOpen(String(filePath), scope, { cap, memoCapacity, key }));
+  static async open(filePath, { scope = 'default', cap = 0, memoCapacity, key, anchor } = {}) {
+    const handle = call(() =>
+      native.ledgerOpen(String(filePath), scope, { cap, memoCapacity, key, anchor: anchorBuffer(anchor) }));
     return new Ledger(handle);
   }
 
@@ -484,6 +556,16 @@ class Ledger {
     return call(() => native.ledgerTotals(this._ledger()));
   }
 
+  /**
+   * The ledger's LedgerAnchor now, read from the file: store its toBytes()
+   * outside the file after every call (replacing the one before), and give
+   * it to Ledger.open({ anchor }) next time. Throws LedgerRollbackError
+   * when the file is older than what this handle last saw.
+   */
+  anchor() {
+    return new LedgerAnchor(call(() => native.ledgerAnchor(this._ledger())));
+  }
+
   /** The scope as `dxtext ledger` prints it (an object). */
   toJSON() {
     return JSON.parse(call(() => native.ledgerJson(this._ledger())));
@@ -519,6 +601,7 @@ module.exports = {
   Privatizer,
   OutputSet,
   Ledger,
+  LedgerAnchor,
   libraryVersion,
   Status,
   MECHANISM_NAMES,
@@ -526,6 +609,7 @@ module.exports = {
   MAX_BAG_WORDS,
   BudgetExceededError,
   LedgerCorruptError,
+  LedgerRollbackError,
   EPSILON_MIN,
   EPSILON_MAX,
   DxtextError,

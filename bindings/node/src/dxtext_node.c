@@ -48,6 +48,7 @@ static const char *status_code(dxt_status s) {
     case DXT_E_CONTEXT_BUSY: return "DXT_E_CONTEXT_BUSY";
     case DXT_E_BUDGET_EXCEEDED: return "DXT_E_BUDGET_EXCEEDED";
     case DXT_E_LEDGER_CORRUPT: return "DXT_E_LEDGER_CORRUPT";
+    case DXT_E_LEDGER_ROLLBACK: return "DXT_E_LEDGER_ROLLBACK";
     default: return "DXT_E_UNKNOWN";
   }
 }
@@ -1072,13 +1073,44 @@ static ledger_box *get_ledger(napi_env env, napi_value v) {
   return l;
 }
 
-/* ledgerOpen(path, scope, {cap, memoCapacity, key}) -> handle */
+/* A dxt_ledger_anchor as the 32 bytes an app stores (lib/index.js,
+   LedgerAnchor; the same bytes as the Python binding's
+   LedgerAnchor.to_bytes): ledger_id, then commits and spent, little-endian. */
+#define ANCHOR_BYTES 32
+
+static void anchor_encode(const dxt_ledger_anchor *a, uint8_t out[ANCHOR_BYTES]) {
+  uint64_t spent_bits;
+  int i;
+  memcpy(out, a->ledger_id, 16);
+  memcpy(&spent_bits, &a->spent, sizeof spent_bits);
+  for (i = 0; i < 8; ++i) {
+    out[16 + i] = (uint8_t)(a->commits >> (8 * i));
+    out[24 + i] = (uint8_t)(spent_bits >> (8 * i));
+  }
+}
+
+static void anchor_decode(const uint8_t in[ANCHOR_BYTES], dxt_ledger_anchor *a) {
+  uint64_t commits = 0, spent_bits = 0;
+  int i;
+  dxt_ledger_anchor_init(a);
+  memcpy(a->ledger_id, in, 16);
+  for (i = 0; i < 8; ++i) {
+    commits |= (uint64_t)in[16 + i] << (8 * i);
+    spent_bits |= (uint64_t)in[24 + i] << (8 * i);
+  }
+  a->commits = commits;
+  memcpy(&a->spent, &spent_bits, sizeof a->spent);
+}
+
+/* ledgerOpen(path, scope, {cap, memoCapacity, key, anchor}) -> handle;
+   anchor: a Buffer of ANCHOR_BYTES */
 static napi_value ledger_open(napi_env env, napi_callback_info info) {
   size_t argc = 3;
-  napi_value argv[3], out, key_value;
+  napi_value argv[3], out, key_value, anchor_value;
   char *path, *scope;
   size_t path_length = 0, scope_length = 0;
   dxt_ledger_options options;
+  dxt_ledger_anchor anchor;
   dxt_ledger *ledger = NULL;
   ledger_box *l;
   dxt_status s;
@@ -1116,6 +1148,20 @@ static napi_value ledger_open(napi_env env, napi_callback_info info) {
     }
     options.key = (const uint8_t *)key;
     options.key_length = length;
+  }
+  if (get_property(env, argv[2], "anchor", &anchor_value)) {
+    void *bytes = NULL;
+    size_t length = 0;
+    bool is_buffer = false;
+    napi_is_buffer(env, anchor_value, &is_buffer);
+    if (!is_buffer || napi_get_buffer_info(env, anchor_value, &bytes, &length) != napi_ok || length != ANCHOR_BYTES) {
+      free(path);
+      free(scope);
+      throw_argument(env, "options.anchor must be a Buffer of 32 bytes (LedgerAnchor.toBytes())");
+      return NULL;
+    }
+    anchor_decode((const uint8_t *)bytes, &anchor);
+    options.anchor = &anchor;
   }
   s = dxt_ledger_open(path, scope, &options, &ledger);
   free(path);
@@ -1180,6 +1226,22 @@ static napi_value ledger_totals(napi_env env, napi_callback_info info) {
   set_number(env, o, "memoCapacity", t.memo_capacity);
   set_number(env, o, "words", (double)t.words);
   return o;
+}
+
+/* ledgerAnchor(handle) -> a Buffer of ANCHOR_BYTES */
+static napi_value ledger_anchor(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1], out;
+  ledger_box *l;
+  dxt_ledger_anchor a;
+  void *data = NULL;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
+  dxt_ledger_anchor_init(&a);
+  if (throw_status(env, dxt_ledger_get_anchor(l->ledger, &a))) return NULL;
+  NAPI_CALL(env, napi_create_buffer(env, ANCHOR_BYTES, &data, &out));
+  anchor_encode(&a, (uint8_t *)data);
+  return out;
 }
 
 static napi_value ledger_json(napi_env env, napi_callback_info info) {
@@ -1262,6 +1324,7 @@ NAPI_MODULE_INIT() {
       {"ledgerClose", ledger_close},
       {"ledgerSetCap", ledger_set_cap},
       {"ledgerTotals", ledger_totals},
+      {"ledgerAnchor", ledger_anchor},
       {"ledgerJson", ledger_json},
       {"ledgerPrivatizeText", ledger_privatize_text_async},
   };

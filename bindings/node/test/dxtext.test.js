@@ -311,6 +311,83 @@ test('a ledger caps, memoises, refuses past the cap and detects a corrupted file
   fs.rmSync(dir, { recursive: true });
 });
 
+// Issue 27, case 1: the copy saved after the first release, put back after
+// the second, is refused against the anchor stored after the last call.
+test('a ledger rollback is refused against the stored anchor', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-node-anchor-'));
+  const file = path.join(dir, 'privacy.dxl');
+  const key = Buffer.alloc(32, 9);
+  const privatizer = new dxtext.Privatizer(model);
+  const ledger = await dxtext.Ledger.open(file, { cap: 8, key });
+  await ledger.privatizeText(privatizer, 'hello', { epsilon: 4 });
+  const saved = fs.readFileSync(file);
+  await ledger.privatizeText(privatizer, 'world', { epsilon: 4 });
+  await assert.rejects(ledger.privatizeText(privatizer, 'again', { epsilon: 4 }), dxtext.BudgetExceededError);
+  const anchor = ledger.anchor();
+  await ledger.close();
+  assert.ok(anchor instanceof dxtext.LedgerAnchor);
+  assert.equal(anchor.spent, 8);
+  assert.equal(anchor.ledgerId.length, 16);
+  assert.equal(typeof anchor.commits, 'bigint');
+  // The stored form round-trips.
+  const stored = anchor.toBytes();
+  assert.equal(stored.length, 32);
+  const restored = dxtext.LedgerAnchor.fromBytes(Uint8Array.from(stored));
+  assert.ok(restored.equals(anchor));
+  assert.deepEqual([restored.commits, restored.spent], [anchor.commits, anchor.spent]);
+  assert.deepEqual(Buffer.from(restored.ledgerId), Buffer.from(anchor.ledgerId));
+
+  fs.writeFileSync(file, saved);
+  await assert.rejects(dxtext.Ledger.open(file, { key, anchor: restored }), (error) => {
+    assert.ok(error instanceof dxtext.LedgerRollbackError);
+    assert.equal(error.status, 20);
+    assert.equal(error.status, dxtext.Status.LEDGER_ROLLBACK);
+    assert.equal(error.code, 'DXT_E_LEDGER_ROLLBACK');
+    assert.match(error.message, /rolled back/);
+    return true;
+  });
+  // Without the anchor it is not detected (documented).
+  const blind = await dxtext.Ledger.open(file, { key });
+  assert.equal(blind.totals().spent, 4);
+  await blind.close();
+  // A deleted file is a rollback too, and is not made anew.
+  fs.rmSync(file);
+  await assert.rejects(dxtext.Ledger.open(file, { key, anchor }), dxtext.LedgerRollbackError);
+  assert.equal(fs.existsSync(file), false);
+  await privatizer.close();
+  fs.rmSync(dir, { recursive: true });
+});
+
+test('a fresh ledger anchor round-trips; a bad one is an InvalidArgumentError', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-node-anchor-'));
+  const file = path.join(dir, 'privacy.dxl');
+  const ledger = await dxtext.Ledger.open(file, { cap: 1 });
+  const anchor = ledger.anchor();
+  assert.equal(anchor.spent, 0);
+  assert.ok(dxtext.LedgerAnchor.fromBytes(anchor.toBytes()).equals(anchor));
+  assert.ok(ledger.anchor().equals(anchor)); // nothing changed since
+  await ledger.close();
+  const reopened = await dxtext.Ledger.open(file, { anchor: dxtext.LedgerAnchor.fromBytes(anchor.toBytes()) });
+  assert.ok(reopened.anchor().equals(anchor));
+  await reopened.close();
+
+  for (const bytes of [Buffer.alloc(31), Buffer.alloc(33), new Uint8Array(0)]) {
+    assert.throws(() => dxtext.LedgerAnchor.fromBytes(bytes), (error) => {
+      assert.ok(error instanceof dxtext.InvalidArgumentError);
+      assert.match(error.message, /32 bytes/);
+      return true;
+    });
+  }
+  assert.throws(() => dxtext.LedgerAnchor.fromBytes('not bytes'), dxtext.InvalidArgumentError);
+  await assert.rejects(dxtext.Ledger.open(file, { anchor: anchor.toBytes() }), dxtext.InvalidArgumentError);
+  // An anchor of another ledger is a rollback: this file is not its ledger.
+  const other = await dxtext.Ledger.open(path.join(dir, 'other.dxl'), { cap: 1 });
+  const otherAnchor = other.anchor();
+  await other.close();
+  await assert.rejects(dxtext.Ledger.open(file, { anchor: otherAnchor }), dxtext.LedgerRollbackError);
+  fs.rmSync(dir, { recursive: true });
+});
+
 // The preset tests of the one JavaScript API (tests/js/preset_tests.cjs), on this package.
 presetTests({
   dxtext, OPTIONS, PRESETS, openModel: async () => model, sentence: SENTENCE, seed: '05'.repeat(32),

@@ -55,6 +55,7 @@ export const Status = Object.freeze({
   CONTEXT_BUSY: 17,
   BUDGET_EXCEEDED: 18,
   LEDGER_CORRUPT: 19,
+  LEDGER_ROLLBACK: 20,
 });
 const STATUS_CODES = Object.fromEntries(Object.entries(Status).map(([name, value]) => [value, name]));
 
@@ -93,12 +94,16 @@ export class InternalError extends DxtextError {}
 export class ContextBusyError extends DxtextError {}
 export class BudgetExceededError extends DxtextError {}
 export class LedgerCorruptError extends DxtextError {}
+/** The ledger is older than the anchor the app kept for it (status 20): an
+    earlier copy of its bytes was put back, or they were deleted or
+    replaced. Nothing was drawn or released. */
+export class LedgerRollbackError extends DxtextError {}
 
 const ERROR_CLASSES = [
   null, InvalidArgumentError, InvalidEpsilonError, FileError, NotAModelError, UnsupportedVersionError,
   CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError,
   InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError,
-  ContextBusyError, BudgetExceededError, LedgerCorruptError,
+  ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError,
 ];
 
 /** The error of a status: an instance of its subclass. */
@@ -142,7 +147,8 @@ const LAYOUT_FIELDS = {
   dxt_bag: ['entries', 'size'],
   dxt_calibration: ['words', 'trials', 'keep_mean', 'keep_median', 'keep_max', 'distinct_mean', 'distinct_median',
     'distinct_max'],
-  dxt_ledger_options: ['cap', 'memo_capacity', 'key', 'key_length'],
+  dxt_ledger_options: ['cap', 'memo_capacity', 'key', 'key_length', 'anchor'],
+  dxt_ledger_anchor: ['ledger_id', 'commits', 'spent'],
   dxt_ledger_totals: ['cap', 'spent', 'spent_any_inputs', 'releases', 'memoised', 'memo_capacity', 'words'],
 };
 
@@ -994,6 +1000,61 @@ function fromBase64(text) {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
+const ANCHOR_BYTES = 32;
+
+/**
+ * What the app keeps outside the ledger's store to detect a rollback (an
+ * older copy of the bytes put back, or the bytes deleted): take it with
+ * ledger.anchor() after every call, store anchor.toBytes() where the
+ * ledger's writer cannot change it (a server, a keystore; not beside the
+ * ledger in the same localStorage), and give LedgerAnchor.fromBytes(stored)
+ * back to Ledger.open({ anchor }). Without it a rollback is not detected
+ * (docs/budgets.md, "Rollback").
+ */
+export class LedgerAnchor {
+  /** Use ledger.anchor() or LedgerAnchor.fromBytes(). */
+  constructor(bytes) {
+    if (!(bytes instanceof Uint8Array) || bytes.length !== ANCHOR_BYTES) {
+      throw invalidArgument(`a ledger anchor is ${ANCHOR_BYTES} bytes`);
+    }
+    this._bytes = Uint8Array.from(bytes); // a copy
+    Object.freeze(this);
+  }
+
+  /** The anchor from the 32 bytes toBytes() gave (a Uint8Array, another view or an ArrayBuffer). */
+  static fromBytes(bytes) {
+    if (!(bytes instanceof Uint8Array || bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes))) {
+      throw invalidArgument('LedgerAnchor.fromBytes takes a Uint8Array, another view or an ArrayBuffer');
+    }
+    return new LedgerAnchor(ledgerBytes(bytes, 'the anchor'));
+  }
+
+  /** The 32 bytes to store: the ledger id, then the commits and the spent total (little-endian). */
+  toBytes() {
+    return Uint8Array.from(this._bytes);
+  }
+
+  /** 16 bytes naming the ledger: the same for every copy of it. */
+  get ledgerId() {
+    return this._bytes.slice(0, 16);
+  }
+
+  /** Commits made to the ledger (a bigint: it only grows). */
+  get commits() {
+    return new DataView(this._bytes.buffer).getBigUint64(16, true);
+  }
+
+  /** Epsilon spent over all the ledger's scopes (it only grows). */
+  get spent() {
+    return new DataView(this._bytes.buffer).getFloat64(24, true);
+  }
+
+  /** True when `other` is a LedgerAnchor with the same bytes. */
+  equals(other) {
+    return other instanceof LedgerAnchor && sameBytes(this._bytes, other._bytes);
+  }
+}
+
 // Each ledger store's transactions run one at a time: under a Web Lock named
 // after the store where the platform has them (navigator.locks: every tab
 // and worker of an origin), and in a queue of this realm in any case.
@@ -1050,9 +1111,16 @@ export class Ledger {
    * Promise of the ledger in `store`, made if there is none, with `scope`
    * selected. `cap` (epsilon summed over releases) and `memoCapacity` apply
    * to a new scope; `key` (16 to 64 bytes) makes the MAC unforgeable without it.
+   * `anchor`, the LedgerAnchor stored after the last call, makes older bytes
+   * put back in the store (or none at all) reject with LedgerRollbackError;
+   * every later call checks the bytes it loads against the anchor of the
+   * call before. Without it a rollback is not detected.
    */
-  static async open(store, { scope = 'default', cap = 0, memoCapacity, key } = {}) {
+  static async open(store, { scope = 'default', cap = 0, memoCapacity, key, anchor } = {}) {
     const core = await sharedCore();
+    if (anchor !== undefined && anchor !== null && !(anchor instanceof LedgerAnchor)) {
+      throw invalidArgument('options.anchor must be a LedgerAnchor (LedgerAnchor.fromBytes(stored bytes))');
+    }
     if (typeof cap !== 'number') throw invalidArgument('cap must be a number');
     // The C call reads the scope up to its first NUL: "user\0day1" would open "user".
     if (String(scope).includes('\0')) throw invalidArgument('the scope contains a NUL character');
@@ -1066,6 +1134,7 @@ export class Ledger {
       key: key === undefined || key === null ? null : Uint8Array.from(ledgerBytes(key, 'key')),
     };
     const ledger = new Ledger(LEDGER_TOKEN, core, ledgerStoreOf(store), settings);
+    ledger._anchor = anchor instanceof LedgerAnchor ? anchor : null;
     await ledger._transact(() => undefined);
     return ledger;
   }
@@ -1156,15 +1225,18 @@ export class Ledger {
     this._name = storeName(store);
     this._settings = settings;
     this._bytes = null; // the state as of this object's last call
+    this._anchor = null; // its LedgerAnchor (or the one given to open, before the first call)
     this._pending = Promise.resolve();
     this._closed = false;
   }
 
-  // A dxt_ledger in `frame` opened from `bytes`, closed with the frame.
-  _handle(frame, bytes) {
+  // A dxt_ledger in `frame` opened from `bytes`, closed with the frame; with
+  // `anchor` (a LedgerAnchor), bytes older than it are refused.
+  _handle(frame, bytes, anchor = null) {
     const core = this._core;
     const { scope, cap, memoCapacity, key } = this._settings;
     const options = frame.struct('dxt_ledger_options');
+    const anchorAt = anchor ? frame.struct('dxt_ledger_anchor') : 0;
     const keyAt = key ? frame.alloc(key.length) : 0;
     const data = bytes.length ? frame.alloc(bytes.length) : 0;
     const [scopeAt] = frame.string(scope);
@@ -1180,11 +1252,34 @@ export class Ledger {
       view.setUint32(L('key_length'), key.length, true);
       frame.onFree(() => core.m.HEAPU8.fill(0, keyAt, keyAt + key.length));
     }
+    if (anchor) {
+      const A = (field) => anchorAt + core.layout('dxt_ledger_anchor', field);
+      const stored = new DataView(anchor._bytes.buffer);
+      core.m.HEAPU8.set(anchor._bytes.subarray(0, 16), A('ledger_id'));
+      view.setBigUint64(A('commits'), stored.getBigUint64(16, true), true);
+      view.setFloat64(A('spent'), stored.getFloat64(24, true), true);
+      view.setUint32(L('anchor'), anchorAt, true);
+    }
     if (data) core.m.HEAPU8.set(bytes, data);
     core.check(core.call('dxt_ledger_open_memory', data, bytes.length, scopeAt, options, out));
     const handle = core.view().getUint32(out, true);
     frame.onFree(() => core.call('dxt_ledger_close', handle));
     return handle;
+  }
+
+  // The anchor of the ledger `handle` now.
+  _readAnchor(frame, handle) {
+    const core = this._core;
+    const anchor = frame.struct('dxt_ledger_anchor');
+    core.check(core.call('dxt_ledger_get_anchor', handle, anchor));
+    const view = core.view();
+    const A = (field) => anchor + core.layout('dxt_ledger_anchor', field);
+    const bytes = new Uint8Array(ANCHOR_BYTES);
+    const out = new DataView(bytes.buffer);
+    bytes.set(core.m.HEAPU8.subarray(A('ledger_id'), A('ledger_id') + 16));
+    out.setBigUint64(16, view.getBigUint64(A('commits'), true), true);
+    out.setFloat64(24, view.getFloat64(A('spent'), true), true);
+    return new LedgerAnchor(bytes);
   }
 
   // The bytes of the ledger `handle`, copied out of WebAssembly memory.
@@ -1205,10 +1300,10 @@ export class Ledger {
     if (this._closed) return Promise.reject(invalidArgument('the ledger is closed'));
     const run = underLedgerLock(this._name, async () => {
       const loaded = ledgerBytes(await this._store.load(), "the store's load()");
-      const { result, bytes } = withFrame(this._core, (frame) => {
-        const handle = this._handle(frame, loaded);
+      const { result, bytes, anchor } = withFrame(this._core, (frame) => {
+        const handle = this._handle(frame, loaded, this._anchor);
         const value = body(frame, handle);
-        return { result: value, bytes: this._save(frame, handle) };
+        return { result: value, bytes: this._save(frame, handle), anchor: this._readAnchor(frame, handle) };
       });
       if (!sameBytes(loaded, bytes)) {
         try {
@@ -1219,6 +1314,7 @@ export class Ledger {
         }
       }
       this._bytes = bytes;
+      this._anchor = anchor;
       return result;
     });
     this._pending = run.then(
@@ -1292,6 +1388,17 @@ export class Ledger {
         words: readU64(view, L('words')),
       });
     });
+  }
+
+  /**
+   * The ledger's LedgerAnchor as of this object's last call (each call
+   * resolves only once its bytes are stored): store its toBytes() outside
+   * the ledger's store after every call, replacing the one before, and give
+   * it to Ledger.open({ anchor }) next time.
+   */
+  anchor() {
+    this._live();
+    return this._anchor;
   }
 
   /** The scope as `dxtext ledger` prints it (an object), as of this object's last call. */

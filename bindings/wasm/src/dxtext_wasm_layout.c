@@ -79,6 +79,11 @@ static const struct {
     DXTW_FIELD(dxt_ledger_options, memo_capacity),
     DXTW_FIELD(dxt_ledger_options, key),
     DXTW_FIELD(dxt_ledger_options, key_length),
+    DXTW_FIELD(dxt_ledger_options, anchor),
+    DXTW_STRUCT(dxt_ledger_anchor),
+    DXTW_FIELD(dxt_ledger_anchor, ledger_id),
+    DXTW_FIELD(dxt_ledger_anchor, commits),
+    DXTW_FIELD(dxt_ledger_anchor, spent),
     DXTW_STRUCT(dxt_ledger_totals),
     DXTW_FIELD(dxt_ledger_totals, cap),
     DXTW_FIELD(dxt_ledger_totals, spent),
@@ -124,6 +129,8 @@ int dxtwasm_init(const char *type, void *memory) {
     dxt_ledger_options_init(memory);
   else if (strcmp(type, "dxt_ledger_totals") == 0)
     dxt_ledger_totals_init(memory);
+  else if (strcmp(type, "dxt_ledger_anchor") == 0)
+    dxt_ledger_anchor_init(memory);
   else
     return -1;
   return 0;

@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const packageDir = process.env.DXTEXT_WASM_PACKAGE;
 if (!packageDir) throw new Error('set DXTEXT_WASM_PACKAGE to the built package directory (<build>/package)');
 const dxtext = await import(pathToFileURL(path.join(path.resolve(packageDir), 'dxtext.js')).href);
-const { DxtextError, Ledger, Model, Privatizer, Status } = dxtext;
+const { DxtextError, Ledger, LedgerAnchor, LedgerRollbackError, Model, Privatizer, Status } = dxtext;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const modelsDir = path.resolve(here, '..', '..', '..', 'models');
@@ -194,4 +194,85 @@ test('under Node a path is a ledger file, atomically replaced, that the native p
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// Issue 27, case 1: the bytes saved after the first release, put back after
+// the second, are refused against the anchor stored after the last call.
+test('a rollback is refused against the stored anchor', async () => {
+  const store = Ledger.memoryStore();
+  const ledger = await Ledger.open(store, { cap: 8, key: KEY });
+  await ledger.privatizeText(privatizer, 'hello', { epsilon: 4 });
+  const saved = Uint8Array.from(store.bytes);
+  await ledger.privatizeText(privatizer, 'world', { epsilon: 4 });
+  await rejectsWith(() => ledger.privatizeText(privatizer, 'again', { epsilon: 4 }), Status.BUDGET_EXCEEDED);
+  const anchor = ledger.anchor();
+  await ledger.close();
+  assert.ok(anchor instanceof LedgerAnchor);
+  assert.equal(anchor.spent, 8);
+  assert.equal(anchor.ledgerId.length, 16);
+  assert.equal(typeof anchor.commits, 'bigint');
+  const stored = anchor.toBytes();
+  assert.equal(stored.length, 32);
+  const restored = LedgerAnchor.fromBytes(stored.buffer);
+  assert.ok(restored.equals(anchor));
+  assert.deepEqual([restored.commits, restored.spent], [anchor.commits, anchor.spent]);
+
+  const putBack = Ledger.memoryStore(saved);
+  await assert.rejects(Ledger.open(putBack, { key: KEY, anchor: restored }), (e) => {
+    assert.ok(e instanceof LedgerRollbackError, `expected a LedgerRollbackError, got ${e}`);
+    assert.equal(e.status, 20);
+    assert.equal(e.status, Status.LEDGER_ROLLBACK);
+    assert.equal(e.code, 'DXT_E_LEDGER_ROLLBACK');
+    assert.match(e.message, /rolled back/);
+    return true;
+  });
+  assert.deepEqual(putBack.bytes, saved); // left as it was
+  // Without the anchor it is not detected (documented).
+  const blind = await Ledger.open(Ledger.memoryStore(saved), { key: KEY });
+  assert.equal(blind.totals().spent, 4);
+  await blind.close();
+  // No bytes at all (the ledger deleted) is a rollback too, and none are made.
+  const empty = Ledger.memoryStore();
+  await rejectsWith(() => Ledger.open(empty, { key: KEY, anchor }), Status.LEDGER_ROLLBACK);
+  assert.equal(empty.bytes, null);
+});
+
+test('a Ledger checks every later load against the anchor of its last call', async () => {
+  const store = Ledger.memoryStore();
+  const ledger = await Ledger.open(store, { cap: 8, key: KEY });
+  await ledger.privatizeText(privatizer, 'hello', { epsilon: 4 });
+  const saved = Uint8Array.from(store.bytes);
+  await ledger.privatizeText(privatizer, 'world', { epsilon: 4 });
+  store.save(saved); // put back under the open Ledger
+  await rejectsWith(() => ledger.refresh(), Status.LEDGER_ROLLBACK);
+  await rejectsWith(() => ledger.privatizeText(privatizer, 'again', { epsilon: 4 }), Status.LEDGER_ROLLBACK);
+  await ledger.close();
+});
+
+test('a fresh anchor round-trips; a bad one is an InvalidArgumentError', async () => {
+  const store = Ledger.memoryStore();
+  const ledger = await Ledger.open(store, { cap: 1 });
+  const anchor = ledger.anchor();
+  assert.equal(anchor.spent, 0);
+  assert.ok(LedgerAnchor.fromBytes(anchor.toBytes()).equals(anchor));
+  await ledger.refresh();
+  assert.ok(ledger.anchor().equals(anchor)); // nothing changed since
+  await ledger.close();
+  const reopened = await Ledger.open(store, { anchor: LedgerAnchor.fromBytes(anchor.toBytes()) });
+  assert.ok(reopened.anchor().equals(anchor));
+  await reopened.close();
+
+  for (const bytes of [new Uint8Array(31), new Uint8Array(33), new Uint8Array(0)]) {
+    assert.throws(() => LedgerAnchor.fromBytes(bytes), (e) => {
+      assert.equal(e.status, Status.INVALID_ARGUMENT);
+      assert.match(e.message, /32 bytes/);
+      return true;
+    });
+  }
+  assert.throws(() => LedgerAnchor.fromBytes('not bytes'), (e) => e.status === Status.INVALID_ARGUMENT);
+  await rejectsWith(() => Ledger.open(store, { anchor: anchor.toBytes() }), Status.INVALID_ARGUMENT);
+  // The anchor of another ledger: these bytes are not its ledger.
+  const other = await Ledger.open(Ledger.memoryStore(), { cap: 1 });
+  await rejectsWith(() => Ledger.open(store, { anchor: other.anchor() }), Status.LEDGER_ROLLBACK);
+  await other.close();
 });

@@ -47,6 +47,10 @@ pub enum ErrorKind {
     /// The ledger file fails its MAC or format checks (damaged, edited, or
     /// another app key); it is left as it is.
     LedgerCorrupt,
+    /// The ledger file is older than the anchor the app kept for it (an
+    /// earlier copy was put back, or the file was deleted or replaced);
+    /// nothing was drawn or released. See `LedgerAnchor`.
+    LedgerRollback,
     /// A status this crate does not know (a newer library).
     Other(i32),
 }
@@ -73,6 +77,7 @@ impl ErrorKind {
             sys::DXT_E_CONTEXT_BUSY => ErrorKind::ContextBusy,
             sys::DXT_E_BUDGET_EXCEEDED => ErrorKind::BudgetExceeded,
             sys::DXT_E_LEDGER_CORRUPT => ErrorKind::LedgerCorrupt,
+            sys::DXT_E_LEDGER_ROLLBACK => ErrorKind::LedgerRollback,
             other => ErrorKind::Other(other),
         }
     }

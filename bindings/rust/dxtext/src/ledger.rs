@@ -18,6 +18,12 @@ use crate::report::ReleaseRecord;
 /// any noise is drawn, and returns the memoised output, at no cost, when the
 /// same text is privatised again. Calls take `&mut self`; any number of
 /// `Ledger`s, in any number of processes, may share one file.
+///
+/// Store [`Ledger::anchor`]`()?.to_bytes()` outside the file after every
+/// call and give it back in [`LedgerOptions::anchor`] at the next open: an
+/// older copy of the file put back (or the file deleted) then fails with
+/// `ErrorKind::LedgerRollback`. Without an anchor a rollback is not detected
+/// (docs/budgets.md, "Rollback").
 pub struct Ledger {
     ptr: *mut sys::dxt_ledger,
 }
@@ -33,7 +39,54 @@ impl Drop for Ledger {
     }
 }
 
-/// How a ledger is opened: the cap and memo size of a new scope, an app key.
+/// What the app keeps outside the ledger file to detect a rollback (an older
+/// copy of the file put back, or the file deleted): take it with
+/// [`Ledger::anchor`] after every call, store [`LedgerAnchor::to_bytes`]
+/// where the file's writer cannot change it (a keystore, a server), and give
+/// [`LedgerAnchor::from_bytes`] of it back in [`LedgerOptions::anchor`].
+/// Without it a rollback is not detected (docs/budgets.md, "Rollback").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LedgerAnchor {
+    /// Names the ledger: the same for every copy of its file.
+    pub ledger_id: [u8; 16],
+    /// Commits made to the ledger; only grows.
+    pub commits: u64,
+    /// Epsilon spent over all its scopes; only grows.
+    pub spent: f64,
+}
+
+impl LedgerAnchor {
+    /// The length of [`LedgerAnchor::to_bytes`].
+    pub const BYTES: usize = 32;
+
+    /// The 32 bytes to store: the id, then the commits and the spent total
+    /// (little-endian).
+    pub fn to_bytes(&self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        out[..16].copy_from_slice(&self.ledger_id);
+        out[16..24].copy_from_slice(&self.commits.to_le_bytes());
+        out[24..].copy_from_slice(&self.spent.to_le_bytes());
+        out
+    }
+
+    /// The anchor from the 32 bytes `to_bytes` gave; `ErrorKind::InvalidArgument`
+    /// for any other length.
+    pub fn from_bytes(bytes: &[u8]) -> Result<LedgerAnchor> {
+        if bytes.len() != Self::BYTES {
+            return Err(Error::invalid_argument(format!("a ledger anchor is {} bytes, not {}", Self::BYTES, bytes.len())));
+        }
+        let mut ledger_id = [0u8; 16];
+        ledger_id.copy_from_slice(&bytes[..16]);
+        let mut commits = [0u8; 8];
+        commits.copy_from_slice(&bytes[16..24]);
+        let mut spent = [0u8; 8];
+        spent.copy_from_slice(&bytes[24..]);
+        Ok(LedgerAnchor { ledger_id, commits: u64::from_le_bytes(commits), spent: f64::from_le_bytes(spent) })
+    }
+}
+
+/// How a ledger is opened: the cap and memo size of a new scope, an app key,
+/// the anchor stored after the last call.
 #[derive(Clone, Debug, Default)]
 pub struct LedgerOptions {
     /// The cap of a new scope (epsilon summed over releases); default 0.
@@ -43,6 +96,10 @@ pub struct LedgerOptions {
     /// 16 to 64 bytes (e.g. from the platform keystore): makes the file's
     /// MAC unforgeable without it.
     pub key: Option<Vec<u8>>,
+    /// The anchor stored after the last call on this ledger: a file older
+    /// than it fails with `ErrorKind::LedgerRollback`, and a missing file is
+    /// not made anew. `None`: a rollback is not detected.
+    pub anchor: Option<LedgerAnchor>,
 }
 
 /// A scope's totals (`dxt_ledger_totals`).
@@ -90,9 +147,21 @@ impl Ledger {
             raw.key = key.as_ptr();
             raw.key_length = key.len();
         }
+        let mut anchor = std::mem::MaybeUninit::<sys::dxt_ledger_anchor>::uninit();
+        // SAFETY: a writable struct of the declared size, filled by the call.
+        let mut anchor = unsafe {
+            sys::dxt_ledger_anchor_init(anchor.as_mut_ptr());
+            anchor.assume_init()
+        };
+        if let Some(a) = &options.anchor {
+            anchor.ledger_id = a.ledger_id;
+            anchor.commits = a.commits;
+            anchor.spent = a.spent;
+            raw.anchor = &anchor;
+        }
         let mut out: *mut sys::dxt_ledger = std::ptr::null_mut();
-        // SAFETY: NUL-terminated strings, initialised options whose key
-        // outlives the call, a writable out pointer.
+        // SAFETY: NUL-terminated strings, initialised options whose key and
+        // anchor outlive the call, a writable out pointer.
         check(unsafe { sys::dxt_ledger_open(path.as_ptr(), scope.as_ptr(), &raw, &mut out) })?;
         Ok(Ledger { ptr: out })
     }
@@ -121,6 +190,21 @@ impl Ledger {
             memo_capacity: raw.memo_capacity,
             words: raw.words,
         })
+    }
+
+    /// The ledger's anchor now, read from the file: store its `to_bytes()`
+    /// outside the file after every call, replacing the one before, and give
+    /// it back in `LedgerOptions::anchor` next time. `ErrorKind::LedgerRollback`
+    /// when the file is older than what this handle last saw.
+    pub fn anchor(&mut self) -> Result<LedgerAnchor> {
+        let mut raw = std::mem::MaybeUninit::<sys::dxt_ledger_anchor>::uninit();
+        // SAFETY: a writable struct of the declared size, filled by init and the call.
+        let raw = unsafe {
+            sys::dxt_ledger_anchor_init(raw.as_mut_ptr());
+            check(sys::dxt_ledger_get_anchor(self.ptr, raw.as_mut_ptr()))?;
+            raw.assume_init()
+        };
+        Ok(LedgerAnchor { ledger_id: raw.ledger_id, commits: raw.commits, spent: raw.spent })
     }
 
     /// The scope as one line of JSON (as `dxtext ledger` prints it).

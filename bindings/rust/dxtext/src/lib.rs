@@ -35,7 +35,7 @@ mod report;
 
 pub use context::Context;
 pub use error::{Error, ErrorKind, Result};
-pub use ledger::{Ledger, LedgerOptions, LedgerRelease, LedgerTotals};
+pub use ledger::{Ledger, LedgerAnchor, LedgerOptions, LedgerRelease, LedgerTotals};
 pub use model::{default_model_path, Geometry, Model, ModelInfo};
 pub use options::{Mechanism, Options, OutputSet, Policy, Preset, ReleaseShape, Sampler, Search, TokenClass};
 pub use report::{Bound, Calibration, LocalDiagnostics, Metric, ReleaseKind, ReleaseRecord};

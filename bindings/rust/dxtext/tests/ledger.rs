@@ -2,7 +2,7 @@
 //! The ledger through the safe interface: a cap, a refusal, a memoised
 //! repeat, a fresh draw, the JSON, and a corrupted file.
 
-use dxtext::{Context, ErrorKind, Geometry, Ledger, LedgerOptions, Model, Options};
+use dxtext::{Context, ErrorKind, Geometry, Ledger, LedgerAnchor, LedgerOptions, Model, Options};
 
 #[test]
 fn ledger_caps_memoises_and_detects_corruption() {
@@ -45,5 +45,83 @@ fn ledger_caps_memoises_and_detects_corruption() {
     let corrupt = Ledger::open(&path, "alice", &LedgerOptions::default()).err().unwrap();
     assert_eq!(corrupt.kind(), ErrorKind::LedgerCorrupt);
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("dxtext-rust-{}-{}", name, std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+// Issue 27, case 1: the copy saved after the first release, put back after
+// the second, is refused against the anchor stored after the last call.
+#[test]
+fn a_rollback_is_refused_against_the_stored_anchor() {
+    let model = Model::open_default(Geometry::Euclidean).expect("the default Euclidean model");
+    let mut context = Context::new(&model).unwrap();
+    let dir = temp_dir("anchor-rollback");
+    let path = dir.join("privacy.dxl");
+    let key = Some(vec![9u8; 32]);
+    let options = LedgerOptions { cap: 8.0, key: key.clone(), ..LedgerOptions::default() };
+    let mut ledger = Ledger::open(&path, "default", &options).unwrap();
+    ledger.privatize_text(&mut context, "hello", &Options::new(4.0), false).unwrap();
+    let saved = std::fs::read(&path).unwrap();
+    ledger.privatize_text(&mut context, "world", &Options::new(4.0), false).unwrap();
+    let refused = ledger.privatize_text(&mut context, "again", &Options::new(4.0), false).unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::BudgetExceeded);
+    let anchor = ledger.anchor().unwrap();
+    drop(ledger);
+    assert_eq!(anchor.spent, 8.0);
+    let stored = anchor.to_bytes();
+    assert_eq!(stored.len(), LedgerAnchor::BYTES);
+    let restored = LedgerAnchor::from_bytes(&stored).unwrap();
+    assert_eq!(restored, anchor);
+
+    std::fs::write(&path, &saved).unwrap();
+    let with_anchor = LedgerOptions { key: key.clone(), anchor: Some(restored), ..LedgerOptions::default() };
+    let rolled_back = Ledger::open(&path, "default", &with_anchor).err().unwrap();
+    assert_eq!(rolled_back.kind(), ErrorKind::LedgerRollback);
+    assert_eq!(rolled_back.status(), 20);
+    assert!(rolled_back.message().contains("rolled back"), "{}", rolled_back.message());
+    // Without the anchor it is not detected (documented).
+    let blind = LedgerOptions { key: key.clone(), ..LedgerOptions::default() };
+    assert_eq!(Ledger::open(&path, "default", &blind).unwrap().totals().unwrap().spent, 4.0);
+    // A deleted file is a rollback too, and is not made anew.
+    std::fs::remove_file(&path).unwrap();
+    let deleted = Ledger::open(&path, "default", &with_anchor).err().unwrap();
+    assert_eq!(deleted.kind(), ErrorKind::LedgerRollback);
+    assert!(!path.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_fresh_anchor_round_trips_and_a_bad_one_is_refused() {
+    let dir = temp_dir("anchor-round-trip");
+    let path = dir.join("privacy.dxl");
+    let mut ledger = Ledger::open(&path, "default", &LedgerOptions { cap: 1.0, ..LedgerOptions::default() }).unwrap();
+    let anchor = ledger.anchor().unwrap();
+    assert_eq!(anchor.spent, 0.0);
+    assert_eq!(ledger.anchor().unwrap(), anchor); // nothing changed since
+    drop(ledger);
+    assert_eq!(LedgerAnchor::from_bytes(&anchor.to_bytes()).unwrap(), anchor);
+    let reopen = LedgerOptions { anchor: Some(LedgerAnchor::from_bytes(&anchor.to_bytes()).unwrap()), ..LedgerOptions::default() };
+    assert_eq!(Ledger::open(&path, "default", &reopen).unwrap().anchor().unwrap(), anchor);
+
+    for length in [0usize, 31, 33] {
+        let bad = LedgerAnchor::from_bytes(&vec![0u8; length]).unwrap_err();
+        assert_eq!(bad.kind(), ErrorKind::InvalidArgument);
+        assert!(bad.message().contains("32 bytes"), "{}", bad.message());
+    }
+    // An anchor whose spent total is not a number is refused by the library.
+    let mut nan = anchor;
+    nan.spent = f64::NAN;
+    let bad = Ledger::open(&path, "default", &LedgerOptions { anchor: Some(nan), ..LedgerOptions::default() }).err().unwrap();
+    assert_eq!(bad.kind(), ErrorKind::InvalidArgument);
+    // Another ledger's anchor: this file is not its ledger.
+    let mut other = anchor;
+    other.ledger_id[0] ^= 1;
+    let foreign = Ledger::open(&path, "default", &LedgerOptions { anchor: Some(other), ..LedgerOptions::default() }).err().unwrap();
+    assert_eq!(foreign.kind(), ErrorKind::LedgerRollback);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -38,6 +38,10 @@ public struct DxtextError: Error, CustomStringConvertible {
     public static let budgetExceeded: Int32 = 18
     /// The ledger file fails its MAC or format checks; it is left as it is.
     public static let ledgerCorrupt: Int32 = 19
+    /// The ledger file is older than the anchor the app kept for it (an
+    /// earlier copy was put back, or the file was deleted or replaced);
+    /// nothing was drawn or released. See LedgerAnchor.
+    public static let ledgerRollback: Int32 = 20
 }
 
 /// Throws DxtextError for any status but DXT_OK (0).

@@ -174,4 +174,64 @@ final class DxtextTests: XCTestCase {
         }
         XCTAssertTrue(try ledger.json().contains("\"releases\":2"))
     }
+
+    // Issue 27, case 1: the copy saved after the first release, put back
+    // after the second, is refused against the anchor stored after the last call.
+    func testLedgerRollbackIsRefusedAgainstTheAnchor() throws {
+        let model = try DxModel(path: try DxModel.defaultPath())
+        let privatizer = try DxPrivatizer(model: model)
+        let path = NSTemporaryDirectory() + "dxtext-swift-anchor-\(getpid()).dxl"
+        defer { unlink(path); unlink(path + ".lock") }
+        let key = [UInt8](repeating: 9, count: 32)
+        let options = PrivatizeOptions(epsilon: 4)
+        let anchor: LedgerAnchor
+        let saved: Data
+        do {
+            let ledger = try DxLedger(path: path, cap: 8, key: key)
+            _ = try ledger.privatize("hello", with: privatizer, options: options)
+            saved = try Data(contentsOf: URL(fileURLWithPath: path))
+            _ = try ledger.privatize("world", with: privatizer, options: options)
+            XCTAssertThrowsError(try ledger.privatize("again", with: privatizer, options: options)) { error in
+                XCTAssertEqual((error as? DxtextError)?.status, DxtextError.budgetExceeded)
+            }
+            anchor = try ledger.anchor()
+        }
+        XCTAssertEqual(anchor.spent, 8)
+        XCTAssertEqual(anchor.ledgerId.count, 16)
+        let stored = anchor.toBytes()
+        XCTAssertEqual(stored.count, LedgerAnchor.byteCount)
+        let restored = try LedgerAnchor(bytes: stored)
+        XCTAssertEqual(restored, anchor)
+        XCTAssertEqual(restored.commits, anchor.commits)
+
+        try saved.write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try DxLedger(path: path, key: key, anchor: restored)) { error in
+            XCTAssertEqual((error as? DxtextError)?.status, DxtextError.ledgerRollback)
+            XCTAssertEqual((error as? DxtextError)?.status, 20)
+        }
+        // Without the anchor it is not detected (documented).
+        XCTAssertEqual(try DxLedger(path: path, key: key).totals().spent, 4)
+        // A deleted file is a rollback too, and is not made anew.
+        unlink(path)
+        XCTAssertThrowsError(try DxLedger(path: path, key: key, anchor: anchor)) { error in
+            XCTAssertEqual((error as? DxtextError)?.status, DxtextError.ledgerRollback)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    func testLedgerAnchorRoundTripsAndABadOneIsRefused() throws {
+        let path = NSTemporaryDirectory() + "dxtext-swift-anchor-fresh-\(getpid()).dxl"
+        defer { unlink(path); unlink(path + ".lock") }
+        let anchor = try DxLedger(path: path, cap: 1).anchor()
+        XCTAssertEqual(anchor.spent, 0)
+        XCTAssertEqual(try LedgerAnchor(bytes: anchor.toBytes()), anchor)
+        let reopened = try DxLedger(path: path, anchor: try LedgerAnchor(bytes: anchor.toBytes()))
+        XCTAssertEqual(try reopened.anchor(), anchor)
+        for count in [0, 31, 33] {
+            XCTAssertThrowsError(try LedgerAnchor(bytes: [UInt8](repeating: 0, count: count))) { error in
+                XCTAssertEqual((error as? DxtextError)?.status, DxtextError.invalidArgument)
+                XCTAssertTrue((error as? DxtextError)?.message.contains("32 bytes") ?? false)
+            }
+        }
+    }
 }

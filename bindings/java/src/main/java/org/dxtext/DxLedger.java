@@ -9,6 +9,12 @@ import java.nio.charset.StandardCharsets;
  * is refused with {@link DxStatus#BUDGET_EXCEEDED} before any noise is drawn, and the same text
  * privatised again returns the memoised output at no cost. Methods are synchronized; any number of
  * ledgers, in any number of processes, may share one file. Close it when done.
+ *
+ * <p>Rollback: store {@link #anchor()}{@code .toBytes()} outside the ledger file (the Android
+ * Keystore, a server) after every call, and give {@link DxLedgerAnchor#fromBytes} of it to {@link
+ * #open(String, String, double, int, byte[], DxLedgerAnchor)} next time: an older copy of the file
+ * put back, or the file deleted, then fails with {@link DxStatus#LEDGER_ROLLBACK}. Without an anchor
+ * a rollback is not detected (docs/budgets.md, "Rollback").
  */
 public final class DxLedger implements AutoCloseable {
   private long handle;
@@ -28,7 +34,18 @@ public final class DxLedger implements AutoCloseable {
    * unforgeable without it.
    */
   public static DxLedger open(String path, String scope, double cap, int memoCapacity, byte[] key) {
-    return new DxLedger(DxNative.ledgerOpen(utf8(path), utf8(scope), cap, memoCapacity, key));
+    return open(path, scope, cap, memoCapacity, key, null);
+  }
+
+  /**
+   * With the {@code anchor} stored after the last call on this ledger (null for none): a file older
+   * than it (an earlier copy put back, or the file deleted) fails with {@link
+   * DxStatus#LEDGER_ROLLBACK}, and a missing file is not made anew.
+   */
+  public static DxLedger open(String path, String scope, double cap, int memoCapacity, byte[] key,
+      DxLedgerAnchor anchor) {
+    byte[] a = anchor == null ? null : anchor.toBytes();
+    return new DxLedger(DxNative.ledgerOpen(utf8(path), utf8(scope), cap, memoCapacity, key, a));
   }
 
   private static byte[] utf8(String s) {
@@ -68,6 +85,15 @@ public final class DxLedger implements AutoCloseable {
   /** The scope's totals, read from the file. */
   public synchronized DxLedgerTotals totals() {
     return new DxLedgerTotals(DxNative.ledgerTotals(live()));
+  }
+
+  /**
+   * The ledger's anchor now, read from the file: store its {@link DxLedgerAnchor#toBytes()} outside
+   * the file after every call, replacing the one before, and pass it to {@code open} next time.
+   * Fails with {@link DxStatus#LEDGER_ROLLBACK} when the file is older than what this handle last saw.
+   */
+  public synchronized DxLedgerAnchor anchor() {
+    return DxLedgerAnchor.fromBytes(DxNative.ledgerAnchor(live()));
   }
 
   /** The scope as one line of JSON, as {@code dxtext ledger} prints it. */

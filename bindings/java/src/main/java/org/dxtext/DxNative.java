@@ -57,8 +57,15 @@ final class DxNative {
       byte[][] words, long[] counts, int nOut, double[] record, double[] diagnostics, byte[] fingerprint,
       byte[][] json);
 
-  /** memoCapacity < 0: the default; key may be null. */
-  static native long ledgerOpen(byte[] path, byte[] scope, double cap, int memoCapacity, byte[] key);
+  /**
+   * memoCapacity < 0: the default; key may be null; anchor is null or the 32 bytes of
+   * DxLedgerAnchor.toBytes().
+   */
+  static native long ledgerOpen(byte[] path, byte[] scope, double cap, int memoCapacity, byte[] key,
+      byte[] anchor);
+
+  /** The ledger's anchor as the 32 bytes of DxLedgerAnchor.toBytes(). */
+  static native byte[] ledgerAnchor(long ledger);
 
   static native void ledgerClose(long ledger);
 

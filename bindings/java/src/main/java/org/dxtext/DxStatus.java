@@ -26,6 +26,11 @@ public enum DxStatus {
   BUDGET_EXCEEDED(18),
   /** The ledger file fails its MAC or format checks; it is left as it is. */
   LEDGER_CORRUPT(19),
+  /**
+   * The ledger file is older than the anchor the app kept for it (an earlier copy was put back,
+   * or the file was deleted or replaced); nothing was drawn or released. See {@link DxLedgerAnchor}.
+   */
+  LEDGER_ROLLBACK(20),
   /** A status this binding does not know (a newer library). */
   UNKNOWN(-1);
 

@@ -464,6 +464,8 @@ public class DxTextTest {
     assertEquals(DxStatus.CONTEXT_BUSY, DxStatus.of(17));
     assertEquals(DxStatus.BUDGET_EXCEEDED, DxStatus.of(18));
     assertEquals(DxStatus.LEDGER_CORRUPT, DxStatus.of(19));
+    assertEquals(DxStatus.LEDGER_ROLLBACK, DxStatus.of(20));
+    assertEquals(20, DxStatus.LEDGER_ROLLBACK.code());
   }
 
   @Test
@@ -617,5 +619,77 @@ public class DxTextTest {
     assertEquals(DxStatus.LEDGER_CORRUPT,
         assertThrows(DxException.class, () -> DxLedger.open(file, "alice", 0)).getStatus());
     assertArrayEquals(bytes, Files.readAllBytes(Paths.get(file)));
+  }
+
+  // Issue 27, case 1: the copy saved after the first release, put back after the second, is
+  // refused against the anchor stored after the last call.
+  @Test
+  public void ledgerRollbackIsRefusedAgainstTheStoredAnchor() throws Exception {
+    Path dir = Files.createTempDirectory("dxtext-java-anchor");
+    Path path = dir.resolve("privacy.dxl");
+    String file = path.toString();
+    byte[] key = new byte[32];
+    byte[] saved;
+    DxLedgerAnchor anchor;
+    try (DxPrivatizer p = new DxPrivatizer(model); DxLedger ledger = DxLedger.open(file, "default", 8, -1, key)) {
+      ledger.privatizeText(p, "hello", DxOptions.epsilon(4), false);
+      saved = Files.readAllBytes(path);
+      ledger.privatizeText(p, "world", DxOptions.epsilon(4), false);
+      assertEquals(DxStatus.BUDGET_EXCEEDED,
+          assertThrows(DxException.class, () -> ledger.privatizeText(p, "again", DxOptions.epsilon(4), false))
+              .getStatus());
+      anchor = ledger.anchor();
+    }
+    assertEquals(8.0, anchor.getSpent(), 0.0);
+    assertEquals(16, anchor.getLedgerId().length);
+    byte[] stored = anchor.toBytes();
+    assertEquals(DxLedgerAnchor.BYTES, stored.length);
+    DxLedgerAnchor restored = DxLedgerAnchor.fromBytes(stored);
+    assertEquals(anchor, restored);
+    assertEquals(anchor.getCommits(), restored.getCommits());
+
+    Files.write(path, saved);
+    DxException rolledBack = assertThrows(DxException.class,
+        () -> DxLedger.open(file, "default", 0, -1, key, restored));
+    assertEquals(DxStatus.LEDGER_ROLLBACK, rolledBack.getStatus());
+    assertTrue(rolledBack.getMessage(), rolledBack.getMessage().contains("rolled back"));
+    // Without the anchor it is not detected (documented).
+    try (DxLedger blind = DxLedger.open(file, "default", 0, -1, key)) {
+      assertEquals(4.0, blind.totals().getSpent(), 0.0);
+    }
+    // A deleted file is a rollback too, and is not made anew.
+    Files.delete(path);
+    assertEquals(DxStatus.LEDGER_ROLLBACK,
+        assertThrows(DxException.class, () -> DxLedger.open(file, "default", 0, -1, key, anchor)).getStatus());
+    assertFalse(Files.exists(path));
+  }
+
+  @Test
+  public void ledgerAnchorRoundTripsAndABadOneIsRefused() throws Exception {
+    Path dir = Files.createTempDirectory("dxtext-java-anchor");
+    String file = dir.resolve("privacy.dxl").toString();
+    DxLedgerAnchor anchor;
+    try (DxLedger ledger = DxLedger.open(file, "default", 1)) {
+      anchor = ledger.anchor();
+      assertEquals(0.0, anchor.getSpent(), 0.0);
+      assertEquals(anchor, ledger.anchor()); // nothing changed since
+      assertEquals(anchor, DxLedgerAnchor.fromBytes(anchor.toBytes()));
+      assertEquals(anchor.hashCode(), DxLedgerAnchor.fromBytes(anchor.toBytes()).hashCode());
+    }
+    try (DxLedger reopened = DxLedger.open(file, "default", 1, -1, null, DxLedgerAnchor.fromBytes(anchor.toBytes()))) {
+      assertEquals(anchor, reopened.anchor());
+    }
+    for (byte[] bad : new byte[][] {new byte[31], new byte[33], new byte[0], null}) {
+      DxException e = assertThrows(DxException.class, () -> DxLedgerAnchor.fromBytes(bad));
+      assertEquals(DxStatus.INVALID_ARGUMENT, e.getStatus());
+      assertTrue(e.getMessage(), e.getMessage().contains("32 bytes"));
+    }
+    // toBytes() is a copy: changing it does not change the anchor.
+    byte[] copy = anchor.toBytes();
+    copy[0] ^= 1;
+    assertFalse(anchor.equals(DxLedgerAnchor.fromBytes(copy)));
+    assertEquals(DxStatus.LEDGER_ROLLBACK,
+        assertThrows(DxException.class, () -> DxLedger.open(file, "default", 1, -1, null, DxLedgerAnchor.fromBytes(copy)))
+            .getStatus());
   }
 }

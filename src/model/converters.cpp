@@ -272,7 +272,8 @@ std::unordered_map<std::string, uint64_t> read_frequencies(std::istream& in, boo
       parse_error(line_no, "expected 'word count' in the frequency file");
     if (!utf8::valid(word.data(), word.size())) parse_error(line_no, "word is not valid UTF-8");
     const std::string key = lowercase ? unicode::fold(word) : std::string(word);
-    out[key] += n;  // variants of one folded word add up
+    if (key.empty()) continue;  // invisible characters only: no vocabulary word
+    out[key] += n;              // variants of one folded word add up
   }
   if (in.bad()) fail(DXT_E_IO, "reading the frequency file failed");
   return out;

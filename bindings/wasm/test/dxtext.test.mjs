@@ -161,12 +161,14 @@ test('the search option reaches the library', async () => {
 
 test('a seed makes the output reproducible, and the record says it is not private', async () => {
   await ready;
-  const a = await seeded().privatizeText(SENTENCE, { epsilon: 20 });
-  const b = await seeded(Uint8Array.from(Buffer.from(SEED, 'hex'))).privatizeText(SENTENCE, { epsilon: 20 });
+  // At epsilon 8 most words move (docs/calibration.md), so another seed
+  // gives another text; at 20 most stay and two seeds can agree.
+  const a = await seeded().privatizeText(SENTENCE, { epsilon: 8 });
+  const b = await seeded(Uint8Array.from(Buffer.from(SEED, 'hex'))).privatizeText(SENTENCE, { epsilon: 8 });
   assert.equal(a.text, b.text);
   assert.equal(a.record.rngMode, 'deterministic');
   assert.equal(a.record.isPrivate, false);
-  assert.notEqual((await seeded('11'.repeat(32)).privatizeText(SENTENCE, { epsilon: 20 })).text, a.text);
+  assert.notEqual((await seeded('11'.repeat(32)).privatizeText(SENTENCE, { epsilon: 8 })).text, a.text);
 });
 
 test('seeded output equals the native OpenSSL build (same AES-256-CTR keystream)', async (t) => {

@@ -155,32 +155,40 @@ def render(classes, version: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", nargs="?", type=Path, default=DEFAULT_OUT)
+def generate(argv, doc, default_out, needed, make, version_constant):
+    """The command line both generators share: parse argv, check that the UCD
+    files in `needed` are there, build the table text with make(ucd, version),
+    then write it to OUT or, with --check, compare it (0 equal, 1 differs, 77
+    made from another Unicode version: the name `version_constant` in OUT)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("out", nargs="?", type=Path, default=default_out)
     parser.add_argument("--ucd", type=Path, default=Path("/usr/share/unicode"))
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
-    for f in ("UnicodeData.txt", "DerivedCoreProperties.txt", "Scripts.txt"):
+    for f in needed:
         if not (args.ucd / f).is_file():
             sys.exit(f"{args.ucd / f} is missing: install Debian's unicode-data package, or pass --ucd DIR")
     version = unicode_version(args.ucd)
-    text = render(classify(args.ucd), version)
+    text = make(args.ucd, version)
     if args.check:
         current = args.out.read_text(encoding="utf-8") if args.out.is_file() else ""
-        m = re.search(r'kCharClassUnicodeVersion\[\] = "([^"]+)"', current)
+        m = re.search(version_constant + r'\[\] = "([^"]+)"', current)
         if m and m.group(1) != version:
             print(f"{args.out} is made from Unicode {m.group(1)}, {args.ucd} holds {version}: not compared")
             return 77
         if current != text:
-            print(f"{args.out} differs from what {Path(__file__).name} makes from {args.ucd}")
+            print(f"{args.out} differs from what {Path(sys.argv[0]).name} makes from {args.ucd}")
             return 1
         print(f"{args.out} is up to date (Unicode {version})")
         return 0
     args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out} (Unicode {version}, {text.count('CharClass::')} runs)")
+    print(f"wrote {args.out} (Unicode {version}, {len(text)} bytes)")
     return 0
 
+
+def main(argv):
+    return generate(argv, __doc__, DEFAULT_OUT, ("UnicodeData.txt", "DerivedCoreProperties.txt", "Scripts.txt"),
+                    lambda ucd, version: render(classify(ucd), version), "kCharClassUnicodeVersion")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

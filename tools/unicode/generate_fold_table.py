@@ -31,13 +31,11 @@ the result to Normalization Form C (UAX #15). The tables:
 
 from __future__ import annotations
 
-import argparse
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generate_char_classes import ranges_of, unicode_version  # noqa: E402
+from generate_char_classes import generate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = ROOT / "src" / "unicode" / "fold_table.inc"
@@ -138,31 +136,9 @@ def render(ucd: Path, version: str) -> str:
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", nargs="?", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--ucd", type=Path, default=Path("/usr/share/unicode"))
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args(argv)
-    for f in ("UnicodeData.txt", "DerivedNormalizationProps.txt", "DerivedCoreProperties.txt"):
-        if not (args.ucd / f).is_file():
-            sys.exit(f"{args.ucd / f} is missing: install Debian's unicode-data package, or pass --ucd DIR")
-    version = unicode_version(args.ucd)
-    text = render(args.ucd, version)
-    if args.check:
-        current = args.out.read_text(encoding="utf-8") if args.out.is_file() else ""
-        m = re.search(r'kFoldUnicodeVersion\[\] = "([^"]+)"', current)
-        if m and m.group(1) != version:
-            print(f"{args.out} is made from Unicode {m.group(1)}, {args.ucd} holds {version}: not compared")
-            return 77
-        if current != text:
-            print(f"{args.out} differs from what {Path(__file__).name} makes from {args.ucd}")
-            return 1
-        print(f"{args.out} is up to date (Unicode {version})")
-        return 0
-    args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out} (Unicode {version}, {len(text)} bytes)")
-    return 0
-
+    return generate(argv, __doc__, DEFAULT_OUT,
+                    ("UnicodeData.txt", "DerivedNormalizationProps.txt", "DerivedCoreProperties.txt"), render,
+                    "kFoldUnicodeVersion")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -10,10 +10,10 @@ namespace dxt::unicode {
 
 namespace {
 
-struct FoldRange {
-  uint32_t first, last;  // every code point of [first, last] maps to
-  uint32_t offset;       // kFoldPool[offset .. offset + length)
-  uint8_t length;
+// The layout of `packed` is in tools/unicode/generate_fold_table.py.
+struct FoldEntry {
+  uint32_t first;
+  uint32_t packed;
 };
 struct CombiningRun {
   uint32_t first, last;
@@ -21,7 +21,7 @@ struct CombiningRun {
 };
 struct Decomposition {
   uint32_t code_point;
-  uint32_t offset;  // kDecompositionPool[offset .. offset + length)
+  uint16_t offset;  // kDecompositionPool[offset .. offset + length)
   uint8_t length;
 };
 struct Composition {
@@ -72,12 +72,27 @@ uint32_t compose(uint32_t a, uint32_t b) {
   return p != std::end(kCompositions) && p->first == a && p->second == b ? p->composite : 0;
 }
 
-const FoldRange* fold_range(uint32_t c) {
-  const auto* r = std::upper_bound(std::begin(kFoldRanges), std::end(kFoldRanges), c,
-                                   [](uint32_t v, const FoldRange& e) { return v < e.first; });
-  if (r == std::begin(kFoldRanges)) return nullptr;
-  --r;
-  return c <= r->last ? r : nullptr;
+// Appends the folding of c (NFKC_Casefold) to out.
+void fold_code_point(uint32_t c, std::vector<uint32_t>& out) {
+  const auto* e = std::upper_bound(std::begin(kFold), std::end(kFold), c,
+                                   [](uint32_t v, const FoldEntry& x) { return v < x.first; });
+  if (e != std::begin(kFold)) {
+    --e;
+    const uint32_t p = e->packed, at = c - e->first;
+    if ((p & 0x80000000u) == 0) {
+      if (at <= (p & 0xFFFu)) {
+        const uint32_t length = (p >> 12) & 0x1Fu, offset = (p >> 17) & 0x3FFFu;
+        out.insert(out.end(), kFoldPool + offset, kFoldPool + offset + length);
+        return;
+      }
+    } else if (at <= (p & 0x7FFu) && ((p & 0x800u) == 0 || at % 2 == 0)) {
+      const uint32_t bits = (p >> 12) & 0x7FFFFu;  // 19-bit two's complement
+      const int32_t delta = (bits & 0x40000u) != 0 ? static_cast<int32_t>(bits) - 0x80000 : static_cast<int32_t>(bits);
+      out.push_back(static_cast<uint32_t>(static_cast<int32_t>(c) + delta));
+      return;
+    }
+  }
+  out.push_back(c);
 }
 
 bool ascii(std::string_view s) {
@@ -154,12 +169,7 @@ std::string fold(std::string_view s) {
   nfd(in);
   std::vector<uint32_t> cps;
   cps.reserve(in.size());
-  for (uint32_t c : in) {
-    if (const FoldRange* r = fold_range(c))
-      cps.insert(cps.end(), kFoldPool + r->offset, kFoldPool + r->offset + r->length);
-    else
-      cps.push_back(c);
-  }
+  for (uint32_t c : in) fold_code_point(c, cps);
   nfc(cps);
   std::string out;
   out.reserve(s.size());

@@ -70,13 +70,21 @@ for (const mechanism of ['exponential', 'tem']) {
     // At 0.5 the law exp(-eps d_H / 2) spreads over 117 798 lemmas; at 1e6
     // only the lemmas sharing dog's point (d_H = 0, the same score) remain,
     // each with probability 1/3 (all three in 60 draws but with probability
-    // below 1e-10).
+    // below 1e-10). tem by design leaves the words beyond gamma a total mass
+    // of about beta / (1 - beta) = 0.001 at any epsilon: one of 60 draws
+    // lands there with probability about 0.06, more than 5 below 1e-12.
     const privatizer = new dxtext.Privatizer(ball);
     const spread = counts(await words(privatizer, 300, 'dog', { epsilon: 0.5, mechanism }));
     assert.ok((spread.get('dog') || 0) < 30, JSON.stringify([...spread].slice(0, 5)));
     assert.ok(spread.size > 100, String(spread.size));
     const kept = counts(await words(privatizer, 60, 'dog', { epsilon: 1e6, mechanism }));
-    assert.deepEqual([...kept.keys()].sort(), ['canis_familiaris', 'dog', 'domestic_dog']);
+    const synset = ['canis_familiaris', 'dog', 'domestic_dog'];
+    if (mechanism === 'exponential') {
+      assert.deepEqual([...kept.keys()].sort(), synset);
+    } else {
+      for (const w of synset) assert.ok(kept.has(w), w);
+      assert.ok(synset.reduce((n, w) => n + kept.get(w), 0) >= 55, JSON.stringify([...kept]));
+    }
   });
 }
 

@@ -75,12 +75,20 @@ def test_small_epsilon_moves_words_and_large_epsilon_keeps_them(ball: dxtext.Mod
     # distance is more than 1e5 behind in exponent, so only the lemmas of
     # dog's synset remain, which share its point (d_H = 0) and so its score:
     # each is released with probability 1/3 (all three in 60 draws but with
-    # probability 3 (2/3)^60 < 1e-10).
+    # probability 3 (2/3)^60 < 1e-10). tem is the exception by design: its
+    # truncation gives the words beyond gamma a total mass of about
+    # beta / (1 - beta) = 0.001 at any epsilon, so one of 60 draws lands
+    # there with probability about 0.06; more than 5 of them, below 1e-12.
     spread = Counter(ball.privatize_words(["dog"] * 300, epsilon=0.5, mechanism=mechanism))
     assert spread["dog"] < 30
     assert len(spread) > 100
     kept = Counter(ball.privatize_words(["dog"] * 60, epsilon=1e6, mechanism=mechanism))
-    assert set(kept) == {"dog", "domestic_dog", "canis_familiaris"}
+    synset = {"dog", "domestic_dog", "canis_familiaris"}
+    if mechanism == "exponential":
+        assert set(kept) == synset
+    else:
+        assert synset <= set(kept)
+        assert sum(kept[w] for w in synset) >= 55
 
 
 def test_exponential_on_poincare_is_reproducible_with_a_seed_and_then_not_private(ball: dxtext.Model) -> None:

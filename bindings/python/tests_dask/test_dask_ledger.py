@@ -145,7 +145,10 @@ def test_a_task_retried_after_its_worker_died_spends_nothing(client, demo_model_
     bag = dxd.privatize_records(logged, model=demo_model_path, epsilon=EPSILON, ledger=ledgers, user_field="user")
     marker = str(tmp_path / "killed")
     out = bag.map_partitions(_kill_once, numbers, marker).compute()
-    client.wait_for_workers(2, timeout=60)
+    # The nanny restarts the killed worker for the tests after this one; a
+    # fresh worker process imports dask, pandas and dxtext, which took more
+    # than 60 s on a loaded 2-core machine.
+    client.wait_for_workers(2, timeout=240)
     assert os.path.exists(marker)
     attempts = Path(log).read_text(encoding="utf-8").split()
     assert attempts.count("3") >= 2  # partition 3 was privatised again

@@ -23,12 +23,13 @@ using dxt::test::Reported;
 
 // A grid of spacing 1: at epsilon 1 most words move, so outputs vary with the
 // seed and a copied mark cannot hide among identical outputs.
-const char* const kWords[] = {"cat", "the", "sat", "on", "mat", "dog", "house", "tree", "ran", "blue", "run", "quick"};
+const std::vector<std::string> kWords = {"cat",   "the",  "sat", "on",   "mat", "dog",
+                                         "house", "tree", "ran", "blue", "run", "quick"};
 
-dxt::test::ToyModelSpec grid() {
+dxt::test::ToyModelSpec grid(const std::vector<std::string>& words) {
   dxt::test::ToyModelSpec s;
-  for (uint32_t i = 0; i < 12; ++i) {
-    s.words.push_back(kWords[i]);
+  for (uint32_t i = 0; i < words.size(); ++i) {
+    s.words.push_back(words[i]);
     s.vectors.push_back({static_cast<float>(i % 4), static_cast<float>(i / 4), 0.0f});
   }
   return s;
@@ -37,7 +38,7 @@ dxt::test::ToyModelSpec grid() {
 struct Toy {
   dxt::test::AlignedBytes bytes;
   dxt_model* model = nullptr;
-  Toy() : bytes(dxt::test::build_model_bytes(grid())) {
+  explicit Toy(const std::vector<std::string>& words = kWords) : bytes(dxt::test::build_model_bytes(grid(words))) {
     REQUIRE(dxt_model_open_memory(bytes.data(), bytes.size, nullptr, &model) == DXT_OK);
   }
   ~Toy() { dxt_model_close(model); }
@@ -228,26 +229,7 @@ TEST_CASE("the canonical forms, at an epsilon where no word moves") {
 
 // Words outside ASCII, stored in folded form (unicode::fold): the Greek
 // final sigma folds to σ, ß to ss, the ligature ﬁ to fi.
-const char* const kFoldedWords[] = {"οδοσ", "džungla", "strasse", "café", "hello", "tom", "fish", "the"};
-
-struct FoldedToy {
-  dxt::test::AlignedBytes bytes;
-  dxt_model* model = nullptr;
-  FoldedToy() : bytes(dxt::test::build_model_bytes(spec())) {
-    REQUIRE(dxt_model_open_memory(bytes.data(), bytes.size, nullptr, &model) == DXT_OK);
-  }
-  ~FoldedToy() { dxt_model_close(model); }
-  FoldedToy(const FoldedToy&) = delete;
-  FoldedToy& operator=(const FoldedToy&) = delete;
-  static dxt::test::ToyModelSpec spec() {
-    dxt::test::ToyModelSpec s;
-    for (uint32_t i = 0; i < 8; ++i) {
-      s.words.push_back(kFoldedWords[i]);
-      s.vectors.push_back({static_cast<float>(i % 4), static_cast<float>(i / 4), 0.0f});
-    }
-    return s;
-  }
-};
+const std::vector<std::string> kFoldedWords = {"οδοσ", "džungla", "strasse", "café", "hello", "tom", "fish", "the"};
 
 // Spellings of "ΟΔΟΣ DŽUNGLA STRAẞE café hello tom fish the" that differ in
 // case (full case folding), composition (e + U+0301), compatibility forms
@@ -264,7 +246,7 @@ const std::vector<std::string> kUnicodeVariants = {
 };
 
 TEST_CASE("strict and normalize are blind to Unicode case, normalisation and invisible code points inside words") {
-  FoldedToy toy;
+  Toy toy(kFoldedWords);
   // At an epsilon where no word moves, every spelling is its folded word.
   dxt_context* ctx = seeded_context(toy.model, 1);
   for (const std::string& v : kUnicodeVariants) {

@@ -641,6 +641,16 @@ typedef struct dxt_privatize_options {
   uint32_t typed_consistent;
   /** dxt_number_shape (default DXT_NUMBER_SHAPE_HIDE). */
   uint32_t number_shape;
+  /** Appended with the uniform floor (read only when struct_size covers it;
+      0 before): the probability p in [0, 1) with which each privatised word
+      is released as a word drawn uniformly from the output vocabulary S
+      instead of the mechanism's word. It keeps the mechanism's
+      epsilon * d(w, w') and caps the loss per word at
+      ln(1 + (1 - p) m |S| / p) nats, m the largest probability the
+      mechanism gives one output (docs/guarantees.md, "The uniform floor");
+      dxt_release_record.worst_case_per_word states the result. 0: no floor.
+      Not with syntf, which is already bounded for any two documents. */
+  double uniform_floor;
 } dxt_privatize_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see
@@ -893,6 +903,17 @@ typedef struct dxt_release_record {
       that it reveals which tokens are of that class; DXT_TYPED_FLAG_* bits. */
   uint32_t typed_classes;
   uint32_t typed_flags;
+  /** Appended with the uniform floor (written only when struct_size covers
+      both): the floor p of the options (0: none), and the largest privacy
+      loss, in nats, between any two words of the vocabulary (or the
+      out-of-vocabulary point) for one privatised word: min(epsilon * D,
+      ln(1 + (1 - p) m |S| / p)), D the largest distance of the metric
+      between inputs and m the largest probability of one output
+      (docs/guarantees.md, "Worst case per word"). A text of N privatised
+      words loses at most N times it. Infinity when no bound is known (a
+      metric without a finite diameter and no floor). */
+  double uniform_floor;
+  double worst_case_per_word;
 } dxt_release_record;
 
 /** Fill the first @p struct_size bytes of @p record with defaults (see

@@ -230,6 +230,10 @@ inline dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
     dxt::fail(DXT_E_INVALID_ARGUMENT,
               "ivf_nprobe is set but search is exact: set search to ivf, or leave ivf_nprobe at 0");
   p.ivf_nprobe = o.ivf_nprobe;
+  if (!(o.uniform_floor >= 0 && o.uniform_floor < 1))
+    dxt::fail(DXT_E_INVALID_ARGUMENT,
+              "floor must be from 0 to below 1 (got " + dxt::format_number(o.uniform_floor) + ")");
+  p.floor = o.uniform_floor;
   return p;
 }
 

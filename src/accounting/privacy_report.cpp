@@ -148,6 +148,8 @@ void fill_record(dxt_release_record& record, const Mechanism& mechanism, const M
   r.preset = shape.preset;
   r.typed_classes = revealed_typed_classes(shape);
   r.typed_flags = r.typed_classes != 0 ? shape.typed_flags : 0;
+  r.uniform_floor = mechanism.params().floor;
+  r.worst_case_per_word = mechanism.worst_case_per_word();
   // syntf's L is the number of words it ranges over (docs/guarantees.md).
   if (mechanism.id() == DXT_MECHANISM_SYNTF)
     r.epsilon_vocabulary = syntf_vocabulary_bound(mechanism.epsilon(), r.output_size);
@@ -240,18 +242,33 @@ const char* shape_name(uint32_t shape) {
   }
 }
 
+// The loss of one word, "eps * d(x, y)", or with a floor's cap C
+// "min(eps * d(x, y), C)".
+std::string word_loss(const dxt_release_record& r, const std::string& E, const std::string& d, const char* x,
+                      const char* y) {
+  const std::string loss = E + " * " + d + "(" + x + ", " + y + ")";
+  if (!(r.uniform_floor > 0) || !std::isfinite(r.worst_case_per_word)) return loss;
+  return "min(" + loss + ", " + short_num(r.worst_case_per_word) + ")";
+}
+
 // The bound of one release in words, with epsilon `e` per word.
 std::string bound_sentence(const dxt_release_record& r, double e) {
   const bool discrete = r.metric == DXT_METRIC_DISCRETE;
   const std::string d = std::string("d_") + metric_name(static_cast<dxt_metric>(r.metric));
   const std::string E = short_num(e);
   switch (r.bound) {
-    case DXT_BOUND_WORD: return discrete ? E + "-DP between any two words" : E + " * " + d + "(w, w')";
+    case DXT_BOUND_WORD: return discrete ? E + "-DP between any two words" : word_loss(r, E, d, "w", "w'");
     case DXT_BOUND_POSITIONWISE:
-      return (discrete ? E + " * (the number of positions i where x_i != x'_i)" : E + " * sum_i " + d + "(x_i, x'_i)") +
+      return (discrete ? E + " * (the number of positions i where x_i != x'_i)"
+              : r.uniform_floor > 0 && std::isfinite(r.worst_case_per_word)
+                  ? "sum_i " + word_loss(r, E, d, "x_i", "x'_i")
+                  : E + " * sum_i " + d + "(x_i, x'_i)") +
              " for two texts with the same number of privatised words, paired in order (word order is not "
              "protected: this is not an EMD bound)";
     case DXT_BOUND_BAG_EMD:
+      if (r.uniform_floor > 0 && std::isfinite(r.worst_case_per_word))
+        return "the least, over pairings of the words of two bags of equal size N, of sum_i " +
+               word_loss(r, E, d, "x_i", "x'_i") + " (at most " + E + " * N * EMD(b, b') with ground metric " + d + ")";
       return E + " * N * EMD(b, b') for two bags of equal size N, with ground metric " + d + " (= " + E +
              " * the least sum of " + d + " over pairings of their words)";
     case DXT_BOUND_ANY_INPUTS:
@@ -286,6 +303,9 @@ std::string record_to_json(const dxt_release_record& r) {
   s += "\"";
   if (r.bound == DXT_BOUND_ANY_INPUTS)
     s += ",\"draws\":" + std::to_string(r.draws) + ",\"epsilon_total\":" + num(r.epsilon_total);
+  // A record from before the floor has neither field (0): left out.
+  if (r.uniform_floor > 0) s += ",\"floor\":" + num(r.uniform_floor);
+  if (r.worst_case_per_word != 0) s += ",\"worst_case_per_word\":" + num(r.worst_case_per_word);
   if (r.epsilon_vocabulary > 0) s += ",\"epsilon_vocabulary\":" + num(r.epsilon_vocabulary);
   // A caller's record older than the field has no shape (0): left out.
   if (r.release_shape != DXT_SHAPE_DEFAULT) s += ",\"shape\":\"" + std::string(shape_name(r.release_shape)) + "\"";
@@ -325,6 +345,14 @@ std::string record_to_json(const dxt_release_record& r) {
   word.bound = DXT_BOUND_WORD;
   s += "\"per_word\":\"" + bound_sentence(word, r.epsilon) + "\"";
   s += ",\"release\":\"" + bound_sentence(r, r.epsilon) + "\"";
+  if (r.worst_case_per_word != 0)
+    s += ",\"worst_case\":\"" +
+         (std::isfinite(r.worst_case_per_word)
+              ? "at most " + short_num(r.worst_case_per_word) +
+                    " nats per privatised word between any two inputs, whatever their distance (N times it for N "
+                    "words)"
+              : std::string("no finite bound between any two inputs: the metric has no known diameter; set a floor")) +
+         "\"";
   if (r.epsilon_vocabulary > 0)
     s += ",\"release_vocabulary\":\"" + bound_sentence(r, r.epsilon_vocabulary) +
          ", by the vocabulary-size bound (epsilon + ln eta) per word\"";

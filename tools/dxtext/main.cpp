@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
     if (command == "typed-classes") return run_typed_classes(argc, argv);
     if (command == "ledger") return run_ledger(argc, argv);
     if (command == "presets") return run_presets(argc, argv);
+    if (command == "loss") return run_loss(argc, argv);
     if (command == "version" || command == "--version") return print_version(argc, argv);
     throw UsageError("unknown command '" + command + "'" + did_you_mean(command, command_names()));
   } catch (const dxt::cli::UsageError& e) {

@@ -51,6 +51,7 @@ inline constexpr PrivatizeOptionRow kPrivatizeOptionRows[] = {
     {"health", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
     {"typed-consistent", nullptr, OptionType::kEnum, "off=0 on=1"},
     {"number-shape", nullptr, OptionType::kEnum, "hide=0 keep=1"},
+    {"floor", nullptr, OptionType::kDouble, ""},
 };
 // clang-format on
 
@@ -77,6 +78,10 @@ inline bool set_privatize_option(dxt_privatize_options& o, std::string_view name
   }
   if (name == "syntf-s") {
     o.syntf_s = value;
+    return true;
+  }
+  if (name == "floor") {
+    o.uniform_floor = value;
     return true;
   }
   return false;

@@ -65,6 +65,8 @@ export interface OptionsObject {
   typedConsistent?: 'off' | 'on';
   /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (default hide). */
   numberShape?: 'hide' | 'keep';
+  /** the uniform floor p: each privatised word is released, with probability p, as a word drawn uniformly from the output vocabulary (n words), which caps the loss per word at ln(1 + (1 - p) m n / p) nats, m the largest probability of one output (the record's worst_case_per_word); docs/guarantees.md, "The uniform floor" (default 0). */
+  floor?: number;
   /** true adds localDiagnostics (token counts of the input) to the result. */
   localDiagnostics?: boolean;
 }

@@ -31,6 +31,7 @@ const OPTIONS = Object.freeze([
   { name: 'health', field: 'typed[5]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
   { name: 'typedConsistent', field: 'typed_consistent', type: 'enum', values: { 'off': 0, 'on': 1 } },
   { name: 'numberShape', field: 'number_shape', type: 'enum', values: { 'hide': 0, 'keep': 1 } },
+  { name: 'floor', field: 'uniform_floor', type: 'double' },
 ]);
 
 /**

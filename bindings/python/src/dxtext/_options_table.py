@@ -41,6 +41,7 @@ OPTIONS = (
     Option("health", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
     Option("typed_consistent", "enum", {"off": 0, "on": 1}),
     Option("number_shape", "enum", {"hide": 0, "keep": 1}),
+    Option("floor", "double", None),
 )
 
 
@@ -75,6 +76,7 @@ class OptionValues(TypedDict, total=False):
     health: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
     typed_consistent: Union[Literal["off", "on"], int]
     number_shape: Union[Literal["hide", "keep"], int]
+    floor: float
 
 
 class PresetValues(NamedTuple):

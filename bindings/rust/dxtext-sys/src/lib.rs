@@ -247,6 +247,8 @@ pub struct dxt_privatize_options {
     pub typed: [u32; DXT_TYPED_FAMILY_COUNT],
     pub typed_consistent: u32,
     pub number_shape: u32,
+    /// The uniform floor p in [0, 1); 0 = none.
+    pub uniform_floor: f64,
 }
 
 /// What a call released and the guarantee it carries: safe to transmit.
@@ -274,6 +276,9 @@ pub struct dxt_release_record {
     pub preset: u32,
     pub typed_classes: u32,
     pub typed_flags: u32,
+    pub uniform_floor: f64,
+    /// The largest loss in nats for one word between any two inputs.
+    pub worst_case_per_word: f64,
 }
 
 /// Token counts of a call's input: they describe the input; keep them local.

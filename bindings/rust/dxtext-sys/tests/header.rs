@@ -308,10 +308,11 @@ fn rust_layouts() -> Layouts {
     layout!(m, dxt_context_options; struct_size, rng_mode, seed);
     layout!(m, dxt_privatize_options; struct_size, mechanism, epsilon, policy, placeholder, tem_gamma, tem_beta,
         vickrey_t, mahalanobis_lambda, syntf_s, exponential_sampler, search, ivf_nprobe,
-        release_shape, output_top, output_set, preset, typed, typed_consistent, number_shape);
+        release_shape, output_top, output_set, preset, typed, typed_consistent, number_shape, uniform_floor);
     layout!(m, dxt_release_record; struct_size, mechanism, epsilon, metric, rng_mode, is_private,
         fingerprint_valid, model_fingerprint, release, bound, reveals, draws, epsilon_total, epsilon_vocabulary,
-        release_shape, output_kind, output_size, output_digest, preset, typed_classes, typed_flags);
+        release_shape, output_kind, output_size, output_digest, preset, typed_classes, typed_flags, uniform_floor,
+        worst_case_per_word);
     layout!(m, dxt_local_diagnostics; struct_size, counts, words_privatized, words_leaked);
     layout!(m, dxt_bag_entry; word, length, count);
     layout!(m, dxt_bag; entries, size);

@@ -465,6 +465,11 @@ impl Options {
     pub fn number_shape(self, value: impl OptionName) -> Options {
         self.set("number_shape", &value.option_name())
     }
+
+    /// the uniform floor p: each privatised word is released, with probability p, as a word drawn uniformly from the output vocabulary (n words), which caps the loss per word at ln(1 + (1 - p) m n / p) nats, m the largest probability of one output (the record's worst_case_per_word); docs/guarantees.md, "The uniform floor" (default 0).
+    pub fn floor(self, value: f64) -> Options {
+        self.number("floor", value)
+    }
     // generated: end options
 }
 

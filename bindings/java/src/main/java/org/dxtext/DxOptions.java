@@ -343,5 +343,10 @@ public final class DxOptions {
   public DxOptions numberShape(Enum<?> value) {
     return set("number_shape", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
+
+  /** the uniform floor p: each privatised word is released, with probability p, as a word drawn uniformly from the output vocabulary (n words), which caps the loss per word at ln(1 + (1 - p) m n / p) nats, m the largest probability of one output (the record's worst_case_per_word); docs/guarantees.md, "The uniform floor" (floor; default 0). */
+  public DxOptions floor(double value) {
+    return set("floor", value);
+  }
   // generated: end options
 }

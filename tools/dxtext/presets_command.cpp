@@ -59,6 +59,8 @@ std::string presets_json() {
     s += ",\"output_top\":" + std::to_string(p.output_top);
     for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c)
       s += ",\"" + std::string(kClassNames[c]) + "\":\"" + policy_of(p.policy[c]) + "\"";
+    for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f)
+      s += ",\"" + std::string(typed_family_option(f)) + "\":\"" + typed_policy_name(p.typed[f]) + "\"";
     s += ",\"parameters\":{";
     for (size_t i = 0; i < p.parameter_count; ++i)
       s += (i ? "," : "") + json_string(p.parameters[i].name) + ":" + json_string(p.parameters[i].shown);

@@ -249,3 +249,23 @@ def test_pickling_reopens_the_model(ordered_path: Path, golden: dxtext.Model) ->
     assert list(again.get_feature_names_out()) == list(features.get_feature_names_out())
     with pytest.raises(TypeError, match="path"):
         pickle.dumps(ReleaseFeatures(golden, structure=False).fit(["alpha"]))
+
+
+@needs_sklearn
+def test_unpickling_refuses_another_model(ordered_path: Path, tmp_path: Path) -> None:
+    from dxtext.analysis import ReleaseFeatures
+
+    copy = tmp_path / "model.dxe"
+    shutil.copyfile(ordered_path, copy)
+    data = pickle.dumps(ReleaseFeatures(str(copy), structure=False).fit(["a b"]))
+    shutil.copyfile(REPO / "tests" / "data" / "golden_v1.dxe", copy)  # another model under the same name
+    with pytest.raises(ValueError, match="fingerprint"):
+        pickle.loads(data)
+
+
+@needs_sklearn
+def test_the_default_model() -> None:
+    from dxtext.analysis import ReleaseFeatures
+
+    features = ReleaseFeatures(structure=False).fit(["a b"])
+    assert features.model_.path == dxtext.Model.default_path()

@@ -229,7 +229,7 @@ class ReleaseFeatures(TransformerMixin, BaseEstimator):  # type: ignore[misc]
     # -- pickling --------------------------------------------------------------
 
     def __getstate__(self) -> Dict[str, Any]:
-        state = dict(self.__dict__)
+        state = dict(super().__getstate__())  # with scikit-learn's version
         if isinstance(state.get("model"), Model):
             raise TypeError(
                 "a ReleaseFeatures made with a dxtext.Model cannot be pickled: "
@@ -240,7 +240,7 @@ class ReleaseFeatures(TransformerMixin, BaseEstimator):  # type: ignore[misc]
         return state
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        super().__setstate__(state)  # warns when scikit-learn's version differs
         self._cache = {}
         if "model_fingerprint_" in state:
             model = self._open_model()

@@ -269,3 +269,36 @@ def test_the_default_model() -> None:
 
     features = ReleaseFeatures(structure=False).fit(["a b"])
     assert features.model_.path == dxtext.Model.default_path()
+
+
+@needs_sklearn
+def test_buckets_carry_over_to_words_never_seen(ordered_path: Path, printed: Dict[str, List[int]]) -> None:
+    """Two classes from two stretches of ordering 0; trained on the words at
+    even places, tested on those at odd places: the words alone tell the
+    test texts nothing, their buckets tell them apart."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    from dxtext.analysis import ReleaseFeatures
+
+    by_place = {places[0]: word for word, places in printed.items()}
+    stretches = {"low": range(0, 32), "high": range(64, 96)}
+    rng = random.Random(5)
+
+    def texts(parity: int) -> tuple:
+        out, labels = [], []
+        for label, stretch in stretches.items():
+            words = [by_place[p] for p in stretch if p % 2 == parity]
+            for _ in range(20):
+                out.append(" ".join(rng.sample(words, 4)))
+                labels.append(label)
+        return out, labels
+
+    train, test = texts(0), texts(1)
+    scores = {}
+    for name, features in [("words", ReleaseFeatures(str(ordered_path), structure=False)),
+                           ("buckets", ReleaseFeatures(str(ordered_path), orderings=[0], bucket_size=32))]:
+        pipeline = make_pipeline(features, LogisticRegression(max_iter=1000)).fit(*train)
+        scores[name] = sum(p == g for p, g in zip(pipeline.predict(test[0]), test[1])) / len(test[1])
+    assert scores["words"] == 0.5  # every test row is empty: one answer for all
+    assert scores["buckets"] == 1.0

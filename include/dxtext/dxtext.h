@@ -480,6 +480,38 @@ DXT_API DXT_NODISCARD dxt_status dxt_model_word(const dxt_model *model, uint32_t
 DXT_API DXT_NODISCARD dxt_status dxt_model_nearest(const dxt_model *model, const float *vector, size_t dimension,
                                                    uint32_t *index);
 
+/**
+ * The number K of public orderings of the vocabulary in the model
+ * (docs/format.md §10.3; `dxtext order` adds them, `dxtext orderings` prints
+ * them): 0 for a model without an orderings section. Public data: mapping a
+ * released word to its places along the orderings is post-processing and
+ * costs no privacy (docs/guarantees.md, "`ordering`", "What it reveals").
+ * The first call on a model checks the orderings' permutations (reads
+ * 4*K*V bytes once); damaged ones give DXT_E_CORRUPT_MODEL here and in
+ * dxt_model_ordering_place.
+ * @param[in]  model
+ * @param[out] count  K, 0 to 64
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_model_ordering_count(const dxt_model *model, uint32_t *count);
+
+/**
+ * The place of the word at vocabulary @p index along ordering @p ordering
+ * (0 <= ordering < K): the p with words[ordering][p] = index in
+ * docs/format.md §10.3. The ordering is a cycle: the place after
+ * *cycle_length - 1 is 0, and the distance of two words along it is
+ * min(|p - q|, cycle_length - |p - q|); the cycle holds the whole
+ * vocabulary (cycle_length = V). Without an orderings section
+ * DXT_E_UNSUPPORTED (the message names `dxtext order`); @p ordering >= K or
+ * @p index >= V give DXT_E_NOT_FOUND.
+ * @param[in]  model
+ * @param[in]  ordering      0 .. K - 1
+ * @param[in]  index         a vocabulary index (dxt_model_lookup)
+ * @param[out] place         0 .. cycle_length - 1
+ * @param[out] cycle_length  the number of places of the cycle (may be NULL)
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_model_ordering_place(const dxt_model *model, uint32_t ordering, uint32_t index,
+                                                          uint32_t *place, uint32_t *cycle_length);
+
 /* ------------------------------------------------------------------------ */
 /* Contexts                                                                  */
 /* ------------------------------------------------------------------------ */

@@ -444,6 +444,14 @@ extern "C" {
     ) -> dxt_status;
     pub fn dxt_model_nearest(model: *const dxt_model, vector: *const f32, dimension: usize, index: *mut u32)
         -> dxt_status;
+    pub fn dxt_model_ordering_count(model: *const dxt_model, count: *mut u32) -> dxt_status;
+    pub fn dxt_model_ordering_place(
+        model: *const dxt_model,
+        ordering: u32,
+        index: u32,
+        place: *mut u32,
+        cycle_length: *mut u32,
+    ) -> dxt_status;
 
     pub fn dxt_context_options_init_sized(options: *mut dxt_context_options, struct_size: usize);
     pub fn dxt_context_create(

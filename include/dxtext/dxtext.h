@@ -347,7 +347,12 @@ typedef enum dxt_typed_policy {
   DXT_TYPED_REPLACE = 3,
   /** verbatim: a named leak (DXT_REVEALS_KEPT_WORDS); refused with the
       strict release shape */
-  DXT_TYPED_KEEP = 4
+  DXT_TYPED_KEEP = 4,
+  /** dropped: the token leaves nothing in any release shape (under keep the
+      span before it goes too, so no doubled space marks its place); only
+      the number of released words shows that tokens were dropped
+      (dxt_release_record.typed_dropped) */
+  DXT_TYPED_DROP = 5
 } dxt_typed_policy;
 
 /** dxt_privatize_options.number_shape: what a replaced number keeps. */
@@ -946,6 +951,11 @@ typedef struct dxt_release_record {
       metric without a finite diameter and no floor). */
   double uniform_floor;
   double worst_case_per_word;
+  /** Appended with the drop policy of typed classes (written only when
+      struct_size covers it): bit (1u << dxt_typed_class) for every class
+      whose tokens are dropped (DXT_TYPED_DROP): they leave nothing in the
+      output, and only the number of words shows how many there were. */
+  uint32_t typed_dropped;
 } dxt_release_record;
 
 /** Fill the first @p struct_size bytes of @p record with defaults (see

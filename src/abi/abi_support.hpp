@@ -186,7 +186,7 @@ inline dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
                   "normalize or keep shape");
   for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) {
     const uint32_t v = o.typed[f];
-    if (v > DXT_TYPED_KEEP) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown typed policy " + std::to_string(v));
+    if (v > DXT_TYPED_DROP) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown typed policy " + std::to_string(v));
     p.typed[f] = v == DXT_TYPED_DEFAULT ? DXT_TYPED_PRIVATIZE : static_cast<dxt_typed_policy>(v);
     if (p.shape == DXT_SHAPE_STRICT && p.typed[f] == DXT_TYPED_KEEP)
       dxt::fail(DXT_E_INVALID_ARGUMENT,

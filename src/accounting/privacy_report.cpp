@@ -73,6 +73,14 @@ uint32_t revealed_typed_classes(const ReleaseShape& shape) {
   return bits;
 }
 
+uint32_t dropped_typed_classes(const ReleaseShape& shape) {
+  if (shape.kind == DXT_RELEASE_SYNTHETIC_BAG) return 0;
+  uint32_t bits = 0;
+  for (uint32_t c = DXT_TYPED_FIRST_NAME; c < DXT_TYPED_CLASS_COUNT; ++c)
+    if (shape.typed[typed_family(static_cast<dxt_typed_class>(c))] == DXT_TYPED_DROP) bits |= 1u << c;
+  return bits;
+}
+
 uint32_t release_reveals(const ReleaseShape& shape) {
   // dxt_syntf releases n_out draws whatever the input holds: its output
   // depends on the document only through them (dropping a class before the
@@ -148,6 +156,7 @@ void fill_record(dxt_release_record& record, const Mechanism& mechanism, const M
   r.preset = shape.preset;
   r.typed_classes = revealed_typed_classes(shape);
   r.typed_flags = r.typed_classes != 0 ? shape.typed_flags : 0;
+  r.typed_dropped = dropped_typed_classes(shape);
   r.uniform_floor = mechanism.params().floor;
   r.worst_case_per_word = mechanism.worst_case_per_word();
   // syntf's L is the number of words it ranges over (docs/guarantees.md).
@@ -329,6 +338,18 @@ std::string record_to_json(const dxt_release_record& r) {
     if ((r.typed_flags & DXT_TYPED_FLAG_CONSISTENT) != 0) s += ",\"typed_consistent\":true";
     if ((r.typed_flags & DXT_TYPED_FLAG_NUMBER_SHAPE) != 0) s += ",\"number_shape\":\"keep\"";
   }
+  if (r.typed_dropped != 0) {
+    s += ",\"typed_dropped\":[";
+    bool first_class = true;
+    for (uint32_t c = 1; c < DXT_TYPED_CLASS_COUNT; ++c) {
+      if ((r.typed_dropped & (1u << c)) == 0) continue;
+      s += first_class ? "\"" : ",\"";
+      s += typed_class_name(static_cast<dxt_typed_class>(c));
+      s += "\"";
+      first_class = false;
+    }
+    s += "]";
+  }
   s += ",\"reveals\":[";
   std::string shown;
   bool first = true;
@@ -356,6 +377,9 @@ std::string record_to_json(const dxt_release_record& r) {
   if (r.epsilon_vocabulary > 0)
     s += ",\"release_vocabulary\":\"" + bound_sentence(r, r.epsilon_vocabulary) +
          ", by the vocabulary-size bound (epsilon + ln eta) per word\"";
+  if (r.typed_dropped != 0)
+    s += ",\"dropped\":\"tokens of the classes in typed_dropped are left out and leave no trace; the number of words "
+         "shows how many words were released, not which were dropped\"";
   s += ",\"not_covered\":\"";
   s += shown.empty() ? "nothing of the input is shown as it is" : "the output shows as they are: " + shown;
   s += "\"}}";

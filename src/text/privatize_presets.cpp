@@ -38,6 +38,7 @@ const char* typed_policy_name(uint32_t policy) {
     case DXT_TYPED_PLACEHOLDER: return "placeholder";
     case DXT_TYPED_REPLACE: return "replace";
     case DXT_TYPED_KEEP: return "keep";
+    case DXT_TYPED_DROP: return "drop";
     default: return "unknown";
   }
 }

@@ -144,6 +144,7 @@ pub const DXT_TYPED_PRIVATIZE: u32 = 1;
 pub const DXT_TYPED_PLACEHOLDER: u32 = 2;
 pub const DXT_TYPED_REPLACE: u32 = 3;
 pub const DXT_TYPED_KEEP: u32 = 4;
+pub const DXT_TYPED_DROP: u32 = 5;
 pub const DXT_NUMBER_SHAPE_HIDE: u32 = 0;
 pub const DXT_NUMBER_SHAPE_KEEP: u32 = 1;
 pub const DXT_TYPED_FLAG_CONSISTENT: u32 = 1;
@@ -279,6 +280,7 @@ pub struct dxt_release_record {
     pub uniform_floor: f64,
     /// The largest loss in nats for one word between any two inputs.
     pub worst_case_per_word: f64,
+    pub typed_dropped: u32,
 }
 
 /// Token counts of a call's input: they describe the input; keep them local.

@@ -64,9 +64,9 @@ public enum Policy: UInt32 {
 
 /// What to do with a family of typed tokens (dxt_typed_policy): replace by a
 /// uniform member of the class, its placeholder, an ordinary privatised
-/// word, or keep (a named leak).
+/// word, keep (a named leak), or drop (nothing released).
 public enum TypedPolicy: UInt32 {
-    case privatize = 1, placeholder = 2, replace = 3, keep = 4
+    case privatize = 1, placeholder = 2, replace = 3, keep = 4, drop = 5
 }
 
 /// The exponential mechanism's sampler (dxt_exponential_sampler).

@@ -85,9 +85,11 @@ void transact(dxt_ledger* ledger, bool create,
               const std::function<bool(dxt::LedgerState&, const dxt::LedgerKeys&)>& change) {
   dxt::LedgerAnchor next;
   ledger->store->transact(create, [&](dxt::LedgerState& state, const dxt::LedgerKeys& keys) {
-    if (ledger->anchor) dxt::check_not_rolled_back(state, keys, *ledger->anchor);
+    std::optional<dxt::LedgerChain> checked;
+    if (ledger->anchor) checked = dxt::check_not_rolled_back(state, keys, *ledger->anchor);
     const bool changed = change(state, keys);
-    next = dxt::ledger_anchor(state, keys);
+    // Events are only appended: the chain checked goes on from where it is.
+    next = dxt::anchor_of_chain(dxt::ledger_chain(state, keys, state.events, checked ? &*checked : nullptr));
     return changed;
   });
   ledger->anchor = next;

@@ -372,72 +372,103 @@ LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<ui
 
 namespace {
 
-// Appends the bytes of one event of `scope` to the hash: its number, its
-// kind, the scope's name and every field the event recorded.
-void hash_event(Sha256& h, uint64_t event, char kind, const LedgerScope& scope) {
-  Writer w;
-  w.u64(event);
-  w.bytes(&kind, 1);
-  w.u32(static_cast<uint32_t>(scope.name.size()));
-  w.bytes(scope.name.data(), scope.name.size());
-  h.update(w.out.data(), w.out.size());
-}
+// The bytes of one event: its number, its kind, its scope's name and every
+// field it records (a scope's making: cap and memo capacity; a cap set: the
+// cap; a release: the fields of its entry but the event number).
+class EventBytes {
+ public:
+  EventBytes(uint64_t event, char kind, const std::string& scope) {
+    put(event, 8);
+    bytes_[size_++] = static_cast<uint8_t>(kind);
+    put(scope.size(), 4);
+    std::memcpy(bytes_.data() + size_, scope.data(), scope.size());  // at most 255 bytes
+    size_ += scope.size();
+  }
+  void put(uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) bytes_[size_++] = static_cast<uint8_t>(v >> (8 * i));
+  }
+  void put_f64(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    put(bits, 8);
+  }
+  const uint8_t* data() const { return bytes_.data(); }
+  size_t size() const { return size_; }
+
+ private:
+  std::array<uint8_t, 8 + 1 + 4 + 255 + 4 * 4 + 8 * 3> bytes_{};
+  size_t size_ = 0;
+};
 
 }  // namespace
 
-LedgerAnchor ledger_anchor_at(const LedgerState& state, const LedgerKeys& keys, uint64_t events) {
+LedgerChain ledger_chain(const LedgerState& state, const LedgerKeys& keys, uint64_t events, const LedgerChain* from) {
   if (events > state.events) fail(DXT_E_INTERNAL, "an anchor past the ledger's history was asked for");
-  // The events in their order: a scope's making or cap (release == nullptr),
-  // or a release.
+  LedgerChain chain;
+  chain.head = keys.history;  // h_0: from the ledger's secret and the app key
+  if (from != nullptr) {
+    if (from->events > events) fail(DXT_E_INTERNAL, "a ledger chain continued backwards");
+    chain = *from;
+  }
+  if (chain.events == events) return chain;
+  // The events from chain.events + 1 to `events` in their order: a scope's
+  // making or cap (release == nullptr), or a release.
   struct Event {
     const LedgerScope* scope = nullptr;
     const LedgerCapChange* cap = nullptr;
     const LedgerRelease* release = nullptr;
   };
-  std::vector<Event> order(static_cast<size_t>(events));
+  const uint64_t first = chain.events + 1;
+  std::vector<Event> order(static_cast<size_t>(events - chain.events));
   for (const LedgerScope& s : state.scopes) {
     for (const LedgerCapChange& c : s.caps)
-      if (c.event >= 1 && c.event <= events) order[static_cast<size_t>(c.event - 1)] = {&s, &c, nullptr};
+      if (c.event >= first && c.event <= events) order[static_cast<size_t>(c.event - first)] = {&s, &c, nullptr};
     for (const LedgerRelease& r : s.releases)
-      if (r.event >= 1 && r.event <= events) order[static_cast<size_t>(r.event - 1)] = {&s, nullptr, &r};
+      if (r.event >= first && r.event <= events) order[static_cast<size_t>(r.event - first)] = {&s, nullptr, &r};
   }
-  // h_0 is the ledger's history key (from its secret and the app key), and
   // h_k = SHA-256(h_(k-1) || event k): the anchor's first 16 bytes of h_n
   // then depend on every event, in order, and on which ledger it is.
-  Digest head = keys.history;
-  double spent = 0;
   for (size_t k = 0; k < order.size(); ++k) {
     const Event& e = order[k];
     if (e.scope == nullptr) fail(DXT_E_INTERNAL, "the ledger's history has a gap");
+    const uint64_t number = first + k;
     Sha256 h;
-    h.update(head.data(), head.size());
-    Writer w;
+    h.update(chain.head.data(), chain.head.size());
     if (e.release == nullptr) {
-      // The scope's making (its first cap entry) or a cap set.
       const bool made = e.cap == &e.scope->caps.front();
-      hash_event(h, k + 1, made ? 'S' : 'C', *e.scope);
-      w.f64(e.cap->cap);
-      if (made) w.u32(e.scope->memo_capacity);
+      EventBytes b(number, made ? 'S' : 'C', e.scope->name);
+      b.put_f64(e.cap->cap);
+      if (made) b.put(e.scope->memo_capacity, 4);
+      h.update(b.data(), b.size());
     } else {
       const LedgerRelease& r = *e.release;
-      hash_event(h, k + 1, 'R', *e.scope);
-      w.u32(r.mechanism);
-      w.u32(r.metric);
-      w.u32(r.release);
-      w.u32(r.bound);
-      w.f64(r.epsilon);
-      w.f64(r.cost);
-      w.u64(r.words);
-      spent += r.cost;
+      EventBytes b(number, 'R', e.scope->name);
+      b.put(r.mechanism, 4);
+      b.put(r.metric, 4);
+      b.put(r.release, 4);
+      b.put(r.bound, 4);
+      b.put_f64(r.epsilon);
+      b.put_f64(r.cost);
+      b.put(r.words, 8);
+      h.update(b.data(), b.size());
+      chain.spent += r.cost;
     }
-    h.update(w.out.data(), w.out.size());
-    head = h.finish();
+    chain.head = h.finish();
   }
+  chain.events = events;
+  return chain;
+}
+
+LedgerAnchor anchor_of_chain(const LedgerChain& chain) {
   LedgerAnchor a;
-  std::memcpy(a.id.data(), head.data(), a.id.size());
-  a.commits = events;
-  a.spent = spent;
+  std::memcpy(a.id.data(), chain.head.data(), a.id.size());
+  a.commits = chain.events;
+  a.spent = chain.spent;
   return a;
+}
+
+LedgerAnchor ledger_anchor_at(const LedgerState& state, const LedgerKeys& keys, uint64_t events) {
+  return anchor_of_chain(ledger_chain(state, keys, events));
 }
 
 LedgerAnchor ledger_anchor(const LedgerState& state, const LedgerKeys& keys) {
@@ -468,7 +499,8 @@ std::array<uint8_t, 16> legacy_ledger_id(const LedgerState& state) {
   return id;
 }
 
-void check_not_rolled_back(const LedgerState& state, const LedgerKeys& keys, const LedgerAnchor& anchor) {
+std::optional<LedgerChain> check_not_rolled_back(const LedgerState& state, const LedgerKeys& keys,
+                                                 const LedgerAnchor& anchor) {
   if (anchor.id == legacy_ledger_id(state)) {
     // An anchor stored by a dxtext that wrote version 1 or 2 files names the
     // ledger and counts its commits and spent total: checked as then, until
@@ -479,19 +511,21 @@ void check_not_rolled_back(const LedgerState& state, const LedgerKeys& keys, con
       fail(DXT_E_LEDGER_ROLLBACK, "ledger rolled back: the file has spent " + json_number(spent) +
                                       ", the anchor (from an earlier version of dxtext) " + json_number(anchor.spent) +
                                       " (an older copy was put back); nothing was drawn or released");
-    return;
+    return std::nullopt;
   }
   if (anchor.commits > state.events)
     fail(DXT_E_LEDGER_ROLLBACK, "ledger rolled back: the file's history has " + std::to_string(state.events) +
                                     " events, the anchor's " + std::to_string(anchor.commits) +
                                     " (an older copy was put back, the file was deleted or made anew, or it is "
                                     "another ledger); nothing was drawn or released");
-  const LedgerAnchor then = ledger_anchor_at(state, keys, anchor.commits);
+  const LedgerChain chain = ledger_chain(state, keys, anchor.commits);
+  const LedgerAnchor then = anchor_of_chain(chain);
   if (then.id != anchor.id || then.spent != anchor.spent)
     fail(DXT_E_LEDGER_ROLLBACK,
          "ledger rolled back: the file's first " + std::to_string(anchor.commits) +
              " events are not the anchor's history (an older copy spent otherwise since, a copy of another "
              "ledger, or a file made anew); nothing was drawn or released");
+  return chain;
 }
 
 double release_cost(const dxt_release_record& record) {

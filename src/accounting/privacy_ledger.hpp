@@ -128,6 +128,18 @@ struct LedgerAnchor {
 struct LedgerKeys;
 LedgerAnchor ledger_anchor(const LedgerState& state, const LedgerKeys& keys);
 LedgerAnchor ledger_anchor_at(const LedgerState& state, const LedgerKeys& keys, uint64_t events);
+// The hash chain after `events` events, in full (the anchor keeps 16 bytes
+// of its head). ledger_chain continues from `from`, a point of the same
+// state's chain no later than `events`, when given: one pass over the
+// history serves the check before a change and the anchor after it.
+struct LedgerChain {
+  Digest head{};
+  uint64_t events = 0;
+  double spent = 0;
+};
+LedgerChain ledger_chain(const LedgerState& state, const LedgerKeys& keys, uint64_t events,
+                         const LedgerChain* from = nullptr);
+LedgerAnchor anchor_of_chain(const LedgerChain& chain);
 // The ledger's name (its anchor after 0 events) from the first bytes of its
 // file, before its MAC is checked: nullopt if they are not a ledger's
 // header or the app key does not fit its flags (opening the file then
@@ -141,8 +153,10 @@ std::array<uint8_t, 16> legacy_ledger_id(const LedgerState& state);
 // events of `state` are the anchor's history: an older copy, a copy spent
 // otherwise since (forked, padded), another ledger or a file made anew are
 // refused. An anchor from version 1 or 2 is checked as it was then (the
-// same ledger, no less spent).
-void check_not_rolled_back(const LedgerState& state, const LedgerKeys& keys, const LedgerAnchor& anchor);
+// same ledger, no less spent). Returns the chain at the anchor's point
+// (none for an anchor of version 1 or 2).
+std::optional<LedgerChain> check_not_rolled_back(const LedgerState& state, const LedgerKeys& keys,
+                                                 const LedgerAnchor& anchor);
 
 // The two keys of a ledger, derived from its secret and the optional app key.
 struct LedgerKeys {

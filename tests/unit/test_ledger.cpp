@@ -1307,6 +1307,51 @@ TEST_CASE("ledger: event numbers that are missing, repeated or out of order are 
   CHECK(!refused(e));  // a history without the cap change is another, valid one
 }
 
+TEST_CASE("ledger: a ledger's identity is its anchor after 0 events, the same for every copy") {
+  Toy toy;
+  TempDir dir;
+  const std::string path = dir.file("l.dxl");
+  dxt_context* ctx = seeded_context(toy.model);
+  std::string out;
+  CHECK(!dxt::ledger_file_identity(path, {}).has_value());  // no file
+  dxt_ledger* l = open_ledger(path, 100);
+  const auto id = dxt::ledger_file_identity(path, {});
+  REQUIRE(id.has_value());
+  REQUIRE(release(l, ctx, 1.0, "w1", &out) == DXT_OK);
+  const std::vector<uint8_t> bytes = read_bytes(path);
+  write_bytes(dir.file("copy.dxl"), bytes);
+  CHECK(dxt::ledger_file_identity(dir.file("copy.dxl"), {}) == id);  // another name, the same ledger
+  REQUIRE(release(l, ctx, 1.0, "w2", &out) == DXT_OK);
+  CHECK(dxt::ledger_file_identity(path, {}) == id);  // a later state, the same ledger
+  dxt_ledger_close(l);
+  // It is the anchor after 0 events: every copy passes it, another ledger not.
+  dxt_ledger_anchor identity;
+  dxt_ledger_anchor_init(&identity);
+  std::memcpy(identity.ledger_id, id->data(), id->size());
+  dxt_ledger* again = nullptr;
+  CHECK(open_anchored(dir.file("copy.dxl"), identity, &again) == DXT_OK);
+  dxt_ledger_close(again);
+  dxt_ledger_close(open_ledger(dir.file("other.dxl"), 100));
+  CHECK(dxt::ledger_file_identity(dir.file("other.dxl"), {}) != id);
+  CHECK(open_anchored(dir.file("other.dxl"), identity, &again) == DXT_E_LEDGER_ROLLBACK);
+  // With an app key it depends on the key too; a keyed file read without
+  // it, or anything that is no ledger, is DXT_E_LEDGER_CORRUPT.
+  dxt_ledger_close(open_keyed(dir.file("keyed.dxl"), 100));
+  CHECK(dxt::ledger_file_identity(dir.file("keyed.dxl"), kAppKey).has_value());
+  auto status_of = [](const std::string& p, const std::vector<uint8_t>& key) -> int {
+    try {
+      (void)dxt::ledger_file_identity(p, key);
+    } catch (const dxt::Error& e) {
+      return e.status();
+    }
+    return DXT_OK;
+  };
+  CHECK(status_of(dir.file("keyed.dxl"), {}) == DXT_E_LEDGER_CORRUPT);
+  write_bytes(dir.file("text.dxl"), std::vector<uint8_t>(100, 'x'));
+  CHECK(status_of(dir.file("text.dxl"), {}) == DXT_E_LEDGER_CORRUPT);
+  dxt_context_destroy(ctx);
+}
+
 TEST_CASE("ledger: the anchor follows the ledger forward, across handles and in memory") {
   Toy toy;
   TempDir dir;

@@ -798,6 +798,14 @@ check "the ledger put back in its place opens" grep -q '"spent":8,' <("$BIN" led
 # Item 12: an empty --ledger-anchor is a usage error, not an anchor turned off.
 expect_usage "--ledger-anchor '' is refused" "needs a file name" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LM" --ledger-anchor "" "london"
 expect_usage "ledger --ledger-anchor '' is refused" "needs a file name" "$BIN" ledger --ledger-anchor "" "$LM"
+# ... and calls with --ledger-anchor FILE keep the default anchor current too,
+# so that a copy from before them is refused without the option.
+LG="$tmp/given.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LG" --budget 8 "Paris" >/dev/null 2>&1
+cp "$LG" "$tmp/given_saved.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LG" --ledger-anchor "$tmp/given.anchor" "music" >/dev/null 2>&1
+cp "$tmp/given_saved.dxl" "$LG"
+expect_fail "a copy from before calls with --ledger-anchor is refused without it" "rolled back" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LG" "london"
 # Item 14: past the file size limit a write is a status on every path (the
 # anchor, the output), never SIGXFSZ.
 # (Standard error goes through a pipe to a process without the limit.)

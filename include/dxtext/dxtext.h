@@ -1159,21 +1159,25 @@ typedef struct dxt_ledger dxt_ledger;
  * detects that with an anchor kept where the file's writer cannot change it
  * (the platform keystore, a server, a directory the user cannot write): read
  * it with dxt_ledger_get_anchor after every call that returns DXT_OK, store
- * it, and give it back in dxt_ledger_options.anchor at the next open. A
- * handle opened with an anchor, and every handle after its first call,
- * refuses with DXT_E_LEDGER_ROLLBACK a file that is not the anchor's ledger,
- * or has fewer commits or less spent (over all its scopes) than the anchor
- * says. Without an anchor kept outside it, a rollback is not detected
- * (docs/budgets.md, "Rollback").
+ * it, and give it back in dxt_ledger_options.anchor at the next open. The
+ * anchor binds the ledger and its whole history (every scope made, cap set
+ * and release recorded, in order) by a hash chain. A handle opened with an
+ * anchor, and every handle after its first call, refuses with
+ * DXT_E_LEDGER_ROLLBACK a file whose history does not begin with the
+ * anchor's: an older copy, one spent otherwise since (even to the same
+ * count and total), another ledger, or a file made anew. Without an anchor
+ * kept outside it, a rollback is not detected (docs/budgets.md, "Rollback").
  */
 typedef struct dxt_ledger_anchor {
   uint32_t struct_size;
-  /** names the ledger: the same for every copy of its file, different for a
-      ledger made anew */
+  /** the first 16 bytes of the head of the hash chain over the ledger's
+      first `commits` events, started from its secret (and app key): no
+      other history and no other ledger has it */
   uint8_t ledger_id[16];
-  /** commits made to the ledger; only grows */
+  /** events in the ledger's history (scopes made, caps set, releases); only
+      grows */
   uint64_t commits;
-  /** epsilon spent over all its scopes; only grows */
+  /** epsilon spent by those events, over all scopes; only grows */
   double spent;
 } dxt_ledger_anchor;
 

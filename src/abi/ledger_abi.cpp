@@ -276,8 +276,9 @@ dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const
       dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
       result = p.privatize_text(input);
       tally = p.tally();
-      state.add_release(scope,
-                        {rec.mechanism, rec.metric, rec.release, rec.bound, rec.epsilon, cost, tally.privatized});
+      dxt::LedgerRelease entry{rec.mechanism, rec.metric, rec.release, rec.bound, rec.epsilon, cost, tally.privatized};
+      entry.worst_case = m.worst_case_per_word();
+      state.add_release(scope, entry);
       if (keep && result.size() <= dxt::kLedgerMemoMaxOutput) scope.remember(key, result);
       return true;
     });

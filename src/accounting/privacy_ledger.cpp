@@ -223,6 +223,7 @@ std::vector<uint8_t> encode_ledger(const LedgerState& state, const std::vector<u
       w.f64(r.cost);
       w.u64(r.words);
       w.u64(r.event);
+      w.f64(r.worst_case);
     }
     w.u32(static_cast<uint32_t>(s.memo.size()));
     for (const LedgerMemoEntry& e : s.memo) {
@@ -336,7 +337,7 @@ LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<ui
       }
       s.cap = s.caps.back().cap;
     }
-    const size_t release_bytes = v3 ? kLedgerReleaseBytes : kLedgerReleaseBytes - 8;
+    const size_t release_bytes = v3 ? kLedgerReleaseBytes : kLedgerReleaseBytes - 16;
     const uint64_t releases = r.count(r.u64(), release_bytes);
     s.releases.resize(releases);
     for (LedgerRelease& rel : s.releases) {
@@ -348,7 +349,9 @@ LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<ui
       rel.cost = r.f64();
       rel.words = r.u64();
       if (v3) rel.event = r.u64();
+      if (v3) rel.worst_case = r.f64();
       if (!finite_nonnegative(rel.epsilon) || !finite_nonnegative(rel.cost)) corrupt("a release has a bad epsilon");
+      if (!(rel.worst_case >= 0)) corrupt("a release has a bad worst case");
     }
     const uint64_t memo = r.count(r.u32(), 32 + 8 + 4);
     if (memo > s.memo_capacity) corrupt("a memo holds more entries than its capacity");
@@ -450,6 +453,7 @@ LedgerChain ledger_chain(const LedgerState& state, const LedgerKeys& keys, uint6
       b.put_f64(r.epsilon);
       b.put_f64(r.cost);
       b.put(r.words, 8);
+      b.put_f64(r.worst_case);
       h.update(b.data(), b.size());
       chain.spent += r.cost;
     }
@@ -537,9 +541,11 @@ std::string ledger_scope_json(const LedgerScope& scope) {
   const double any = scope.spent_any_inputs();
   uint64_t words = 0;
   double word_weighted = 0;  // sum of epsilon * words over metric releases
+  double worst_case = 0;     // sum of words * worst case per word, in nats
   std::map<std::string, double> by_metric;
   for (const LedgerRelease& r : scope.releases) {
     words += r.words;
+    worst_case += r.bound == DXT_BOUND_ANY_INPUTS ? r.cost : static_cast<double>(r.words) * r.worst_case;
     if (r.bound != DXT_BOUND_ANY_INPUTS) word_weighted += r.cost * static_cast<double>(r.words);
     if (r.bound != DXT_BOUND_ANY_INPUTS) by_metric[metric_name(static_cast<dxt_metric>(r.metric))] += r.cost;
   }
@@ -562,6 +568,11 @@ std::string ledger_scope_json(const LedgerScope& scope) {
   }
   s += "},\"spent_any_inputs\":" + json_number(any);
   s += ",\"epsilon_times_words\":" + json_number(word_weighted);
+  // On one scale: the composed loss in nats between any two histories whose
+  // releases have the same word counts (null when a release had no bound).
+  s += ",\"worst_case_nats\":" + (std::isfinite(worst_case) ? json_number(worst_case) : std::string("null"));
+  s += ",\"worst_case_unit\":\"nats, not spent: the sum over releases of words * worst_case_per_word, the most any "
+       "two histories with the same word counts can differ by, whatever their words; the cap is in the budget unit\"";
   if (any > 0) terms += (terms.empty() ? "" : " + ") + json_number(any);
   if (terms.empty()) terms = "0";
   s += ",\"guarantee\":" + json_string(

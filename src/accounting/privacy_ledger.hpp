@@ -13,7 +13,9 @@
 //     u32 cap_count (>= 1), caps: u64 event, f64 cap (the first made the
 //       scope; the last is its cap now)
 //     u64 release_count, releases: u32 mechanism, u32 metric, u32 release,
-//       u32 bound, f64 epsilon, f64 cost, u64 words, u64 event
+//       u32 bound, f64 epsilon, f64 cost, u64 words, u64 event,
+//       f64 worst_case (the record's worst_case_per_word in nats; +inf when
+//       unbounded; read as +inf from versions 1 and 2, which lack it)
 //     u32 memo_count, entries: u8 key[32], u64 last_use, u32 length, output
 //   u8 mac[32]: HMAC-SHA-256 under the MAC key of every byte before it
 // Every event number from 1 to `events` belongs to exactly one cap entry or
@@ -27,6 +29,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,7 +48,7 @@ inline constexpr size_t kLedgerMaxBytes = size_t{256} << 20;
 inline constexpr size_t kLedgerMaxReadBytes = size_t{1} << 30;
 inline constexpr size_t kLedgerMemoMaxOutput = size_t{64} << 10;
 // The encoded bytes of one release entry, and of a memo entry besides its output.
-inline constexpr size_t kLedgerReleaseBytes = 4 * 4 + 8 * 4;
+inline constexpr size_t kLedgerReleaseBytes = 4 * 4 + 8 * 5;
 inline constexpr size_t kLedgerMemoEntryBytes = 32 + 8 + 4;
 // The encoded bytes of one entry of a scope's cap history.
 inline constexpr size_t kLedgerCapBytes = 8 + 8;
@@ -59,6 +62,10 @@ struct LedgerRelease {
   double cost = 0;  // what it spent: epsilon, or epsilon_total for ANY_INPUTS
   uint64_t words = 0;
   uint64_t event = 0;  // its place in the ledger's history (LedgerState::add_release)
+  // The record's worst case per word, in nats: the release's loss between
+  // any two inputs of `words` words is at most words * worst_case. Reported
+  // beside the budget (ledger_scope_json), not spent.
+  double worst_case = std::numeric_limits<double>::infinity();
 };
 
 // A scope's cap from event `event` on (the first: the scope's making).

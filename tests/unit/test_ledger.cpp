@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -362,6 +363,18 @@ TEST_CASE("ledger: JSON of a scope") {
   CHECK(json.find("\"memoised\":1") != std::string::npos);
   CHECK(json.find("\"spent_by_metric\":{\"euclidean\":1.5}") != std::string::npos);
   CHECK(json.find("exp(1.5 * D_euclidean)") != std::string::npos);
+  // On one scale: two words times the record's worst case per word.
+  dxt_release_record r;
+  dxt_release_record_init(&r);
+  const dxt_privatize_options o = laplace(1.5);
+  char* text = nullptr;
+  size_t length = 0;
+  REQUIRE(dxt_privatize_text(ctx, &o, "w1 w2", 5, &text, &length, &r, nullptr) == DXT_OK);
+  dxt_text_free(text);
+  REQUIRE(r.worst_case_per_word > 0);
+  const size_t at = json.find("\"worst_case_nats\":");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::strtod(json.c_str() + at + 18, nullptr) == doctest::Approx(2 * r.worst_case_per_word));
   dxt_context_destroy(ctx);
   dxt_ledger_close(l);
 }

@@ -139,3 +139,83 @@ def is_permissive(licence):
         if not any(re.sub(r"(\+|-only|-or-later)$", "", o.split()[0]) in PERMISSIVE for o in options):
             return False
     return True
+
+
+BULLET = re.compile(r"^\s{2,4}[*+-] ")
+
+
+def parts(entry):
+    """(author, lines) parts of an entry: in team changelogs a `[ Name ]`
+    line starts the changes that Name wrote (the convention of dch and
+    git-buildpackage); lines before any such line are the signer's."""
+    out = [(entry.name, [])]
+    for line in entry.text().split("\n"):
+        m = CONTRIBUTOR.match(line)
+        if m:
+            out.append((m.group(1).strip(), []))
+        else:
+            out[-1][1].append(line)
+    return [(who, lines) for who, lines in out if " ".join(lines).strip()]
+
+
+def blocks(lines):
+    """Lines cut before each top-level change (`  * ...`), each block with
+    its continuation and sub-item lines, verbatim."""
+    out = []
+    for line in lines:
+        if not line.strip() and not out:
+            continue
+        if not out or (BULLET.match(line) and not line.startswith("     ")):
+            out.append([line])
+        else:
+            out[-1].append(line)
+    return ["\n".join(b).rstrip() for b in out if " ".join(b).strip()]
+
+
+def texts(entries_newest_first, min_words=60):
+    """(author, text) pairs of one changelog. Each change is attributed to
+    its writer (the signer, or the Name of a `[ Name ]` part); runs of
+    consecutive changes by one writer, oldest entry first, are cut into
+    texts of at least min_words words at change boundaries (a run's
+    remainder is joined to its last text, or dropped when the run has none).
+    Entries whose signer is not a person (BOTS) are left out and break a
+    run, as does a change by someone else."""
+    runs = []
+    for e in reversed(entries_newest_first):
+        if name_key(e.name) in BOTS:
+            runs.append(None)
+            continue
+        for who, lines in parts(e):
+            if name_key(who) in BOTS:
+                runs.append(None)
+                continue
+            bs = blocks(lines)
+            if not bs:
+                continue
+            if runs and runs[-1] is not None and name_key(runs[-1][0]) == name_key(who):
+                runs[-1][1].append(bs)
+            else:
+                runs.append((who, [bs]))
+    out = []
+    for run in runs:
+        if run is None:
+            continue
+        who, groups = run
+        pieces, current, n = [], [], 0
+        for bs in groups:
+            for i, b in enumerate(bs):
+                # A blank line between entries, none between an entry's changes.
+                current.append(("\n\n" if current and i == 0 else "\n" if current else "") + b)
+                n += len(b.split())
+                if n >= min_words:
+                    pieces.append("".join(current))
+                    current, n = [], 0
+        if current and pieces:
+            pieces[-1] += "\n\n" + "".join(current).lstrip("\n")
+        out.extend((who, p) for p in pieces)
+    return out
+
+
+# Trailers and parts that are not a person writing (tools that commit on
+# their own).
+BOTS = {"debian janitor"}

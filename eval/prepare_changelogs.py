@@ -129,7 +129,7 @@ def corpus(data, manifest, words, min_texts, min_packages, max_authors, cap, lab
     for key in sorted(picked, key=lambda k: spellings[k].most_common(1)[0][0]):
         name = sorted(spellings[key].items(), key=lambda x: (-x[1], x[0]))[0][0]
         for p, i, t in picked[key]:
-            records.append({"id": f"{p}#{key[len('name:'):]}#{i}", "text": t, "author": name,
+            records.append({"id": f"{p}#{dc.name_key(name)}#{i}", "text": t, "author": name,
                             "label": section[p] if section[p] in common else "other", "section": section[p],
                             "doc": p, "licence": licences[p]})
     return records

@@ -13,8 +13,8 @@ changes (dxeval/debian_changelog.py). The text is the body lines verbatim
 --min-texts texts in at least --min-packages packages; the --max-authors
 with most texts are kept, each capped at --cap texts taken in turn from
 their packages. Every record has: id, text, author (the writer's name as
-they most often spell it), label (the package's Debian section; sections
-outside the --labels commonest are "other"), section, doc (the package,
+they most often spell it), label (the package's Debian section, related
+sections merged: LABELS), section, doc (the package,
 for holding out whole packages per author) and licence (of the package's
 debian/* files, which must be permissive).
 
@@ -37,6 +37,25 @@ sys.path.insert(0, HERE)
 from dxeval import debian_changelog as dc  # noqa: E402
 
 MANIFEST = os.path.join(HERE, "changelogs", "packages.tsv")
+
+# The topic label of a package: its Debian section, with related sections
+# merged so that each label has enough texts and none dominates (the other
+# programming-language sections, desktop sections, administration tools).
+# A section not listed here is an error, so a new package cannot slip into
+# a label unnoticed.
+LABELS = {
+    "python": "python", "java": "java", "php": "php", "devel": "devel", "database": "database",
+    "javascript": "web", "web": "web", "httpd": "web",
+    "golang": "languages", "rust": "languages", "haskell": "languages", "lisp": "languages", "ruby": "languages",
+    "gnu-r": "languages", "ocaml": "languages", "interpreters": "languages", "perl": "languages",
+    "libs": "libs", "libdevel": "libs",
+    "science": "science", "math": "science",
+    "net": "net", "mail": "net",
+    "utils": "utils", "admin": "utils", "shells": "utils", "vcs": "utils", "misc": "utils",
+    "text": "text", "tex": "text", "editors": "text",
+    "games": "desktop", "x11": "desktop", "sound": "desktop", "graphics": "desktop", "video": "desktop",
+    "gnome": "desktop", "kde": "desktop", "xfce": "desktop",
+}
 
 
 def read_manifest(path):
@@ -75,7 +94,7 @@ def people(entries):
     return lambda name: find("name:" + dc.name_key(name))
 
 
-def corpus(data, manifest, words, min_texts, min_packages, max_authors, cap, labels):
+def corpus(data, manifest, words, min_texts, min_packages, max_authors, cap):
     """The records, in a fixed order (a function of the files only)."""
     by_author = defaultdict(lambda: defaultdict(list))  # person -> package -> texts
     spellings = defaultdict(Counter)
@@ -96,6 +115,8 @@ def corpus(data, manifest, words, min_texts, min_packages, max_authors, cap, lab
                      f"the manifest {row['licence']!r}")
         if not dc.is_permissive(licence):
             sys.exit(f"prepare_changelogs.py: {pkg}: packaging licence {licence!r} is not permissive")
+        if row["section"] not in LABELS:
+            sys.exit(f"prepare_changelogs.py: {pkg}: section {row['section']!r} has no label (LABELS)")
         section[pkg] = row["section"]
         changelogs[pkg] = dc.entries(changelog)
     person = people(e for es in changelogs.values() for e in es)
@@ -122,15 +143,13 @@ def corpus(data, manifest, words, min_texts, min_packages, max_authors, cap, lab
                     i, t = queues[p].pop(0)
                     take.append((p, i, t))
         picked[key] = sorted(take)
-    counts = Counter(section[p] for take in picked.values() for p, _, _ in take)
-    common = {s for s, _ in sorted(counts.items(), key=lambda x: (-x[1], x[0]))[:labels]}
     records = []
     licences = {row["package"]: row["licence"] for row in manifest}
     for key in sorted(picked, key=lambda k: spellings[k].most_common(1)[0][0]):
         name = sorted(spellings[key].items(), key=lambda x: (-x[1], x[0]))[0][0]
         for p, i, t in picked[key]:
             records.append({"id": f"{p}#{dc.name_key(name)}#{i}", "text": t, "author": name,
-                            "label": section[p] if section[p] in common else "other", "section": section[p],
+                            "label": LABELS[section[p]], "section": section[p],
                             "doc": p, "licence": licences[p]})
     return records
 
@@ -144,13 +163,11 @@ def main(argv=None):
     ap.add_argument("--min-packages", type=int, default=3, help="least packages per author (default 3)")
     ap.add_argument("--max-authors", type=int, default=40, help="most authors (default 40)")
     ap.add_argument("--cap", type=int, default=40, help="most texts per author (default 40)")
-    ap.add_argument("--labels", type=int, default=10, help="sections kept as labels; the rest are 'other'")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
 
     manifest = read_manifest(args.manifest)
-    records = corpus(args.data, manifest, args.words, args.min_texts, args.min_packages, args.max_authors, args.cap,
-                     args.labels)
+    records = corpus(args.data, manifest, args.words, args.min_texts, args.min_packages, args.max_authors, args.cap)
     if not records:
         sys.exit("prepare_changelogs.py: no author meets the thresholds")
     data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8")

@@ -245,11 +245,16 @@ def main(argv=None):
     # mechanism (name, model, epsilons, optional args and a variant label
     # telling entries of one mechanism apart) or a preset (preset, model,
     # optional epsilons: without them the preset's own).
+    def geometry_mechanism(model):
+        """The mechanism the noiseless CLI runs on the model name (the
+        vectorised baseline, the content words): the first mechanism of the
+        config on it, else the exponential mechanism, which takes any of a
+        model's metrics (a config of presets or peers only)."""
+        return next((m["name"] for m in config["mechanisms"] if m["model"] == model and "name" in m), "exponential")
+
     runs = [("original", "", "", None, 0, None)]
     for model in sorted({m["model"] for m in config["mechanisms"]}):
-        # The first mechanism on the model gives the geometry the CLI expects.
-        first = next(m for m in config["mechanisms"] if m["model"] == model and "name" in m)
-        runs.append(("vectorised", "", model, None, 0, first))
+        runs.append(("vectorised", "", model, None, 0, {"name": geometry_mechanism(model), "model": model}))
     for m in config["mechanisms"]:
         label = condition_name(m)
         for eps in m.get("epsilons", [None]):
@@ -261,8 +266,7 @@ def main(argv=None):
     content = {}
     for _, _, model, _, _, m in runs[1:]:
         if model not in content:
-            geometry = next(x["name"] for x in config["mechanisms"] if x["model"] == model and "name" in x)
-            content[model] = privatizer.content_words(dxtext, u_text, models[model], geometry)
+            content[model] = privatizer.content_words(dxtext, u_text, models[model], geometry_mechanism(model))
 
     peer_cache = {}
 

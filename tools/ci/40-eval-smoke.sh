@@ -54,7 +54,9 @@ echo "eval smoke run (kjv): $(($(date +%s) - start)) s"
 /usr/bin/python3 eval/check_outputs.py "$out-kjv" smoke-kjv eval/configs/smoke.json
 
 # The message corpus (Debian changelogs): its readers on hand-written files,
-# then its slice with one mechanism (about 10 s more).
+# then its slice with the ordering prototype alone: a config without a CLI
+# mechanism, whose noiseless runs fall back to the exponential mechanism's
+# geometry (about 10 s more).
 /usr/bin/python3 eval/test_debian_changelog.py
 start=$(date +%s)
 /usr/bin/python3 eval/run_eval.py --corpus eval/data/msg-slice.jsonl --name smoke-msg \

@@ -805,6 +805,20 @@ expect_fail "--output-top and --output-words together" "choose one" "$BIN" priva
 echo "$WORDS" | tr ' ' '\n' | awk '{ print $1, 1000 - NR }' >"$tmp/freq.txt"
 "$BIN" convert --format glove --quant f32 --lowercase --frequencies "$tmp/freq.txt" "$tmp/glove.txt" "$tmp/mf.dxe" >/dev/null 2>&1
 "$BIN" order --orderings 2 --neighbours 4 "$tmp/mf.dxe" "$tmp/mf.dxe" >/dev/null 2>&1  # the presets' ordering mechanism
+# The presets type names, places, organizations and health terms: they need
+# the typed classes section, and are refused on a model without it.
+TYPED_LISTS="$DATA/../../models/typed/typed-lists-en.tsv"
+cp "$tmp/mf.dxe" "$tmp/mf-untyped.dxe"
+"$BIN" typed-classes "$TYPED_LISTS" "$tmp/mf.dxe" "$tmp/mf.dxe" >/dev/null 2>&1 || bad "typed-classes on mf.dxe exited $?"
+"$BIN" typed-classes "$TYPED_LISTS" "$tmp/m.dxe" "$tmp/m-typed.dxe" >/dev/null 2>&1 || bad "typed-classes on m.dxe exited $?"
+for name in readable features strongest; do
+  expect_fail "privatize --preset $name on a model without the typed classes section" \
+    "preset '$name' sets it.*no typed classes section" "$BIN" privatize --model "$tmp/mf-untyped.dxe" --preset "$name" cat
+done
+expect_fail "privatize --names placeholder on a model without the typed classes section" "no typed classes section" \
+  "$BIN" privatize --model "$tmp/mf-untyped.dxe" --epsilon 1 --names placeholder cat
+check "privatize --typed-numbers placeholder needs no typed classes section" \
+  "$BIN" privatize --model "$tmp/mf-untyped.dxe" --epsilon 1 --typed-numbers placeholder --seed "$SEED_M" cat
 o=$("$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --mechanism exponential --output-top 3 --seed "$SEED_M" \
   "happy night in London by the river" 2>/dev/null)
 check "--output-top 3: every released word is one of the 3 most frequent" \
@@ -927,7 +941,7 @@ while read -r name top; do
       "$BIN" privatize --model "$tmp/m.dxe" --preset "$name" cat
   else
     check "privatize --preset $name (whole vocabulary) on a model without frequencies" \
-      "$BIN" privatize --model "$tmp/m.dxe" --preset "$name" --seed "$SEED_M" cat
+      "$BIN" privatize --model "$tmp/m-typed.dxe" --preset "$name" --seed "$SEED_M" cat
   fi
 done < <(python3 -c 'import json,sys; [print(p["name"], p["output_top"]) for p in json.load(open(sys.argv[1]))["presets"]]' "$tmp/presets.json")
 expect_usage "privatize --preset: an unknown name" "must be one of none, readable, features or strongest, not 'tidy'" \

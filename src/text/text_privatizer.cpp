@@ -454,8 +454,11 @@ std::vector<std::pair<std::string, uint64_t>> TextPrivatizer::privatize_bag(
   }
   std::map<uint32_t, uint64_t> by_index;
   std::map<std::string, uint64_t> others;  // placeholders and kept words
-  for (const auto& [word, count] : bag) {
+  std::string folded;
+  for (const auto& [input, count] : bag) {
     if (count == 0) continue;
+    // Classified as privatize_word classifies it under the same shape.
+    const std::string_view word = shaped_input(input, policies_.shape, folded);
     const Decision d = decide(word, std::nullopt);
     for (uint64_t k = 0; k < count; ++k) tally_.add(d.cls, d.action);
     if (d.typed != DXT_TYPED_NONE) {

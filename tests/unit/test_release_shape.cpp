@@ -315,6 +315,40 @@ TEST_CASE("strict and normalize are blind to compatibility forms of digits, sepa
   CHECK_FALSE(hides(real_release(toy.model, options(DXT_SHAPE_KEEP)), kSeparatorVariants));
 }
 
+TEST_CASE("single words and bag words are classified on the folded form under strict and normalize") {
+  Toy toy;
+  dxt_context* ctx = seeded_context(toy.model, 1);
+  const std::string plain = "1,500", wide = "\xEF\xBC\x91\xEF\xBC\x8C\xEF\xBC\x95\xEF\xBC\x90\xEF\xBC\x90";
+  for (dxt_release_shape shape : {DXT_SHAPE_STRICT, DXT_SHAPE_NORMALIZE}) {
+    dxt_privatize_options o = options(shape);
+    o.policy[DXT_CLASS_NUMBER] = DXT_POLICY_PLACEHOLDER;  // shows whether a word was read as a number
+    for (const std::string& w : {plain, wide}) {
+      char* out = nullptr;
+      size_t length = 0;
+      REQUIRE(dxt_privatize_word(ctx, &o, w.data(), w.size(), &out, &length, nullptr, nullptr) == DXT_OK);
+      CHECK(std::string(out, length) == "[redacted]");
+      dxt_text_free(out);
+      const dxt_bag_entry entry = {w.data(), w.size(), 3};
+      dxt_bag* bag = nullptr;
+      Reported r;
+      REQUIRE(dxt_privatize_bag(ctx, &o, &entry, 1, &bag, &r.rec, &r.diag) == DXT_OK);
+      REQUIRE(bag->size == 1);
+      CHECK(std::string(bag->entries[0].word) == "[redacted]");
+      CHECK(r.diag.counts[DXT_CLASS_NUMBER][DXT_POLICY_PLACEHOLDER - 1] == 3);
+      dxt_bag_free(bag);
+    }
+  }
+  // Under keep the word is read as written: three tokens, not one number.
+  dxt_privatize_options keep = options(DXT_SHAPE_KEEP);
+  keep.policy[DXT_CLASS_NUMBER] = DXT_POLICY_PLACEHOLDER;
+  char* out = nullptr;
+  size_t length = 0;
+  REQUIRE(dxt_privatize_word(ctx, &keep, wide.data(), wide.size(), &out, &length, nullptr, nullptr) == DXT_OK);
+  CHECK(std::string(out, length) != "[redacted]");
+  dxt_text_free(out);
+  dxt_context_destroy(ctx);
+}
+
 namespace {
 
 // The toy grid with "met" and "sister", and a typed classes section listing

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -36,6 +37,13 @@ struct ModelBytes {
 };
 
 namespace {
+
+// A squared norm as a message shows it ("1.8e+77").
+std::string short_number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", v);
+  return buffer;
+}
 
 using format::load_u16;
 using format::load_u32;
@@ -523,7 +531,7 @@ void Model::check_rows() const {
       }
       if (!rows_error_.empty()) break;
       if (!(norm2 <= format::kMaxRowSquaredNorm) || (norm2 != 0 && norm2 < format::kMinRowSquaredNorm)) {
-        rows_error_ = row + " has a squared norm of " + std::to_string(norm2) +
+        rows_error_ = row + " has a squared norm of " + short_number(norm2) +
                       ", outside 0 or [1e-30, 1e30] (docs/format.md, section 9)";
         break;
       }
@@ -533,8 +541,8 @@ void Model::check_rows() const {
       }
       const double stored = norms[v];
       if (!std::isfinite(stored) || std::fabs(stored - norm2) > 1e-3 * norm2) {
-        rows_error_ = row + " has a stored squared norm of " + std::to_string(stored) + ", not the row's " +
-                      std::to_string(norm2);
+        rows_error_ =
+            row + " has a stored squared norm of " + short_number(stored) + ", not the row's " + short_number(norm2);
         break;
       }
     }

@@ -352,6 +352,17 @@ conv_fail "empty input" "" glove "$tmp/empty.txt"
 expect_fail "convert: missing input file" "" "$BIN" convert --format glove "$tmp/nope.txt" "$tmp/bad.dxe"
 expect_fail "convert: unknown format" "" "$BIN" convert --format xml "$tmp/glove.txt" "$tmp/bad.dxe"
 expect_fail "convert: unknown quantisation" "quant" "$BIN" convert --format glove --quant int4 "$tmp/glove.txt" "$tmp/bad.dxe"
+# Rows whose squared norm overflows (or nearly: +-3e38, +-1e38) or that hold
+# only subnormals are refused (docs/format.md, section 9), with every
+# quantisation, so no mechanism meets an infinite norm or a NaN cosine.
+printf 'a 1 2\nb 3e38 -3e38\n' >"$tmp/huge.txt"
+printf 'a 1e38 -1e38\nb 1 2\n' >"$tmp/big.txt"
+printf 'a 1 2\nb 1e-40 -1e-40\n' >"$tmp/tiny.txt"
+for q in f32 int8; do
+  expect_fail "convert --quant $q: rows of +-3e38" "line 2: .*squared norm" "$BIN" convert --format glove --quant $q "$tmp/huge.txt" "$tmp/bad.dxe"
+  expect_fail "convert --quant $q: rows of +-1e38" "line 1: .*squared norm" "$BIN" convert --format glove --quant $q "$tmp/big.txt" "$tmp/bad.dxe"
+  expect_fail "convert --quant $q: a row of subnormals" "line 2: .*1e-30" "$BIN" convert --format glove --quant $q "$tmp/tiny.txt" "$tmp/bad.dxe"
+done
 
 
 # --- the mechanism suite from the command line ------------------------------

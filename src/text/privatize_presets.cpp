@@ -112,7 +112,7 @@ void require_typed_lists(const dxt_privatize_options& o, const Model& model) {
       const Preset* p = find_preset(o.preset);
       const std::string set_by = p != nullptr ? std::string(" (the preset '") + p->name + "' sets it)" : "";
       fail(DXT_E_UNSUPPORTED,
-           std::string("the option ") + kTypedFields[f] + " is " + typed_word(o.typed[f]) + set_by +
+           std::string("the option ") + kTypedFields[f] + " is " + typed_policy_name(o.typed[f]) + set_by +
                ", but this model " +
                (lists == nullptr ? "has no typed classes section" : "lists no " + std::string(list_class_name(c))) +
                ", so " + list_class_name(c) +

@@ -143,7 +143,7 @@ void TextShaper::word(std::string_view released, std::string_view input, bool pr
 }
 
 void TextShaper::finish() {
-  release_held();
+  holding_ = false;  // a dropped token last: the span before it goes with it
   if (shape_ == DXT_SHAPE_NORMALIZE && any_word_ && pending_ == GapMark::kSentence) out_ += '.';
   pending_ = GapMark::kNone;
 }

@@ -41,7 +41,7 @@ class TextShaper {
   // A token dropped without a trace (DXT_TYPED_DROP): normalize and strict
   // already join the gaps around it; keep copies only one of the two spans
   // around it, the one with the stronger mark (the one before on a tie; at
-  // the start of the text none), so that no doubled gap shows its place.
+  // the start of the text the one before, at its end none), so that no doubled gap shows its place.
   void drop();
   // Ends the text (normalize: the final full stop).
   void finish();

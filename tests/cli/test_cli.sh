@@ -931,6 +931,28 @@ done
 check "ledger: every fresh release was charged (18 at epsilon 1)" \
   grep -q '"spent":18,"remaining":82,"releases":18,' <("$BIN" ledger --ledger-key-file "$K" "$LM")
 
+# The uniform floor and the worst case per word (docs/guarantees.md, "The
+# uniform floor and the worst case per word"): the record states it, and
+# dxtext loss gives the same figure with the exact laws' medians.
+"$BIN" privatize --model "$tmp/mf.dxe" --epsilon 0.8 --mechanism ordering --output-top 5 --floor 0.3 --report \
+  --seed "$SEED_M" "the cat sat" 2>"$tmp/floor.err" >/dev/null
+check "privatize --floor: the record has the floor and the worst case per word" \
+  grep -q '"floor":0.3,"worst_case_per_word":[0-9.]*,' "$tmp/floor.err"
+"$BIN" loss --model "$tmp/mf.dxe" --epsilon 0.8 --mechanism ordering --output-top 5 --floor 0.3 --words 5 \
+  >"$tmp/loss.json" 2>/dev/null
+check "loss: the worst case per word of the record, from the exact law" python3 -c '
+import json, re, sys
+record = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+row = json.load(open(sys.argv[2]))["rows"][0]
+assert row["exact_law"] and abs(row["worst_case_per_word"] - record["worst_case_per_word"]) < 1e-6, (row, record)
+assert 0 < row["nearest_neighbour_median"] <= row["worst_case_per_word"] + 1e-9, row
+' "$tmp/floor.err" "$tmp/loss.json"
+"$BIN" loss --model "$tmp/mf.dxe" --presets --words 5 --format text >"$tmp/loss.txt" 2>/dev/null
+check "loss --presets: a row per preset" test "$(grep -c '^| \(readable\|features\|strongest\) |' "$tmp/loss.txt")" -eq 3
+expect_usage "--floor 1 is refused" "floor" "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --floor 1 cat
+expect_usage "--floor -0.1 is refused" "floor" "$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --floor -0.1 cat
+expect_usage "loss --presets beside --preset is refused" "presets" "$BIN" loss --model "$tmp/mf.dxe" --presets --preset readable
+
 # Presets (--preset NAME; tools/options/presets.table): the library resolves
 # them, the record names them, conflicts and models without frequencies are
 # refused, and `dxtext presets` prints their values.

@@ -153,8 +153,11 @@ enum {
 DXT_API const char *dxt_status_string(dxt_status status);
 
 /**
- * @return the detailed message of the last failed call on this thread, or ""
- * when there was none. Valid until the next dxtext call on this thread.
+ * @return the message of the last failed call on this thread, or "" when there
+ * was none. Valid until the next dxtext call on this thread. It is the whole
+ * message, meant to be shown as it is: it never needs dxt_status_string()
+ * before it (that would repeat the status's words, "not a dxtext model: not a
+ * dxtext model: ..."), and after a failure it is never empty.
  */
 DXT_API const char *dxt_last_error_message(void);
 

@@ -51,8 +51,11 @@ def test_corrupt_models(golden_bytes: bytes, tmp_path: Path) -> None:
     with pytest.raises(dxtext.TruncatedModelError):
         dxtext.Model.open(short)
 
-    with pytest.raises(dxtext.NotAModelError):
+    with pytest.raises(dxtext.NotAModelError) as not_a_model:
         dxtext.Model.from_bytes(b"x" * len(golden_bytes))
+    # The library's message as it is: the status's words once, not twice.
+    assert str(not_a_model.value).startswith("not a dxtext model")
+    assert "not a dxtext model: not a dxtext model" not in str(not_a_model.value)
     with pytest.raises(dxtext.ModelError):
         dxtext.Model.from_bytes(b"")
 

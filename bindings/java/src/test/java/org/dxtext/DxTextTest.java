@@ -515,7 +515,11 @@ public class DxTextTest {
     assertTrue(truncated.getStatus().isModelError());
     byte[] garbage = new byte[256];
     java.util.Arrays.fill(garbage, (byte) 0x42);
-    assertEquals(DxStatus.NOT_A_MODEL, assertThrows(DxException.class, () -> DxModel.fromBytes(garbage)).getStatus());
+    DxException notAModel = assertThrows(DxException.class, () -> DxModel.fromBytes(garbage));
+    assertEquals(DxStatus.NOT_A_MODEL, notAModel.getStatus());
+    // The library's message as it is: the status's words once, not twice.
+    assertTrue(notAModel.getMessage(), notAModel.getMessage().startsWith("not a dxtext model"));
+    assertFalse(notAModel.getMessage(), notAModel.getMessage().contains("not a dxtext model: not a dxtext model"));
     byte[] damaged = bytes.clone();
     damaged[60] = 1;
     Path file = Files.createTempFile("dxtext-java-", ".dxe");

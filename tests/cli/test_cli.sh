@@ -151,6 +151,22 @@ check "export: values close to the GloVe input" awk '
   END { exit bad }' "$tmp/glove.txt" "$tmp/export.txt"
 "$BIN" export --output "$tmp/export2.txt" "$tmp/m.dxe" || bad "export exited $?"
 check "export --output equals export to stdout" cmp -s "$tmp/export.txt" "$tmp/export2.txt"
+# --output through a symbolic link writes the file it names (renaming over
+# the link left that file empty), and the link stays a link.
+: >"$tmp/export-target.txt"
+ln -s export-target.txt "$tmp/export-link.txt"
+"$BIN" export --output "$tmp/export-link.txt" "$tmp/m.dxe" || bad "export --output LINK exited $?"
+check "export --output LINK fills the file the link names" cmp -s "$tmp/export.txt" "$tmp/export-target.txt"
+check "export --output LINK leaves the link a link" test -L "$tmp/export-link.txt"
+# --output to something that is not a regular file (a FIFO, as /dev/stdout
+# may be) is written to, not replaced by a regular file.
+mkfifo "$tmp/export.fifo"
+timeout 20 cat "$tmp/export.fifo" >"$tmp/export-fifo.txt" &
+reader=$!
+timeout 20 "$BIN" export --output "$tmp/export.fifo" "$tmp/m.dxe" || bad "export --output FIFO exited $?"
+wait "$reader" || true
+check "export --output FIFO writes through the FIFO" cmp -s "$tmp/export.txt" "$tmp/export-fifo.txt"
+check "export --output FIFO leaves it a FIFO" test -p "$tmp/export.fifo"
 
 if "$BIN" convert --format word2vec "$tmp/export.txt" "$tmp/m2.dxe" 2>"$tmp/convert2.err"; then
   ok "convert --format word2vec of the export"

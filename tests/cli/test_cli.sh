@@ -1031,7 +1031,15 @@ mkdir -p "$tmp/copied"
 cp "$BIN" "$tmp/copied/dxtext"
 DXTEXT_MODEL= expect_fail "a copied program finds no default model outside its tree" \
   "no default Euclidean model .*none was found in $tmp/copied/models" \
-  env -u DXTEXT_MODEL "$tmp/copied/dxtext" privatize --preset readable cat
+  env -u DXTEXT_MODEL XDG_DATA_DIRS="$tmp/no-data" "$tmp/copied/dxtext" privatize --preset readable cat
+# The program links libdxtext.a, as a user's program may link the Debian
+# package's: it also looks where the system keeps installed data
+# ($XDG_DATA_DIRS, else /usr/local/share:/usr/share), under dxtext/models.
+mkdir -p "$tmp/data/dxtext/models"
+cp "$M" "$tmp/data/dxtext/models/dxtext-en-euclid-test.dxe"
+check "a program linking libdxtext.a finds the models installed under \$XDG_DATA_DIRS" \
+  bash -c 'env -u DXTEXT_MODEL XDG_DATA_DIRS="$1:$2" "$3" privatize --epsilon 5 cat >/dev/null' _ \
+  "$tmp/no-data" "$tmp/data" "$tmp/copied/dxtext"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

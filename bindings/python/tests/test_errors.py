@@ -100,7 +100,9 @@ def test_status_mapping() -> None:
     unknown = error_for(99, "unknown status", "from a newer library")
     assert type(unknown) is dxtext.DxtextError
     assert unknown.status == 99
-    assert str(unknown) == "unknown status: from a newer library"
+    # The library's message is the whole message: no status text before it.
+    assert str(unknown) == "from a newer library"
+    assert str(error_for(4, "not a dxtext model", "")) == "not a dxtext model"
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,7 @@ EXPECTED = {
 TYPED_VERBATIM = ["docs/evaluation/typed-verbatim.json", "docs/evaluation/typed-verbatim-heldout.json"]
 MARK = re.compile(r"(<!-- dxtext-samples: ([A-Za-z0-9:/._-]+) -->\n)(.*?)(<!-- /dxtext-samples -->)", re.S)
 FENCE = {".js": "js", ".mjs": "js", ".rs": "rust", ".java": "java", ".c": "c", ".cpp": "cpp", ".py": "python",
-         ".swift": "swift", ".sh": "sh"}
+         ".swift": "swift", ".sh": "sh", ".html": "html"}
 # What the calibrate table shows: epsilons per mechanism around the values
 # that matter on the default model (from replacing nearly every word to
 # keeping nearly every one).

@@ -11,7 +11,10 @@
 # and dxtext.pc and the CMake package find their prefix from where they lie.
 # tools/ci/66-package-deb.sh installs the .deb in a clean Debian root and the
 # tarball in an empty directory.
-install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The docs `dxtext help` and the README point at (docs/guarantees.md, ...),
+# in share/doc/dxtext/docs; the evaluation's data files stay in the source tree.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
 install(FILES ${PROJECT_SOURCE_DIR}/models/NOTICE-dxtext-en-euclid.md
   DESTINATION ${CMAKE_INSTALL_DATADIR}/dxtext/models OPTIONAL)
 

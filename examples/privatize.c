@@ -8,7 +8,8 @@
 #include <string.h>
 
 static int fail(const char *what, dxt_status s) {
-  fprintf(stderr, "%s: %s: %s\n", what, dxt_status_string(s), dxt_last_error_message());
+  /* dxt_last_error_message() is the whole message: no dxt_status_string() before it */
+  fprintf(stderr, "%s: %s (status %d)\n", what, dxt_last_error_message(), (int)s);
   return 1;
 }
 

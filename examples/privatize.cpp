@@ -33,10 +33,18 @@ int main(int argc, char** argv) {
     for (auto& thread : threads) thread.join();
     for (const auto& [word, count] : bags[0]) std::cout << word << ' ' << count << "\n";
 
-    context.privatize_text("hello", dxt::Options(0.0));  // throws: no epsilon and no preset
+    // A failed call throws dxt::error, with the status and the library's message.
+    try {
+      context.privatize_text("hello", dxt::Options(0.0));  // no epsilon and no preset
+      std::cerr << "a call without epsilon was not refused\n";
+      return 1;
+    } catch (const dxt::error& e) {
+      if (e.status() != DXT_E_INVALID_EPSILON) throw;
+      std::cout << "refused as it should be (status " << e.status() << "): " << e.what() << "\n";
+    }
   } catch (const dxt::error& e) {
     std::cerr << "dxtext error " << e.status() << ": " << e.what() << "\n";
-    return e.status() == DXT_E_INVALID_EPSILON ? 0 : 1;
+    return 1;
   }
-  return 1;
+  return 0;
 }

@@ -8,7 +8,7 @@
 #   python  dist/python/dxtext-*.whl       wheel: libdxtext compiled by setup.py, the default model
 #   node    dist/node/dxtext-*.tgz         npm tarball: the core's sources and a prebuilt addon
 #   rust    dist/rust/                     dxtext-sys (vendored core, static) and dxtext .crate
-#                                          files, and the same unpacked as a cargo directory source
+#                                          files, and the same unpacked (a path dependency)
 #   java    dist/java/dxtext-*.jar         jar with its natives and the default model inside;
 #                                          dist/java/dxtext-*.aar too when ANDROID_NDK_HOME is set
 #   wasm    dist/wasm/dxtext-wasm-*.tgz    ESM package: dxtext_core.wasm, its loader, the wrapper

@@ -153,8 +153,11 @@ enum {
 DXT_API const char *dxt_status_string(dxt_status status);
 
 /**
- * @return the detailed message of the last failed call on this thread, or ""
- * when there was none. Valid until the next dxtext call on this thread.
+ * @return the message of the last failed call on this thread, or "" when there
+ * was none. Valid until the next dxtext call on this thread. It is the whole
+ * message, meant to be shown as it is: it never needs dxt_status_string()
+ * before it (that would repeat the status's words, "not a dxtext model: not a
+ * dxtext model: ..."), and after a failure it is never empty.
  */
 DXT_API const char *dxt_last_error_message(void);
 
@@ -725,12 +728,14 @@ static inline void dxt_privatize_options_init(dxt_privatize_options *options) {
  * Setting an option twice keeps the last value. A NULL value resets the
  * option to its default (as if never set).
  *
- * `preset` is an option like the others, under the rules of the struct's
- * field: an option that the preset fixes (docs/options.md, "Presets") may be
- * set only to its default or to the preset's value (the preset's value is
- * then used), and an output word list not at all; the one set second is
- * refused, with a message that names the option as written. epsilon, when
- * set, overrides the preset's.
+ * `preset` is an option like the others: an option that the preset fixes
+ * (docs/options.md, "Presets") may be set only to the preset's value, even
+ * when the other value is the option's default (preset "readable" with
+ * release_shape "keep" is refused, as on the command line; the struct's
+ * field cannot tell a default from "unset" and takes it as unset), and an
+ * output word list not at all; the one set second is refused with
+ * DXT_E_INVALID_ARGUMENT and a message that names the option as written.
+ * epsilon, when set, overrides the preset's.
  *
  * A handle is not safe to modify from two threads at once; the struct it
  * gives may be read by any number of calls at once while it is not modified.

@@ -56,7 +56,9 @@ inline namespace cxx_v0 {
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/** Thrown for every non-OK dxt_status. what() is "<status name>: <details>". */
+/** Thrown for every non-OK dxt_status. what() is the library's message
+    (dxt_last_error_message: the whole message), or the status's name when
+    there is none. */
 class error : public std::runtime_error {
  public:
   error(dxt_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
@@ -75,9 +77,8 @@ namespace detail {
 inline void check(dxt_status status) {
   if (status == DXT_OK) return;
   // Copy the message first: it is valid only until the next dxtext call.
-  std::string details = dxt_last_error_message();
-  std::string message = dxt_status_string(status);
-  if (!details.empty()) message += ": " + details;
+  std::string message = dxt_last_error_message();
+  if (message.empty()) message = dxt_status_string(status);
   throw error(status, message);
 }
 

@@ -70,8 +70,11 @@ namespace dxt::abi {
 // The calling thread's last error message (dxt_last_error_message).
 std::string& last_error();
 
+// The one place a failure's message is made: it is the whole message, to be
+// shown as it is (bindings and programs print it alone; dxtext.h,
+// dxt_last_error_message), and never empty after a failure.
 inline dxt_status set_error(dxt_status status, const std::string& message) {
-  last_error() = message;
+  last_error() = message.empty() ? std::string(dxt_status_string(status)) : message;
   return status;
 }
 

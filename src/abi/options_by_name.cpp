@@ -272,9 +272,12 @@ dxt_privatize_options defaults() {
 }
 
 // Refuses the options the preset of `o` fixes that were set to a value other
-// than both the preset's and the default, and any word list (see "Options by
-// name" in dxtext.h): the rules of apply_preset, checked when an option is
-// set, with the option named as the caller wrote it.
+// than the preset's, and any word list (see "Options by name" in dxtext.h),
+// with the option named as the caller wrote it. Stricter than apply_preset,
+// which sees only the struct and so takes a default value for "unset": here
+// an option set by name was set, so preset=readable with release_shape=keep
+// is refused in every binding, as on the command line, instead of the
+// second being silently ignored.
 void check_preset(dxt_privatize_options o, const std::vector<bool>& set, const std::vector<std::string>& written,
                   const std::vector<std::string>& given) {
   if (o.preset == DXT_PRESET_NONE) return;
@@ -292,8 +295,7 @@ void check_preset(dxt_privatize_options o, const std::vector<bool>& set, const s
       if (p.preset != o.preset || std::strcmp(p.option, row.name) != 0) continue;
       dxt_privatize_options fixed = o;
       set_value(row, row.name, p.value, fixed);
-      dxt_privatize_options initial = defaults();
-      if (!same_value(row, o, fixed) && !same_value(row, o, initial))
+      if (!same_value(row, o, fixed))
         dxt::fail(DXT_E_INVALID_ARGUMENT, written[i] + ": '" + given[i] + "' conflicts with the preset '" +
                                               p.preset_name + "', which sets it to '" + p.value +
                                               "': leave it unset, set '" + p.value + "', or use no preset");

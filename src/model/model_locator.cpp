@@ -21,6 +21,9 @@ namespace dxt {
 
 namespace {
 
+// A function of this file, whose address dladdr maps to the file loaded.
+void loaded_from_directory_marker() {}
+
 bool is_file(const std::string& path) {
   struct stat st {};
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
@@ -44,29 +47,35 @@ std::string newest_match(const std::string& dir, const std::string& prefix) {
 // addon libdxtext.a is linked into. Empty when unknown. (For the main
 // program glibc's dladdr gives argv[0], which may be relative to another
 // directory or a bare name found on PATH: its link map has an empty name,
-// and /proc/self/exe names it instead.)
-std::string loaded_from_file() {
+// and /proc/self/exe names it instead.) `in_program` is set when that file
+// is the main program: libdxtext.a linked into it.
+std::string loaded_from_file(bool* in_program = nullptr) {
 #if defined(__linux__) && defined(__GLIBC__)
   Dl_info info{};
   link_map* map = nullptr;
-  if (dladdr1(reinterpret_cast<void*>(&loaded_from_file), &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) == 0)
+  if (dladdr1(reinterpret_cast<void*>(&loaded_from_directory_marker), &info, reinterpret_cast<void**>(&map),
+              RTLD_DL_LINKMAP) == 0)
     return {};
   if (map != nullptr && map->l_name != nullptr && map->l_name[0] != '\0') return map->l_name;
+  if (in_program != nullptr) *in_program = true;
   char exe[4096];
   const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   return n > 0 ? std::string(exe, static_cast<size_t>(n)) : std::string();
 #elif defined(DXT_HAVE_DLADDR)
+  (void)in_program;
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&loaded_from_file), &info) == 0 || info.dli_fname == nullptr) return {};
+  if (dladdr(reinterpret_cast<void*>(&loaded_from_directory_marker), &info) == 0 || info.dli_fname == nullptr)
+    return {};
   return info.dli_fname;
 #else
+  (void)in_program;
   return {};
 #endif
 }
 
 // The directory of loaded_from_file(), as an absolute path; empty when unknown.
-std::string loaded_from_directory() {
-  const std::string file = loaded_from_file();
+std::string loaded_from_directory(bool* in_program) {
+  const std::string file = loaded_from_file(in_program);
   if (file.empty()) return {};
   char* resolved = realpath(file.c_str(), nullptr);
   if (resolved == nullptr) return {};
@@ -77,11 +86,31 @@ std::string loaded_from_directory() {
   return path.substr(0, slash == 0 ? 1 : slash);
 }
 
+// The system's data directories, as the XDG Base Directory specification
+// defines them: $XDG_DATA_DIRS, else /usr/local/share:/usr/share. Only
+// absolute entries count.
+std::vector<std::string> system_data_directories() {
+  const char* env = std::getenv("XDG_DATA_DIRS");
+  const std::string list = env != nullptr && *env != '\0' ? env : "/usr/local/share:/usr/share";
+  std::vector<std::string> dirs;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(':', start);
+    if (end == std::string::npos) end = list.size();
+    std::string dir = list.substr(start, end - start);
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    if (!dir.empty() && dir[0] == '/') dirs.push_back(dir);
+    start = end + 1;
+  }
+  return dirs;
+}
+
 }  // namespace
 
 std::vector<std::string> default_model_directories() {
   std::vector<std::string> dirs;
-  if (const std::string here = loaded_from_directory(); !here.empty()) {
+  bool in_program = false;
+  if (const std::string here = loaded_from_directory(&in_program); !here.empty()) {
     dirs.push_back(here + "/models");
     dirs.push_back(here + "/../share/dxtext/models");
 #ifdef DXT_LIBDIR_TO_MODELS
@@ -92,6 +121,13 @@ std::vector<std::string> default_model_directories() {
       dirs.push_back(here + "/" + DXT_LIBDIR_TO_MODELS);
 #endif
   }
+  // libdxtext.a linked into a program: the program lies anywhere, not in
+  // the tree the library was installed into, so the models installed with
+  // it (the Debian package's /usr/share/dxtext/models, or those of
+  // `cmake --install --prefix /usr/local`) are looked for where the system
+  // keeps installed data. A shared libdxtext finds its own tree's above.
+  if (in_program)
+    for (const std::string& data : system_data_directories()) dirs.push_back(data + "/dxtext/models");
   return dirs;
 }
 

@@ -11,9 +11,15 @@
 //      tree (cmake --install, the Debian package, the tarball) and a
 //      package (wheel, jar natives, npm addon) find the model they carry,
 //      wherever they are moved; a build tree finds the source tree's models
-//      through build/share/dxtext/models, a link CMake makes there.
+//      through build/share/dxtext/models, a link CMake makes there;
+//   3. when libdxtext.a is linked into the program (which then lies
+//      anywhere, not in the tree the library was installed into): the
+//      system's data directories, $XDG_DATA_DIRS (else /usr/local/share and
+//      /usr/share), each + /dxtext/models, where the Debian package and
+//      `cmake --install` put the models.
 // No absolute path is compiled in: a program copied out of its tree finds
-// no model (unless DXTEXT_MODEL names one), never a build machine's.
+// no model (unless DXTEXT_MODEL names one, or one is installed on the
+// system), never a build machine's.
 // In a directory the candidates are dxtext-en-euclid-*.dxe (Euclidean) or
 // dxtext-wordnet-poincare-*.dxe (Poincare); the last in byte order wins.
 #pragma once

@@ -8,6 +8,9 @@
 #include <cstring>
 #include <fstream>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "errors/error.hpp"
 #include "model/f16.hpp"
 #include "model/format.hpp"
@@ -302,15 +305,35 @@ void ModelWriter::finish() {
   if (!out_) fail(DXT_E_IO, "writing the model failed");
 }
 
-AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), partial_(path_ + ".partial") {
-  auto f = std::make_unique<std::ofstream>(partial_, std::ios::binary | std::ios::trunc);
-  if (!*f) fail(DXT_E_IO, "cannot create '" + partial_ + "'");
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  // Follow symbolic links to the file they name (up to a few, as the kernel
+  // would), so that the rename below replaces that file and not the link.
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat link {};
+    if (lstat(path_.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) break;
+    std::string target(static_cast<size_t>(link.st_size > 0 ? link.st_size : 4096) + 1, '\0');
+    const ssize_t n = readlink(path_.c_str(), target.data(), target.size());
+    if (n <= 0) break;
+    target.resize(static_cast<size_t>(n));
+    if (target[0] != '/') {
+      const size_t slash = path_.rfind('/');
+      if (slash != std::string::npos) target = path_.substr(0, slash + 1) + target;
+    }
+    path_ = target;
+  }
+  struct stat st {};
+  const bool special = stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  if (special && S_ISDIR(st.st_mode)) fail(DXT_E_IO, "'" + path_ + "' is a directory");
+  if (!special) partial_ = path_ + ".partial";
+  const std::string& target = special ? path_ : partial_;
+  auto f = std::make_unique<std::ofstream>(target, std::ios::binary | std::ios::trunc);
+  if (!*f) fail(DXT_E_IO, "cannot create '" + target + "'");
   stream_ = std::move(f);
 }
 
 AtomicFile::~AtomicFile() {
   stream_.reset();
-  if (!committed_) std::remove(partial_.c_str());
+  if (!committed_ && !partial_.empty()) std::remove(partial_.c_str());
 }
 
 std::ostream& AtomicFile::stream() { return *stream_; }
@@ -318,8 +341,9 @@ std::ostream& AtomicFile::stream() { return *stream_; }
 void AtomicFile::commit() {
   auto* f = static_cast<std::ofstream*>(stream_.get());
   f->close();
-  if (f->fail()) fail(DXT_E_IO, "writing '" + partial_ + "' failed");
-  if (std::rename(partial_.c_str(), path_.c_str()) != 0) fail(DXT_E_IO, "cannot rename to '" + path_ + "'");
+  if (f->fail()) fail(DXT_E_IO, "writing '" + (partial_.empty() ? path_ : partial_) + "' failed");
+  if (!partial_.empty() && std::rename(partial_.c_str(), path_.c_str()) != 0)
+    fail(DXT_E_IO, "cannot rename to '" + path_ + "'");
   committed_ = true;
 }
 

@@ -77,7 +77,11 @@ class ModelWriter {
 
 // Writes to PATH.partial and renames to PATH on commit(); the partial file is
 // removed if the object is destroyed without commit(), so a failed conversion
-// never leaves a half-written model behind.
+// never leaves a half-written model behind. A PATH that is a symbolic link is
+// followed (the file it names is replaced, not the link: renaming over the
+// link left its target as it was, often empty); a PATH that exists and is not
+// a regular file (/dev/stdout, a FIFO, a terminal) is written directly, as
+// rename would replace the device node instead of writing to it.
 class AtomicFile {
  public:
   explicit AtomicFile(std::string path);
@@ -86,7 +90,7 @@ class AtomicFile {
   void commit();
 
  private:
-  std::string path_, partial_;
+  std::string path_, partial_;  // partial_ empty: written directly
   std::unique_ptr<std::ostream> stream_;
   bool committed_ = false;
 };

@@ -122,6 +122,17 @@ void TextShaper::drop() {
 }
 
 void TextShaper::word(std::string_view released, std::string_view input, bool privatized) {
+  // A released word of several words (WordNet writes its multiword lemmas
+  // with '_': "associate_in_nursing") is text with spaces: the '_' is the
+  // model's spelling, not something a reader writes. Only what the library
+  // chose is rewritten (a function of the release alone); kept words and
+  // placeholders stay as they are.
+  std::string spaced;
+  if (privatized && released.find('_') != std::string_view::npos) {
+    spaced.assign(released);
+    std::replace(spaced.begin(), spaced.end(), '_', ' ');
+    released = spaced;
+  }
   if (shape_ != DXT_SHAPE_NORMALIZE && shape_ != DXT_SHAPE_STRICT) {
     release_held();
     out_ += privatized ? apply_case_shape(released, case_shape(input)) : std::string(released);

@@ -151,6 +151,22 @@ check "export: values close to the GloVe input" awk '
   END { exit bad }' "$tmp/glove.txt" "$tmp/export.txt"
 "$BIN" export --output "$tmp/export2.txt" "$tmp/m.dxe" || bad "export exited $?"
 check "export --output equals export to stdout" cmp -s "$tmp/export.txt" "$tmp/export2.txt"
+# --output through a symbolic link writes the file it names (renaming over
+# the link left that file empty), and the link stays a link.
+: >"$tmp/export-target.txt"
+ln -s export-target.txt "$tmp/export-link.txt"
+"$BIN" export --output "$tmp/export-link.txt" "$tmp/m.dxe" || bad "export --output LINK exited $?"
+check "export --output LINK fills the file the link names" cmp -s "$tmp/export.txt" "$tmp/export-target.txt"
+check "export --output LINK leaves the link a link" test -L "$tmp/export-link.txt"
+# --output to something that is not a regular file (a FIFO, as /dev/stdout
+# may be) is written to, not replaced by a regular file.
+mkfifo "$tmp/export.fifo"
+timeout 20 cat "$tmp/export.fifo" >"$tmp/export-fifo.txt" &
+reader=$!
+timeout 20 "$BIN" export --output "$tmp/export.fifo" "$tmp/m.dxe" || bad "export --output FIFO exited $?"
+wait "$reader" || true
+check "export --output FIFO writes through the FIFO" cmp -s "$tmp/export.txt" "$tmp/export-fifo.txt"
+check "export --output FIFO leaves it a FIFO" test -p "$tmp/export.fifo"
 
 if "$BIN" convert --format word2vec "$tmp/export.txt" "$tmp/m2.dxe" 2>"$tmp/convert2.err"; then
   ok "convert --format word2vec of the export"
@@ -296,6 +312,19 @@ expect_fail "corrupt model (one byte flipped): privatize --verify" "digest" \
   "$BIN" privatize --verify --model "$tmp/flip.dxe" --epsilon 1 cat
 expect_fail "not a model (GloVe text)" "" "$BIN" inspect "$tmp/glove.txt"
 expect_fail "epsilon 0" "epsilon" "$BIN" privatize --model "$M" --epsilon 0 cat
+# "--epsilon 0" was given: the message says what is wrong with it, not that
+# epsilon is missing.
+expect_usage "epsilon 0: named as given, not as unset" "--epsilon must be greater than 0.*not '0'" \
+  "$BIN" privatize --model "$M" --epsilon 0 cat
+check "epsilon 0: not 'not set'" bash -c '! grep -q "not set" "$1"' _ "$tmp/fail.err"
+# An option's value that is itself an option: the value is missing, and
+# the next option is not swallowed as a path ("--epsilon is required").
+expect_usage "--model followed by an option: --model needs a value" "^dxtext: --model needs a value" \
+  "$BIN" privatize --model --epsilon 5 cat
+expect_usage "--epsilon followed by an option: --epsilon needs a value" "^dxtext: --epsilon needs a value" \
+  "$BIN" privatize --model "$M" --epsilon --report cat
+check "a value starting with -- is given as --name=VALUE" \
+  bash -c '"$1" privatize --model "$2" --epsilon 5 --placeholder=--x --oov placeholder zzqx | grep -q -- "--x"' _ "$BIN" "$M"
 expect_fail "epsilon nan" "epsilon" "$BIN" privatize --model "$M" --epsilon nan cat
 expect_fail "epsilon -1" "epsilon" "$BIN" privatize --model "$M" --epsilon -1 cat
 expect_fail "epsilon inf" "epsilon" "$BIN" privatize --model "$M" --epsilon inf cat
@@ -653,6 +682,40 @@ check "help lists every command" grep -q "^  calibrate " "$tmp/help.txt"
 "$BIN" privatize --help >"$tmp/help_priv.txt"
 check "privatize --help prints privatize's usage" grep -q "^  privatize \[--model M | --geometry euclidean|poincare\]" "$tmp/help_priv.txt"
 check "privatize --help lists --local-diagnostics" grep -q -- "--local-diagnostics" "$tmp/help_priv.txt"
+# Every mechanism of the option table is listed (the list is made from it).
+mechanisms=$(sed -n 's/^mechanism | mechanism | enum | [a-z]* | - | \([^|]*\)|.*/\1/p' \
+  "$(dirname "$0")/../../tools/options/privatize_options.table" | sed 's/=[0-9]*//g')
+check "the option table names mechanisms (${mechanisms})" test "$(echo $mechanisms | wc -w)" -ge 8
+for mechanism in $mechanisms; do
+  check "privatize --help lists the mechanism $mechanism" \
+    bash -c 'sed -n "/^Mechanisms (--mechanism)/,/^docs/p" "$1" | grep -qw -- "$2"' _ "$tmp/help_priv.txt" "$mechanism"
+done
+# With no text and a terminal on standard input, privatize says what it
+# waits for (on stderr) instead of waiting silently; from a pipe it does not.
+if python3 -c 'import pty' 2>/dev/null; then
+  python3 - "$BIN" "$M" >"$tmp/tty.out" 2>&1 <<'PY' || true
+import os, pty, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "privatize", "--model", sys.argv[2], "--epsilon", "5"])
+time.sleep(0.5)
+os.write(fd, b"cat\n\x04")
+out = b""
+while True:
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode(errors="replace"))
+PY
+  check "privatize on a terminal with no text prints a hint" grep -q "reading the text to privatise from standard input" "$tmp/tty.out"
+fi
+check "privatize from a pipe prints no hint" \
+  bash -c '! (echo cat | "$1" privatize --model "$2" --epsilon 5 2>&1 >/dev/null | grep -q "reading the text")' _ "$BIN" "$M"
 check "calibrate --help lists --geometry" grep -q -- "--geometry" <("$BIN" calibrate --help)
 check "privatize --help is privatize's alone" test "$(grep -c '^  calibrate ' "$tmp/help_priv.txt")" -eq 0
 check "help COMMAND equals COMMAND -h" cmp -s <("$BIN" help index) <("$BIN" index -h)
@@ -1080,7 +1143,15 @@ mkdir -p "$tmp/copied"
 cp "$BIN" "$tmp/copied/dxtext"
 DXTEXT_MODEL= expect_fail "a copied program finds no default model outside its tree" \
   "no default Euclidean model .*none was found in $tmp/copied/models" \
-  env -u DXTEXT_MODEL "$tmp/copied/dxtext" privatize --preset readable cat
+  env -u DXTEXT_MODEL XDG_DATA_DIRS="$tmp/no-data" "$tmp/copied/dxtext" privatize --preset readable cat
+# The program links libdxtext.a, as a user's program may link the Debian
+# package's: it also looks where the system keeps installed data
+# ($XDG_DATA_DIRS, else /usr/local/share:/usr/share), under dxtext/models.
+mkdir -p "$tmp/data/dxtext/models"
+cp "$M" "$tmp/data/dxtext/models/dxtext-en-euclid-test.dxe"
+check "a program linking libdxtext.a finds the models installed under \$XDG_DATA_DIRS" \
+  bash -c 'env -u DXTEXT_MODEL XDG_DATA_DIRS="$1:$2" "$3" privatize --epsilon 5 cat >/dev/null' _ \
+  "$tmp/no-data" "$tmp/data" "$tmp/copied/dxtext"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -73,10 +73,12 @@ function presetTests({ dxtext, OPTIONS, PRESETS, openModel, sentence, seed }) {
         assert.equal(record.outputSize, model.size, name);
       }
       // The same noise gives the same text with the options written out, and
-      // the preset's own values (or the defaults) beside it are accepted.
+      // the preset's own values beside it are accepted (a default that is not
+      // the preset's value is refused: the next test).
       assert.equal((await seededText(model, sentence, { ...o })).text, text, name);
       assert.equal((await seededText(model, sentence, { preset: name, ...o })).text, text, name);
-      assert.equal((await seededText(model, sentence, { preset: name, ...DEFAULTS })).text, text, name);
+      const sameAsDefault = Object.fromEntries(Object.entries(DEFAULTS).filter(([k, v]) => o[k] === v));
+      assert.equal((await seededText(model, sentence, { preset: name, ...sameAsDefault })).text, text, name);
       // An epsilon overrides the preset's, and only that.
       const epsilon = o.epsilon === 1.5 ? 2.5 : 1.5; // not the preset's
       const over = (await privatizer.privatizeText(sentence, { preset: name, epsilon })).record;
@@ -125,7 +127,7 @@ function presetTests({ dxtext, OPTIONS, PRESETS, openModel, sentence, seed }) {
     await privatizer.close();
   });
 
-  test('presets: an option set to neither its default nor the preset\'s value is refused and named', async () => {
+  test('presets: an option set to anything but the preset\'s value, its default included, is refused and named', async () => {
     const model = await openModel();
     const privatizer = new dxtext.Privatizer(model);
     const refused = (options, message) =>
@@ -139,6 +141,12 @@ function presetTests({ dxtext, OPTIONS, PRESETS, openModel, sentence, seed }) {
       for (const { option } of POLICIES) {
         const value = otherThan(option, DEFAULTS[option], o[option]);
         await refused({ preset: name, [option]: value }, named(option, value));
+      }
+      // The default is refused too when it is not the preset's value:
+      // { preset: 'readable', releaseShape: 'keep' } is a conflict, as on
+      // the command line, not a value silently ignored.
+      for (const [option, value] of Object.entries(DEFAULTS)) {
+        if (o[option] !== value) await refused({ preset: name, [option]: value }, named(option, value));
       }
       const outputTop = [7, 8].find((n) => n !== o.outputTop && n !== Math.min(o.outputTop, model.size));
       await refused({ preset: name, outputTop }, named('outputTop', outputTop));

@@ -1294,3 +1294,17 @@ TEST_CASE("abi: a Poincare model with the laplace mechanism is DXT_E_UNSUPPORTED
   CHECK_STATUS(dxt_model_lookup(toy.model, "dog", 3, &idx), DXT_OK);
   CHECK(idx == 5);
 }
+
+TEST_CASE("the last error message is the whole message: never empty after a failure, the status's words once") {
+  // Bindings show dxt_last_error_message() as it is (no dxt_status_string()
+  // before it), so it must say what went wrong by itself.
+  std::vector<char> junk(4096, 'x');
+  dxt_model* m = nullptr;
+  CHECK(dxt_model_open_memory(junk.data(), junk.size(), nullptr, &m) == DXT_E_NOT_A_MODEL);
+  const std::string message = dxt_last_error_message();
+  const std::string name = dxt_status_string(DXT_E_NOT_A_MODEL);
+  CHECK(message.rfind(name, 0) == 0);
+  CHECK(message.find(name + ": " + name) == std::string::npos);
+  CHECK(dxt_context_create(nullptr, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(std::string(dxt_last_error_message()).size() > 0);
+}

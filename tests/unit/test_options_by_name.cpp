@@ -293,11 +293,17 @@ TEST_CASE("by name: a preset refuses a conflicting option in either order, namin
       dxt::mechanism_name(static_cast<dxt_mechanism>(dxt::find_preset(DXT_PRESET_READABLE)->mechanism));
   REQUIRE(own != "hyperbolic");
   CHECK(o.set("mechanism", own.c_str()) == DXT_OK);  // the preset's own value
-  CHECK(o.set("mechanism", "laplace") == DXT_OK);    // the default: the preset's value is used
+  // The default, set by name, is a conflict too: it was asked for, and the
+  // command line refuses it in the same case (`--preset readable
+  // --release-shape keep`).
+  if (own != "laplace") {
+    CHECK(o.set("mechanism", "laplace") == DXT_E_INVALID_ARGUMENT);
+    CHECK(message().rfind("mechanism: 'laplace' conflicts with the preset 'readable'", 0) == 0);
+  }
   CHECK(o.set("mechanism", "hyperbolic") == DXT_E_INVALID_ARGUMENT);
   CHECK(message() == "mechanism: 'hyperbolic' conflicts with the preset 'readable', which sets it to '" + own +
                          "': leave it unset, set '" + own + "', or use no preset");
-  CHECK(o.get().mechanism == DXT_MECHANISM_LAPLACE);  // unchanged
+  CHECK(o.get().mechanism == static_cast<uint32_t>(dxt::find_preset(DXT_PRESET_READABLE)->mechanism));  // unchanged
   CHECK(o.set("numbers", "drop") == DXT_E_INVALID_ARGUMENT);
   CHECK(message().rfind("numbers: 'drop' conflicts with the preset 'readable'", 0) == 0);
   check_plain(message());
@@ -315,6 +321,12 @@ TEST_CASE("by name: a preset refuses a conflicting option in either order, namin
   CHECK(message().rfind("releaseShape: 'normalize' conflicts with the preset 'features', which sets it to 'strict'",
                         0) == 0);
   CHECK(p.get().preset == DXT_PRESET_NONE);
+  // release_shape set to its default, keep, conflicts as well (the
+  // preset's is strict): set by name, a default is not "unset".
+  REQUIRE(p.set("releaseShape", "keep") == DXT_OK);
+  CHECK(p.set("preset", "features") == DXT_E_INVALID_ARGUMENT);
+  CHECK(message().rfind("releaseShape: 'keep' conflicts with the preset 'features', which sets it to 'strict'", 0) ==
+        0);
   REQUIRE(p.set("releaseShape", nullptr) == DXT_OK);  // unset again
   CHECK(p.set("preset", "features") == DXT_OK);
   CHECK(p.set("preset", "nonee") == DXT_E_INVALID_ARGUMENT);

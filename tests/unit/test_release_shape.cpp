@@ -578,3 +578,28 @@ TEST_CASE("numbers are privatised in every shape: no digit of the input is copie
     }
   }
 }
+
+TEST_CASE("a multiword lemma (WordNet's 'ice_cream') is released with a space, in every shape") {
+  // The '_' is the model's spelling of a word of several words, not text a
+  // reader writes: the release says "ice cream". A word kept as typed stays
+  // as it was.
+  Toy toy({"cat", "ice_cream", "the"});
+  dxt_context* ctx = seeded_context(toy.model, 1);
+  for (dxt_release_shape shape : {DXT_SHAPE_KEEP, DXT_SHAPE_NORMALIZE, DXT_SHAPE_STRICT}) {
+    CAPTURE(shape);
+    const dxt_privatize_options o = options(shape, 1e6);  // no word moves
+    char* out = nullptr;
+    size_t len = 0;
+    REQUIRE(dxt_privatize_word(ctx, &o, "ice_cream", 9, &out, &len, nullptr, nullptr) == DXT_OK);
+    CHECK(std::string(out, len) == "ice cream");
+    dxt_text_free(out);
+  }
+  dxt_privatize_options keep = options(DXT_SHAPE_KEEP, 1e6);
+  keep.policy[DXT_CLASS_IN_VOCABULARY] = DXT_POLICY_KEEP;
+  char* out = nullptr;
+  size_t len = 0;
+  REQUIRE(dxt_privatize_word(ctx, &keep, "ice_cream", 9, &out, &len, nullptr, nullptr) == DXT_OK);
+  CHECK(std::string(out, len) == "ice_cream");
+  dxt_text_free(out);
+  dxt_context_destroy(ctx);
+}

@@ -3,14 +3,15 @@
 # Rust. First the binding's own tests in bindings/rust (dxtext-sys checked
 # against the header, the safe crate's tests and the documented example)
 # against build/lib's libdxtext. Then the crates of tools/package.sh as a
-# user gets them: a fresh project outside the source tree depends on
-# `dxtext = "0.1"`, taken from dist/rust/vendor through [patch.crates-io]
-# (which redirects the two dxtext crates only, so every other dependency
-# still comes from crates.io: here a local path crate stands in for "any
-# other dependency", since CI has no crates.io), whose build.rs compiles the
-# core; the binary privatises a sentence
-# with the model compiled into it and runs with no LD_LIBRARY_PATH, no
-# DXTEXT_MODEL and no libdxtext on the system.
+# user gets them, with the recipe of docs/bindings/rust.md: a fresh project
+# outside the source tree depends on dxtext by path (dist/rust/vendor, where
+# dxtext finds dxtext-sys beside it) and on one other crate (a local path
+# crate stands in for "any other dependency", since CI has no crates.io);
+# a plain `cargo run`, without --offline, builds it with no network (the
+# lock file must name no registry), dxtext-sys's build.rs compiling the
+# core; the binary privatises a sentence with the model compiled into it and
+# runs with no LD_LIBRARY_PATH, no DXTEXT_MODEL and no libdxtext on the
+# system.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/ci/lib/dxtext_library.sh
@@ -52,12 +53,8 @@ version = "0.1.0"
 edition = "2021"
 
 [dependencies]
-dxtext = "0.1"
-greeting = { path = "greeting" }
-
-[patch.crates-io]
 dxtext = { path = "$vendor/dxtext-0.1.0" }
-dxtext-sys = { path = "$vendor/dxtext-sys-0.1.0" }
+greeting = { path = "greeting" }
 TOML
 cat >"$app/src/main.rs" <<'RUST'
 use dxtext::{Context, Geometry, LocalDiagnostics, Model, Options, Preset};
@@ -79,11 +76,16 @@ RUST
 (
   cd "$app"
   unset DXTEXT_LIB_DIR DXTEXT_MODEL LD_LIBRARY_PATH CARGO_TARGET_DIR
-  cargo build --offline -j2 --release
+  # As the docs say, without --offline: nothing may need a registry.
+  cargo run -j2 --release -q -- "The president spoke to the nation about the war."
+  if grep -q '^source = ' Cargo.lock; then
+    echo "Cargo.lock names a registry: the recipe needs a network" >&2
+    grep '^source = ' Cargo.lock >&2
+    exit 1
+  fi
   if ldd target/release/dxtext-app | grep -q dxtext; then
     echo "the binary links a shared libdxtext" >&2
     exit 1
   fi
-  ./target/release/dxtext-app "The president spoke to the nation about the war."
 )
 echo "rust package: ok"

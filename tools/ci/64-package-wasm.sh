@@ -5,10 +5,13 @@
 # Node's test runner (when the native CLI of build/ exists, seeded output is
 # also compared with it: the portable AES-256-CTR must give the same text as
 # OpenSSL). Then the tarball is installed with npm into a fresh directory
-# outside the source tree, beside a small page (tools/ci/wasm-page/), and
-# Debian's headless Chromium, driven by playwright-core from the npm
-# registry, types a sentence there and checks that its privatised form
-# appears; the screenshot is saved as build-ci/wasm/page.png.
+# outside the source tree, beside the browser recipe of docs/bindings/wasm.md
+# (bindings/wasm/examples/browser/: index.html with its import map, app.js,
+# the readable preset in a Web Worker), copied unchanged, and Debian's
+# headless Chromium, driven by playwright-core from the npm registry
+# (tools/ci/wasm-page/check.mjs), types a sentence there and checks that its
+# privatised form appears; the screenshot is saved as
+# build-ci/wasm/page.png and the page's timings as build-ci/wasm/timings.json.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/package/common.sh
@@ -32,9 +35,9 @@ tarball=$(ls "$PWD"/dist/wasm/dxtext-wasm-*.tgz)
 echo "tarball: $(stat -c %s "$tarball") bytes"
 site=$(mktemp -d "${TMPDIR:-/tmp}/dxtext-wasm-page.XXXXXX")
 trap 'rm -rf "$site"' EXIT
-cp tools/ci/wasm-page/index.html tools/ci/wasm-page/page.js tools/ci/wasm-page/check.mjs "$site/"
+cp bindings/wasm/examples/browser/index.html bindings/wasm/examples/browser/app.js tools/ci/wasm-page/check.mjs "$site/"
 echo '{ "name": "dxtext-page", "version": "1.0.0", "private": true, "type": "module" }' >"$site/package.json"
 (cd "$site" && npm install --no-audit --no-fund --silent "$tarball" playwright-core)
 mkdir -p build-ci/wasm
-node "$site/check.mjs" "$site" "$PWD/build-ci/wasm/page.png"
+node "$site/check.mjs" "$site" "$PWD/build-ci/wasm/page.png" "$PWD/build-ci/wasm/timings.json"
 echo "wasm package: ok (screenshot: build-ci/wasm/page.png)"

@@ -5,7 +5,10 @@
 #  1. the Debian package, with `apt install ./dxtext_*.deb` in a clean
 #     Debian 12 root (debootstrap --variant=minbase bookworm, under
 #     build-ci/deb/), then `dxtext privatize --preset readable` there, and a
-#     C program built with pkg-config against it;
+#     C program built with pkg-config against it, linked with the shared
+#     library and with the static one (which finds the installed models
+#     through the system's data directories); the package carries the
+#     manual page (made from `dxtext help`) and the docs;
 #  2. the relocatable tarball, unpacked into an empty directory: its program
 #     finds its own models, a copy of the program outside the tree finds
 #     none (and says so), and a C program built with its dxtext.pc runs.
@@ -43,6 +46,15 @@ dpkg-deb --info "$deb" | sed -n '/Package:/,/Description:/p'
 dpkg-deb --contents "$deb" | awk '{print $6}' | grep -E 'bin/dxtext$|libdxtext\.so\.0|dxtext\.h$|dxtext\.pc$|dxtextConfig\.cmake$|models/dxtext-en-euclid-.*\.dxe$' |
   sort | tee "$work/contents.txt"
 [ "$(wc -l <"$work/contents.txt")" -ge 6 ] || { echo "the .deb lacks a part (CLI, library, header, pkg-config, CMake, models)" >&2; exit 1; }
+# The manual page and the docs `dxtext help` points at.
+for part in usr/share/man/man1/dxtext.1 usr/share/doc/dxtext/README.md usr/share/doc/dxtext/docs/guarantees.md \
+  usr/share/doc/dxtext/docs/options.md usr/share/doc/dxtext/docs/budgets.md; do
+  dpkg-deb --contents "$deb" | awk '{print $6}' | grep -qx "./$part" || { echo "the .deb lacks $part" >&2; exit 1; }
+done
+dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/man/man1/dxtext.1 >"$work/dxtext.1"
+grep -q '^\.TH DXTEXT 1' "$work/dxtext.1" && grep -q 'privatize \[--model M' "$work/dxtext.1" ||
+  { echo "dxtext.1 is not the manual page of dxtext help" >&2; exit 1; }
+echo "the .deb carries dxtext.1 ($(wc -l <"$work/dxtext.1") lines) and the docs"
 
 cat >"$work/app.c" <<'C'
 #include <dxtext/dxtext.h>
@@ -62,7 +74,7 @@ int main(void) {
   o.preset = DXT_PRESET_READABLE;
   if (s == DXT_OK) s = dxt_privatize_text(c, &o, "The president spoke.", 20, &out, &n, NULL, NULL);
   if (s == DXT_OK) printf("%s (model %s)\n", out, path);
-  else fprintf(stderr, "%s: %s\n", dxt_status_string(s), dxt_last_error_message());
+  else fprintf(stderr, "%s\n", dxt_last_error_message());
   dxt_text_free(out);
   dxt_context_destroy(c);
   dxt_model_close(m);
@@ -93,12 +105,23 @@ if $clean_root; then
   # A C program from the installed package: pkg-config, no rpath needed under /usr.
   chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev pkg-config >/dev/null
   chroot "$root" sh -c 'cc -std=c99 /tmp/app.c $(pkg-config --cflags --libs dxtext) -o /tmp/app && /tmp/app'
+  # The same program linked with the static library, outside any dxtext tree:
+  # it finds the models installed under /usr/share.
+  chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ >/dev/null
+  chroot "$root" sh -c 'cc -std=c99 -DDXT_STATIC_DEFINE $(pkg-config --cflags dxtext) -c /tmp/app.c -o /tmp/app.o &&
+    c++ /tmp/app.o -o /tmp/app-static -Wl,-Bstatic -ldxtext -Wl,-Bdynamic $(pkg-config --static --libs-only-l dxtext | sed "s/-ldxtext//") &&
+    ! ldd /tmp/app-static | grep -q libdxtext && env -u DXTEXT_MODEL /tmp/app-static'
   cleanup
 else
   echo "no clean root (not root, no Debian mirror for debootstrap, or no mount): checking the .deb with dpkg -x into an empty prefix instead" >&2
   cleanup
   dpkg -x "$deb" "$work/prefix"
   env -u DXTEXT_MODEL "$work/prefix/usr/bin/dxtext" privatize --preset readable "$sentence"
+  # A program linked with the static library, outside the tree: it finds the
+  # models under the data directory (here the unpacked /usr/share).
+  cc -std=c99 -DDXT_STATIC_DEFINE -I "$work/prefix/usr/include" -c "$work/app.c" -o "$work/app.o"
+  c++ "$work/app.o" -o "$work/app-static" "$(find "$work/prefix" -name libdxtext.a)" -lcrypto -lpthread -lm
+  env -u DXTEXT_MODEL XDG_DATA_DIRS="$work/prefix/usr/share" "$work/app-static"
 fi
 
 # 2. The tarball, unpacked anywhere: the program and the library find the
@@ -110,7 +133,7 @@ echo "--- from the unpacked tarball ($top)"
 env -u DXTEXT_MODEL "$top/bin/dxtext" privatize --preset readable "$sentence"
 mkdir -p "$work/tree/elsewhere"
 cp "$top/bin/dxtext" "$work/tree/elsewhere/"
-if env -u DXTEXT_MODEL "$work/tree/elsewhere/dxtext" privatize --preset readable "$sentence" 2>"$work/copied.err"; then
+if env -u DXTEXT_MODEL XDG_DATA_DIRS="$work/tree/elsewhere" "$work/tree/elsewhere/dxtext" privatize --preset readable "$sentence" 2>"$work/copied.err"; then
   echo "a copy of the program outside its tree found a model" >&2
   exit 1
 fi

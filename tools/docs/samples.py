@@ -23,6 +23,7 @@ the block `wasm-size` is left as it is (and --check says it skipped it).
 """
 import argparse
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -37,10 +38,14 @@ SENTENCE = "The president spoke to the nation about the war."
 EXPECTED = {
     "docs/calibration.md": ["epsilon-table"],
     "docs/bindings/wasm.md": ["wasm-size"],
+    "README.md": ["typed-verbatim"],
 }
+# The measurements of eval/typed_classes/verbatim.py behind the README's
+# verbatim-leak figures: the labelled set and the held-out one.
+TYPED_VERBATIM = ["docs/evaluation/typed-verbatim.json", "docs/evaluation/typed-verbatim-heldout.json"]
 MARK = re.compile(r"(<!-- dxtext-samples: ([A-Za-z0-9:/._-]+) -->\n)(.*?)(<!-- /dxtext-samples -->)", re.S)
 FENCE = {".js": "js", ".mjs": "js", ".rs": "rust", ".java": "java", ".c": "c", ".cpp": "cpp", ".py": "python",
-         ".swift": "swift", ".sh": "sh"}
+         ".swift": "swift", ".sh": "sh", ".html": "html"}
 # What the calibrate table shows: epsilons per mechanism around the values
 # that matter on the default model (from replacing nearly every word to
 # keeping nearly every one).
@@ -148,6 +153,48 @@ def wasm_size(wasm_dir):
             "which the WebAssembly CI job runs.\n")
 
 
+def percent_range(values):
+    """Shares as whole percentages: "3%", or "1–3%" when they differ."""
+    low, high = round(100 * min(values)), round(100 * max(values))
+    return f"{low}%" if low == high else f"{low}–{high}%"
+
+
+def typed_verbatim(dx):
+    """The README's sentence on what `readable` still releases verbatim, from
+    the measurements' files; fails when a measurement was made on other
+    presets, another model or another labelled file than today's (re-run
+    eval/typed_classes/verbatim.py with --json)."""
+    presets = dx.presets()
+    runs = []
+    for rel in TYPED_VERBATIM:
+        path = os.path.join(REPO, rel)
+        if not os.path.exists(path):
+            sys.exit(f"samples.py: {rel} is missing: run eval/typed_classes/verbatim.py with --json {rel}")
+        m = json.load(open(path, encoding="utf-8"))
+        model = json.loads(dx.run("inspect", os.path.join(REPO, "models", "dxtext-en-euclid-100d-40k.dxe")))
+        with open(os.path.join(REPO, m["eval_file"]), "rb") as f:
+            eval_sha = hashlib.sha256(f.read()).hexdigest()
+        stale = [what for what, same in (("the presets", m["presets"] == presets),
+                                          ("the default model", m["model_sha256"] == model["sha256"]),
+                                          (m["eval_file"], m["eval_sha256"] == eval_sha)) if not same]
+        if stale:
+            sys.exit(f"samples.py: {rel} is stale ({', '.join(stale)} changed since it was measured): run "
+                     f"python3 eval/typed_classes/verbatim.py build/bin/dxtext "
+                     f"models/dxtext-en-euclid-100d-40k.dxe {m['eval_file']} 5 --json {rel}")
+        runs.append(m)
+    now = [m["shares"]["readable"] for m in runs]
+    before = [m["shares"]["readable-untyped"] for m in runs]
+    fig = lambda shares, family: percent_range([s[family] for s in shares])
+    sets = " and ".join(f"`{m['eval_file']}`" for m in runs)
+    return (f"On labelled text, `readable` still releases about {fig(now, 'names')} of person names, "
+            f"{fig(now, 'places')} of places and {fig(now, 'health')} of health terms verbatim (with the same "
+            f"options before typed classes: {fig(before, 'names')}, {fig(before, 'places')} and "
+            f"{fig(before, 'health')}), and {fig(now, 'e-mail')} of e-mail addresses and {fig(now, 'numbers')} "
+            f"of numbers (docs/evaluation/typed-classes.md). Measured by `eval/typed_classes/verbatim.py` on "
+            f"{sets} ({runs[0]['runs']} runs each); `tools/docs/samples.py` makes this sentence from its output "
+            f"files and fails when the presets or the model have changed since.\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = ap.add_mutually_exclusive_group(required=True)
@@ -164,6 +211,7 @@ def main():
         "epsilon-table": lambda: epsilon_table(dx),
         "wasm-size": (lambda: wasm_size(args.wasm_dir)) if args.wasm_dir else None,
         "preset-losses": lambda: preset_losses_table(dx),
+        "typed-verbatim": lambda: typed_verbatim(dx),
     }
     made = {}
     problems, skipped = [], set()

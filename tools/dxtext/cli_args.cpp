@@ -56,7 +56,13 @@ Args::Args(int argc, char** argv, int first, const std::vector<std::string>& opt
       flags_[name] = true;
     } else if (known(options, name)) {
       if (!inline_value) {
-        if (i + 1 >= argc) throw UsageError("--" + name + " needs a value");
+        // A next word that is itself an option ("--model --epsilon 5") is
+        // a missing value, not a path or number that starts with "--".
+        const bool next_is_option = i + 1 < argc && std::string(argv[i + 1]).compare(0, 2, "--") == 0;
+        if (i + 1 >= argc || next_is_option)
+          throw UsageError(
+              "--" + name + " needs a value" +
+              (next_is_option ? " (a value that starts with '--' is written --" + name + "=VALUE)" : std::string()));
         value = argv[++i];
       }
       once(values_.count(name) != 0);

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "command_help.hpp"
 
+#include <cctype>
+#include <string>
+
+#include "dxtext/dxtext.h"
 #include "presets_text.hpp"
+#include "privatize_option_table.hpp"
 
 namespace dxt::cli {
 
 namespace {
 
 const char kNotes[] =
-    "Mechanisms (--mechanism): laplace (default), hyperbolic (Poincare models, epsilon > n-1),\n"
-    "exponential [--sampler gumbel|permute-and-flip], syntf [--syntf-s S], mahalanobis\n"
-    "[--mahalanobis-lambda L], vickrey [--vickrey-t T], tem [--tem-gamma G | --tem-beta B]\n"
-    "(also spelt --s, --lambda, --t, --gamma, --beta, and --nprobe for --ivf-nprobe).\n"
     "docs/guarantees.md states each guarantee; docs/options.md lists every option.\n"
     "exponential and tem work on Poincare models too (--geometry poincare): epsilon * d_H for\n"
     "any epsilon, the route below the hyperbolic mechanism's epsilon > n-1.\n"
@@ -200,6 +201,112 @@ std::vector<std::string> command_names() {
 
 namespace {
 
+// What a mechanism's list entry adds beyond its parameters (which come from
+// the option table). A mechanism missing here is listed all the same.
+const char* mechanism_remark(const std::string& name) {
+  if (name == "laplace") return "(default)";
+  if (name == "hyperbolic") return "(Poincare models, epsilon > n-1)";
+  if (name == "ordering") return "(along the model's public orderings, 'dxtext order')";
+  return "";
+}
+
+// "Mechanisms (--mechanism): ..." made from the library's description of
+// the options (tools/options/privatize_options.table): every value of
+// `mechanism`, each with the options whose meaning starts "<mechanism>:",
+// so that a mechanism added to the table shows up here by itself.
+std::string mechanism_notes() {
+  const uint32_t n = dxt_option_count();
+  std::vector<dxt_option_info> infos;
+  for (uint32_t i = 0; i < n; ++i) {
+    dxt_option_info info{};
+    info.struct_size = sizeof info;
+    if (dxt_option_describe(i, &info) == DXT_OK) infos.push_back(info);
+  }
+  std::vector<std::string> mechanisms;
+  for (const dxt_option_info& info : infos) {
+    if (std::string(info.name) != "mechanism") continue;
+    std::string values = info.values;  // "laplace, hyperbolic, ..."
+    size_t start = 0;
+    while (start <= values.size()) {
+      size_t end = values.find(", ", start);
+      if (end == std::string::npos) end = values.size();
+      if (end > start) mechanisms.push_back(values.substr(start, end - start));
+      start = end + 2;
+    }
+  }
+  auto flag_of = [](std::string name) {
+    for (char& c : name)
+      if (c == '_') c = '-';
+    return name;
+  };
+  std::vector<std::string> entries;
+  for (const std::string& m : mechanisms) {
+    std::string entry = m;
+    const std::string remark = mechanism_remark(m);
+    if (!remark.empty()) entry += " " + remark;
+    for (const dxt_option_info& info : infos) {
+      const std::string meaning = info.meaning;
+      if (meaning.compare(0, m.size() + 1, m + ":") != 0) continue;
+      std::string value;
+      if (info.kind == DXT_OPTION_TYPE_ENUM) {
+        value = info.values;
+        for (size_t at; (at = value.find(", ")) != std::string::npos;) value.replace(at, 2, "|");
+      } else {
+        const std::string name = info.name;
+        const size_t us = name.rfind('_');
+        value = std::string(
+            1, static_cast<char>(std::toupper(static_cast<unsigned char>(name[us == std::string::npos ? 0 : us + 1]))));
+      }
+      entry += " [--" + flag_of(info.name) + " " + value + "]";
+    }
+    entries.push_back(entry);
+  }
+  std::string aliases;
+  for (const PrivatizeOptionRow& row : kPrivatizeOptionRows)
+    if (row.alias != nullptr)
+      aliases += std::string(aliases.empty() ? "" : ", ") + "--" + row.alias + " for --" + row.flag;
+
+  // Wrapped at 90 columns, like the rest of the help.
+  std::string out, line = "Mechanisms (--mechanism):";
+  auto add = [&](const std::string& word) {
+    if (line.size() + 1 + word.size() > 90) {
+      out += line + "\n";
+      line = word;
+    } else {
+      line += " " + word;
+    }
+  };
+  for (size_t i = 0; i < entries.size(); ++i) {
+    std::string entry = entries[i] + (i + 1 < entries.size() ? "," : ".");
+    // Break only between words, keeping "[--flag VALUE]" together.
+    size_t start = 0;
+    while (start < entry.size()) {
+      size_t end = entry.find(' ', start);
+      if (end == std::string::npos) end = entry.size();
+      std::string word = entry.substr(start, end - start);
+      if (word.compare(0, 3, "[--") == 0 && end < entry.size()) {
+        const size_t close = entry.find(']', end);
+        end = close == std::string::npos ? entry.size() : close + 1;
+        if (end < entry.size() && entry[end] == ',') ++end;
+        word = entry.substr(start, end - start);
+      }
+      add(word);
+      start = end + 1;
+    }
+  }
+  if (!aliases.empty()) {
+    std::string rest = "Older spellings: " + aliases + ".";
+    size_t start = 0;
+    while (start < rest.size()) {
+      size_t end = rest.find(' ', start);
+      if (end == std::string::npos) end = rest.size();
+      add(rest.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  return out + line + "\n";
+}
+
 // The notes on presets: their names come from the library's table.
 std::string preset_notes() {
   return "--preset " + preset_names() +
@@ -214,14 +321,14 @@ std::string preset_notes() {
 std::string overall_usage() {
   std::string s = "usage: dxtext COMMAND [OPTIONS]\n\n";
   for (const CommandHelp& c : command_help()) s += c.usage;
-  return s + "\n" + kOutput + "\n" + kNotes + preset_notes();
+  return s + "\n" + kOutput + "\n" + mechanism_notes() + kNotes + preset_notes();
 }
 
 std::string usage_of(const std::string& command) {
   for (const CommandHelp& c : command_help()) {
     if (command != c.name) continue;
     std::string s = std::string("usage:\n") + c.usage;
-    if (c.mechanism_notes) s += std::string("\n") + kNotes + preset_notes();
+    if (c.mechanism_notes) s += std::string("\n") + mechanism_notes() + kNotes + preset_notes();
     if (command == "presets") s += "\n" + presets_text();
     return s;
   }

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "accounting/privacy_report.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
@@ -127,9 +129,13 @@ ContextPtr make_context(dxt_model* model, const Args& args, uint32_t stream = 0)
 // (with --preset it may be left out: the library then takes the preset's).
 dxt_privatize_options privatize_options(const Args& args) {
   dxt_privatize_options o = parse_privatize_options(args);
-  if (args.get("epsilon"))
+  if (args.get("epsilon")) {
     o.epsilon = args.number("epsilon");
-  else if (o.preset == DXT_PRESET_NONE)
+    // 0 is the options' "not set"; said as such, "--epsilon 0" would read
+    // as if the flag had been lost.
+    if (!(o.epsilon > 0))
+      throw UsageError("--epsilon must be greater than 0 (from 1e-06 to 1000000), not '" + *args.get("epsilon") + "'");
+  } else if (o.preset == DXT_PRESET_NONE)
     throw UsageError("--epsilon is required, unless --preset NAME gives one ('dxtext presets' lists them)");
   return o;
 }
@@ -181,6 +187,12 @@ int run_privatize(int argc, char** argv) {
   if (!args.positional().empty()) {
     for (size_t i = 0; i < args.positional().size(); ++i) text += (i ? " " : "") + args.positional()[i];
   } else {
+    // With no text and a terminal on standard input, say what is awaited
+    // instead of waiting silently.
+    if (isatty(STDIN_FILENO))
+      std::fprintf(stderr,
+                   "dxtext: reading the text to privatise from standard input; end it with Ctrl-D "
+                   "(or give it as an argument: dxtext privatize [options] \"TEXT\")\n");
     std::ios::sync_with_stdio(false);
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     if (std::cin.bad()) fail(DXT_E_IO, "reading standard input failed");

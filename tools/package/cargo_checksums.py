@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Packs VENDOR/NAME into CRATE (a gzipped tar of NAME/, as `cargo package`
 writes) and writes VENDOR/NAME/.cargo-checksum.json, which a cargo directory
-source needs: the SHA-256 of every file and of the .crate.
+source needs: the SHA-256 of every file and of the .crate. (tools/package/rust.sh
+then edits dxtext's unpacked manifest and removes these files.)
 
     python3 cargo_checksums.py VENDOR NAME CRATE
 """

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 'use strict';
 // Privatise a sentence with the default model and print the guarantee.
-//   node examples/privatize.js "The president spoke to the nation."
+// In a project where the package is installed (npm install dxtext-*.tgz):
+//   node privatize.js "The president spoke to the nation."
 // The same program runs on dxtext-wasm (bindings/wasm/examples/privatize.mjs):
 // the two packages share one API.
-const dxtext = require('..');
+const dxtext = require('dxtext');
 
 async function main() {
   const text = process.argv[2] || 'The president spoke to the nation about the war.';

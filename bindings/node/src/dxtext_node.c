@@ -53,13 +53,14 @@ static const char *status_code(dxt_status s) {
   }
 }
 
-/* An Error with .status (number) and .code (string); message is
-   "<status name>: <details>". */
+/* An Error with .status (number) and .code (string); its message is the
+   library's, as it is (dxt_last_error_message is the whole message), or the
+   status's text when there is none. */
 static napi_value make_error(napi_env env, dxt_status status, const char *detail) {
   char message[1024];
   napi_value code, msg, error, status_value;
   if (detail != NULL && detail[0] != '\0')
-    snprintf(message, sizeof message, "%s: %s", dxt_status_string(status), detail);
+    snprintf(message, sizeof message, "%s", detail);
   else
     snprintf(message, sizeof message, "%s", dxt_status_string(status));
   napi_create_string_utf8(env, status_code(status), NAPI_AUTO_LENGTH, &code);

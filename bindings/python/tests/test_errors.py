@@ -51,8 +51,11 @@ def test_corrupt_models(golden_bytes: bytes, tmp_path: Path) -> None:
     with pytest.raises(dxtext.TruncatedModelError):
         dxtext.Model.open(short)
 
-    with pytest.raises(dxtext.NotAModelError):
+    with pytest.raises(dxtext.NotAModelError) as not_a_model:
         dxtext.Model.from_bytes(b"x" * len(golden_bytes))
+    # The library's message as it is: the status's words once, not twice.
+    assert str(not_a_model.value).startswith("not a dxtext model")
+    assert "not a dxtext model: not a dxtext model" not in str(not_a_model.value)
     with pytest.raises(dxtext.ModelError):
         dxtext.Model.from_bytes(b"")
 
@@ -97,7 +100,9 @@ def test_status_mapping() -> None:
     unknown = error_for(99, "unknown status", "from a newer library")
     assert type(unknown) is dxtext.DxtextError
     assert unknown.status == 99
-    assert str(unknown) == "unknown status: from a newer library"
+    # The library's message is the whole message: no status text before it.
+    assert str(unknown) == "from a newer library"
+    assert str(error_for(4, "not a dxtext model", "")) == "not a dxtext model"
 
 
 @pytest.mark.parametrize(

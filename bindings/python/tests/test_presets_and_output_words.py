@@ -186,10 +186,20 @@ def test_preset_conflicts_are_refused_by_the_library(model: dxtext.Model) -> Non
         model.privatize("the cat", preset="tidy")
 
 
-def test_preset_accepts_the_defaults_of_the_options_it_fixes(frequent: dxtext.Model) -> None:
+def test_preset_refuses_a_default_that_is_not_its_value(frequent: dxtext.Model) -> None:
+    # preset="readable" with release_shape="keep" (the default) is refused as
+    # on the command line, not silently read as unset; a default that is the
+    # preset's own value is accepted.
     for p in PRESETS:
         own = frequent.privatize("The cat sat on the mat", preset=p.name, seed=2)
-        assert frequent.privatize("The cat sat on the mat", preset=p.name, seed=2, **DEFAULTS) == own, p.name
+        same = {k: v for k, v in DEFAULTS.items() if p.options[k] == v}
+        assert frequent.privatize("The cat sat on the mat", preset=p.name, seed=2, **same) == own, p.name
+        for option, value in DEFAULTS.items():
+            if p.options[option] == value:
+                continue
+            pattern = re.escape(f"{option}: '{value}' conflicts with the preset '{p.name}'")
+            with pytest.raises(dxtext.InvalidArgumentError, match=pattern):
+                frequent.privatize("The cat sat on the mat", preset=p.name, **{option: value})
 
 
 def test_preset_needing_frequencies_is_refused_without_them(model: dxtext.Model) -> None:

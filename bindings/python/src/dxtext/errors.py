@@ -190,13 +190,8 @@ _BY_STATUS: Dict[int, Type[DxtextError]] = {
 
 def error_for(status: int, status_name: str, detail: str) -> DxtextError:
     """The exception for a non-zero status; unknown (newer) codes give DxtextError."""
-    # Most details already begin with the status's own words ("privacy budget
-    # exceeded: the release would cost ..."): they are not said twice.
-    if not detail:
-        message = status_name
-    elif detail.lower().startswith(status_name.lower()):
-        message = detail
-    else:
-        message = f"{status_name}: {detail}"
+    # The library's message is the whole message (dxt_last_error_message):
+    # the status's text is not put before it, which would say it twice.
+    message = detail or status_name
     cls = _BY_STATUS.get(status, DxtextError)
     return cls(message, status=status, status_name=status_name, detail=detail)

@@ -114,7 +114,9 @@ impl Error {
                 CStr::from_ptr(sys::dxt_last_error_message()).to_string_lossy().into_owned(),
             )
         };
-        let message = if detail.is_empty() { name } else { format!("{}: {}", name, detail) };
+        // The library's message is the whole message (dxt_last_error_message):
+        // prefixing the status's text would say it twice.
+        let message = if detail.is_empty() { name } else { detail };
         Error { kind: ErrorKind::from_status(status), status, message }
     }
 

@@ -173,6 +173,9 @@ fn corrupt_models_are_typed_errors() {
 
     let garbage = Model::from_bytes(&[0x42u8; 256]).unwrap_err();
     assert_eq!(garbage.kind(), ErrorKind::NotAModel);
+    // The library's message as it is: the status's words once, not twice.
+    assert!(garbage.message().starts_with("not a dxtext model"), "{}", garbage);
+    assert!(!garbage.message().contains("not a dxtext model: not a dxtext model"), "{}", garbage);
 
     let dir = std::env::temp_dir().join(format!("dxtext-rust-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

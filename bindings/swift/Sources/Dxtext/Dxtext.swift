@@ -17,10 +17,10 @@ public struct DxtextError: Error, CustomStringConvertible {
     public let status: Int32
     /// dxt_status_string(status), e.g. "invalid epsilon".
     public let statusName: String
-    /// dxt_last_error_message() at the time of the failure.
+    /// dxt_last_error_message() at the time of the failure: the whole message.
     public let message: String
 
-    public var description: String { message.isEmpty ? statusName : "\(statusName): \(message)" }
+    public var description: String { message.isEmpty ? statusName : message }
 
     public static let invalidArgument: Int32 = 1
     public static let invalidEpsilon: Int32 = 2

@@ -58,8 +58,9 @@ static void throw_dx(JNIEnv *env, dxt_status status, const char *detail) {
   jbyteArray bytes;
   jobject error;
   if ((*env)->ExceptionCheck(env)) return;
+  /* The library's message is the whole message (dxt_last_error_message). */
   if (detail != NULL && detail[0] != '\0')
-    snprintf(message, sizeof message, "%s: %s", dxt_status_string(status), detail);
+    snprintf(message, sizeof message, "%s", detail);
   else
     snprintf(message, sizeof message, "%s", dxt_status_string(status));
   cls = (*env)->FindClass(env, "org/dxtext/DxException");

@@ -218,14 +218,10 @@ public class DxTextTest {
       assertEquals(r.shape, over.shape);
       assertEquals(r.outputKind + r.outputSize, over.outputKind + over.outputSize);
       assertEquals(r.policies, over.policies);
-      // The preset's own values, and the defaults, are accepted beside it: the
-      // same noise then gives the same text.
+      // The preset's own values are accepted beside it: the same noise then
+      // gives the same text (a default that is not the preset's value is
+      // refused: presetConflictsAreRefusedAndNamed).
       assertEquals(r.name, r.text, seededCall(model, EACH_CLASS, r.ownValues()).getText());
-      DxOptions defaults = DxOptions.of(preset).mechanism(DxMechanism.LAPLACE).releaseShape(DxReleaseShape.KEEP);
-      for (DxTokenClass c : DxTokenClass.values()) {
-        defaults = defaults.policy(c, DxPolicy.PRIVATIZE);
-      }
-      assertEquals(r.name, r.text, seededCall(model, EACH_CLASS, defaults).getText());
     }
   }
 
@@ -262,6 +258,22 @@ public class DxTextTest {
         }
         int top = r.outputSize == 7 ? 8 : 7;
         assertRefused("output_top: '" + top + named, () -> p.privatizeText("cat", DxOptions.of(preset).outputTop(top)));
+        // The defaults too, where they are not the preset's values (a preset
+        // with releaseShape KEEP is refused, as on the command line).
+        if (r.mechanism != DxMechanism.LAPLACE) {
+          assertRefused("mechanism: 'laplace" + named,
+              () -> p.privatizeText("cat", DxOptions.of(preset).mechanism(DxMechanism.LAPLACE)));
+        }
+        if (r.shape != DxReleaseShape.KEEP) {
+          assertRefused("release_shape: 'keep" + named,
+              () -> p.privatizeText("cat", DxOptions.of(preset).releaseShape(DxReleaseShape.KEEP)));
+        }
+        for (DxTokenClass c : DxTokenClass.values()) {
+          if (r.policies.get(c) != DxPolicy.PRIVATIZE) {
+            assertRefused(policyNames[c.ordinal()] + ": 'privatize" + named,
+                () -> p.privatizeText("cat", DxOptions.of(preset).policy(c, DxPolicy.PRIVATIZE)));
+          }
+        }
       }
     }
   }
@@ -508,7 +520,11 @@ public class DxTextTest {
     assertTrue(truncated.getStatus().isModelError());
     byte[] garbage = new byte[256];
     java.util.Arrays.fill(garbage, (byte) 0x42);
-    assertEquals(DxStatus.NOT_A_MODEL, assertThrows(DxException.class, () -> DxModel.fromBytes(garbage)).getStatus());
+    DxException notAModel = assertThrows(DxException.class, () -> DxModel.fromBytes(garbage));
+    assertEquals(DxStatus.NOT_A_MODEL, notAModel.getStatus());
+    // The library's message as it is: the status's words once, not twice.
+    assertTrue(notAModel.getMessage(), notAModel.getMessage().startsWith("not a dxtext model"));
+    assertFalse(notAModel.getMessage(), notAModel.getMessage().contains("not a dxtext model: not a dxtext model"));
     byte[] damaged = bytes.clone();
     damaged[60] = 1;
     Path file = Files.createTempFile("dxtext-java-", ".dxe");

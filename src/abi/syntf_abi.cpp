@@ -57,6 +57,12 @@ dxt_status dxt_syntf(dxt_context* ctx, const dxt_privatize_options* o, const dxt
 
     dxt_privatize_options forced = opt;  // options->mechanism is ignored
     forced.mechanism = DXT_MECHANISM_SYNTF;
+    // A preset's uniform floor bounds the worst case of its own mechanism;
+    // SynTF's draws are bounded between any two documents already, so the
+    // preset's floor does not apply. A floor the caller set is refused
+    // (make_mechanism), never ignored.
+    if (o->struct_size < offsetof(dxt_privatize_options, uniform_floor) + sizeof(double) || o->uniform_floor == 0)
+      forced.uniform_floor = 0;
     auto& m = static_cast<dxt::SyntfMechanism&>(mechanism_for(ctx, forced));
     const dxt::TokenPolicies policies = resolve_policies(forced);
     for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c)

@@ -129,7 +129,7 @@ def test_each_token_class_follows_the_presets_policy(frequent: dxtext.Model) -> 
         effective = dict(o)
         typed = o.get("typed_numbers", "privatize")
         if typed != "privatize":
-            effective["numbers"] = {"replace": "privatize", "placeholder": "placeholder", "keep": "keep"}[typed]
+            effective["numbers"] = {"replace": "privatize", "placeholder": "placeholder", "keep": "keep", "drop": "drop"}[typed]
         for policy, cls in CLASS_OF.items():
             assert diagnostics.counts[cls][COUNTED_AS[effective[policy]]] == 1, (p.name, policy, diagnostics.counts)
         released = [c for c in CLASS_OF if effective[c] != "drop"]

@@ -26,7 +26,7 @@ from collections import defaultdict
 
 PRESETS = ["readable", "features", "strongest"]
 
-FILLER = "we talked about the weather and the garden and the long walk home "
+FILLER = "we talked about the weather and the long walk home after lunch "
 
 
 def boundary_probe(token):
@@ -37,28 +37,21 @@ def boundary_probe(token):
 
 PROBES = {
     "e-mail beside non-ASCII": [
-        ("Please put it on anna.lee@mail.de\u2019s desk.", ["anna", "lee"]),
-        ("Write to \u201cjonas.brandt@posteo.de\u201d today.", ["jonas", "brandt", "posteo"]),
-        ("Contact jos\u00e9.garc\u00eda@correo.es for details.", ["jos\u00e9", "garc\u00eda", "correo"]),
-        ("Send it to mara.quist@example.org\u2026 thanks", ["mara", "quist"]),
+        ("Please put it on sunny.garden@mail.de\u2019s desk.", ["sunny", "garden"]),
+        ("Write to \u201criver.stone@posteo.de\u201d today.", ["river", "stone"]),
+        ("Contact caf\u00e9.lover@correo.es for details.", ["caf\u00e9", "lover"]),
+        ("Send it to quiet.harbor@example.org\u2026 thanks", ["quiet", "harbor"]),
     ],
     "URL (non-ASCII, long, no scheme)": [
-        ("I found help at reddit.com/r/grief-support last night.", ["reddit"]),
+        ("I found help at reddit.com/r/grief-support last night.", ["reddit", "grief"]),
         ("See \u201chttps://example.org/clinic/oncology-ward\u201d for hours.", ["oncology"]),
-        ("The form is at https://forms.example.com/caf\u00e9/sant\u00e9-mentale\u2026", ["sant\u00e9", "mentale"]),
-        ("Records: https://example.com/records/" + "x" * 1100 + "/hiv-positive-notes today", ["hiv"]),
+        ("The form is at https://forms.example.com/caf\u00e9/divorce-lawyers\u2026", ["divorce", "lawyers"]),
+        ("Records: https://example.com/records/" + "x" * 1100 + "/cancer-notes today", ["cancer"]),
     ],
     "look-alike, encoded, spaced, spelled '@'": [
-        ("mail me at anna.lee\uff20mail.de please", ["anna", "lee"]),
-        ("mail me at anna.lee\ufe6bmail.de please", ["anna", "lee"]),
-        ("mail me at anna.lee&#64;mail.de please", ["anna", "lee"]),
-        ("mail me at anna.lee%40mail.de please", ["anna", "lee"]),
-        ("mail me at anna.lee\t@\tmail.de please", ["anna", "lee"]),
-        ("mail me at anna.lee\u00a0@\u00a0mail.de please", ["anna", "lee"]),
-        ("mail me at anna.lee\u200b@mail.de please", ["anna", "lee"]),
-        ("mail me at anna.lee\n@mail.de please", ["anna", "lee"]),
-        ("mail me at anna dot lee at gmail dot com please", ["anna", "lee"]),
-    ],
+        (f"mail me at sunny.garden{at}mail.de please", ["sunny", "garden"])
+        for at in ["\uff20", "\ufe6b", "&#64;", "%40", "\t@\t", "\u00a0@\u00a0", "\u200b@", "\n@"]
+    ] + [("mail me at sunny dot garden at gmail dot com please", ["sunny", "garden"])],
     "handle in curly quotes": [
         ("follow \u201c@bridge\u201d for updates", ["bridge"]),
         ("ping \u2018@stormchaser\u2019 now", ["stormchaser"]),
@@ -93,7 +86,7 @@ PROBES = {
         ("I met \U0001d411\U0001d428\U0001d42c\U0001d41e yesterday", ["rose"]),
     ],
     "address at the 64 KiB cut": [
-        (boundary_probe("anna @ mail . de"), ["anna"]),
+        (boundary_probe("sunny.garden @ mail . de"), ["sunny", "garden"]),
         (boundary_probe("412 Spring Road, apartment 4"), ["412", "spring"]),
     ],
 }

@@ -15,7 +15,9 @@ counts the draws whose output holds any of the probe's secrets verbatim
 a replacement's public pattern may draw ("Mill" in "77 Old Mill Lane") is
 not a secret. Prints one row per class: the mean over its probes, per preset.
 
-    python3 hidden_tokens.py DXTEXT MODEL [DRAWS]
+    python3 hidden_tokens.py DXTEXT MODEL [DRAWS [CLASS]]
+
+(CLASS: only the classes whose name holds it.)
 """
 import json
 import re
@@ -78,8 +80,10 @@ PROBES = {
         ("Bill went to the clinic again.", ["bill"]),
     ],
     "name in a signature": [
-        ("See you soon.\nThanks,\nRose", ["rose"]),
-        ("Talk later.\nCheers,\nGrace", ["grace"]),
+        ("See you soon.\nThanks.\nRose", ["rose"]),
+        ("Talk later.\nCheers,\nBILL", ["bill"]),
+        ("see you soon\nlove,\nmark", ["mark"]),
+        ("Thanks, Grace", ["grace"]),
     ],
     "name in compatibility letters": [
         ("I met \uff22\uff49\uff4c\uff4c yesterday", ["bill"]),
@@ -106,6 +110,8 @@ def main(argv):
     draws = int(argv[3]) if len(argv) > 3 else 1000
     print(f"{'class':42} " + " ".join(f"{p:>10}" for p in PRESETS))
     for cls, probes in PROBES.items():
+        if len(argv) > 4 and argv[4] not in cls:
+            continue
         rates = defaultdict(list)
         for text, secrets in probes:
             n = draws if len(text) < 4096 else max(1, draws // 20)  # the long probes: fewer draws

@@ -40,9 +40,9 @@ constexpr std::pair<uint32_t, uint32_t> kFoldsToAscii[] = {
     {0x1D7CE, 0x1D7FF}, {0x1F12B, 0x1F149}, {0x1FBF0, 0x1FBF9}, {0xE0000, 0xE0FFF}};
 
 bool may_fold_to_ascii(uint32_t c) {
-  for (const auto& [first, last] : kFoldsToAscii)
-    if (c >= first && c <= last) return true;
-  return false;
+  const auto* r = std::upper_bound(std::begin(kFoldsToAscii), std::end(kFoldsToAscii), c,
+                                   [](uint32_t v, const std::pair<uint32_t, uint32_t>& e) { return v < e.first; });
+  return r != std::begin(kFoldsToAscii) && c <= (r - 1)->second;
 }
 
 struct Unit {
@@ -495,6 +495,26 @@ std::optional<StructuredMatch> match_street(const Reader& r, size_t at) {
   return found;
 }
 
+// Whether an e-mail address or URL may start at `at` (a letter): after the
+// run of local-part characters, an '@' in one of its forms, a dot, a
+// scheme's ':', or white space and then what may start an '@' or a dot
+// ("@", ".", "(at)", "&#64;", "at", "dot"). Ordinary words fail here after
+// one scan of the word.
+bool may_start_address(const Reader& r, size_t at) {
+  size_t i = at, n = 0;
+  bool dot = false;
+  Unit u = r.at(i);
+  for (; n < 64 && (is_word(u.c) || u.c == '.' || u.c == '_' || u.c == '+' || u.c == '-'); u = r.at(i)) {
+    dot = dot || u.c == '.';
+    i = u.next, ++n;
+  }
+  if (dot || (u.c != kEnd && std::strchr("@&%([{<:", u.c) != nullptr)) return true;
+  if (!is_space(u.c)) return false;
+  r.gap(i, 3);
+  const char d = r.at(i).c;
+  return d == 'a' || d == 'A' || d == 'd' || d == 'D' || (d != kEnd && std::strchr("@.&%([{<", d) != nullptr);
+}
+
 }  // namespace
 
 std::optional<StructuredMatch> match_structured(std::string_view text, size_t at) {
@@ -505,6 +525,7 @@ std::optional<StructuredMatch> match_structured(std::string_view text, size_t at
   const char c = r.raw(at).c;  // no match starts with a default-ignorable
   if (c == '@') return match_handle(r, at);
   if (is_alpha(c) || c == kWide) {
+    if (!may_start_address(r, at)) return std::nullopt;
     if (auto m = match_email(r, at)) return m;
     return match_url(r, at);
   }

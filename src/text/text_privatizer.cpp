@@ -247,8 +247,9 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
   // Which words are numbers by their neighbours: "one", "oh", "first",
   // "second" beside a number (digits or a number word, or another of them
   // that is one) with only spaces, hyphens or commas between ("five one
-  // two", "twenty-one", "one hundred", "zero, one"), and an ordinal beside a
-  // month ("the first of May", "May second").
+  // two", "twenty-one", "one hundred", "zero, one") or after a magnitude
+  // and "and" ("a hundred and one"), and an ordinal beside a month ("the
+  // first of May", "May second").
   std::vector<bool> number_neighbour(tokens.size(), false);
   {
     std::vector<size_t> words;
@@ -272,8 +273,13 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     auto strong = [&](size_t k) { return tokens[words[k]].kind == TokenKind::kNumber || is_number_word(folded[k]); };
     std::vector<bool> number(n, false);
     for (size_t k = 0; k < n; ++k) number[k] = strong(k);
-    for (size_t k = 1; k < n; ++k)
-      if (!number[k] && joined[k] && number[k - 1] && is_context_number_word(folded[k])) number[k] = true;
+    for (size_t k = 1; k < n; ++k) {
+      // "one hundred and one": "and" joins a magnitude to the number after it.
+      const bool after_and = k >= 2 && folded[k - 1] == "and" && joined[k - 1] && joined[k] && number[k - 2] &&
+                             is_magnitude_word(folded[k - 2]);
+      if (!number[k] && ((joined[k] && number[k - 1]) || after_and) && is_context_number_word(folded[k]))
+        number[k] = true;
+    }
     for (size_t k = n; k-- > 1;)
       if (!number[k - 1] && joined[k] && number[k] && is_context_number_word(folded[k - 1])) number[k - 1] = true;
     for (size_t k = 0; k < n; ++k) {

@@ -271,6 +271,10 @@ bool is_context_number_word(std::string_view lower) {
          std::end(kContextNumberWords);
 }
 
+bool is_magnitude_word(std::string_view lower) {
+  return lower == "hundred" || lower == "thousand" || lower == "million" || lower == "billion" || lower == "trillion";
+}
+
 bool is_month(std::string_view lower) {
   return std::find(kCalendarWords.begin(), kCalendarWords.begin() + 12, lower) != kCalendarWords.begin() + 12;
 }

@@ -95,8 +95,12 @@ bool is_weak_sign_off(std::string_view lower);
 bool is_number_word(std::string_view lower);
 
 // "one", "oh", "first", "second" (lower case): numbers only beside another
-// number ("five one two", "twenty-one", "one hundred", "the first of May").
+// number ("five one two", "twenty-one", "one hundred", "a hundred and
+// one", "the first of May").
 bool is_context_number_word(std::string_view lower);
+
+// "hundred", "thousand", "million", "billion", "trillion" (lower case).
+bool is_magnitude_word(std::string_view lower);
 
 // "january" to "december" (lower case).
 bool is_month(std::string_view lower);

@@ -511,7 +511,9 @@ TEST_CASE("typed: number words from zero, with magnitudes and ordinals; 'one' an
   same("Zero paid.", "[number] paid.");
   same("one one two", "[number] [number] [number]");
   same("twenty-one", "[number]-[number]");
-  same("one hundred and one", "[number] [number] and one");
+  same("one hundred and one", "[number] [number] and [number]");
+  same("two thousand and first", "[number] [number] and [number]");
+  same("two w1 and one w2", "[number] w1 and one w2");  // "and" joins only after a magnitude
   same("a hundred w1, a thousand w2, a million w3", "a [number] w1, a [number] w2, a [number] w3");
   same("ONE MILLION", "[number] [number]");
   same("one 4", "[number] [number]");

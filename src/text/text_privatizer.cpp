@@ -282,11 +282,17 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     }
     for (size_t k = n; k-- > 1;)
       if (!number[k - 1] && joined[k] && number[k] && is_context_number_word(folded[k - 1])) number[k - 1] = true;
+    // A month ("may" only capitalised: "you may first ask").
+    auto month_at = [&](size_t j) {
+      const Token& t = tokens[words[j]];
+      return is_month(folded[j]) &&
+             (folded[j] != "may" || case_shape(text.substr(t.begin, t.end - t.begin)) != CaseShape::kLower);
+    };
     for (size_t k = 0; k < n; ++k) {
       const bool ordinal = folded[k] == "first" || folded[k] == "second";
-      const bool month = ordinal && ((k + 1 < n && joined[k + 1] && is_month(folded[k + 1])) ||
-                                     (k > 0 && joined[k] && is_month(folded[k - 1])) ||
-                                     (k + 2 < n && folded[k + 1] == "of" && is_month(folded[k + 2])));
+      const bool month =
+          ordinal && ((k + 1 < n && joined[k + 1] && month_at(k + 1)) || (k > 0 && joined[k] && month_at(k - 1)) ||
+                      (k + 2 < n && folded[k + 1] == "of" && month_at(k + 2)));
       number_neighbour[words[k]] = (number[k] && !strong(k)) || month;
     }
   }

@@ -530,6 +530,7 @@ TEST_CASE("typed: number words from zero, with magnitudes and ordinals; 'one' an
   same("wait a second", "wait a second");
   same("oh well", "oh well");
   same("the second w1 of w2", "the second w1 of w2");
+  same("you may first ask", "you may first ask");  // "may", the verb
 }
 
 TEST_CASE("typed: names first in a sentence, in signatures, and in compatibility letters") {

@@ -254,7 +254,14 @@ def main(argv=None):
             t0 = time.monotonic()
             return peer.privatize(texts, rng, noise=not no_noise), time.monotonic() - t0
         cli_mech, extra = m.get("name"), list(m.get("args", []))
-        if "preset" in m:
+        if no_noise:
+            # The same words without noise: no uniform floor either, so a
+            # preset is written out as its options without its floor.
+            extra = privatizer.without_flags(extra)
+            if "preset" in m:
+                cli_mech, flags = privatizer.preset_flags(dxtext, m["preset"])
+                extra = flags + extra
+        elif "preset" in m:
             extra = ["--preset", m["preset"]] + extra
         return privatizer.privatize(dxtext, texts, models[model], cli_mech, NO_NOISE_EPSILON if no_noise else eps,
                                     seed, extra)

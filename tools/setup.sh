@@ -11,9 +11,10 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config binutils libssl-dev libeigen3-dev doctest-dev libbenchmark-dev \
-  python3 python3-pytest python3-venv python3-pip python3-setuptools python3-wheel unicode-data >/dev/null
+  python3 python3-pytest python3-sklearn python3-venv python3-pip python3-setuptools python3-wheel unicode-data >/dev/null
 
-# Debian's python3 (with python3-pytest) runs the Python binding's tests.
+# Debian's python3 (with python3-pytest, and python3-sklearn for the tests of
+# dxtext.analysis) runs the Python binding's tests.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=/usr/bin/python3
 cmake --build build -j"$(nproc)"
 

@@ -49,6 +49,38 @@ def privatize(dxtext, texts, model, mechanism, epsilon=None, seed=None, extra=()
     return [r["text"] for r in out], seconds
 
 
+def preset_flags(dxtext, name, drop=("floor",)):
+    """The options of the preset `name` written out as command-line flags
+    (from `dxtext presets --format json`), leaving out the parameters in
+    `drop` and its epsilon: a no-noise reference of a preset with a uniform
+    floor must not draw the floor's uniform words, and a preset cannot be
+    told floor 0 (its value would stand)."""
+    presets = json.loads(subprocess.run([dxtext, "presets", "--format", "json"], check=True,
+                                        stdout=subprocess.PIPE).stdout)["presets"]
+    p = next(x for x in presets if x["name"] == name)
+    flags = ["--release-shape", p["release_shape"], "--output-top", str(p["output_top"])]
+    for option in ("in_vocabulary", "oov", "numbers", "stopwords", "names", "places", "organizations",
+                   "typed_numbers", "addresses", "health"):
+        flags += ["--" + option.replace("_", "-"), p[option]]
+    for option, value in p["parameters"].items():
+        if option not in drop:
+            flags += ["--" + option.replace("_", "-"), value]
+    return p["mechanism"], flags
+
+
+def without_flags(args, drop=("--floor",)):
+    """args without the flags of `drop` and their values."""
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a in drop:
+            skip = True
+        else:
+            out.append(a)
+    return out
+
+
 NOT_CONTENT = "@@not-a-content-word@@"
 
 

@@ -348,7 +348,12 @@ typedef enum dxt_typed_policy {
   DXT_TYPED_REPLACE = 3,
   /** verbatim: a named leak (DXT_REVEALS_KEPT_WORDS); refused with the
       strict release shape */
-  DXT_TYPED_KEEP = 4
+  DXT_TYPED_KEEP = 4,
+  /** dropped: the token leaves nothing in any release shape (under keep the
+      span before it goes too, so no doubled space marks its place); only
+      the number of released words shows that tokens were dropped
+      (dxt_release_record.typed_dropped) */
+  DXT_TYPED_DROP = 5
 } dxt_typed_policy;
 
 /** dxt_privatize_options.number_shape: what a replaced number keeps. */
@@ -480,6 +485,38 @@ DXT_API DXT_NODISCARD dxt_status dxt_model_word(const dxt_model *model, uint32_t
  */
 DXT_API DXT_NODISCARD dxt_status dxt_model_nearest(const dxt_model *model, const float *vector, size_t dimension,
                                                    uint32_t *index);
+
+/**
+ * The number K of public orderings of the vocabulary in the model
+ * (docs/format.md §10.3; `dxtext order` adds them, `dxtext orderings` prints
+ * them): 0 for a model without an orderings section. Public data: mapping a
+ * released word to its places along the orderings is post-processing and
+ * costs no privacy (docs/guarantees.md, "`ordering`", "What it reveals").
+ * The first call on a model checks the orderings' permutations (reads
+ * 4*K*V bytes once); damaged ones give DXT_E_CORRUPT_MODEL here and in
+ * dxt_model_ordering_place.
+ * @param[in]  model
+ * @param[out] count  K, 0 to 64
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_model_ordering_count(const dxt_model *model, uint32_t *count);
+
+/**
+ * The place of the word at vocabulary @p index along ordering @p ordering
+ * (0 <= ordering < K): the p with words[ordering][p] = index in
+ * docs/format.md §10.3. The ordering is a cycle: the place after
+ * *cycle_length - 1 is 0, and the distance of two words along it is
+ * min(|p - q|, cycle_length - |p - q|); the cycle holds the whole
+ * vocabulary (cycle_length = V). Without an orderings section
+ * DXT_E_UNSUPPORTED (the message names `dxtext order`); @p ordering >= K or
+ * @p index >= V give DXT_E_NOT_FOUND.
+ * @param[in]  model
+ * @param[in]  ordering      0 .. K - 1
+ * @param[in]  index         a vocabulary index (dxt_model_lookup)
+ * @param[out] place         0 .. cycle_length - 1
+ * @param[out] cycle_length  the number of places of the cycle (may be NULL)
+ */
+DXT_API DXT_NODISCARD dxt_status dxt_model_ordering_place(const dxt_model *model, uint32_t ordering, uint32_t index,
+                                                          uint32_t *place, uint32_t *cycle_length);
 
 /* ------------------------------------------------------------------------ */
 /* Contexts                                                                  */
@@ -642,6 +679,16 @@ typedef struct dxt_privatize_options {
   uint32_t typed_consistent;
   /** dxt_number_shape (default DXT_NUMBER_SHAPE_HIDE). */
   uint32_t number_shape;
+  /** Appended with the uniform floor (read only when struct_size covers it;
+      0 before): the probability p in [0, 1) with which each privatised word
+      is released as a word drawn uniformly from the output vocabulary S
+      instead of the mechanism's word. It keeps the mechanism's
+      epsilon * d(w, w') and caps the loss per word at
+      ln(1 + (1 - p) m |S| / p) nats, m the largest probability the
+      mechanism gives one output (docs/guarantees.md, "The uniform floor");
+      dxt_release_record.worst_case_per_word states the result. 0: no floor.
+      Not with syntf, which is already bounded for any two documents. */
+  double uniform_floor;
 } dxt_privatize_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see
@@ -894,6 +941,22 @@ typedef struct dxt_release_record {
       that it reveals which tokens are of that class; DXT_TYPED_FLAG_* bits. */
   uint32_t typed_classes;
   uint32_t typed_flags;
+  /** Appended with the uniform floor (written only when struct_size covers
+      both): the floor p of the options (0: none), and the largest privacy
+      loss, in nats, between any two words of the vocabulary (or the
+      out-of-vocabulary point) for one privatised word: min(epsilon * D,
+      ln(1 + (1 - p) m |S| / p)), D the largest distance of the metric
+      between inputs and m the largest probability of one output
+      (docs/guarantees.md, "Worst case per word"). A text of N privatised
+      words loses at most N times it. Infinity when no bound is known (a
+      metric without a finite diameter and no floor). */
+  double uniform_floor;
+  double worst_case_per_word;
+  /** Appended with the drop policy of typed classes (written only when
+      struct_size covers it): bit (1u << dxt_typed_class) for every class
+      whose tokens are dropped (DXT_TYPED_DROP): they leave nothing in the
+      output, and only the number of words shows how many there were. */
+  uint32_t typed_dropped;
 } dxt_release_record;
 
 /** Fill the first @p struct_size bytes of @p record with defaults (see
@@ -1097,21 +1160,25 @@ typedef struct dxt_ledger dxt_ledger;
  * detects that with an anchor kept where the file's writer cannot change it
  * (the platform keystore, a server, a directory the user cannot write): read
  * it with dxt_ledger_get_anchor after every call that returns DXT_OK, store
- * it, and give it back in dxt_ledger_options.anchor at the next open. A
- * handle opened with an anchor, and every handle after its first call,
- * refuses with DXT_E_LEDGER_ROLLBACK a file that is not the anchor's ledger,
- * or has fewer commits or less spent (over all its scopes) than the anchor
- * says. Without an anchor kept outside it, a rollback is not detected
- * (docs/budgets.md, "Rollback").
+ * it, and give it back in dxt_ledger_options.anchor at the next open. The
+ * anchor binds the ledger and its whole history (every scope made, cap set
+ * and release recorded, in order) by a hash chain. A handle opened with an
+ * anchor, and every handle after its first call, refuses with
+ * DXT_E_LEDGER_ROLLBACK a file whose history does not begin with the
+ * anchor's: an older copy, one spent otherwise since (even to the same
+ * count and total), another ledger, or a file made anew. Without an anchor
+ * kept outside it, a rollback is not detected (docs/budgets.md, "Rollback").
  */
 typedef struct dxt_ledger_anchor {
   uint32_t struct_size;
-  /** names the ledger: the same for every copy of its file, different for a
-      ledger made anew */
+  /** the first 16 bytes of the head of the hash chain over the ledger's
+      first `commits` events, started from its secret (and app key): no
+      other history and no other ledger has it */
   uint8_t ledger_id[16];
-  /** commits made to the ledger; only grows */
+  /** events in the ledger's history (scopes made, caps set, releases); only
+      grows */
   uint64_t commits;
-  /** epsilon spent over all its scopes; only grows */
+  /** epsilon spent by those events, over all scopes; only grows */
   double spent;
 } dxt_ledger_anchor;
 

@@ -582,6 +582,21 @@ class Model {
   }
   uint32_t nearest(const std::vector<float>& vector) const { return nearest(vector.data(), vector.size()); }
 
+  /** The number of public orderings of the vocabulary (0 without them). */
+  uint32_t ordering_count() const {
+    uint32_t count = 0;
+    detail::check(dxt_model_ordering_count(m_, &count));
+    return count;
+  }
+
+  /** The place of the word at @p index along ordering @p ordering, a cycle
+      of vocabulary_size places (dxt_model_ordering_place). */
+  uint32_t ordering_place(uint32_t ordering, uint32_t index) const {
+    uint32_t place = 0;
+    detail::check(dxt_model_ordering_place(m_, ordering, index, &place, nullptr));
+    return place;
+  }
+
   /** The C handle, still owned by this Model. */
   dxt_model* get() const noexcept { return m_; }
 

@@ -186,7 +186,7 @@ inline dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
                   "normalize or keep shape");
   for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) {
     const uint32_t v = o.typed[f];
-    if (v > DXT_TYPED_KEEP) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown typed policy " + std::to_string(v));
+    if (v > DXT_TYPED_DROP) dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown typed policy " + std::to_string(v));
     p.typed[f] = v == DXT_TYPED_DEFAULT ? DXT_TYPED_PRIVATIZE : static_cast<dxt_typed_policy>(v);
     if (p.shape == DXT_SHAPE_STRICT && p.typed[f] == DXT_TYPED_KEEP)
       dxt::fail(DXT_E_INVALID_ARGUMENT,
@@ -230,6 +230,10 @@ inline dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
     dxt::fail(DXT_E_INVALID_ARGUMENT,
               "ivf_nprobe is set but search is exact: set search to ivf, or leave ivf_nprobe at 0");
   p.ivf_nprobe = o.ivf_nprobe;
+  if (!(o.uniform_floor >= 0 && o.uniform_floor < 1))
+    dxt::fail(DXT_E_INVALID_ARGUMENT,
+              "floor must be from 0 to below 1 (got " + dxt::format_number(o.uniform_floor) + ")");
+  p.floor = o.uniform_floor;
   return p;
 }
 

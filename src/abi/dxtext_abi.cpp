@@ -228,6 +228,32 @@ dxt_status dxt_model_nearest(const dxt_model* model, const float* vector, size_t
   });
 }
 
+dxt_status dxt_model_ordering_count(const dxt_model* model, uint32_t* count) {
+  return guarded([&] {
+    require(model != nullptr && count != nullptr, "model or count is NULL");
+    // orderings() checks the permutations on first use, so a damaged
+    // section fails here rather than giving places that are not a cycle.
+    const dxt::OrderingsView* o = model->impl->orderings();
+    *count = o == nullptr ? 0 : o->count;
+  });
+}
+
+dxt_status dxt_model_ordering_place(const dxt_model* model, uint32_t ordering, uint32_t index, uint32_t* place,
+                                    uint32_t* cycle_length) {
+  return guarded([&] {
+    require(model != nullptr && place != nullptr, "model or place is NULL");
+    const dxt::OrderingsView* o = model->impl->orderings();
+    if (o == nullptr) dxt::fail(DXT_E_UNSUPPORTED, "the model has no orderings section; add one with `dxtext order`");
+    if (ordering >= o->count)
+      dxt::fail(DXT_E_NOT_FOUND, "ordering " + std::to_string(ordering) + " is out of range (the model has " +
+                                     std::to_string(o->count) + ")");
+    if (index >= o->vocabulary_size)
+      dxt::fail(DXT_E_NOT_FOUND, "word index " + std::to_string(index) + " is out of range");
+    *place = o->positions[uint64_t{ordering} * o->vocabulary_size + index];
+    if (cycle_length != nullptr) *cycle_length = o->vocabulary_size;
+  });
+}
+
 void dxt_context_options_init_sized(dxt_context_options* o, size_t struct_size) {
   dxt_context_options d = zeroed<dxt_context_options>();
   d.rng_mode = DXT_RNG_SYSTEM;

@@ -78,16 +78,18 @@ void check_scope(const char* scope) {
 
 // Every call on a ledger is one transaction of its store: checked against
 // the handle's anchor first (a rollback is refused before anything else),
-// counting a commit when `change` makes one, and leaving the handle the
-// anchor of the state it read or wrote.
+// and leaving the handle the anchor of the state it read or wrote (`change`
+// adds to the history through LedgerState's add_scope, set_cap and
+// add_release only).
 void transact(dxt_ledger* ledger, bool create,
               const std::function<bool(dxt::LedgerState&, const dxt::LedgerKeys&)>& change) {
   dxt::LedgerAnchor next;
   ledger->store->transact(create, [&](dxt::LedgerState& state, const dxt::LedgerKeys& keys) {
-    if (ledger->anchor) dxt::check_not_rolled_back(state, *ledger->anchor);
+    std::optional<dxt::LedgerChain> checked;
+    if (ledger->anchor) checked = dxt::check_not_rolled_back(state, keys, *ledger->anchor);
     const bool changed = change(state, keys);
-    if (changed) ++state.commits;
-    next = dxt::ledger_anchor(state);
+    // Events are only appended: the chain checked goes on from where it is.
+    next = dxt::anchor_of_chain(dxt::ledger_chain(state, keys, state.events, checked ? &*checked : nullptr));
     return changed;
   });
   ledger->anchor = next;
@@ -110,11 +112,7 @@ dxt_ledger* open_scope(std::unique_ptr<dxt::LedgerStore> store, const char* scop
   }
   transact(ledger.get(), true, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
     if (state.find(ledger->scope) != nullptr) return false;  // an existing scope: nothing to write
-    dxt::LedgerScope s;
-    s.name = ledger->scope;
-    s.cap = o.cap;
-    s.memo_capacity = o.memo_capacity;
-    state.scopes.push_back(std::move(s));
+    state.add_scope(ledger->scope, o.cap, o.memo_capacity);
     return true;
   });
   return ledger.release();
@@ -203,7 +201,7 @@ dxt_status dxt_ledger_set_cap(dxt_ledger* ledger, double cap) {
     require(ledger != nullptr, "ledger is NULL");
     check_cap(cap);
     transact(ledger, false, [&](dxt::LedgerState& state, const dxt::LedgerKeys&) {
-      scope_of(state, ledger).cap = cap;
+      state.set_cap(scope_of(state, ledger), cap);
       return true;
     });
   });
@@ -278,8 +276,9 @@ dxt_status dxt_ledger_privatize_text(dxt_ledger* ledger, dxt_context* ctx, const
       dxt::TextPrivatizer p(*ctx->model, m, *ctx->rng, policies);
       result = p.privatize_text(input);
       tally = p.tally();
-      scope.releases.push_back(
-          {rec.mechanism, rec.metric, rec.release, rec.bound, rec.epsilon, cost, tally.privatized});
+      dxt::LedgerRelease entry{rec.mechanism, rec.metric, rec.release, rec.bound, rec.epsilon, cost, tally.privatized};
+      entry.worst_case = m.worst_case_per_word();
+      state.add_release(scope, entry);
       if (keep && result.size() <= dxt::kLedgerMemoMaxOutput) scope.remember(key, result);
       return true;
     });

@@ -145,6 +145,10 @@ LedgerFile::LedgerFile(std::string path, std::vector<uint8_t> app_key)
 
 #if defined(__EMSCRIPTEN__)
 
+std::optional<std::array<uint8_t, 16>> ledger_file_identity(const std::string&, const std::vector<uint8_t>&) {
+  fail(DXT_E_UNSUPPORTED, "the privacy ledger needs a file system with locks; WebAssembly builds have none");
+}
+
 void LedgerFile::transact(bool, const std::function<bool(LedgerState&, const LedgerKeys&)>&) {
   fail(DXT_E_UNSUPPORTED, "the privacy ledger needs a file system with locks; WebAssembly builds have none");
 }
@@ -152,6 +156,34 @@ void LedgerFile::transact(bool, const std::function<bool(LedgerState&, const Led
 void LedgerFile::commit(const std::string&, const LedgerState&) {}
 
 #else
+
+std::optional<std::array<uint8_t, 16>> ledger_file_identity(const std::string& given,
+                                                            const std::vector<uint8_t>& app_key) {
+  const std::string path = canonical_path(given);
+  const Descriptor in(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW));
+  if (in.get() < 0) {
+    if (errno == ENOENT) return std::nullopt;
+    io_error("cannot open the ledger", path);
+  }
+  struct stat st {};
+  if (::fstat(in.get(), &st) != 0) io_error("cannot stat", path);
+  if (!S_ISREG(st.st_mode)) fail(DXT_E_IO, "the ledger " + path + " is not a regular file");
+  uint8_t header[kLedgerHeaderBytes];
+  size_t got = 0;
+  while (got < sizeof header) {
+    const ssize_t r = ::read(in.get(), header + got, sizeof header - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) io_error("cannot read", path);
+    if (r == 0) break;
+    got += static_cast<size_t>(r);
+  }
+  const auto id = ledger_identity_from_header(header, got, app_key);
+  if (!id)
+    fail(DXT_E_LEDGER_CORRUPT, "the file " + path +
+                                   " is not a ledger opened with this app key (a damaged file, another kind of "
+                                   "file, or a ledger made with another key or without one)");
+  return id;
+}
 
 void LedgerFile::transact(bool create, const std::function<bool(LedgerState&, const LedgerKeys&)>& change) {
   const std::string path = canonical_path(path_);

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,14 @@ enum class LedgerWriteStep {
   renamed,
   directory_synced,
 };
+
+// The name of the ledger in the file at `path` (its anchor after 0 events,
+// ledger_identity_from_header), read from its header without the lock:
+// nullopt when there is no file there; DXT_E_LEDGER_CORRUPT when there is
+// one but its header is not a ledger's opened with this app key (or
+// DXT_E_IO when it cannot be read). The CLI names its anchors by it.
+std::optional<std::array<uint8_t, 16>> ledger_file_identity(const std::string& path,
+                                                            const std::vector<uint8_t>& app_key);
 
 class LedgerFile final : public LedgerStore {
  public:

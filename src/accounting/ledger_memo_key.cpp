@@ -90,7 +90,7 @@ Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism
   e.put(uint64_t{DXT_VERSION_NUMBER});
 
   const auto& [id, epsilon, tem_gamma, tem_beta, vickrey_t, mahalanobis_lambda, syntf_s, sampler, search, ivf_nprobe,
-               candidate_list_size, candidate_cache_entries, output] = mechanism;
+               candidate_list_size, candidate_cache_entries, output, floor] = mechanism;
   e.put(id);
   e.put(epsilon);
   e.put(tem_gamma);
@@ -104,6 +104,7 @@ Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism
   e.put(candidate_list_size);
   e.put(candidate_cache_entries);
   e.put(output);
+  e.put(floor);
 
   const auto& [policy, placeholder, shape, preset, typed, typed_consistent, keep_number_shape] = policies;
   e.put(policy);

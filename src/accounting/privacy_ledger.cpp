@@ -15,7 +15,7 @@ namespace dxt {
 namespace {
 
 constexpr char kMagic[8] = {'D', 'X', 'T', 'L', 'E', 'D', 'G', '1'};
-constexpr uint32_t kVersion = 2;  // 1: without the commit count
+constexpr uint32_t kVersion = 3;  // 1: without the commit count; 2: without the events
 constexpr uint32_t kFlagKeyed = 1;
 constexpr size_t kMacSize = 32;
 
@@ -161,6 +161,26 @@ LedgerScope* LedgerState::find(const std::string& name) {
   return nullptr;
 }
 
+LedgerScope& LedgerState::add_scope(const std::string& name, double cap, uint32_t memo_capacity) {
+  LedgerScope s;
+  s.name = name;
+  s.cap = cap;
+  s.caps.push_back({++events, cap});
+  s.memo_capacity = memo_capacity;
+  scopes.push_back(std::move(s));
+  return scopes.back();
+}
+
+void LedgerState::set_cap(LedgerScope& scope, double cap) {
+  scope.cap = cap;
+  scope.caps.push_back({++events, cap});
+}
+
+void LedgerState::add_release(LedgerScope& scope, LedgerRelease release) {
+  release.event = ++events;
+  scope.releases.push_back(release);
+}
+
 LedgerKeys derive_ledger_keys(const std::array<uint8_t, 32>& secret, const std::vector<uint8_t>& app_key) {
   // Without an app key the secret is the HMAC key; with one, the app key is,
   // and the secret is mixed into the message, so neither alone suffices.
@@ -172,7 +192,7 @@ LedgerKeys derive_ledger_keys(const std::array<uint8_t, 32>& secret, const std::
     h.update(secret.data(), secret.size());
     return h.finish();
   };
-  return {derive("dxtext ledger mac v1"), derive("dxtext ledger memo v1")};
+  return {derive("dxtext ledger mac v1"), derive("dxtext ledger memo v1"), derive("dxtext ledger history v1")};
 }
 
 std::vector<uint8_t> encode_ledger(const LedgerState& state, const std::vector<uint8_t>& app_key) {
@@ -181,14 +201,18 @@ std::vector<uint8_t> encode_ledger(const LedgerState& state, const std::vector<u
   w.u32(kVersion);
   w.u32(state.keyed ? kFlagKeyed : 0);
   w.bytes(state.secret.data(), state.secret.size());
-  w.u64(state.commits);
+  w.u64(state.events);
   w.u32(static_cast<uint32_t>(state.scopes.size()));
   for (const LedgerScope& s : state.scopes) {
     w.u32(static_cast<uint32_t>(s.name.size()));
     w.bytes(s.name.data(), s.name.size());
-    w.f64(s.cap);
     w.u32(s.memo_capacity);
     w.u64(s.clock);
+    w.u32(static_cast<uint32_t>(s.caps.size()));
+    for (const LedgerCapChange& c : s.caps) {
+      w.u64(c.event);
+      w.f64(c.cap);
+    }
     w.u64(s.releases.size());
     for (const LedgerRelease& r : s.releases) {
       w.u32(r.mechanism);
@@ -198,6 +222,8 @@ std::vector<uint8_t> encode_ledger(const LedgerState& state, const std::vector<u
       w.f64(r.epsilon);
       w.f64(r.cost);
       w.u64(r.words);
+      w.u64(r.event);
+      w.f64(r.worst_case);
     }
     w.u32(static_cast<uint32_t>(s.memo.size()));
     for (const LedgerMemoEntry& e : s.memo) {
@@ -216,11 +242,50 @@ std::vector<uint8_t> encode_ledger(const LedgerState& state, const std::vector<u
 size_t encoded_ledger_size(const LedgerState& state) {
   size_t n = sizeof kMagic + 4 + 4 + state.secret.size() + 8 + 4;
   for (const LedgerScope& s : state.scopes) {
-    n += 4 + s.name.size() + 8 + 4 + 8 + 8 + s.releases.size() * kLedgerReleaseBytes + 4;
+    n += 4 + s.name.size() + 4 + 8 + 4 + s.caps.size() * kLedgerCapBytes + 8 + s.releases.size() * kLedgerReleaseBytes +
+         4;
     for (const LedgerMemoEntry& e : s.memo) n += kLedgerMemoEntryBytes + e.output.size();
   }
   return n + kMacSize;
 }
+
+namespace {
+
+// Version 1 and 2 files have no event numbers: their history is numbered in
+// file order, every scope's making first, then every scope's releases.
+void number_legacy_events(LedgerState& st) {
+  for (LedgerScope& s : st.scopes) s.caps.push_back({++st.events, s.cap});
+  for (LedgerScope& s : st.scopes)
+    for (LedgerRelease& r : s.releases) r.event = ++st.events;
+}
+
+// Every event from 1 to st.events is one cap entry or one release, and a
+// scope's come in order, its making first.
+void check_events(const LedgerState& st) {
+  uint64_t items = 0;
+  for (const LedgerScope& s : st.scopes) items += s.caps.size() + s.releases.size();
+  if (items != st.events) corrupt("its event count does not match its history");
+  std::vector<bool> seen(static_cast<size_t>(items) + 1, false);
+  auto take = [&](uint64_t event, uint64_t after) {
+    if (event == 0 || event > items || event <= after || seen[static_cast<size_t>(event)])
+      corrupt("an event number is missing, repeated or out of order");
+    seen[static_cast<size_t>(event)] = true;
+  };
+  for (const LedgerScope& s : st.scopes) {
+    uint64_t last = 0;
+    for (const LedgerCapChange& c : s.caps) {
+      take(c.event, last);
+      last = c.event;
+    }
+    last = s.caps.front().event;
+    for (const LedgerRelease& r : s.releases) {
+      take(r.event, last);
+      last = r.event;
+    }
+  }
+}
+
+}  // namespace
 
 LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<uint8_t>& app_key) {
   constexpr size_t header = sizeof kMagic + 4 + 4 + 32;
@@ -228,7 +293,9 @@ LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<ui
   if (std::memcmp(data, kMagic, sizeof kMagic) != 0) corrupt("it does not start with DXTLEDG1");
   Reader r(data + sizeof kMagic, size - sizeof kMagic - kMacSize);
   const uint32_t version = r.u32();
-  if (version != 1 && version != kVersion) corrupt("unknown ledger version");
+  if (version < 1 || version > kVersion)
+    corrupt("unknown ledger version " + std::to_string(version) + " (this dxtext reads versions 1 to " +
+            std::to_string(kVersion) + ")");
   LedgerState st;
   const uint32_t flags = r.u32();
   if ((flags & ~kFlagKeyed) != 0) corrupt("unknown flags");
@@ -242,19 +309,36 @@ LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<ui
   if (!equal_constant_time(mac.data(), data + size - kMacSize, kMacSize))
     corrupt(st.keyed || !app_key.empty() ? "its MAC does not verify (damaged, edited, or another app key)"
                                          : "its MAC does not verify (damaged or edited)");
-  if (version >= 2) st.commits = r.u64();
-  const uint64_t scopes = r.count(r.u32(), 4 + 8 + 4 + 8 + 8 + 4);
+  const bool v3 = version >= 3;
+  st.legacy = !v3;
+  if (v3) st.events = r.u64();
+  if (version == 2) st.legacy_commits = r.u64();
+  const uint64_t scopes = r.count(r.u32(), v3 ? 4 + 4 + 8 + 4 + kLedgerCapBytes + 8 + 4 : 4 + 8 + 4 + 8 + 8 + 4);
   for (uint64_t i = 0; i < scopes; ++i) {
     LedgerScope s;
     const uint32_t name_length = r.u32();
     if (name_length == 0 || name_length > 255) corrupt("a scope name has a bad length");
     s.name.assign(reinterpret_cast<const char*>(r.bytes(name_length)), name_length);
-    s.cap = r.f64();
-    if (!finite_nonnegative(s.cap)) corrupt("a cap is not a finite number >= 0");
+    if (!v3) {
+      s.cap = r.f64();
+      if (!finite_nonnegative(s.cap)) corrupt("a cap is not a finite number >= 0");
+    }
     s.memo_capacity = r.u32();
     if (s.memo_capacity > DXT_LEDGER_MEMO_MAX) corrupt("a memo capacity is too large");
     s.clock = r.u64();
-    const uint64_t releases = r.count(r.u64(), 4 * 4 + 8 * 3);
+    if (v3) {
+      const uint64_t caps = r.count(r.u32(), kLedgerCapBytes);
+      if (caps == 0) corrupt("a scope has no cap");
+      s.caps.resize(caps);
+      for (LedgerCapChange& c : s.caps) {
+        c.event = r.u64();
+        c.cap = r.f64();
+        if (!finite_nonnegative(c.cap)) corrupt("a cap is not a finite number >= 0");
+      }
+      s.cap = s.caps.back().cap;
+    }
+    const size_t release_bytes = v3 ? kLedgerReleaseBytes : kLedgerReleaseBytes - 16;
+    const uint64_t releases = r.count(r.u64(), release_bytes);
     s.releases.resize(releases);
     for (LedgerRelease& rel : s.releases) {
       rel.mechanism = r.u32();
@@ -264,7 +348,10 @@ LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<ui
       rel.epsilon = r.f64();
       rel.cost = r.f64();
       rel.words = r.u64();
+      if (v3) rel.event = r.u64();
+      if (v3) rel.worst_case = r.f64();
       if (!finite_nonnegative(rel.epsilon) || !finite_nonnegative(rel.cost)) corrupt("a release has a bad epsilon");
+      if (!(rel.worst_case >= 0)) corrupt("a release has a bad worst case");
     }
     const uint64_t memo = r.count(r.u32(), 32 + 8 + 4);
     if (memo > s.memo_capacity) corrupt("a memo holds more entries than its capacity");
@@ -279,35 +366,170 @@ LedgerState decode_ledger(const uint8_t* data, size_t size, const std::vector<ui
     st.scopes.push_back(std::move(s));
   }
   if (r.left() != 0) corrupt("bytes follow the last scope");
+  if (v3)
+    check_events(st);
+  else
+    number_legacy_events(st);
   return st;
 }
 
-LedgerAnchor ledger_anchor(const LedgerState& state) {
+namespace {
+
+// The bytes of one event: its number, its kind, its scope's name and every
+// field it records (a scope's making: cap and memo capacity; a cap set: the
+// cap; a release: the fields of its entry but the event number).
+class EventBytes {
+ public:
+  EventBytes(uint64_t event, char kind, const std::string& scope) {
+    put(event, 8);
+    bytes_[size_++] = static_cast<uint8_t>(kind);
+    put(scope.size(), 4);
+    std::memcpy(bytes_.data() + size_, scope.data(), scope.size());  // at most 255 bytes
+    size_ += scope.size();
+  }
+  void put(uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) bytes_[size_++] = static_cast<uint8_t>(v >> (8 * i));
+  }
+  void put_f64(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    put(bits, 8);
+  }
+  const uint8_t* data() const { return bytes_.data(); }
+  size_t size() const { return size_; }
+
+ private:
+  std::array<uint8_t, 8 + 1 + 4 + 255 + 4 * 4 + 8 * 3> bytes_{};
+  size_t size_ = 0;
+};
+
+}  // namespace
+
+LedgerChain ledger_chain(const LedgerState& state, const LedgerKeys& keys, uint64_t events, const LedgerChain* from) {
+  if (events > state.events) fail(DXT_E_INTERNAL, "an anchor past the ledger's history was asked for");
+  LedgerChain chain;
+  chain.head = keys.history;  // h_0: from the ledger's secret and the app key
+  if (from != nullptr) {
+    if (from->events > events) fail(DXT_E_INTERNAL, "a ledger chain continued backwards");
+    chain = *from;
+  }
+  if (chain.events == events) return chain;
+  // The events from chain.events + 1 to `events` in their order: a scope's
+  // making or cap (release == nullptr), or a release.
+  struct Event {
+    const LedgerScope* scope = nullptr;
+    const LedgerCapChange* cap = nullptr;
+    const LedgerRelease* release = nullptr;
+  };
+  const uint64_t first = chain.events + 1;
+  std::vector<Event> order(static_cast<size_t>(events - chain.events));
+  for (const LedgerScope& s : state.scopes) {
+    for (const LedgerCapChange& c : s.caps)
+      if (c.event >= first && c.event <= events) order[static_cast<size_t>(c.event - first)] = {&s, &c, nullptr};
+    for (const LedgerRelease& r : s.releases)
+      if (r.event >= first && r.event <= events) order[static_cast<size_t>(r.event - first)] = {&s, nullptr, &r};
+  }
+  // h_k = SHA-256(h_(k-1) || event k): the anchor's first 16 bytes of h_n
+  // then depend on every event, in order, and on which ledger it is.
+  for (size_t k = 0; k < order.size(); ++k) {
+    const Event& e = order[k];
+    if (e.scope == nullptr) fail(DXT_E_INTERNAL, "the ledger's history has a gap");
+    const uint64_t number = first + k;
+    Sha256 h;
+    h.update(chain.head.data(), chain.head.size());
+    if (e.release == nullptr) {
+      const bool made = e.cap == &e.scope->caps.front();
+      EventBytes b(number, made ? 'S' : 'C', e.scope->name);
+      b.put_f64(e.cap->cap);
+      if (made) b.put(e.scope->memo_capacity, 4);
+      h.update(b.data(), b.size());
+    } else {
+      const LedgerRelease& r = *e.release;
+      EventBytes b(number, 'R', e.scope->name);
+      b.put(r.mechanism, 4);
+      b.put(r.metric, 4);
+      b.put(r.release, 4);
+      b.put(r.bound, 4);
+      b.put_f64(r.epsilon);
+      b.put_f64(r.cost);
+      b.put(r.words, 8);
+      b.put_f64(r.worst_case);
+      h.update(b.data(), b.size());
+      chain.spent += r.cost;
+    }
+    chain.head = h.finish();
+  }
+  chain.events = events;
+  return chain;
+}
+
+LedgerAnchor anchor_of_chain(const LedgerChain& chain) {
   LedgerAnchor a;
+  std::memcpy(a.id.data(), chain.head.data(), a.id.size());
+  a.commits = chain.events;
+  a.spent = chain.spent;
+  return a;
+}
+
+LedgerAnchor ledger_anchor_at(const LedgerState& state, const LedgerKeys& keys, uint64_t events) {
+  return anchor_of_chain(ledger_chain(state, keys, events));
+}
+
+LedgerAnchor ledger_anchor(const LedgerState& state, const LedgerKeys& keys) {
+  return ledger_anchor_at(state, keys, state.events);
+}
+
+std::optional<std::array<uint8_t, 16>> ledger_identity_from_header(const uint8_t* data, size_t size,
+                                                                   const std::vector<uint8_t>& app_key) {
+  if (size < kLedgerHeaderBytes || std::memcmp(data, kMagic, sizeof kMagic) != 0) return std::nullopt;
+  Reader r(data + sizeof kMagic, kLedgerHeaderBytes - sizeof kMagic);
+  const uint32_t version = r.u32();
+  const uint32_t flags = r.u32();
+  if (version < 1 || version > kVersion || (flags & ~kFlagKeyed) != 0) return std::nullopt;
+  if (((flags & kFlagKeyed) != 0) != !app_key.empty()) return std::nullopt;
+  LedgerState st;
+  std::memcpy(st.secret.data(), r.bytes(32), 32);
+  return ledger_anchor_at(st, derive_ledger_keys(st.secret, app_key), 0).id;
+}
+
+std::array<uint8_t, 16> legacy_ledger_id(const LedgerState& state) {
   Sha256 h;
   static constexpr char kDomain[] = "dxtext ledger id v1";
   h.update(kDomain, sizeof kDomain - 1);
   h.update(state.secret.data(), state.secret.size());
   const Digest d = h.finish();
-  std::memcpy(a.id.data(), d.data(), a.id.size());
-  a.commits = state.commits;
-  // Releases are only ever appended, and a sum of non-negative terms in a
-  // fixed order only grows: the total of a later state is never smaller.
-  for (const LedgerScope& s : state.scopes) a.spent += s.spent();
-  return a;
+  std::array<uint8_t, 16> id{};
+  std::memcpy(id.data(), d.data(), id.size());
+  return id;
 }
 
-void check_not_rolled_back(const LedgerState& state, const LedgerAnchor& anchor) {
-  const LedgerAnchor now = ledger_anchor(state);
-  if (now.id != anchor.id)
+std::optional<LedgerChain> check_not_rolled_back(const LedgerState& state, const LedgerKeys& keys,
+                                                 const LedgerAnchor& anchor) {
+  if (anchor.id == legacy_ledger_id(state)) {
+    // An anchor stored by a dxtext that wrote version 1 or 2 files names the
+    // ledger and counts its commits and spent total: checked as then, until
+    // the app stores the anchor of this version (after its next call).
+    double spent = 0;
+    for (const LedgerScope& s : state.scopes) spent += s.spent();
+    if ((state.legacy && state.legacy_commits < anchor.commits) || spent < anchor.spent)
+      fail(DXT_E_LEDGER_ROLLBACK, "ledger rolled back: the file has spent " + json_number(spent) +
+                                      ", the anchor (from an earlier version of dxtext) " + json_number(anchor.spent) +
+                                      " (an older copy was put back); nothing was drawn or released");
+    return std::nullopt;
+  }
+  if (anchor.commits > state.events)
+    fail(DXT_E_LEDGER_ROLLBACK, "ledger rolled back: the file's history has " + std::to_string(state.events) +
+                                    " events, the anchor's " + std::to_string(anchor.commits) +
+                                    " (an older copy was put back, the file was deleted or made anew, or it is "
+                                    "another ledger); nothing was drawn or released");
+  const LedgerChain chain = ledger_chain(state, keys, anchor.commits);
+  const LedgerAnchor then = anchor_of_chain(chain);
+  if (then.id != anchor.id || then.spent != anchor.spent)
     fail(DXT_E_LEDGER_ROLLBACK,
-         "ledger rolled back: the file is not the ledger of the anchor (it was deleted, made anew or replaced); "
-         "nothing was drawn or released");
-  if (now.commits < anchor.commits || now.spent < anchor.spent)
-    fail(DXT_E_LEDGER_ROLLBACK, "ledger rolled back: the file has " + std::to_string(now.commits) +
-                                    " commits and spent " + json_number(now.spent) + ", the anchor " +
-                                    std::to_string(anchor.commits) + " and " + json_number(anchor.spent) +
-                                    " (an older copy was put back); nothing was drawn or released");
+         "ledger rolled back: the file's first " + std::to_string(anchor.commits) +
+             " events are not the anchor's history (an older copy spent otherwise since, a copy of another "
+             "ledger, or a file made anew); nothing was drawn or released");
+  return chain;
 }
 
 double release_cost(const dxt_release_record& record) {
@@ -319,9 +541,11 @@ std::string ledger_scope_json(const LedgerScope& scope) {
   const double any = scope.spent_any_inputs();
   uint64_t words = 0;
   double word_weighted = 0;  // sum of epsilon * words over metric releases
+  double worst_case = 0;     // sum of words * worst case per word, in nats
   std::map<std::string, double> by_metric;
   for (const LedgerRelease& r : scope.releases) {
     words += r.words;
+    worst_case += r.bound == DXT_BOUND_ANY_INPUTS ? r.cost : static_cast<double>(r.words) * r.worst_case;
     if (r.bound != DXT_BOUND_ANY_INPUTS) word_weighted += r.cost * static_cast<double>(r.words);
     if (r.bound != DXT_BOUND_ANY_INPUTS) by_metric[metric_name(static_cast<dxt_metric>(r.metric))] += r.cost;
   }
@@ -344,6 +568,11 @@ std::string ledger_scope_json(const LedgerScope& scope) {
   }
   s += "},\"spent_any_inputs\":" + json_number(any);
   s += ",\"epsilon_times_words\":" + json_number(word_weighted);
+  // On one scale: the composed loss in nats between any two histories whose
+  // releases have the same word counts (null when a release had no bound).
+  s += ",\"worst_case_nats\":" + (std::isfinite(worst_case) ? json_number(worst_case) : std::string("null"));
+  s += ",\"worst_case_unit\":\"nats, not spent: the sum over releases of words * worst_case_per_word, the most any "
+       "two histories with the same word counts can differ by, whatever their words; the cap is in the budget unit\"";
   if (any > 0) terms += (terms.empty() ? "" : " + ") + json_number(any);
   if (terms.empty()) terms = "0";
   s += ",\"guarantee\":" + json_string(

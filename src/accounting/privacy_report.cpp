@@ -73,6 +73,14 @@ uint32_t revealed_typed_classes(const ReleaseShape& shape) {
   return bits;
 }
 
+uint32_t dropped_typed_classes(const ReleaseShape& shape) {
+  if (shape.kind == DXT_RELEASE_SYNTHETIC_BAG) return 0;
+  uint32_t bits = 0;
+  for (uint32_t c = DXT_TYPED_FIRST_NAME; c < DXT_TYPED_CLASS_COUNT; ++c)
+    if (shape.typed[typed_family(static_cast<dxt_typed_class>(c))] == DXT_TYPED_DROP) bits |= 1u << c;
+  return bits;
+}
+
 uint32_t release_reveals(const ReleaseShape& shape) {
   // dxt_syntf releases n_out draws whatever the input holds: its output
   // depends on the document only through them (dropping a class before the
@@ -148,6 +156,9 @@ void fill_record(dxt_release_record& record, const Mechanism& mechanism, const M
   r.preset = shape.preset;
   r.typed_classes = revealed_typed_classes(shape);
   r.typed_flags = r.typed_classes != 0 ? shape.typed_flags : 0;
+  r.typed_dropped = dropped_typed_classes(shape);
+  r.uniform_floor = mechanism.params().floor;
+  r.worst_case_per_word = mechanism.worst_case_per_word();
   // syntf's L is the number of words it ranges over (docs/guarantees.md).
   if (mechanism.id() == DXT_MECHANISM_SYNTF)
     r.epsilon_vocabulary = syntf_vocabulary_bound(mechanism.epsilon(), r.output_size);
@@ -240,18 +251,33 @@ const char* shape_name(uint32_t shape) {
   }
 }
 
+// The loss of one word, "eps * d(x, y)", or with a floor's cap C
+// "min(eps * d(x, y), C)".
+std::string word_loss(const dxt_release_record& r, const std::string& E, const std::string& d, const char* x,
+                      const char* y) {
+  const std::string loss = E + " * " + d + "(" + x + ", " + y + ")";
+  if (!(r.uniform_floor > 0) || !std::isfinite(r.worst_case_per_word)) return loss;
+  return "min(" + loss + ", " + short_num(r.worst_case_per_word) + ")";
+}
+
 // The bound of one release in words, with epsilon `e` per word.
 std::string bound_sentence(const dxt_release_record& r, double e) {
   const bool discrete = r.metric == DXT_METRIC_DISCRETE;
   const std::string d = std::string("d_") + metric_name(static_cast<dxt_metric>(r.metric));
   const std::string E = short_num(e);
   switch (r.bound) {
-    case DXT_BOUND_WORD: return discrete ? E + "-DP between any two words" : E + " * " + d + "(w, w')";
+    case DXT_BOUND_WORD: return discrete ? E + "-DP between any two words" : word_loss(r, E, d, "w", "w'");
     case DXT_BOUND_POSITIONWISE:
-      return (discrete ? E + " * (the number of positions i where x_i != x'_i)" : E + " * sum_i " + d + "(x_i, x'_i)") +
+      return (discrete ? E + " * (the number of positions i where x_i != x'_i)"
+              : r.uniform_floor > 0 && std::isfinite(r.worst_case_per_word)
+                  ? "sum_i " + word_loss(r, E, d, "x_i", "x'_i")
+                  : E + " * sum_i " + d + "(x_i, x'_i)") +
              " for two texts with the same number of privatised words, paired in order (word order is not "
              "protected: this is not an EMD bound)";
     case DXT_BOUND_BAG_EMD:
+      if (r.uniform_floor > 0 && std::isfinite(r.worst_case_per_word))
+        return "the least, over pairings of the words of two bags of equal size N, of sum_i " +
+               word_loss(r, E, d, "x_i", "x'_i") + " (at most " + E + " * N * EMD(b, b') with ground metric " + d + ")";
       return E + " * N * EMD(b, b') for two bags of equal size N, with ground metric " + d + " (= " + E +
              " * the least sum of " + d + " over pairings of their words)";
     case DXT_BOUND_ANY_INPUTS:
@@ -286,6 +312,9 @@ std::string record_to_json(const dxt_release_record& r) {
   s += "\"";
   if (r.bound == DXT_BOUND_ANY_INPUTS)
     s += ",\"draws\":" + std::to_string(r.draws) + ",\"epsilon_total\":" + num(r.epsilon_total);
+  // A record from before the floor has neither field (0): left out.
+  if (r.uniform_floor > 0) s += ",\"floor\":" + num(r.uniform_floor);
+  if (r.worst_case_per_word != 0) s += ",\"worst_case_per_word\":" + num(r.worst_case_per_word);
   if (r.epsilon_vocabulary > 0) s += ",\"epsilon_vocabulary\":" + num(r.epsilon_vocabulary);
   // A caller's record older than the field has no shape (0): left out.
   if (r.release_shape != DXT_SHAPE_DEFAULT) s += ",\"shape\":\"" + std::string(shape_name(r.release_shape)) + "\"";
@@ -309,6 +338,18 @@ std::string record_to_json(const dxt_release_record& r) {
     if ((r.typed_flags & DXT_TYPED_FLAG_CONSISTENT) != 0) s += ",\"typed_consistent\":true";
     if ((r.typed_flags & DXT_TYPED_FLAG_NUMBER_SHAPE) != 0) s += ",\"number_shape\":\"keep\"";
   }
+  if (r.typed_dropped != 0) {
+    s += ",\"typed_dropped\":[";
+    bool first_class = true;
+    for (uint32_t c = 1; c < DXT_TYPED_CLASS_COUNT; ++c) {
+      if ((r.typed_dropped & (1u << c)) == 0) continue;
+      s += first_class ? "\"" : ",\"";
+      s += typed_class_name(static_cast<dxt_typed_class>(c));
+      s += "\"";
+      first_class = false;
+    }
+    s += "]";
+  }
   s += ",\"reveals\":[";
   std::string shown;
   bool first = true;
@@ -325,9 +366,20 @@ std::string record_to_json(const dxt_release_record& r) {
   word.bound = DXT_BOUND_WORD;
   s += "\"per_word\":\"" + bound_sentence(word, r.epsilon) + "\"";
   s += ",\"release\":\"" + bound_sentence(r, r.epsilon) + "\"";
+  if (r.worst_case_per_word != 0)
+    s += ",\"worst_case\":\"" +
+         (std::isfinite(r.worst_case_per_word)
+              ? "at most " + short_num(r.worst_case_per_word) +
+                    " nats per privatised word between any two inputs, whatever their distance (N times it for N "
+                    "words)"
+              : std::string("no finite bound between any two inputs: the metric has no known diameter; set a floor")) +
+         "\"";
   if (r.epsilon_vocabulary > 0)
     s += ",\"release_vocabulary\":\"" + bound_sentence(r, r.epsilon_vocabulary) +
          ", by the vocabulary-size bound (epsilon + ln eta) per word\"";
+  if (r.typed_dropped != 0)
+    s += ",\"dropped\":\"tokens of the classes in typed_dropped are left out and leave no trace; the number of words "
+         "shows how many words were released, not which were dropped\"";
   s += ",\"not_covered\":\"";
   s += shown.empty() ? "nothing of the input is shown as it is" : "the output shows as they are: " + shown;
   s += "\"}}";

@@ -51,6 +51,10 @@ struct ReleaseShape {
 // or placeholder (dxt_release_record.typed_classes).
 uint32_t revealed_typed_classes(const ReleaseShape& shape);
 
+// Bit (1u << class) of every typed class whose policy in `shape` is drop
+// (dxt_release_record.typed_dropped).
+uint32_t dropped_typed_classes(const ReleaseShape& shape);
+
 // The DXT_REVEALS_* bits of a release of this shape.
 uint32_t release_reveals(const ReleaseShape& shape);
 

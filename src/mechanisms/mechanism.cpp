@@ -16,7 +16,9 @@
 #include "mechanisms/ordering_mechanism.hpp"
 #include "mechanisms/syntf_mechanism.hpp"
 #include "mechanisms/tem_mechanism.hpp"
+#include "mechanisms/uniform_floor.hpp"
 #include "mechanisms/vickrey_mechanism.hpp"
+#include "mechanisms/worst_case.hpp"
 #include "search/exact_scan.hpp"
 
 namespace dxt {
@@ -71,6 +73,12 @@ std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismPar
                                 "mahalanobis");
   if (p.output && (p.output->rows.empty() || p.output->member.size() != model.vocabulary_size()))
     fail(DXT_E_INVALID_ARGUMENT, "the output vocabulary is empty or was built for another model");
+  if (!(p.floor >= 0 && p.floor < 1))
+    fail(DXT_E_INVALID_ARGUMENT, "floor must be from 0 to below 1 (got " + format_number(p.floor) + ")");
+  if (p.floor > 0 && p.id == DXT_MECHANISM_SYNTF)
+    fail(DXT_E_UNSUPPORTED,
+         "the uniform floor does not apply to syntf: each of its draws is already epsilon-DP between any two "
+         "documents; leave floor at 0");
   std::unique_ptr<Mechanism> m;
   switch (p.id) {
     case DXT_MECHANISM_LAPLACE: m = std::make_unique<LaplaceMechanism>(model, p); break;
@@ -84,7 +92,12 @@ std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismPar
     default: fail(DXT_E_UNSUPPORTED, "unknown mechanism " + std::to_string(static_cast<int>(p.id)));
   }
   const double tem_gamma = p.id == DXT_MECHANISM_TEM ? static_cast<const TemMechanism&>(*m).gamma() : 0;
-  m->set_keeps_input(mechanism_keeps_input(model, p, tem_gamma));
+  const bool keeps_input = mechanism_keeps_input(model, p, tem_gamma);
+  if (p.floor > 0) m = std::make_unique<UniformFloor>(model, std::move(m));
+  // With a floor the input still comes back with probability about 1 - p:
+  // the record says so all the same.
+  m->set_keeps_input(keeps_input);
+  m->set_worst_case_per_word(worst_case_per_word(*m, model));
   return m;
 }
 

@@ -45,13 +45,16 @@ struct MechanismParams {
   // The words the mechanism may release (mechanisms/output_set.hpp);
   // nullptr: the whole vocabulary.
   std::shared_ptr<const OutputSet> output;
+  // The uniform floor p in [0, 1): with probability p the released word is
+  // uniform over the output vocabulary (mechanisms/uniform_floor.hpp).
+  double floor = 0;
 
   bool operator==(const MechanismParams& o) const {
     return id == o.id && epsilon == o.epsilon && tem_gamma == o.tem_gamma && tem_beta == o.tem_beta &&
            vickrey_t == o.vickrey_t && mahalanobis_lambda == o.mahalanobis_lambda && syntf_s == o.syntf_s &&
            sampler == o.sampler && search == o.search && ivf_nprobe == o.ivf_nprobe &&
            candidate_list_size == o.candidate_list_size && candidate_cache_entries == o.candidate_cache_entries &&
-           same_output(output.get(), o.output.get());
+           floor == o.floor && same_output(output.get(), o.output.get());
   }
 };
 
@@ -87,9 +90,15 @@ class Mechanism {
   bool keeps_input() const { return keeps_input_; }
   void set_keeps_input(bool keeps) { keeps_input_ = keeps; }
 
+  // The largest privacy loss in nats between any two inputs for one word
+  // (mechanisms/worst_case.hpp); set by make_mechanism.
+  double worst_case_per_word() const { return worst_case_per_word_; }
+  void set_worst_case_per_word(double nats) { worst_case_per_word_ = nats; }
+
  private:
   MechanismParams params_;
   bool keeps_input_ = false;
+  double worst_case_per_word_ = 0;
 };
 
 // Decodes batches of noisy points to their nearest words (Euclidean, exactly

@@ -45,6 +45,11 @@ class OrderingMechanism final : public Mechanism {
   // modulo n, in [0, n). Shared with the statistical tests.
   static uint32_t cycle_offset(RandomStream& rng, double epsilon, uint32_t n);
 
+  // The exact law in logs: log_law[o] = ln Pr[o | index] for every
+  // vocabulary word o, -infinity outside the output vocabulary
+  // (mechanisms/exact_law.hpp).
+  void log_law(std::optional<uint32_t> index, std::vector<double>& log_law) const;
+
  private:
   uint32_t K_ = 0, V_ = 0, n_ = 0;
   // start_[L * V + w]: w's place in the cycle of ordering L (over S);

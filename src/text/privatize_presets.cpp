@@ -30,12 +30,15 @@ const char* policy_word(uint32_t policy) {
   }
 }
 
-const char* typed_word(uint32_t policy) {
+}  // namespace
+
+const char* typed_policy_name(uint32_t policy) {
   switch (policy) {
     case DXT_TYPED_PRIVATIZE: return "privatize";
     case DXT_TYPED_PLACEHOLDER: return "placeholder";
     case DXT_TYPED_REPLACE: return "replace";
     case DXT_TYPED_KEEP: return "keep";
+    case DXT_TYPED_DROP: return "drop";
     default: return "unknown";
   }
 }
@@ -45,6 +48,13 @@ const char* typed_word(uint32_t policy) {
 // command line share: messages name options, not C fields.
 const char* const kTypedFields[DXT_TYPED_FAMILY_COUNT] = {"names",         "places",    "organizations",
                                                           "typed_numbers", "addresses", "health"};
+
+const char* typed_family_option(uint32_t family) {
+  return family < DXT_TYPED_FAMILY_COUNT ? kTypedFields[family] : "unknown";
+}
+
+namespace {
+
 const char* const kPolicyFields[DXT_TOKEN_CLASS_COUNT] = {"in_vocabulary", "oov", "numbers", "stopwords"};
 
 [[noreturn]] void conflict(const Preset& p, const std::string& field, const std::string& given,
@@ -110,7 +120,7 @@ dxt_privatize_options apply_preset(const Preset& p, const dxt_privatize_options&
   }
   for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) {
     if (!unset(o.typed[f], DXT_TYPED_PRIVATIZE) && o.typed[f] != static_cast<uint32_t>(p.typed[f]))
-      conflict(p, kTypedFields[f], typed_word(o.typed[f]), typed_word(p.typed[f]));
+      conflict(p, kTypedFields[f], typed_policy_name(o.typed[f]), typed_policy_name(p.typed[f]));
     o.typed[f] = p.typed[f];
   }
 

@@ -63,6 +63,11 @@ const char* preset_name(uint32_t id);
 // DXT_E_INVALID_EPSILON for epsilon 0 without a preset.
 dxt_privatize_options resolve_preset(const dxt_privatize_options& given, const Model& model);
 
+// A dxt_typed_policy's name ("replace", ...), and a dxt_typed_family's
+// option name ("names", ..., "typed_numbers", ...); "unknown" for others.
+const char* typed_policy_name(uint32_t policy);
+const char* typed_family_option(uint32_t family);
+
 // resolve_preset's work for the preset `p` (options.preset is left as given).
 dxt_privatize_options apply_preset(const Preset& p, const dxt_privatize_options& given, const Model& model);
 

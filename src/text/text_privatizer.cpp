@@ -66,6 +66,7 @@ TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::opti
       d.typed_action = policies_.typed[typed_family(typed)];
       d.action = d.typed_action == DXT_TYPED_KEEP          ? DXT_POLICY_KEEP
                  : d.typed_action == DXT_TYPED_PLACEHOLDER ? DXT_POLICY_PLACEHOLDER
+                 : d.typed_action == DXT_TYPED_DROP        ? DXT_POLICY_DROP
                                                            : DXT_POLICY_PRIVATIZE;
     }
   }
@@ -106,6 +107,7 @@ std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word,
   if (!utf8::valid(word.data(), word.size())) fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
   const Decision d = decide(word, is_number);
   tally_.add(d.cls, d.action);
+  if (d.typed != DXT_TYPED_NONE && d.typed_action == DXT_TYPED_DROP) return std::nullopt;
   if (d.typed != DXT_TYPED_NONE) {
     const std::string typed = render_typed(d, word);
     std::string out;
@@ -409,6 +411,10 @@ void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) 
     // message no reader of the output would see.
     if (t.kind == TokenKind::kInvisible) continue;
     const Decision& d = decisions[next_decision++];
+    if (d.typed != DXT_TYPED_NONE && d.typed_action == DXT_TYPED_DROP) {
+      shaper.drop();  // no trace in any shape
+      continue;
+    }
     if (d.typed != DXT_TYPED_NONE) {
       // A replacement is a member of the class as the class writes it (a
       // sentence capital under normalize, the input's case shape under keep);
@@ -446,6 +452,7 @@ std::string TextPrivatizer::strict_release_input(std::string_view text) {
       if (!is_word_or_number(t.kind)) continue;  // strict releases nothing between words
       const std::string_view word = piece.substr(t.begin, t.end - t.begin);
       const Decision& d = decisions[next++];
+      if (d.typed != DXT_TYPED_NONE && d.typed_action == DXT_TYPED_DROP) continue;  // releases nothing
       if (d.typed != DXT_TYPED_NONE) {
         // A typed token's release depends on its class and policy only (a
         // uniform member, or its placeholder), and on its digits' layout
@@ -525,6 +532,7 @@ std::vector<std::pair<std::string, uint64_t>> TextPrivatizer::privatize_bag(
     if (count == 0) continue;
     const Decision d = decide(word, std::nullopt);
     for (uint64_t k = 0; k < count; ++k) tally_.add(d.cls, d.action);
+    if (d.typed != DXT_TYPED_NONE && d.typed_action == DXT_TYPED_DROP) continue;
     if (d.typed != DXT_TYPED_NONE) {
       // One draw per occurrence (one for all with typed_consistent).
       if (d.typed_action != DXT_TYPED_REPLACE || policies_.typed_consistent) {

@@ -93,13 +93,39 @@ void TextShaper::span(std::string_view text) {
   switch (shape_) {
     case DXT_SHAPE_NORMALIZE: pending_ = std::max(pending_, gap_mark(text)); break;
     case DXT_SHAPE_STRICT: break;  // nothing between words but one space
-    default: out_ += text; break;
+    default:
+      if (holding_) {
+        // Of the spans around a dropped token, the one with the stronger mark.
+        holding_ = false;
+        if (hold_wins_ || gap_mark(held_) >= gap_mark(text)) text = held_;
+      }
+      out_ += text;
+      last_span_ = text.size();
+      break;
   }
+}
+
+void TextShaper::release_held() {
+  if (!holding_) return;
+  holding_ = false;
+  out_ += held_;
+}
+
+void TextShaper::drop() {
+  if (shape_ == DXT_SHAPE_NORMALIZE || shape_ == DXT_SHAPE_STRICT) return;
+  if (holding_) return;  // two drops in a row: the span between them comes next
+  holding_ = true;
+  held_.assign(out_, out_.size() - last_span_, last_span_);
+  out_.resize(out_.size() - last_span_);
+  hold_wins_ = out_.empty();  // nothing but this span before: the next one goes
+  last_span_ = 0;
 }
 
 void TextShaper::word(std::string_view released, std::string_view input, bool privatized) {
   if (shape_ != DXT_SHAPE_NORMALIZE && shape_ != DXT_SHAPE_STRICT) {
+    release_held();
     out_ += privatized ? apply_case_shape(released, case_shape(input)) : std::string(released);
+    last_span_ = 0;
     return;
   }
   if (released.empty()) return;  // an empty placeholder: nothing to separate
@@ -117,6 +143,7 @@ void TextShaper::word(std::string_view released, std::string_view input, bool pr
 }
 
 void TextShaper::finish() {
+  release_held();
   if (shape_ == DXT_SHAPE_NORMALIZE && any_word_ && pending_ == GapMark::kSentence) out_ += '.';
   pending_ = GapMark::kNone;
 }

@@ -38,14 +38,28 @@ class TextShaper {
   // `privatized` when `released` is the mechanism's output, which alone
   // takes the input's case shape (keep) or a sentence capital (normalize).
   void word(std::string_view released, std::string_view input, bool privatized);
+  // A token dropped without a trace (DXT_TYPED_DROP): normalize and strict
+  // already join the gaps around it; keep copies only one of the two spans
+  // around it, the one with the stronger mark (the one before on a tie; at
+  // the start of the text none), so that no doubled gap shows its place.
+  void drop();
   // Ends the text (normalize: the final full stop).
   void finish();
 
  private:
+  // keep: writes the span held back by drop(), if any.
+  void release_held();
+
   dxt_release_shape shape_;
   std::string& out_;
   bool any_word_ = false;
   GapMark pending_ = GapMark::kNone;  // the strongest mark since the last word
+  // keep: the size of the span just written (0 after a word), and the span
+  // held back by drop() until the next span decides which of the two stays.
+  size_t last_span_ = 0;
+  bool holding_ = false;
+  bool hold_wins_ = false;  // at the start of the text: the span after a drop goes
+  std::string held_;
 };
 
 }  // namespace dxt

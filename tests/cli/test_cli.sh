@@ -769,6 +769,71 @@ cp "$LA" "$tmp/anchored_saved.dxl"
 check "--ledger-anchor: the anchor is kept in the file given" grep -q '^dxtext ledger anchor v1 [0-9a-f]\{32\} [0-9]* 8$' "$tmp/la.anchor"
 cp "$tmp/anchored_saved.dxl" "$LA"
 expect_fail "--ledger-anchor: the copy put back is refused" "rolled back" "$BIN" ledger --ledger-anchor "$tmp/la.anchor" "$LA"
+# Issue 34, item 10: an old copy padded in another scope until its event
+# count and spent total are the anchor's is refused (the anchor binds the
+# whole history). The padding is made with another anchor store, as an
+# attacker with the file alone would.
+LP="$tmp/padded.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2.5 --ledger "$LP" --scope alice --budget 5 "Paris" >/dev/null 2>&1
+"$BIN" ledger --scope pad --budget 100 "$LP" >/dev/null 2>&1
+cp "$LP" "$tmp/padded_copy.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 2.5 --ledger "$LP" --scope alice "music" >/dev/null 2>&1
+cp "$tmp/padded_copy.dxl" "$LP"
+XDG_STATE_HOME="$tmp/state_elsewhere" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2.5 --ledger "$LP" --scope pad "london" >/dev/null 2>&1
+expect_fail "a copy padded in another scope to the anchor's count and total is refused" "rolled back" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 2.5 --ledger "$LP" --scope alice "river"
+# Item 11: anchors are kept by the ledger's identity, not its path: the
+# same ledger put back under another name is refused; another ledger moved
+# to a ledger's path is refused too.
+LM="$tmp/renamed.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LM" --budget 8 "Paris" >/dev/null 2>&1
+cp "$LM" "$tmp/renamed_copy.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LM" "music" >/dev/null 2>&1
+expect_fail "the copy under another name is refused" "rolled back" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$tmp/renamed_copy.dxl" "london"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$tmp/another.dxl" --budget 8 "Paris" >/dev/null 2>&1
+cp "$LM" "$tmp/renamed_saved.dxl"
+mv "$tmp/another.dxl" "$LM"
+expect_fail "another ledger put at a ledger's path is refused" "not the ledger kept there" "$BIN" ledger "$LM"
+mv "$tmp/renamed_saved.dxl" "$LM"
+check "the ledger put back in its place opens" grep -q '"spent":8,' <("$BIN" ledger "$LM")
+# Item 12: an empty --ledger-anchor is a usage error, not an anchor turned off.
+expect_usage "--ledger-anchor '' is refused" "needs a file name" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LM" --ledger-anchor "" "london"
+expect_usage "ledger --ledger-anchor '' is refused" "needs a file name" "$BIN" ledger --ledger-anchor "" "$LM"
+# ... and calls with --ledger-anchor FILE keep the default anchor current too,
+# so that a copy from before them is refused without the option.
+LG="$tmp/given.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LG" --budget 8 "Paris" >/dev/null 2>&1
+cp "$LG" "$tmp/given_saved.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LG" --ledger-anchor "$tmp/given.anchor" "music" >/dev/null 2>&1
+cp "$tmp/given_saved.dxl" "$LG"
+expect_fail "a copy from before calls with --ledger-anchor is refused without it" "rolled back" "$BIN" privatize --model "$tmp/m.dxe" --epsilon 4 --ledger "$LG" "london"
+# Item 14: past the file size limit a write is a status on every path (the
+# anchor, the output), never SIGXFSZ.
+# (Standard error goes through a pipe to a process without the limit.)
+expect_fail "under ulimit -f 0 the anchor's write is a status" "file size limit" bash -c 'set -o pipefail; (ulimit -f 0 && exec "$@" 2>&1 >/dev/null) | cat >&2' _ "$BIN" ledger --ledger-anchor "$tmp/fsize.anchor" "$LM"
+check "a failed anchor write leaves no temporary" test -z "$(find "$tmp" -maxdepth 1 -name 'fsize.anchor.*' ! -name '*.lock')"
+export FSIZE_OUT="$tmp/fsize_out.txt"
+expect_fail "under ulimit -f 0 the output's write is a status" "standard output" bash -c 'set -o pipefail; (ulimit -f 0 && exec "$@" 2>&1 >"$FSIZE_OUT") | cat >&2' _ "$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 "cat"
+# Item 13: four processes on one ledger and the default anchor store: every
+# call prints its output, and the ledger counts exactly the calls that did.
+LC="$tmp/concurrent.dxl"
+"$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --ledger "$LC" --budget 100 "Paris" >/dev/null 2>&1
+pids=()
+for p in 1 2 3 4; do
+  (
+    for i in 1 2 3 4 5; do
+      if o=$("$BIN" privatize --model "$tmp/m.dxe" --epsilon 1 --ledger "$LC" "music river $p $i" 2>>"$tmp/concurrent_$p.err") && [ -n "$o" ]; then
+        echo printed
+      else
+        echo failed
+      fi
+    done >"$tmp/concurrent_$p.txt"
+  ) &
+  pids+=("$!")
+done
+wait "${pids[@]}"
+check "four processes on one ledger: all 20 calls print their output" test "$(cat "$tmp"/concurrent_[1-4].txt | grep -c '^printed$')" -eq 20
+check "four processes on one ledger: the ledger holds 21 releases" grep -q '"releases":21,' <("$BIN" ledger "$LC")
+check "four processes on one ledger: nothing on standard error" test -z "$(cat "$tmp"/concurrent_[1-4].err)"
 # Under --release-shape strict the memo is keyed on what strict releases
 # (issue 27, case 11): texts that differ only between words share one entry.
 LS="$tmp/ledger_strict.dxl"

@@ -3,11 +3,14 @@
 // bytes. The first byte picks the mode: even, the bytes are the whole file
 // (which its MAC almost always refuses); odd, they are the body after the
 // header, and the target appends a valid MAC, so the parser behind the MAC
-// is reached; its bit 1 picks the header's version (0: version 1, whose body
-// starts with the scopes; 1: version 2, whose body starts with the commit
-// count). Whatever decodes must encode back to the same bytes (a version 1
-// file to the same state), and its anchor must accept it and refuse it as
-// rolled back against an anchor one commit or more ahead.
+// is reached; its bits 1 and 2 pick the header's version (0: version 1,
+// whose body starts with the scopes; 1: version 2, whose body starts with
+// the commit count; 2 or 3: version 3, whose body starts with the event
+// count, and whose scopes carry their cap history and event numbers).
+// Whatever decodes must encode back to the same bytes (a version 1 or 2
+// file to the same state), and its anchor must accept it, as must its
+// anchor after any shorter history, and refuse it as rolled back against
+// an anchor one event ahead or with one bit of its chain changed.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -23,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Input in(data, size);
   const uint8_t mode = in.u8();
   const bool with_mac = (mode & 1) != 0;
-  const uint8_t version = (mode & 2) != 0 ? 2 : 1;
+  const uint8_t version = (mode & 4) != 0 ? 3 : (mode & 2) != 0 ? 2 : 1;
   const std::string_view rest = in.rest();
   std::vector<uint8_t> file;
   if (with_mac) {
@@ -44,26 +47,36 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const dxt::LedgerState state = dxt::decode_ledger(file.data(), file.size(), {});
     const std::vector<uint8_t> encoded = dxt::encode_ledger(state, {});
-    if (file.size() >= 12 && file[8] == 2) {
+    if (file.size() >= 12 && file[8] == 3) {
       DXT_FUZZ_CHECK(encoded == file);
     } else {
-      DXT_FUZZ_CHECK(state.commits == 0);  // version 1: no commit count
-      DXT_FUZZ_CHECK(dxt::encode_ledger(dxt::decode_ledger(encoded.data(), encoded.size(), {}), {}) == encoded);
+      DXT_FUZZ_CHECK(state.legacy);
+      const dxt::LedgerState again = dxt::decode_ledger(encoded.data(), encoded.size(), {});
+      DXT_FUZZ_CHECK(again.events == state.events);
+      DXT_FUZZ_CHECK(dxt::encode_ledger(again, {}) == encoded);
     }
     DXT_FUZZ_CHECK(dxt::encoded_ledger_size(state) == encoded.size());
-    const dxt::LedgerAnchor anchor = dxt::ledger_anchor(state);
-    dxt::check_not_rolled_back(state, anchor);  // its own anchor: never a rollback
+    const dxt::LedgerKeys keys = dxt::derive_ledger_keys(state.secret, {});
+    const dxt::LedgerAnchor anchor = dxt::ledger_anchor(state, keys);
+    DXT_FUZZ_CHECK(anchor.commits == state.events);
+    dxt::check_not_rolled_back(state, keys, anchor);  // its own anchor: never a rollback
+    dxt::check_not_rolled_back(state, keys, dxt::ledger_anchor_at(state, keys, state.events / 2));
+    auto refused = [&](const dxt::LedgerAnchor& a) {
+      try {
+        dxt::check_not_rolled_back(state, keys, a);
+      } catch (const dxt::Error& e) {
+        return e.status() == DXT_E_LEDGER_ROLLBACK;
+      }
+      return false;
+    };
     if (anchor.commits < UINT64_MAX) {
       dxt::LedgerAnchor ahead = anchor;
       ++ahead.commits;
-      bool refused = false;
-      try {
-        dxt::check_not_rolled_back(state, ahead);
-      } catch (const dxt::Error& e) {
-        refused = e.status() == DXT_E_LEDGER_ROLLBACK;
-      }
-      DXT_FUZZ_CHECK(refused);
+      DXT_FUZZ_CHECK(refused(ahead));
     }
+    dxt::LedgerAnchor changed = anchor;
+    changed.id[0] ^= 1;
+    DXT_FUZZ_CHECK(changed.id == dxt::legacy_ledger_id(state) || refused(changed));
     for (const dxt::LedgerScope& s : state.scopes) {
       DXT_FUZZ_CHECK(s.memo.size() <= s.memo_capacity);
       DXT_FUZZ_CHECK(s.spent() >= 0);

@@ -52,6 +52,17 @@ void exercise(dxt_model* m) {
     if (ns != DXT_OK) check_failure(ns);
     if (ns == DXT_OK) DXT_FUZZ_CHECK(index < info.vocabulary_size);
   }
+  // The orderings: checked on first use, so a damaged permutation fails
+  // both calls; a place is always inside its cycle.
+  uint32_t orderings = 0;
+  const dxt_status os = dxt_model_ordering_count(m, &orderings);
+  if (os != DXT_OK) check_failure(os);
+  for (uint32_t L = 0; os == DXT_OK && L < orderings; ++L) {
+    uint32_t place = 0, length = 0;
+    const dxt_status ps = dxt_model_ordering_place(m, L, info.vocabulary_size - 1, &place, &length);
+    if (ps != DXT_OK) check_failure(ps);
+    if (ps == DXT_OK) DXT_FUZZ_CHECK(length == info.vocabulary_size && place < length);
+  }
   if (info.vocabulary_size <= 4096 && info.dimension <= 256) {
     dxt_context* ctx = deterministic_context(m, 1);
     for (uint32_t mech = DXT_MECHANISM_LAPLACE; mech <= DXT_MECHANISM_TEM; ++mech) {

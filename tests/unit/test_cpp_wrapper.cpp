@@ -91,6 +91,9 @@ TEST_CASE("a model opens from a file and answers questions") {
   // The nearest word to a row's own vector is that word.
   CHECK(model.nearest({0.1f, 0.2f, -0.3f, 0.4f}) == model.lookup("gamma"));
   CHECK(status_of([&] { (void)model.nearest({0.1f, 0.2f}); }) == DXT_E_INVALID_ARGUMENT);
+  // The golden model has no orderings section (tests/unit/test_orderings.cpp has one).
+  CHECK(model.ordering_count() == 0);
+  CHECK(status_of([&] { (void)model.ordering_place(0, beta); }) == DXT_E_UNSUPPORTED);
 
   const dxt::Model verified = dxt::Model::open(golden_path(), /*verify_digests=*/true);
   CHECK(verified.fingerprint() == model.fingerprint());

@@ -362,6 +362,18 @@ TEST_CASE("ledger: JSON of a scope") {
   CHECK(json.find("\"memoised\":1") != std::string::npos);
   CHECK(json.find("\"spent_by_metric\":{\"euclidean\":1.5}") != std::string::npos);
   CHECK(json.find("exp(1.5 * D_euclidean)") != std::string::npos);
+  // On one scale: two words times the record's worst case per word.
+  dxt_release_record r;
+  dxt_release_record_init(&r);
+  const dxt_privatize_options o = laplace(1.5);
+  char* text = nullptr;
+  size_t length = 0;
+  REQUIRE(dxt_privatize_text(ctx, &o, "w1 w2", 5, &text, &length, &r, nullptr) == DXT_OK);
+  dxt_text_free(text);
+  REQUIRE(r.worst_case_per_word > 0);
+  const size_t at = json.find("\"worst_case_nats\":");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::strtod(json.c_str() + at + 18, nullptr) == doctest::Approx(2 * r.worst_case_per_word));
   dxt_context_destroy(ctx);
   dxt_ledger_close(l);
 }
@@ -465,7 +477,7 @@ TEST_CASE("ledger: an edit with a recomputed MAC is caught only with an app key"
   // produce the MAC without the app key.
   std::vector<uint8_t> bytes = read_bytes(path);
   dxt::LedgerState forged = dxt::decode_ledger(bytes.data(), bytes.size(), key);  // (the test knows the key)
-  forged.scopes[0].cap = 1000;
+  forged.scopes[0].caps.back().cap = 1000;
   forged.keyed = true;
   write_bytes(path, dxt::encode_ledger(forged, std::vector<uint8_t>(32, 0x00)));
   lo.key = key.data();
@@ -480,7 +492,7 @@ TEST_CASE("ledger: an edit with a recomputed MAC is caught only with an app key"
   dxt_ledger_close(l);
   bytes = read_bytes(plain);
   dxt::LedgerState edited = dxt::decode_ledger(bytes.data(), bytes.size(), {});
-  edited.scopes[0].cap = 1000;
+  edited.scopes[0].caps.back().cap = 1000;
   write_bytes(plain, dxt::encode_ledger(edited, {}));
   REQUIRE(dxt_ledger_open(plain.c_str(), "alice", nullptr, &l) == DXT_OK);
   CHECK(totals_of(l).cap == 1000);
@@ -914,11 +926,7 @@ TEST_CASE("ledger: a commit that would pass the size limit is refused and leaves
   // The memory store checks the same limit as the file: a state just over it
   // is refused with DXT_E_INPUT_TOO_LARGE and the stored bytes stay as they were.
   dxt::LedgerState state;
-  dxt::LedgerScope scope;
-  scope.name = "alice";
-  scope.cap = 1;
-  scope.memo_capacity = DXT_LEDGER_MEMO_MAX;
-  state.scopes.push_back(scope);
+  state.add_scope("alice", 1, DXT_LEDGER_MEMO_MAX);
   const std::vector<uint8_t> small = dxt::encode_ledger(state, kAppKey);
   CHECK(dxt::encoded_ledger_size(state) == small.size());
   dxt::LedgerMemory memory(small, kAppKey);
@@ -1014,7 +1022,8 @@ TEST_CASE("ledger: a rollback is refused against the anchor the app keeps (issue
     const dxt_ledger_anchor a2 = anchor_of(l);
     CHECK(a2.commits > a1.commits);
     CHECK(a2.spent == 8.0);
-    CHECK(std::memcmp(a1.ledger_id, a2.ledger_id, sizeof a1.ledger_id) == 0);
+    // The anchor's 16 bytes follow the history, not only the ledger's name.
+    CHECK(std::memcmp(a1.ledger_id, a2.ledger_id, sizeof a1.ledger_id) != 0);
 
     // The copy saved after the first release is put back.
     write_bytes(path, after_first);
@@ -1048,6 +1057,311 @@ TEST_CASE("ledger: a rollback is refused against the anchor the app keeps (issue
     CHECK(open_anchored(path, a1, &again, key) == DXT_E_LEDGER_ROLLBACK);
     dxt_context_destroy(ctx);
   }
+}
+
+dxt_status open_anchored_scope(const std::string& path, const char* scope, const dxt_ledger_anchor& anchor,
+                               dxt_ledger** out, const std::vector<uint8_t>* key = nullptr) {
+  dxt_ledger_options lo;
+  dxt_ledger_options_init(&lo);
+  lo.anchor = &anchor;
+  lo.cap = 100;
+  if (key != nullptr) {
+    lo.key = key->data();
+    lo.key_length = key->size();
+  }
+  return dxt_ledger_open(path.c_str(), scope, &lo, out);
+}
+
+TEST_CASE("ledger: an old copy spent up to the anchor's count and total is still refused (issue 34, item 10)") {
+  // Scope "alice" has cap 5 and releases cost 2.5. The copy saved after her
+  // first release is put back after her second, then padded: spent in
+  // another scope (or in hers, on another text) until its event count and
+  // spent total are the anchor's. A count and a total alone took it, and
+  // alice released 7.5 under a cap of 5.
+  Toy toy;
+  for (const std::vector<uint8_t>* key : {static_cast<const std::vector<uint8_t>*>(nullptr), &kAppKey}) {
+    for (const char* pad_scope : {"pad", "alice"}) {
+      CAPTURE(key != nullptr);
+      CAPTURE(pad_scope);
+      TempDir dir;
+      const std::string path = dir.file("l.dxl");
+      dxt_context* ctx = seeded_context(toy.model);
+      std::string out;
+      dxt_ledger_close(open_ledger(path, 100, DXT_LEDGER_MEMO_DEFAULT, "pad", key));
+      dxt_ledger* alice = open_ledger(path, 5, DXT_LEDGER_MEMO_DEFAULT, "alice", key);
+      REQUIRE(release(alice, ctx, 2.5, "w1", &out) == DXT_OK);
+      const std::vector<uint8_t> copy = read_bytes(path);
+      REQUIRE(release(alice, ctx, 2.5, "w2", &out) == DXT_OK);
+      const dxt_ledger_anchor anchor = anchor_of(alice);
+      dxt_ledger_close(alice);
+      CHECK(anchor.spent == 5.0);
+
+      write_bytes(path, copy);
+      dxt_ledger* pad = open_ledger(path, 100, DXT_LEDGER_MEMO_DEFAULT, pad_scope, key);
+      // In alice's own scope, a text of another length: a release that
+      // records something else than the one the copy lost.
+      REQUIRE(release(pad, ctx, 2.5, "w3 w4", &out) == DXT_OK);
+      const dxt_ledger_anchor padded = anchor_of(pad);
+      dxt_ledger_close(pad);
+      // The padding matches what a count and a total can say.
+      REQUIRE(padded.commits == anchor.commits);
+      REQUIRE(padded.spent == anchor.spent);
+      CHECK(std::memcmp(padded.ledger_id, anchor.ledger_id, sizeof anchor.ledger_id) != 0);
+
+      dxt_ledger* again = nullptr;
+      CHECK(open_anchored_scope(path, "alice", anchor, &again, key) == DXT_E_LEDGER_ROLLBACK);
+      CHECK(again == nullptr);
+      CHECK(std::string(dxt_last_error_message()).find("not the anchor's history") != std::string::npos);
+      // The same in memory: the copy's bytes, padded, against the anchor.
+      dxt_ledger_options lo;
+      dxt_ledger_options_init(&lo);
+      lo.anchor = &anchor;
+      if (key != nullptr) {
+        lo.key = key->data();
+        lo.key_length = key->size();
+      }
+      const std::vector<uint8_t> padded_bytes = read_bytes(path);
+      CHECK(dxt_ledger_open_memory(padded_bytes.data(), padded_bytes.size(), "alice", &lo, &again) ==
+            DXT_E_LEDGER_ROLLBACK);
+      dxt_context_destroy(ctx);
+    }
+  }
+}
+
+TEST_CASE("ledger: a copy whose new releases record exactly what it lost is the anchor's history") {
+  // Events record what the budget needs (scope, mechanism, epsilon, cost,
+  // word count), not the text: releases that record the same as the ones a
+  // copy lost give the same history, and so the same spent total. Nothing
+  // is gained: the scope is charged as if the lost release were there.
+  Toy toy;
+  TempDir dir;
+  const std::string path = dir.file("l.dxl");
+  dxt_context* ctx = seeded_context(toy.model);
+  std::string out;
+  dxt_ledger* l = open_ledger(path, 5);
+  REQUIRE(release(l, ctx, 2.5, "w1", &out) == DXT_OK);
+  const std::vector<uint8_t> copy = read_bytes(path);
+  REQUIRE(release(l, ctx, 2.5, "w2", &out) == DXT_OK);
+  const dxt_ledger_anchor anchor = anchor_of(l);
+  dxt_ledger_close(l);
+  write_bytes(path, copy);
+  dxt_ledger* blind = open_ledger(path, 5);
+  REQUIRE(release(blind, ctx, 2.5, "w3", &out) == DXT_OK);
+  dxt_ledger_close(blind);
+  dxt_ledger* again = nullptr;
+  REQUIRE(open_anchored(path, anchor, &again) == DXT_OK);
+  CHECK(totals_of(again).spent == 5.0);
+  CHECK(release(again, ctx, 2.5, "w4", &out) == DXT_E_BUDGET_EXCEEDED);
+  dxt_ledger_close(again);
+  dxt_context_destroy(ctx);
+}
+
+TEST_CASE("ledger: every anchor of a ledger's own past is accepted; one of another ledger never is") {
+  Toy toy;
+  TempDir dir;
+  const std::string path = dir.file("l.dxl");
+  const std::string other_path = dir.file("other.dxl");
+  dxt_context* ctx = seeded_context(toy.model);
+  std::string out;
+  dxt_ledger* l = open_ledger(path, 100);
+  dxt_ledger* other = open_ledger(other_path, 100);
+  std::vector<dxt_ledger_anchor> past = {anchor_of(l)};
+  for (int i = 0; i < 4; ++i) {
+    REQUIRE(release(l, ctx, 1.0 + i, "w" + std::to_string(i), &out) == DXT_OK);
+    REQUIRE(release(other, ctx, 1.0 + i, "w" + std::to_string(i), &out) == DXT_OK);
+    REQUIRE(dxt_ledger_set_cap(l, 90 - i) == DXT_OK);
+    REQUIRE(dxt_ledger_set_cap(other, 90 - i) == DXT_OK);
+    past.push_back(anchor_of(l));
+  }
+  // The same history in another file (same scopes, caps and releases,
+  // another secret) gives other anchors.
+  CHECK(std::memcmp(anchor_of(other).ledger_id, past.back().ledger_id, 16) != 0);
+  CHECK(anchor_of(other).commits == past.back().commits);
+  dxt_ledger_close(other);
+  for (const dxt_ledger_anchor& a : past) {
+    CAPTURE(a.commits);
+    dxt_ledger* again = nullptr;
+    CHECK(open_anchored(path, a, &again) == DXT_OK);
+    dxt_ledger_close(again);
+    CHECK(open_anchored(other_path, a, &again) == DXT_E_LEDGER_ROLLBACK);
+    // An anchor whose total was edited is refused.
+    dxt_ledger_anchor edited = a;
+    edited.spent += 1;
+    CHECK(open_anchored(path, edited, &again) == DXT_E_LEDGER_ROLLBACK);
+  }
+  dxt_ledger_close(l);
+  dxt_context_destroy(ctx);
+}
+
+// A version 2 ledger file, as dxtext wrote it before the history anchor:
+// one scope, its releases of `costs`, and `commits`.
+std::vector<uint8_t> version2_file(const std::array<uint8_t, 32>& secret, double cap, const std::vector<double>& costs,
+                                   uint64_t commits) {
+  std::vector<uint8_t> b;
+  auto bytes = [&](const void* p, size_t n) {
+    const auto* c = static_cast<const uint8_t*>(p);
+    b.insert(b.end(), c, c + n);
+  };
+  auto u32 = [&](uint32_t v) {
+    for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  };
+  auto u64 = [&](uint64_t v) {
+    for (int i = 0; i < 8; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  };
+  auto f64 = [&](double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    u64(bits);
+  };
+  bytes("DXTLEDG1", 8);
+  u32(2);
+  u32(0);
+  bytes(secret.data(), secret.size());
+  u64(commits);
+  u32(1);
+  u32(5);
+  bytes("alice", 5);
+  f64(cap);
+  u32(DXT_LEDGER_MEMO_DEFAULT);
+  u64(0);
+  u64(costs.size());
+  for (const double c : costs) {
+    u32(DXT_MECHANISM_LAPLACE);
+    u32(DXT_METRIC_EUCLIDEAN);
+    u32(DXT_RELEASE_TEXT);
+    u32(DXT_BOUND_POSITIONWISE);
+    f64(c);
+    f64(c);
+    u64(1);
+  }
+  u32(0);
+  const dxt::LedgerKeys keys = dxt::derive_ledger_keys(secret, {});
+  const dxt::Digest mac = dxt::hmac_sha256(keys.mac.data(), keys.mac.size(), b.data(), b.size());
+  bytes(mac.data(), mac.size());
+  return b;
+}
+
+TEST_CASE("ledger: a version 2 file opens, its old anchor is checked as before, and it is written as version 3") {
+  Toy toy;
+  TempDir dir;
+  const std::string path = dir.file("l.dxl");
+  std::array<uint8_t, 32> secret;
+  secret.fill(0x11);
+  write_bytes(path, version2_file(secret, 10, {4.0}, 2));
+  dxt::LedgerState st;
+  st.secret = secret;
+  dxt_ledger_anchor old_anchor;
+  dxt_ledger_anchor_init(&old_anchor);
+  const std::array<uint8_t, 16> legacy = dxt::legacy_ledger_id(st);
+  std::memcpy(old_anchor.ledger_id, legacy.data(), legacy.size());
+  old_anchor.commits = 2;
+  old_anchor.spent = 4.0;
+  // An anchor of the old kind that is ahead of the file is refused as before.
+  dxt_ledger_anchor ahead = old_anchor;
+  ahead.spent = 8.0;
+  dxt_ledger* l = nullptr;
+  CHECK(open_anchored(path, ahead, &l) == DXT_E_LEDGER_ROLLBACK);
+  REQUIRE(open_anchored(path, old_anchor, &l) == DXT_OK);
+  CHECK(read_bytes(path)[8] == 2);  // nothing written yet
+  dxt_context* ctx = seeded_context(toy.model);
+  std::string out;
+  CHECK(totals_of(l).spent == 4.0);
+  REQUIRE(release(l, ctx, 4.0, "w", &out) == DXT_OK);
+  CHECK(release(l, ctx, 4.0, "w2", &out) == DXT_E_BUDGET_EXCEEDED);
+  const std::vector<uint8_t> now = read_bytes(path);
+  CHECK(now[8] == 3);
+  const dxt_ledger_anchor a = anchor_of(l);
+  CHECK(a.commits == 3);  // the scope's making, the old release, the new one
+  CHECK(a.spent == 8.0);
+  dxt_ledger_close(l);
+  dxt_ledger* again = nullptr;
+  CHECK(open_anchored(path, a, &again) == DXT_OK);
+  dxt_ledger_close(again);
+  // The version 2 copy put back is refused by the new anchor.
+  write_bytes(path, version2_file(secret, 10, {4.0}, 2));
+  CHECK(open_anchored(path, a, &again) == DXT_E_LEDGER_ROLLBACK);
+  dxt_context_destroy(ctx);
+}
+
+TEST_CASE("ledger: event numbers that are missing, repeated or out of order are a corrupt file") {
+  std::array<uint8_t, 32> secret;
+  secret.fill(3);
+  dxt::LedgerState st;
+  st.secret = secret;
+  dxt::LedgerScope& a = st.add_scope("a", 10, 4);
+  st.add_release(a, {DXT_MECHANISM_LAPLACE, DXT_METRIC_EUCLIDEAN, DXT_RELEASE_TEXT, DXT_BOUND_POSITIONWISE, 1, 1, 2});
+  dxt::LedgerScope& b = st.add_scope("b", 10, 4);
+  st.set_cap(b, 3);
+  const std::vector<uint8_t> good = dxt::encode_ledger(st, {});
+  CHECK(dxt::decode_ledger(good.data(), good.size(), {}).events == 4);
+  auto refused = [&](const dxt::LedgerState& edited) {
+    const std::vector<uint8_t> bytes = dxt::encode_ledger(edited, {});
+    try {
+      (void)dxt::decode_ledger(bytes.data(), bytes.size(), {});
+    } catch (const dxt::Error& e) {
+      return e.status() == DXT_E_LEDGER_CORRUPT;
+    }
+    return false;
+  };
+  dxt::LedgerState e = st;
+  e.events = 5;
+  CHECK(refused(e));
+  e = st;
+  e.scopes[1].caps[1].event = 2;  // the release's number
+  CHECK(refused(e));
+  e = st;
+  std::swap(e.scopes[0].caps[0].event, e.scopes[0].releases[0].event);  // a release before its scope
+  CHECK(refused(e));
+  e = st;
+  e.scopes[1].caps.clear();
+  e.scopes[1].caps.push_back({3, 10});
+  e.events = 3;
+  CHECK(!refused(e));  // a history without the cap change is another, valid one
+}
+
+TEST_CASE("ledger: a ledger's identity is its anchor after 0 events, the same for every copy") {
+  Toy toy;
+  TempDir dir;
+  const std::string path = dir.file("l.dxl");
+  dxt_context* ctx = seeded_context(toy.model);
+  std::string out;
+  CHECK(!dxt::ledger_file_identity(path, {}).has_value());  // no file
+  dxt_ledger* l = open_ledger(path, 100);
+  const auto id = dxt::ledger_file_identity(path, {});
+  REQUIRE(id.has_value());
+  REQUIRE(release(l, ctx, 1.0, "w1", &out) == DXT_OK);
+  const std::vector<uint8_t> bytes = read_bytes(path);
+  write_bytes(dir.file("copy.dxl"), bytes);
+  CHECK(dxt::ledger_file_identity(dir.file("copy.dxl"), {}) == id);  // another name, the same ledger
+  REQUIRE(release(l, ctx, 1.0, "w2", &out) == DXT_OK);
+  CHECK(dxt::ledger_file_identity(path, {}) == id);  // a later state, the same ledger
+  dxt_ledger_close(l);
+  // It is the anchor after 0 events: every copy passes it, another ledger not.
+  dxt_ledger_anchor identity;
+  dxt_ledger_anchor_init(&identity);
+  std::memcpy(identity.ledger_id, id->data(), id->size());
+  dxt_ledger* again = nullptr;
+  CHECK(open_anchored(dir.file("copy.dxl"), identity, &again) == DXT_OK);
+  dxt_ledger_close(again);
+  dxt_ledger_close(open_ledger(dir.file("other.dxl"), 100));
+  CHECK(dxt::ledger_file_identity(dir.file("other.dxl"), {}) != id);
+  CHECK(open_anchored(dir.file("other.dxl"), identity, &again) == DXT_E_LEDGER_ROLLBACK);
+  // With an app key it depends on the key too; a keyed file read without
+  // it, or anything that is no ledger, is DXT_E_LEDGER_CORRUPT.
+  dxt_ledger_close(open_keyed(dir.file("keyed.dxl"), 100));
+  CHECK(dxt::ledger_file_identity(dir.file("keyed.dxl"), kAppKey).has_value());
+  auto status_of = [](const std::string& p, const std::vector<uint8_t>& key) -> int {
+    try {
+      (void)dxt::ledger_file_identity(p, key);
+    } catch (const dxt::Error& e) {
+      return e.status();
+    }
+    return DXT_OK;
+  };
+  CHECK(status_of(dir.file("keyed.dxl"), {}) == DXT_E_LEDGER_CORRUPT);
+  write_bytes(dir.file("text.dxl"), std::vector<uint8_t>(100, 'x'));
+  CHECK(status_of(dir.file("text.dxl"), {}) == DXT_E_LEDGER_CORRUPT);
+  dxt_context_destroy(ctx);
 }
 
 TEST_CASE("ledger: the anchor follows the ledger forward, across handles and in memory") {

@@ -222,3 +222,55 @@ TEST_CASE("the ordering mechanism through the C API: records, output vocabularie
   dxt_context_destroy(ctx);
   dxt_model_close(model);
 }
+
+TEST_CASE("orderings through the C API: the count and each word's place, as the section stores them") {
+  OrderingBuildOptions o;
+  o.count = 3;
+  o.neighbours = 4;
+  o.seed = 5;
+  std::vector<uint32_t> words;
+  test::AlignedBytes bytes(with_orderings(base_bytes(), o, &words));
+  dxt_model* model = nullptr;
+  REQUIRE(dxt_model_open_memory(bytes.data(), bytes.size, nullptr, &model) == DXT_OK);
+  uint32_t count = 99;
+  REQUIRE(dxt_model_ordering_count(model, &count) == DXT_OK);
+  CHECK(count == 3);
+  // words[L * V + p] is the word at place p of ordering L: its place is p.
+  for (uint32_t L = 0; L < 3; ++L) {
+    for (uint32_t p = 0; p < 20; ++p) {
+      uint32_t place = 99, length = 0;
+      REQUIRE(dxt_model_ordering_place(model, L, words[L * 20 + p], &place, &length) == DXT_OK);
+      CHECK(place == p);
+      CHECK(length == 20);
+    }
+  }
+  uint32_t place = 0;
+  CHECK(dxt_model_ordering_place(model, 0, 0, &place, nullptr) == DXT_OK);  // cycle_length may be NULL
+  CHECK(dxt_model_ordering_place(model, 3, 0, &place, nullptr) == DXT_E_NOT_FOUND);
+  CHECK(std::string(dxt_last_error_message()).find("ordering 3 is out of range") != std::string::npos);
+  CHECK(dxt_model_ordering_place(model, 0, 20, &place, nullptr) == DXT_E_NOT_FOUND);
+  CHECK(dxt_model_ordering_place(model, 0, 0, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_model_ordering_place(nullptr, 0, 0, &place, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_model_ordering_count(model, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_model_ordering_count(nullptr, &count) == DXT_E_INVALID_ARGUMENT);
+  dxt_model_close(model);
+
+  // Without the section: no orderings, and a place is refused naming the way to add them.
+  test::AlignedBytes plain(base_bytes());
+  REQUIRE(dxt_model_open_memory(plain.data(), plain.size, nullptr, &model) == DXT_OK);
+  REQUIRE(dxt_model_ordering_count(model, &count) == DXT_OK);
+  CHECK(count == 0);
+  CHECK(dxt_model_ordering_place(model, 0, 0, &place, nullptr) == DXT_E_UNSUPPORTED);
+  CHECK(std::string(dxt_last_error_message()).find("dxtext order") != std::string::npos);
+  dxt_model_close(model);
+
+  // A damaged permutation: the model opens, both calls report the damage.
+  std::string bad = with_orderings(base_bytes(), o);
+  auto* first_place = reinterpret_cast<uint8_t*>(&bad[orderings_at(bad) + fmt::orderings::kHeaderSize]);
+  fmt::store_u32(first_place, fmt::load_u32(first_place + 4));
+  test::AlignedBytes damaged(bad);
+  REQUIRE(dxt_model_open_memory(damaged.data(), damaged.size, nullptr, &model) == DXT_OK);
+  CHECK(dxt_model_ordering_count(model, &count) == DXT_E_CORRUPT_MODEL);
+  CHECK(dxt_model_ordering_place(model, 0, 0, &place, nullptr) == DXT_E_CORRUPT_MODEL);
+  dxt_model_close(model);
+}

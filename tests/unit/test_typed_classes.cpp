@@ -404,6 +404,45 @@ TEST_CASE("typed: the C API replaces, puts placeholders, keeps, and records the 
   CHECK(dxt_privatize_text(t.context, &o, "tom", 3, &out, &len, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
 }
 
+TEST_CASE("typed: drop leaves no trace in any shape, and the record lists the dropped classes") {
+  TypedModel t;
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.epsilon = 1;
+  for (uint32_t& p : o.policy) p = DXT_POLICY_KEEP;  // only typed tokens change
+  for (uint32_t& p : o.typed) p = DXT_TYPED_DROP;
+  dxt_release_record r;
+  dxt_release_record_init(&r);
+  // keep: of the two spans around a dropped token only the one with the
+  // stronger mark stays, so no doubled space or comma marks where it was.
+  CHECK(t.run(o, "Ask tom in chicago: 555-123-4567, tom@example.com, 3 pills of aspirin.", &r) == "Ask in: pills of.");
+  CHECK(t.run(o, "tom@example.com wrote") == "wrote");
+  CHECK(t.run(o, "  42 apples") == "  apples");
+  CHECK(t.run(o, "apples 42") == "apples");
+  CHECK((r.typed_dropped & (1u << DXT_TYPED_EMAIL)) != 0);
+  CHECK((r.typed_dropped & (1u << DXT_TYPED_FIRST_NAME)) != 0);
+  CHECK(r.typed_classes == 0);  // nothing shows a class
+  CHECK((r.reveals & DXT_REVEALS_TYPED_CLASSES) == 0);
+  CHECK((r.reveals & DXT_REVEALS_TOKEN_CLASSES) == 0);
+  char json[4096];
+  REQUIRE(dxt_release_record_to_json(&r, json, sizeof json, nullptr) == DXT_OK);
+  CHECK(std::string(json).find("\"typed_dropped\":[\"first_name\"") != std::string::npos);
+  // normalize and strict: the gaps join; the words alone stay.
+  for (uint32_t& p : o.policy) p = DXT_POLICY_PRIVATIZE;
+  o.epsilon = 1e6;  // the toy's words come back as themselves
+  o.release_shape = DXT_SHAPE_NORMALIZE;
+  CHECK(t.run(o, "w1 tom, w2 555-123-4567. w3") == "W1, w2. W3");
+  o.release_shape = DXT_SHAPE_STRICT;
+  CHECK(t.run(o, "w1 tom, w2 555-123-4567. w3") == "w1 w2 w3");
+  CHECK(t.run(o, "w1 maria w2 tom@example.com w3") == "w1 w2 w3");
+  // A word alone and a bag: nothing for a dropped token.
+  char* out = nullptr;
+  size_t len = 0;
+  CHECK(dxt_privatize_word(t.context, &o, "tom@example.com", 15, &out, &len, nullptr, nullptr) == DXT_OK);
+  CHECK(len == 0);
+  dxt_text_free(out);
+}
+
 TEST_CASE("typed: a caller's struct that ends before the typed fields gets no typed handling") {
   TypedModel t;
   dxt_privatize_options o;

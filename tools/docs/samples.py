@@ -96,6 +96,35 @@ def epsilon_table(dx):
             "model (50 sampled words; a preset row uses its own output vocabulary):\n\n" + "\n".join(rows) + "\n")
 
 
+# The presets' privacy loss on one scale (docs/options.md, README): `dxtext
+# loss` on the default model, kept in LOSSES for tools/options/generate.py.
+LOSS_ARGS = ("loss", "--presets", "--pairs", os.path.join(REPO, "eval", "data", "antonym-pairs.tsv"))
+LOSSES = os.path.join(REPO, "tools", "options", "preset_losses.json")
+
+
+def preset_losses_json(dx):
+    return json.loads(dx.run(*LOSS_ARGS, "--format", "json"))
+
+
+def same_losses(a, b):
+    """Equal up to the 6th significant digit (the docs show 2 decimals)."""
+    def norm(x):
+        if isinstance(x, float):
+            return float(f"{x:.6g}")
+        if isinstance(x, dict):
+            return {k: norm(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [norm(v) for v in x]
+        return x
+    return norm(a) == norm(b)
+
+
+def preset_losses_table(dx):
+    table = dx.run(*LOSS_ARGS, "--format", "text").replace(os.path.join(REPO, ""), "")
+    return ("Made by `dxtext loss --presets --pairs eval/data/antonym-pairs.tsv --format text` on the default model "
+            "(`tools/docs/samples.py`):\n\n" + table)
+
+
 def example_file(rel):
     """`file:PATH`: the example program PATH as it is in the tree (without its
     licence line), so the docs show the code that CI runs."""
@@ -134,13 +163,26 @@ def main():
         "preset-sentences": lambda: preset_sentences(dx),
         "epsilon-table": lambda: epsilon_table(dx),
         "wasm-size": (lambda: wasm_size(args.wasm_dir)) if args.wasm_dir else None,
+        "preset-losses": lambda: preset_losses_table(dx),
     }
     made = {}
+    problems, skipped = [], set()
+    if not args.only or "preset-losses" in args.only:
+        losses = preset_losses_json(dx)
+        old = json.load(open(LOSSES, encoding="utf-8")) if os.path.exists(LOSSES) else None
+        if old is None or not same_losses(old, losses):
+            if args.write:
+                with open(LOSSES, "w", encoding="utf-8") as f:
+                    json.dump(losses, f, indent=1)
+                    f.write("\n")
+                print("updated tools/options/preset_losses.json: run python3 tools/options/generate.py and rebuild")
+            else:
+                problems.append("tools/options/preset_losses.json differs from what dxtext loss computes now "
+                                "(run python3 tools/docs/samples.py --write, then tools/options/generate.py)")
     files = []
     for root, dirs, names in os.walk(REPO):
         dirs[:] = [d for d in dirs if not d.startswith((".", "build", "dist", "node_modules", "target"))]
         files += [os.path.relpath(os.path.join(root, n), REPO) for n in names if n.endswith(".md")]
-    problems, skipped = [], set()
     for rel in sorted(files):
         path = os.path.join(REPO, rel)
         text = open(path, encoding="utf-8").read()

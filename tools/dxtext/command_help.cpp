@@ -28,7 +28,7 @@ const char kNotes[] =
 
 const char kOutput[] =
     "Output: JSON, except where a person reads the result: privatize, decode, tokenize and\n"
-    "version print text unless given --format json; calibrate, index and presets print JSON unless given\n"
+    "version print text unless given --format json; calibrate, index, loss and presets print JSON unless given\n"
     "--format text (a table); convert and synth print a JSON summary of the file they wrote;\n"
     "export writes word2vec text. Long work shows a progress bar with an estimate of the time left\n"
     "on standard error when it is a terminal. 'dxtext help COMMAND' or 'dxtext COMMAND --help'\n"
@@ -67,9 +67,10 @@ const std::vector<CommandHelp>& command_help() {
        "      and spends nothing (--fresh draws anew and spends). B, the cap of a new scope,\n"
        "      is in epsilon summed over releases; a new ledger needs it; an existing scope\n"
        "      keeps its cap ('dxtext ledger --set-cap' changes it). Scope S defaults to \"default\".\n"
-       "      After every call the ledger's anchor is stored outside FILE's directory (A, or by\n"
-       "      default under $XDG_STATE_HOME or ~/.local/state/dxtext/ledger-anchors/), and an\n"
-       "      older copy of FILE put back is refused as rolled back\n"
+       "      After every call the ledger's anchor is stored outside FILE's directory (under\n"
+       "      $XDG_STATE_HOME or ~/.local/state/dxtext/ledger-anchors/ by the ledger's identity,\n"
+       "      and in A if given), and an older copy of FILE, under any name, is refused as\n"
+       "      rolled back\n"
        "  privatize --jsonl [--field NAME] [--on-error stop|skip] [--threads N] [privatize options]\n"
        "      JSON lines on standard input: privatise the string member NAME (default text)\n"
        "      of each record, copy everything else; a bad record stops the run or is skipped;\n"
@@ -175,6 +176,15 @@ const std::vector<CommandHelp>& command_help() {
        "  presets [--format json|text]\n"
        "      the named presets (--preset NAME) and the values each sets: mechanism, epsilon,\n"
        "      release shape, output vocabulary, token policies; JSON unless --format text\n",
+       false},
+      {"loss",
+       "  loss [--model M] (--presets | --preset P | --mechanism X --epsilon E [options]) [--floor P]\n"
+       "       [--words N] [--pairs FILE] [--format json|text]\n"
+       "      privacy loss on one scale, in nats: the worst case per word between any two inputs\n"
+       "      (the record's worst_case_per_word), and from the exact law the median loss between\n"
+       "      each of the N (200) most frequent words and its nearest neighbour, and over the word\n"
+       "      pairs of FILE (two words a line, e.g. eval/data/antonym-pairs.tsv); every preset with\n"
+       "      --presets; JSON unless --format text (docs/guarantees.md, \"Worst case per word\")\n",
        false},
       {"version", "  version [--format text|json]   print the library version\n", false},
       {"help", "  help [COMMAND]                  print this help, or one command's\n", false},

@@ -36,5 +36,6 @@ int run_orderings(int argc, char** argv);
 int run_typed_classes(int argc, char** argv);
 int run_ledger(int argc, char** argv);
 int run_presets(int argc, char** argv);
+int run_loss(int argc, char** argv);
 
 }  // namespace dxt::cli

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "accounting/ledger_file.hpp"
 #include "commands.hpp"
 #include "errors/error.hpp"
-#include "model/sha256.hpp"
 #include "regular_file.hpp"
 
 namespace dxt::cli {
@@ -34,7 +34,7 @@ std::vector<uint8_t> read_key_file(const std::string& path) {
   return key;
 }
 
-// The ledger's own path (links resolved), for naming its anchor: the file's
+// The ledger's own path (links resolved), for its path record: the file's
 // realpath, or its directory's for a file not made yet.
 std::string resolved_path(const std::string& path) {
   char buffer[PATH_MAX];
@@ -47,85 +47,49 @@ std::string resolved_path(const std::string& path) {
   return (d == "/" ? d : d + "/") + name;
 }
 
-// Where the anchor of the ledger at `path` is kept (docs/budgets.md,
-// "Rollback"): --ledger-anchor FILE, else a file named by the SHA-256 of the
-// ledger's path under $XDG_STATE_HOME/dxtext/ledger-anchors, else under
-// ~/.local/state/dxtext/ledger-anchors: outside the ledger's directory, so
-// that putting back an older copy of the ledger does not put back its anchor.
-// Empty when there is no home to keep it in.
-std::string anchor_path(const Args& args, const std::string& path) {
-  if (auto given = args.get("ledger-anchor")) return *given;
-  std::string base;
-  if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && state[0] == '/') {
-    base = state;
-  } else if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') {
-    base = std::string(home) + "/.local/state";
-  } else {
-    return "";
-  }
-  const std::string resolved = resolved_path(path);
-  const Digest d = sha256(resolved.data(), resolved.size());
-  return base + "/dxtext/ledger-anchors/" + to_hex(d.data(), d.size()) + ".anchor";
-}
-
-void make_directories(const std::string& file) {
-  for (size_t slash = file.find('/', 1); slash != std::string::npos; slash = file.find('/', slash + 1)) {
-    const std::string dir = file.substr(0, slash);
-    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
-      fail(DXT_E_IO, "cannot make the directory " + dir + " for the ledger anchor: " + std::strerror(errno));
-  }
-}
-
-constexpr char kAnchorHeader[] = "dxtext ledger anchor v1";
-
-// The anchor stored at `file`, if there is one.
-std::optional<dxt_ledger_anchor> read_anchor(const std::string& file) {
-  struct stat st {};
-  if (::stat(file.c_str(), &st) != 0 && errno == ENOENT) return std::nullopt;
-  std::istringstream in(read_regular_file(file, 4096, "the ledger anchor"));
-  std::string header1, header2, header3, header4, id_hex;
-  dxt_ledger_anchor a;
-  dxt_ledger_anchor_init(&a);
-  in >> header1 >> header2 >> header3 >> header4 >> id_hex >> a.commits >> a.spent;
-  if (!in || header1 + " " + header2 + " " + header3 + " " + header4 != kAnchorHeader ||
-      id_hex.size() != 2 * sizeof a.ledger_id)
-    fail(DXT_E_PARSE, "the ledger anchor " + file + " is not one dxtext wrote");
-  for (size_t i = 0; i < sizeof a.ledger_id; ++i) {
-    const std::string byte = id_hex.substr(2 * i, 2);
-    char* end = nullptr;
-    a.ledger_id[i] = static_cast<uint8_t>(std::strtoul(byte.c_str(), &end, 16));
-    if (end != byte.c_str() + 2) fail(DXT_E_PARSE, "the ledger anchor " + file + " is not one dxtext wrote");
-  }
-  return a;
+dxt_ledger* open_with(const std::string& path, const std::string& scope, dxt_ledger_options lo,
+                      const dxt_ledger_anchor* anchor) {
+  lo.anchor = anchor;
+  dxt_ledger* l = nullptr;
+  check(dxt_ledger_open(path.c_str(), scope.c_str(), &lo, &l));
+  return l;
 }
 
 }  // namespace
 
-void store_ledger_anchor(const Args& args, const std::string& path, dxt_ledger* ledger) {
-  const std::string file = anchor_path(args, path);
-  if (file.empty()) return;
+void store_ledger_anchor(OpenLedger& ledger) {
   dxt_ledger_anchor a;
   dxt_ledger_anchor_init(&a);
-  check(dxt_ledger_get_anchor(ledger, &a));
-  char line[160];
-  std::snprintf(line, sizeof line, "%s %s %llu %.17g\n", kAnchorHeader, to_hex(a.ledger_id, sizeof a.ledger_id).c_str(),
-                static_cast<unsigned long long>(a.commits), a.spent);
-  make_directories(file);
-  // Written whole beside it, then renamed over it.
-  const std::string temp = file + ".tmp";
-  FILE* out = std::fopen(temp.c_str(), "w");
-  if (out == nullptr) fail(DXT_E_IO, "cannot write the ledger anchor " + temp + ": " + std::strerror(errno));
-  const bool written = std::fputs(line, out) >= 0 && std::fflush(out) == 0 && ::fsync(::fileno(out)) == 0;
-  if (std::fclose(out) != 0 || !written || std::rename(temp.c_str(), file.c_str()) != 0) {
-    ::unlink(temp.c_str());
-    fail(DXT_E_IO, "cannot store the ledger anchor " + file + ": " + std::strerror(errno));
+  check(dxt_ledger_get_anchor(ledger.get(), &a));
+  if (!ledger.given_anchor.empty()) write_anchor_file(ledger.given_anchor, a);
+  if (!ledger.anchor_directory.empty() && ledger.id) {
+    write_anchor_file(anchor_file_for(ledger.anchor_directory, *ledger.id), a);
+    write_path_record(path_record_for(ledger.anchor_directory, ledger.resolved_path), *ledger.id);
   }
 }
 
-LedgerPtr open_ledger(const Args& args, const std::string& path, bool create) {
+void store_ledger_anchor_after_release(OpenLedger& ledger) {
+  try {
+    store_ledger_anchor(ledger);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr,
+                 "dxtext: warning: the release was made and is shown, but the ledger's anchor was not stored "
+                 "(%s); the next call stores it\n",
+                 e.what());
+  }
+}
+
+OpenLedger open_ledger(const Args& args, const std::string& path, bool create) {
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
   const bool budget = args.get("budget").has_value();
+  const std::optional<std::string> given = args.get("ledger-anchor");
+  // An empty name would keep no anchor at all, and leave the default one
+  // behind the file (issue 34, item 12).
+  if (given && given->empty())
+    throw UsageError(
+        "--ledger-anchor needs a file name (leave the option out to keep the anchor under "
+        "$XDG_STATE_HOME/dxtext/ledger-anchors)");
   if (!exists && !create) fail(DXT_E_IO, "no ledger at " + path);
   if (!exists && !budget) throw UsageError("a new ledger needs --budget B (its cap, in epsilon summed over releases)");
   dxt_ledger_options lo;
@@ -137,16 +101,56 @@ LedgerPtr open_ledger(const Args& args, const std::string& path, bool create) {
     lo.key = key.data();
     lo.key_length = key.size();
   }
+  struct Wipe {
+    std::vector<uint8_t>& k;
+    ~Wipe() { std::fill(k.begin(), k.end(), uint8_t{0}); }
+  } wipe{key};
   const std::string scope = args.get("scope").value_or("default");
-  const std::string anchor_file = anchor_path(args, path);
-  std::optional<dxt_ledger_anchor> anchor;
-  if (!anchor_file.empty()) anchor = read_anchor(anchor_file);
-  if (anchor) lo.anchor = &*anchor;
-  dxt_ledger* l = nullptr;
-  const dxt_status s = dxt_ledger_open(path.c_str(), scope.c_str(), &lo, &l);
-  std::fill(key.begin(), key.end(), uint8_t{0});
-  check(s);
-  LedgerPtr ledger(l);
+
+  OpenLedger ledger;
+  ledger.given_anchor = given.value_or("");
+  ledger.anchor_directory = default_anchor_directory();
+  ledger.resolved_path = resolved_path(path);
+  // One lock over reading the anchors, the ledger call and storing the new
+  // anchor: two processes never race on them (issue 34, item 13).
+  if (!ledger.anchor_directory.empty()) {
+    make_directories(ledger.anchor_directory);
+    ledger.locks.push_back(std::make_unique<FileLock>(ledger.anchor_directory + "/lock"));
+  }
+  if (!ledger.given_anchor.empty()) {
+    const size_t slash = ledger.given_anchor.rfind('/');
+    if (slash != std::string::npos && slash > 0) make_directories(ledger.given_anchor.substr(0, slash));
+    ledger.locks.push_back(std::make_unique<FileLock>(ledger.given_anchor + ".lock"));
+  }
+
+  // The anchors the file must pass: the one given, and the default store's
+  // for this ledger, named by the ledger's identity wherever the file is
+  // (issue 34, item 11), or for a missing file by the ledger last kept at
+  // its path.
+  ledger.id = dxt::ledger_file_identity(path, key);
+  std::vector<dxt_ledger_anchor> anchors;
+  if (!ledger.given_anchor.empty())
+    if (const auto a = read_anchor_file(ledger.given_anchor)) anchors.push_back(*a);
+  if (!ledger.anchor_directory.empty()) {
+    const std::string record = path_record_for(ledger.anchor_directory, ledger.resolved_path);
+    const std::optional<LedgerId> kept = read_path_record(record);
+    if (ledger.id && kept && *kept != *ledger.id)
+      fail(DXT_E_LEDGER_ROLLBACK, "ledger rolled back: " + path + " is not the ledger kept there before (ledger " +
+                                      ledger_id_hex(*kept) + "; it was replaced by ledger " +
+                                      ledger_id_hex(*ledger.id) + "); nothing was drawn or released. To start " +
+                                      "a new ledger at this path on purpose, remove " + record);
+    const std::optional<LedgerId> which = ledger.id ? ledger.id : kept;
+    std::optional<dxt_ledger_anchor> a;
+    if (which) a = read_anchor_file(anchor_file_for(ledger.anchor_directory, *which));
+    // What a dxtext before the identity anchors kept for this path.
+    if (!a && !kept) a = read_anchor_file(legacy_anchor_file_for(ledger.anchor_directory, ledger.resolved_path));
+    if (!a && which) a = identity_anchor(*which);
+    if (a) anchors.push_back(*a);
+  }
+  // Each open checks the file against one anchor, under the ledger's lock.
+  for (size_t i = 0; i + 1 < anchors.size(); ++i) dxt_ledger_close(open_with(path, scope, lo, &anchors[i]));
+  ledger.handle.reset(open_with(path, scope, lo, anchors.empty() ? nullptr : &anchors.back()));
+  if (!ledger.id) ledger.id = dxt::ledger_file_identity(path, key);  // a ledger made by this open
   // --budget is the cap of a new scope; an existing scope keeps its own, in
   // every interface (docs/budgets.md, "Changing a cap"). Say so rather than
   // let a different --budget pass unnoticed.
@@ -160,17 +164,17 @@ LedgerPtr open_ledger(const Args& args, const std::string& path, bool create) {
                    "(change it with: dxtext ledger --scope S --set-cap B FILE)\n",
                    scope.c_str(), t.cap);
   }
-  store_ledger_anchor(args, path, ledger.get());
+  store_ledger_anchor(ledger);
   return ledger;
 }
 
 int run_ledger(int argc, char** argv) {
   Args args(argc, argv, 2, {"scope", "budget", "set-cap", "ledger-key-file", "ledger-anchor"}, {});
   if (args.positional().size() != 1) throw UsageError("ledger takes one FILE");
-  LedgerPtr ledger = open_ledger(args, args.positional()[0], false);
+  OpenLedger ledger = open_ledger(args, args.positional()[0], false);
   if (args.get("set-cap")) {
     check(dxt_ledger_set_cap(ledger.get(), args.number("set-cap")));
-    store_ledger_anchor(args, args.positional()[0], ledger.get());
+    store_ledger_anchor(ledger);
   }
   size_t need = 0;
   const dxt_status probe = dxt_ledger_to_json(ledger.get(), nullptr, 0, &need);

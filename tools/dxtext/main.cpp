@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The dxtext command-line program.
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -42,6 +43,10 @@ int print_version(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace dxt::cli;
+  // Past the file size limit (ulimit -f) a write then fails with EFBIG and
+  // is reported, on every write path (the ledger's anchor, the output),
+  // instead of SIGXFSZ killing the program (issue 34, item 14).
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
       (std::strcmp(argv[1], "help") == 0 && argc == 2)) {
     std::fputs(overall_usage().c_str(), argc < 2 ? stderr : stdout);
@@ -78,6 +83,7 @@ int main(int argc, char** argv) {
     if (command == "typed-classes") return run_typed_classes(argc, argv);
     if (command == "ledger") return run_ledger(argc, argv);
     if (command == "presets") return run_presets(argc, argv);
+    if (command == "loss") return run_loss(argc, argv);
     if (command == "version" || command == "--version") return print_version(argc, argv);
     throw UsageError("unknown command '" + command + "'" + did_you_mean(command, command_names()));
   } catch (const dxt::cli::UsageError& e) {

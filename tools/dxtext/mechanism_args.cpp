@@ -8,9 +8,7 @@
 
 namespace dxt::cli {
 
-namespace {
-
-MechanismParams params_of(const dxt_privatize_options& o) {
+MechanismParams mechanism_params_of(const dxt_privatize_options& o) {
   MechanismParams p;
   p.id = static_cast<dxt_mechanism>(o.mechanism);
   p.tem_gamma = o.tem_gamma;
@@ -21,24 +19,23 @@ MechanismParams params_of(const dxt_privatize_options& o) {
   p.sampler = static_cast<dxt_exponential_sampler>(o.exponential_sampler);
   p.search = static_cast<dxt_search>(o.search);
   p.ivf_nprobe = o.ivf_nprobe;
+  p.floor = o.uniform_floor;
   return p;
 }
-
-}  // namespace
 
 MechanismParams parse_mechanism_params(const Args& args) {
   dxt_privatize_options o = parse_privatize_options(args);
   // The preset's mechanism decides the default model's geometry; the
   // preset's other values are applied, and checked, with the model.
   if (const Preset* preset = find_preset(o.preset)) o.mechanism = preset->mechanism;
-  return params_of(o);
+  return mechanism_params_of(o);
 }
 
 double apply_model_options(const Args& args, const Model& model, MechanismParams& params) {
   dxt_privatize_options o = parse_privatize_options(args);
   o.epsilon = args.get("epsilon") ? args.number("epsilon") : 0;
   if (o.preset != DXT_PRESET_NONE) o = resolve_preset(o, model);
-  params = params_of(o);
+  params = mechanism_params_of(o);
   params.epsilon = o.epsilon;
   if (o.output_top != 0) params.output = output_top(model, o.output_top);
   return o.epsilon;

@@ -20,6 +20,10 @@ namespace dxt::cli {
 // resolution): apply_model_options.
 MechanismParams parse_mechanism_params(const Args& args);
 
+// The mechanism parameters of resolved options (no output vocabulary: that
+// needs the model).
+MechanismParams mechanism_params_of(const dxt_privatize_options& o);
+
 // The options of the command line resolved against `model` as the library
 // resolves every call's (text/privatize_presets.hpp: --preset applied,
 // refused when it conflicts), into `params`, with the output vocabulary of

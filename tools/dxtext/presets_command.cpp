@@ -32,6 +32,21 @@ const char* policy_of(dxt_token_policy p) {
 
 const char* const kClassNames[DXT_TOKEN_CLASS_COUNT] = {"in_vocabulary", "oov", "numbers", "stopwords"};
 
+// The preset's loss figures (tools/options/preset_losses.json), or nullptr.
+const PresetLoss* loss_of(const Preset& p) {
+  for (const PresetLoss& l : kPresetLosses)
+    if (std::string(l.name) == p.name && l.worst_case_per_word >= 0) return &l;
+  return nullptr;
+}
+
+std::string nats_json(double v) { return v >= 0 ? format_number(v) : "null"; }
+
+std::string nats_text(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", v);
+  return v >= 0 ? b : "-";
+}
+
 std::string presets_json() {
   std::string s = "{\"measured_on\":" + json_string(kPresetsMeasuredOn) + ",\"presets\":[";
   bool first = true;
@@ -44,10 +59,18 @@ std::string presets_json() {
     s += ",\"output_top\":" + std::to_string(p.output_top);
     for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c)
       s += ",\"" + std::string(kClassNames[c]) + "\":\"" + policy_of(p.policy[c]) + "\"";
+    for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f)
+      s += ",\"" + std::string(typed_family_option(f)) + "\":\"" + typed_policy_name(p.typed[f]) + "\"";
     s += ",\"parameters\":{";
     for (size_t i = 0; i < p.parameter_count; ++i)
       s += (i ? "," : "") + json_string(p.parameters[i].name) + ":" + json_string(p.parameters[i].shown);
-    s += "}}";
+    s += "}";
+    // On one scale, in nats (dxtext loss --presets on the default model).
+    if (const PresetLoss* l = loss_of(p))
+      s += ",\"loss_nats\":{\"worst_case_per_word\":" + nats_json(l->worst_case_per_word) +
+           ",\"nearest_neighbour_median\":" + nats_json(l->nearest_neighbour) +
+           ",\"antonyms_median\":" + nats_json(l->antonyms) + "}";
+    s += "}";
   }
   return s + "]}\n";
 }
@@ -67,6 +90,14 @@ std::string presets_text() {
          (p.output_top != 0 ? "top " + std::to_string(p.output_top) : std::string("all words")) + " | ";
     for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c) s += std::string(policy_of(p.policy[c])) + " | ";
     s += (parameters.empty() ? "-" : parameters) + " |\n";
+  }
+  s += "\nPrivacy loss in nats on one scale (ln of the largest ratio of output probabilities between two "
+       "inputs; 'dxtext loss --presets' computes it from the exact laws):\n\n| preset | worst case per word | nearest "
+       "neighbour (median) | antonyms (median) |\n|---|---:|---:|---:|\n";
+  for (const Preset& p : kPresets) {
+    const PresetLoss* l = loss_of(p);
+    s += std::string("| ") + p.name + " | " + (l ? nats_text(l->worst_case_per_word) : "-") + " | " +
+         (l ? nats_text(l->nearest_neighbour) : "-") + " | " + (l ? nats_text(l->antonyms) : "-") + " |\n";
   }
   return s + "\nValues chosen on " + kPresetsMeasuredOn +
          " (tools/options/presets.table; docs/options.md, \"Presets\").\n";

@@ -194,13 +194,11 @@ int run_privatize(int argc, char** argv) {
   ReleaseOutputs release(args, true);
   bool memoised = false;
   if (ledger_path) {
-    LedgerPtr ledger = open_ledger(args, *ledger_path, true);
+    OpenLedger ledger = open_ledger(args, *ledger_path, true);
     check(dxt_ledger_privatize_text(ledger.get(), ctx.get(), &o, text.data(), text.size(),
                                     args.flag(kFreshFlag) ? DXT_LEDGER_FRESH : 0u, &out, &out_len, &memoised,
                                     release.record_ptr(), release.diagnostics_ptr()));
-    std::unique_ptr<char, void (*)(char*)> committed(out, dxt_text_free);
-    store_ledger_anchor(args, *ledger_path, ledger.get());  // before the output is shown
-    committed.release();
+    store_ledger_anchor_after_release(ledger);  // before the output is shown; it is shown in any case
   } else {
     check(dxt_privatize_text(ctx.get(), &o, text.data(), text.size(), &out, &out_len, release.record_ptr(),
                              release.diagnostics_ptr()));

@@ -43,14 +43,15 @@ inline constexpr PrivatizeOptionRow kPrivatizeOptionRows[] = {
     {"output-top", nullptr, OptionType::kUint32, ""},
     {"output-words", nullptr, OptionType::kWords, ""},
     {"preset", nullptr, OptionType::kEnum, "none=0 readable=1 features=2 strongest=3"},
-    {"names", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
-    {"places", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
-    {"organizations", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
-    {"typed-numbers", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
-    {"addresses", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
-    {"health", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4"},
+    {"names", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4 drop=5"},
+    {"places", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4 drop=5"},
+    {"organizations", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4 drop=5"},
+    {"typed-numbers", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4 drop=5"},
+    {"addresses", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4 drop=5"},
+    {"health", nullptr, OptionType::kEnum, "privatize=1 placeholder=2 replace=3 keep=4 drop=5"},
     {"typed-consistent", nullptr, OptionType::kEnum, "off=0 on=1"},
     {"number-shape", nullptr, OptionType::kEnum, "hide=0 keep=1"},
+    {"floor", nullptr, OptionType::kDouble, ""},
 };
 // clang-format on
 
@@ -77,6 +78,10 @@ inline bool set_privatize_option(dxt_privatize_options& o, std::string_view name
   }
   if (name == "syntf-s") {
     o.syntf_s = value;
+    return true;
+  }
+  if (name == "floor") {
+    o.uniform_floor = value;
     return true;
   }
   return false;

@@ -49,22 +49,24 @@ export interface OptionsObject {
   outputWords?: OutputSet | string[];
   /** a named bundle of mechanism, epsilon, release shape, output vocabulary and token policies (Presets, below): the options it fixes may only be left at their defaults or set to its values; epsilon, when given, overrides its epsilon (default none). */
   preset?: 'none' | 'readable' | 'features' | 'strongest';
-  /** person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (default privatize). */
-  names?: 'privatize' | 'placeholder' | 'replace' | 'keep';
+  /** person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], drop = nothing (only the word count shows it), privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (default privatize). */
+  names?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** cities, regions, countries: replace = one of the same class drawn uniformly, placeholder = [city] [region] [country] (default privatize). */
-  places?: 'privatize' | 'placeholder' | 'replace' | 'keep';
+  places?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** organisations the model lists: replace = one drawn uniformly, placeholder = [organization] (default privatize). */
-  organizations?: 'privatize' | 'placeholder' | 'replace' | 'keep';
+  organizations?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (default privatize). */
-  typedNumbers?: 'privatize' | 'placeholder' | 'replace' | 'keep';
+  typedNumbers?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (default privatize). */
-  addresses?: 'privatize' | 'placeholder' | 'replace' | 'keep';
+  addresses?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** health terms (conditions, drugs; WordNet): replace = one of the same class drawn uniformly, placeholder = [condition] [drug] (default privatize). */
-  health?: 'privatize' | 'placeholder' | 'replace' | 'keep';
+  health?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** on: within one call, equal typed tokens get the same replacement (the release then shows which typed tokens were the same entity) (default off). */
   typedConsistent?: 'off' | 'on';
   /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (default hide). */
   numberShape?: 'hide' | 'keep';
+  /** the uniform floor p: each privatised word is released, with probability p, as a word drawn uniformly from the output vocabulary (n words), which caps the loss per word at ln(1 + (1 - p) m n / p) nats, m the largest probability of one output (the record's worst_case_per_word); docs/guarantees.md, "The uniform floor" (default 0). */
+  floor?: number;
   /** true adds localDiagnostics (token counts of the input) to the result. */
   localDiagnostics?: boolean;
 }

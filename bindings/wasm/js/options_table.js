@@ -22,14 +22,15 @@ export const OPTIONS = Object.freeze([
   { name: 'outputTop', field: 'output_top', type: 'uint32' },
   { name: 'outputWords', field: 'output_set', type: 'words' },
   { name: 'preset', field: 'preset', type: 'enum', values: { 'none': 0, 'readable': 1, 'features': 2, 'strongest': 3 } },
-  { name: 'names', field: 'typed[0]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
-  { name: 'places', field: 'typed[1]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
-  { name: 'organizations', field: 'typed[2]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
-  { name: 'typedNumbers', field: 'typed[3]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
-  { name: 'addresses', field: 'typed[4]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
-  { name: 'health', field: 'typed[5]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4 } },
+  { name: 'names', field: 'typed[0]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4, 'drop': 5 } },
+  { name: 'places', field: 'typed[1]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4, 'drop': 5 } },
+  { name: 'organizations', field: 'typed[2]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4, 'drop': 5 } },
+  { name: 'typedNumbers', field: 'typed[3]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4, 'drop': 5 } },
+  { name: 'addresses', field: 'typed[4]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4, 'drop': 5 } },
+  { name: 'health', field: 'typed[5]', type: 'enum', values: { 'privatize': 1, 'placeholder': 2, 'replace': 3, 'keep': 4, 'drop': 5 } },
   { name: 'typedConsistent', field: 'typed_consistent', type: 'enum', values: { 'off': 0, 'on': 1 } },
   { name: 'numberShape', field: 'number_shape', type: 'enum', values: { 'hide': 0, 'keep': 1 } },
+  { name: 'floor', field: 'uniform_floor', type: 'double' },
 ]);
 
 /**

@@ -18,7 +18,8 @@ are kept apart, since they describe the input.
 These are ctypes bindings to the C library libdxtext; see
 docs/bindings/python.md for how the library is found and the threading rules
 (a Model may be shared by threads; the per-thread random state is handled
-for you).
+for you). dxtext.analysis (imported on its own; it needs scikit-learn)
+turns released texts into features for analysis.
 """
 
 from __future__ import annotations

@@ -157,6 +157,8 @@ _SIGNATURES = {
     "dxt_model_lookup": (c_status, [c_ptr, ctypes.c_char_p, c_size, _P(c_u32)]),
     "dxt_model_word": (c_status, [c_ptr, c_u32, _P(c_ptr), _P(c_size)]),
     "dxt_model_nearest": (c_status, [c_ptr, _P(ctypes.c_float), c_size, _P(c_u32)]),
+    "dxt_model_ordering_count": (c_status, [c_ptr, _P(c_u32)]),
+    "dxt_model_ordering_place": (c_status, [c_ptr, c_u32, c_u32, _P(c_u32), _P(c_u32)]),
     "dxt_context_options_init_sized": (None, [c_ptr, c_size]),
     "dxt_context_create": (c_status, [c_ptr, _P(ContextOptions), _P(c_ptr)]),
     "dxt_context_destroy": (None, [c_ptr]),

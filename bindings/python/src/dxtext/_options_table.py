@@ -33,14 +33,15 @@ OPTIONS = (
     Option("output_top", "uint32", None),
     Option("output_words", "words", None),
     Option("preset", "enum", {"none": 0, "readable": 1, "features": 2, "strongest": 3}),
-    Option("names", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
-    Option("places", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
-    Option("organizations", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
-    Option("typed_numbers", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
-    Option("addresses", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
-    Option("health", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4}),
+    Option("names", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4, "drop": 5}),
+    Option("places", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4, "drop": 5}),
+    Option("organizations", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4, "drop": 5}),
+    Option("typed_numbers", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4, "drop": 5}),
+    Option("addresses", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4, "drop": 5}),
+    Option("health", "enum", {"privatize": 1, "placeholder": 2, "replace": 3, "keep": 4, "drop": 5}),
     Option("typed_consistent", "enum", {"off": 0, "on": 1}),
     Option("number_shape", "enum", {"hide": 0, "keep": 1}),
+    Option("floor", "double", None),
 )
 
 
@@ -67,14 +68,15 @@ class OptionValues(TypedDict, total=False):
     output_top: int
     output_words: Union[Iterable[str], "OutputSet"]
     preset: Union[Literal["none", "readable", "features", "strongest"], int]
-    names: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
-    places: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
-    organizations: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
-    typed_numbers: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
-    addresses: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
-    health: Union[Literal["privatize", "placeholder", "replace", "keep"], int]
+    names: Union[Literal["privatize", "placeholder", "replace", "keep", "drop"], int]
+    places: Union[Literal["privatize", "placeholder", "replace", "keep", "drop"], int]
+    organizations: Union[Literal["privatize", "placeholder", "replace", "keep", "drop"], int]
+    typed_numbers: Union[Literal["privatize", "placeholder", "replace", "keep", "drop"], int]
+    addresses: Union[Literal["privatize", "placeholder", "replace", "keep", "drop"], int]
+    health: Union[Literal["privatize", "placeholder", "replace", "keep", "drop"], int]
     typed_consistent: Union[Literal["off", "on"], int]
     number_shape: Union[Literal["hide", "keep"], int]
+    floor: float
 
 
 class PresetValues(NamedTuple):

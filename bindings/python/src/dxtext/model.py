@@ -282,6 +282,46 @@ class Model:
         native.check(native.lib().dxt_model_nearest(handle.ptr, values, len(vector), ctypes.byref(index)))
         return index.value
 
+    @property
+    def ordering_count(self) -> int:
+        """The number K of public orderings of the vocabulary in the model
+        (docs/format.md §10.3; `dxtext order` adds them): 0 without them.
+        Raises CorruptModelError when the stored orderings are damaged."""
+        handle = self._require()
+        count = ctypes.c_uint32()
+        native.check(native.lib().dxt_model_ordering_count(handle.ptr, ctypes.byref(count)))
+        return count.value
+
+    def ordering_places(self, index: int) -> List[int]:
+        """The places of the word at vocabulary `index` along each of the
+        model's orderings, as `dxtext orderings` prints them. Each ordering
+        is a cycle of len(model) places. Public data: reading them from a
+        released word is post-processing and costs no privacy
+        (dxtext.analysis turns them into features). Raises UnsupportedError
+        for a model without orderings and NotFoundError for an index out
+        of range."""
+        handle = self._require()
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"index must be an int, not {type(index).__name__}")
+        if not 0 <= index < 2**32:
+            raise error_not_found(index)
+        function = native.lib().dxt_model_ordering_place
+        place = ctypes.c_uint32()
+        count = self.ordering_count
+        if count == 0:
+            native.check(function(handle.ptr, 0, index, ctypes.byref(place), None))  # raises, naming `dxtext order`
+        places = []
+        for ordering in range(count):
+            native.check(function(handle.ptr, ordering, index, ctypes.byref(place), None))
+            places.append(place.value)
+        return places
+
+    def __copy__(self) -> "Model":
+        return self  # immutable: a copy may share it (sklearn's clone() copies parameters)
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Model":
+        return self
+
     def output_set(self, words: Iterable[str]) -> OutputSet:
         """An output vocabulary of this model: a public list of its words
         that the mechanisms may release (output_words=), built once to be

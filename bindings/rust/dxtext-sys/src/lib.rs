@@ -145,6 +145,7 @@ pub const DXT_TYPED_PRIVATIZE: u32 = 1;
 pub const DXT_TYPED_PLACEHOLDER: u32 = 2;
 pub const DXT_TYPED_REPLACE: u32 = 3;
 pub const DXT_TYPED_KEEP: u32 = 4;
+pub const DXT_TYPED_DROP: u32 = 5;
 pub const DXT_NUMBER_SHAPE_HIDE: u32 = 0;
 pub const DXT_NUMBER_SHAPE_KEEP: u32 = 1;
 pub const DXT_TYPED_FLAG_CONSISTENT: u32 = 1;
@@ -248,6 +249,8 @@ pub struct dxt_privatize_options {
     pub typed: [u32; DXT_TYPED_FAMILY_COUNT],
     pub typed_consistent: u32,
     pub number_shape: u32,
+    /// The uniform floor p in [0, 1); 0 = none.
+    pub uniform_floor: f64,
 }
 
 /// What a call released and the guarantee it carries: safe to transmit.
@@ -275,6 +278,10 @@ pub struct dxt_release_record {
     pub preset: u32,
     pub typed_classes: u32,
     pub typed_flags: u32,
+    pub uniform_floor: f64,
+    /// The largest loss in nats for one word between any two inputs.
+    pub worst_case_per_word: f64,
+    pub typed_dropped: u32,
 }
 
 /// Token counts of a call's input: they describe the input; keep them local.
@@ -440,6 +447,14 @@ extern "C" {
     ) -> dxt_status;
     pub fn dxt_model_nearest(model: *const dxt_model, vector: *const f32, dimension: usize, index: *mut u32)
         -> dxt_status;
+    pub fn dxt_model_ordering_count(model: *const dxt_model, count: *mut u32) -> dxt_status;
+    pub fn dxt_model_ordering_place(
+        model: *const dxt_model,
+        ordering: u32,
+        index: u32,
+        place: *mut u32,
+        cycle_length: *mut u32,
+    ) -> dxt_status;
 
     pub fn dxt_context_options_init_sized(options: *mut dxt_context_options, struct_size: usize);
     pub fn dxt_context_create(

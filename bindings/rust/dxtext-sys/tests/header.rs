@@ -232,7 +232,7 @@ fn constants_match_the_header() {
         DXT_E_INPUT_TOO_LARGE, DXT_E_PARSE, DXT_E_INTERNAL, DXT_E_CONTEXT_BUSY, DXT_E_BUDGET_EXCEEDED, DXT_E_LEDGER_CORRUPT, DXT_E_LEDGER_ROLLBACK,
         DXT_LEDGER_MEMO_DEFAULT, DXT_LEDGER_MEMO_MAX, DXT_LEDGER_FRESH, DXT_GEOMETRY_UNKNOWN, DXT_GEOMETRY_EUCLIDEAN,
         DXT_GEOMETRY_POINCARE, DXT_QUANT_UNKNOWN, DXT_QUANT_F32, DXT_QUANT_F16, DXT_QUANT_INT8,
-        DXT_TYPED_NONE, DXT_TYPED_FIRST_NAME, DXT_TYPED_SURNAME, DXT_TYPED_CITY, DXT_TYPED_REGION, DXT_TYPED_COUNTRY, DXT_TYPED_ORGANIZATION, DXT_TYPED_CONDITION, DXT_TYPED_DRUG, DXT_TYPED_NUMBER, DXT_TYPED_PHONE, DXT_TYPED_EMAIL, DXT_TYPED_URL, DXT_TYPED_HANDLE, DXT_TYPED_STREET, DXT_TYPED_CLASS_COUNT, DXT_FAMILY_NAMES, DXT_FAMILY_PLACES, DXT_FAMILY_ORGANIZATIONS, DXT_FAMILY_NUMBERS, DXT_FAMILY_ADDRESSES, DXT_FAMILY_HEALTH, DXT_TYPED_DEFAULT, DXT_TYPED_PRIVATIZE, DXT_TYPED_PLACEHOLDER, DXT_TYPED_REPLACE, DXT_TYPED_KEEP, DXT_NUMBER_SHAPE_HIDE, DXT_NUMBER_SHAPE_KEEP, DXT_TYPED_FLAG_CONSISTENT, DXT_TYPED_FLAG_NUMBER_SHAPE, DXT_REVEALS_TYPED_CLASSES, DXT_TYPED_FAMILY_COUNT,
+        DXT_TYPED_NONE, DXT_TYPED_FIRST_NAME, DXT_TYPED_SURNAME, DXT_TYPED_CITY, DXT_TYPED_REGION, DXT_TYPED_COUNTRY, DXT_TYPED_ORGANIZATION, DXT_TYPED_CONDITION, DXT_TYPED_DRUG, DXT_TYPED_NUMBER, DXT_TYPED_PHONE, DXT_TYPED_EMAIL, DXT_TYPED_URL, DXT_TYPED_HANDLE, DXT_TYPED_STREET, DXT_TYPED_CLASS_COUNT, DXT_FAMILY_NAMES, DXT_FAMILY_PLACES, DXT_FAMILY_ORGANIZATIONS, DXT_FAMILY_NUMBERS, DXT_FAMILY_ADDRESSES, DXT_FAMILY_HEALTH, DXT_TYPED_DEFAULT, DXT_TYPED_PRIVATIZE, DXT_TYPED_PLACEHOLDER, DXT_TYPED_REPLACE, DXT_TYPED_KEEP, DXT_TYPED_DROP, DXT_NUMBER_SHAPE_HIDE, DXT_NUMBER_SHAPE_KEEP, DXT_TYPED_FLAG_CONSISTENT, DXT_TYPED_FLAG_NUMBER_SHAPE, DXT_REVEALS_TYPED_CLASSES, DXT_TYPED_FAMILY_COUNT,
         DXT_MECHANISM_UNKNOWN, DXT_MECHANISM_LAPLACE, DXT_MECHANISM_HYPERBOLIC, DXT_MECHANISM_EXPONENTIAL,
         DXT_MECHANISM_SYNTF, DXT_MECHANISM_MAHALANOBIS, DXT_MECHANISM_VICKREY, DXT_MECHANISM_TEM, DXT_MECHANISM_ORDERING,
         DXT_METRIC_UNKNOWN, DXT_METRIC_EUCLIDEAN, DXT_METRIC_HYPERBOLIC, DXT_METRIC_MAHALANOBIS,
@@ -308,10 +308,11 @@ fn rust_layouts() -> Layouts {
     layout!(m, dxt_context_options; struct_size, rng_mode, seed);
     layout!(m, dxt_privatize_options; struct_size, mechanism, epsilon, policy, placeholder, tem_gamma, tem_beta,
         vickrey_t, mahalanobis_lambda, syntf_s, exponential_sampler, search, ivf_nprobe,
-        release_shape, output_top, output_set, preset, typed, typed_consistent, number_shape);
+        release_shape, output_top, output_set, preset, typed, typed_consistent, number_shape, uniform_floor);
     layout!(m, dxt_release_record; struct_size, mechanism, epsilon, metric, rng_mode, is_private,
         fingerprint_valid, model_fingerprint, release, bound, reveals, draws, epsilon_total, epsilon_vocabulary,
-        release_shape, output_kind, output_size, output_digest, preset, typed_classes, typed_flags);
+        release_shape, output_kind, output_size, output_digest, preset, typed_classes, typed_flags, uniform_floor,
+        worst_case_per_word, typed_dropped);
     layout!(m, dxt_local_diagnostics; struct_size, counts, words_privatized, words_leaked);
     layout!(m, dxt_bag_entry; word, length, count);
     layout!(m, dxt_bag; entries, size);

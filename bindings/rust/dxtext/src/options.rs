@@ -426,32 +426,32 @@ impl Options {
         self.set("preset", &value.option_name())
     }
 
-    /// person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (default privatize). One of privatize, placeholder, replace, keep.
+    /// person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], drop = nothing (only the word count shows it), privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (default privatize). One of privatize, placeholder, replace, keep, drop.
     pub fn names(self, value: impl OptionName) -> Options {
         self.set("names", &value.option_name())
     }
 
-    /// cities, regions, countries: replace = one of the same class drawn uniformly, placeholder = [city] [region] [country] (default privatize). One of privatize, placeholder, replace, keep.
+    /// cities, regions, countries: replace = one of the same class drawn uniformly, placeholder = [city] [region] [country] (default privatize). One of privatize, placeholder, replace, keep, drop.
     pub fn places(self, value: impl OptionName) -> Options {
         self.set("places", &value.option_name())
     }
 
-    /// organisations the model lists: replace = one drawn uniformly, placeholder = [organization] (default privatize). One of privatize, placeholder, replace, keep.
+    /// organisations the model lists: replace = one drawn uniformly, placeholder = [organization] (default privatize). One of privatize, placeholder, replace, keep, drop.
     pub fn organizations(self, value: impl OptionName) -> Options {
         self.set("organizations", &value.option_name())
     }
 
-    /// numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (default privatize). One of privatize, placeholder, replace, keep.
+    /// numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (default privatize). One of privatize, placeholder, replace, keep, drop.
     pub fn typed_numbers(self, value: impl OptionName) -> Options {
         self.set("typed_numbers", &value.option_name())
     }
 
-    /// e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (default privatize). One of privatize, placeholder, replace, keep.
+    /// e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (default privatize). One of privatize, placeholder, replace, keep, drop.
     pub fn addresses(self, value: impl OptionName) -> Options {
         self.set("addresses", &value.option_name())
     }
 
-    /// health terms (conditions, drugs; WordNet): replace = one of the same class drawn uniformly, placeholder = [condition] [drug] (default privatize). One of privatize, placeholder, replace, keep.
+    /// health terms (conditions, drugs; WordNet): replace = one of the same class drawn uniformly, placeholder = [condition] [drug] (default privatize). One of privatize, placeholder, replace, keep, drop.
     pub fn health(self, value: impl OptionName) -> Options {
         self.set("health", &value.option_name())
     }
@@ -464,6 +464,11 @@ impl Options {
     /// what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (default hide). One of hide, keep.
     pub fn number_shape(self, value: impl OptionName) -> Options {
         self.set("number_shape", &value.option_name())
+    }
+
+    /// the uniform floor p: each privatised word is released, with probability p, as a word drawn uniformly from the output vocabulary (n words), which caps the loss per word at ln(1 + (1 - p) m n / p) nats, m the largest probability of one output (the record's worst_case_per_word); docs/guarantees.md, "The uniform floor" (default 0).
+    pub fn floor(self, value: f64) -> Options {
+        self.number("floor", value)
     }
     // generated: end options
 }

@@ -64,9 +64,9 @@ public enum Policy: UInt32 {
 
 /// What to do with a family of typed tokens (dxt_typed_policy): replace by a
 /// uniform member of the class, its placeholder, an ordinary privatised
-/// word, or keep (a named leak).
+/// word, keep (a named leak), or drop (nothing released).
 public enum TypedPolicy: UInt32 {
-    case privatize = 1, placeholder = 2, replace = 3, keep = 4
+    case privatize = 1, placeholder = 2, replace = 3, keep = 4, drop = 5
 }
 
 /// The exponential mechanism's sampler (dxt_exponential_sampler).
@@ -199,6 +199,8 @@ public struct PrivatizeOptions {
     public var typedConsistent: Bool? = nil
     /// A replaced number keeps its separators and digit count (reveals its shape).
     public var numberShape: Bool? = nil
+    /// The uniform floor p in [0, 1): caps the loss per word (docs/guarantees.md).
+    public var floor: Double? = nil
 
     public init(epsilon: Double, mechanism: Mechanism = .laplace) {
         self.epsilon = epsilon
@@ -255,6 +257,7 @@ public struct PrivatizeOptions {
         if let v = health { out.append(("health", kebab(v))) }
         if let v = typedConsistent { out.append(("typed_consistent", v ? "on" : "off")) }
         if let v = numberShape { out.append(("number_shape", v ? "keep" : "hide")) }
+        if let v = floor { out.append(("floor", "\(v)")) }
         for (name, value) in byName.sorted(by: { $0.key < $1.key }) { out.append((name, value)) }
         return out
     }

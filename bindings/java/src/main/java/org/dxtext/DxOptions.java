@@ -264,17 +264,17 @@ public final class DxOptions {
     return set("preset", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
-  /** person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (names; default privatize). One of privatize, placeholder, replace, keep. */
+  /** person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], drop = nothing (only the word count shows it), privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (names; default privatize). One of privatize, placeholder, replace, keep, drop. */
   public DxOptions names(String value) {
     return set("names", value);
   }
 
-  /** person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (names; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  /** person names (first names, surnames; the model's typed classes section): replace = a name drawn uniformly from the same list, placeholder = [name], drop = nothing (only the word count shows it), privatize = an ordinary word, keep = a named leak; docs/guarantees.md, "Typed replacement" (names; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
   public DxOptions names(Enum<?> value) {
     return set("names", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
-  /** cities, regions, countries: replace = one of the same class drawn uniformly, placeholder = [city] [region] [country] (places; default privatize). One of privatize, placeholder, replace, keep. */
+  /** cities, regions, countries: replace = one of the same class drawn uniformly, placeholder = [city] [region] [country] (places; default privatize). One of privatize, placeholder, replace, keep, drop. */
   public DxOptions places(String value) {
     return set("places", value);
   }
@@ -284,7 +284,7 @@ public final class DxOptions {
     return set("places", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
-  /** organisations the model lists: replace = one drawn uniformly, placeholder = [organization] (organizations; default privatize). One of privatize, placeholder, replace, keep. */
+  /** organisations the model lists: replace = one drawn uniformly, placeholder = [organization] (organizations; default privatize). One of privatize, placeholder, replace, keep, drop. */
   public DxOptions organizations(String value) {
     return set("organizations", value);
   }
@@ -294,7 +294,7 @@ public final class DxOptions {
     return set("organizations", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
-  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (typed_numbers; default privatize). One of privatize, placeholder, replace, keep. */
+  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (typed_numbers; default privatize). One of privatize, placeholder, replace, keep, drop. */
   public DxOptions typedNumbers(String value) {
     return set("typed_numbers", value);
   }
@@ -304,7 +304,7 @@ public final class DxOptions {
     return set("typed_numbers", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
-  /** e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (addresses; default privatize). One of privatize, placeholder, replace, keep. */
+  /** e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (addresses; default privatize). One of privatize, placeholder, replace, keep, drop. */
   public DxOptions addresses(String value) {
     return set("addresses", value);
   }
@@ -314,7 +314,7 @@ public final class DxOptions {
     return set("addresses", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
-  /** health terms (conditions, drugs; WordNet): replace = one of the same class drawn uniformly, placeholder = [condition] [drug] (health; default privatize). One of privatize, placeholder, replace, keep. */
+  /** health terms (conditions, drugs; WordNet): replace = one of the same class drawn uniformly, placeholder = [condition] [drug] (health; default privatize). One of privatize, placeholder, replace, keep, drop. */
   public DxOptions health(String value) {
     return set("health", value);
   }
@@ -342,6 +342,11 @@ public final class DxOptions {
   /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (number_shape; default hide). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
   public DxOptions numberShape(Enum<?> value) {
     return set("number_shape", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  /** the uniform floor p: each privatised word is released, with probability p, as a word drawn uniformly from the output vocabulary (n words), which caps the loss per word at ln(1 + (1 - p) m n / p) nats, m the largest probability of one output (the record's worst_case_per_word); docs/guarantees.md, "The uniform floor" (floor; default 0). */
+  public DxOptions floor(double value) {
+    return set("floor", value);
   }
   // generated: end options
 }

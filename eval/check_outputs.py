@@ -24,10 +24,11 @@ def main(out, name, config_path):
     attacks = ["attack_koppel", "attack_char_svm", "attack_adaptive_char", "attack_adaptive_word", "attack_structure"]
     metrics = attacks + ["utility_nb", "utility_svm", "utility_fasttext"]
     nonoise = ["nonoise_" + k[len("attack_"):] for k in attacks]
+    topic = ["topic_words", "topic_structure_static", "topic_structure_adaptive", "topic_structure", "topic_best"]
     for r in rows:
         noisy_row = r["mechanism"] not in ("original", "vectorised")
         shares = ["words_changed", "content_kept", "chance_attack", "chance_utility", "attack_strongest",
-                  "nonoise_strongest", "topic_floor"] + nonoise + (["common_share"] if noisy_row else [])
+                  "nonoise_strongest", "topic_floor"] + nonoise + topic + (["common_share"] if noisy_row else [])
         for k in metrics + shares:
             if r.get(k, "") == "":
                 problems.append(f"{r['mechanism']} {r['epsilon']}: no {k}")
@@ -42,6 +43,16 @@ def main(out, name, config_path):
             want = float(r["attack_strongest"]) / float(r["nonoise_strongest"])
             if abs(float(r["strongest_ratio"]) - want) > 2e-3:
                 problems.append(f"{r['mechanism']} {r['epsilon']}: strongest_ratio is not strongest / no-noise")
+        if all(r.get(k, "") != "" for k in topic + ["utility_svm"]):
+            t = {k: float(r[k]) for k in topic + ["utility_svm"]}
+            if t["topic_words"] != t["utility_svm"]:
+                problems.append(f"{r['mechanism']} {r['epsilon']}: topic_words is not the word SVM's accuracy")
+            if abs(t["topic_structure"] - max(t["topic_structure_static"], t["topic_structure_adaptive"])) > 1e-3:
+                problems.append(f"{r['mechanism']} {r['epsilon']}: topic_structure is not the better structure analyst")
+            if abs(t["topic_best"] - max(t["topic_words"], t["topic_structure"])) > 1e-3:
+                problems.append(f"{r['mechanism']} {r['epsilon']}: topic_best is not the better of words and structure")
+        if r.get("topic_best_share", "") == "" or float(r["topic_best_share"]) < 0:
+            problems.append(f"{r['mechanism']} {r['epsilon']}: no topic_best_share")
         if r.get("topic_share", "") == "" or float(r["topic_share"]) < 0:
             problems.append(f"{r['mechanism']} {r['epsilon']}: no topic_share")
     original = [r for r in rows if r["mechanism"] == "original"]
@@ -62,7 +73,7 @@ def main(out, name, config_path):
     if len(hits) != len(rows):
         problems.append(f"hits.jsonl has {len(hits)} lines for {len(rows)} rows")
     for h, r in zip(hits, rows):
-        for k in metrics:
+        for k in metrics + ["topic_structure_static", "topic_structure_adaptive"]:
             got = sum(h[k]) / len(h[k]) if h[k] else -1
             if abs(got - float(r[k])) > 1e-3:
                 problems.append(f"{r['mechanism']} {r['epsilon']}: {k} in results.csv ({r[k]}) is not the mean "
@@ -75,7 +86,7 @@ def main(out, name, config_path):
             problems.append(f"{f} is not a PNG")
     report = open(os.path.join(out, "report.md"), encoding="utf-8").read()
     for needle in [f"]({name}-accuracy.png)", f"]({name}-frontier.png)", "## Where utility stays within 10%",
-                   "## Against the no-noise reference", "## All numbers"]:
+                   "## Against the no-noise reference", "## Topic with the public structure", "## All numbers"]:
         if needle not in report:
             problems.append(f"report.md lacks {needle!r}")
     for m in config["mechanisms"]:

@@ -45,8 +45,16 @@ METRICS = ATTACKERS + UTILITY
 # large that every word is released as itself (same mechanism, release
 # shape, output vocabulary and token policies; a peer keeps its words).
 NO_NOISE_EPSILON = 1e4
+# The topic analysts: the word SVM (topic_words, the same as utility_svm)
+# and the analyst that also reads every released word's place in the public
+# structure (utility.StructureTopic), trained on the unmodified known texts
+# (static) and on the known texts released by the same condition (adaptive);
+# topic_structure is the better of the two, topic_best the better of words
+# and structure, topic_best_share its share of the unmodified text's.
+TOPIC_STRUCTURE = ["topic_structure_static", "topic_structure_adaptive"]
+TOPIC = ["topic_words"] + TOPIC_STRUCTURE + ["topic_structure", "topic_best", "topic_best_share"]
 EXTRA = (["attack_strongest"] + ["nonoise_" + k[len("attack_"):] for k in ATTACKERS]
-         + ["nonoise_strongest", "strongest_ratio", "common_share", "topic_share", "topic_floor"])
+         + ["nonoise_strongest", "strongest_ratio", "common_share", "topic_share", "topic_floor"] + TOPIC)
 
 
 def accuracy(pred, gold):
@@ -151,6 +159,7 @@ def main(argv=None):
         clf.fit(k_text, y)
     print(f"[{name}] classifiers trained in {time.monotonic() - start:.1f} s", file=sys.stderr)
     k_author = [r["author"] for r in known]
+    k_label = [r["label"] for r in known]
     floor = attackers.topic_floor(k_author, [r["label"] for r in known], u_author, u_label)
     sizes["topic_floor"] = floor
 
@@ -202,6 +211,26 @@ def main(argv=None):
             hits[key] = [int(p == g) for p, g in zip(pred, u_author)]
         return row, hits
 
+    static_topic = {}
+
+    def topic_scores(known_texts, texts, model, peer=None):
+        """Accuracy and hits of the structure-aware topic analyst, trained on
+        the unmodified known texts and on the known texts as released."""
+        structure = structure_of(model, peer)
+        # The static analyst depends only on the structure: the model's
+        # orderings, or a peer's own mapping sets.
+        key = (model, id(peer) if peer is not None and peer.reveals_set else None)
+        if key not in static_topic:
+            static_topic[key] = utility.StructureTopic(structure).fit(k_text, k_label)
+        static = static_topic[key].predict(texts)
+        adaptive = static if known_texts is k_text else (
+            utility.StructureTopic(structure).fit(known_texts, k_label).predict(texts))
+        row, hits = {}, {}
+        for key, pred in [("topic_structure_static", static), ("topic_structure_adaptive", adaptive)]:
+            row[key] = accuracy(pred, u_label)
+            hits[key] = [int(p == g) for p, g in zip(pred, u_label)]
+        return row, hits
+
     def evaluate(texts):
         """Accuracy per classifier, and which texts each got right."""
         row, hits = {}, {}
@@ -216,11 +245,16 @@ def main(argv=None):
     # mechanism (name, model, epsilons, optional args and a variant label
     # telling entries of one mechanism apart) or a preset (preset, model,
     # optional epsilons: without them the preset's own).
+    def geometry_mechanism(model):
+        """The mechanism the noiseless CLI runs on the model name (the
+        vectorised baseline, the content words): the first mechanism of the
+        config on it, else the exponential mechanism, which takes any of a
+        model's metrics (a config of presets or peers only)."""
+        return next((m["name"] for m in config["mechanisms"] if m["model"] == model and "name" in m), "exponential")
+
     runs = [("original", "", "", None, 0, None)]
     for model in sorted({m["model"] for m in config["mechanisms"]}):
-        # The first mechanism on the model gives the geometry the CLI expects.
-        first = next(m for m in config["mechanisms"] if m["model"] == model and "name" in m)
-        runs.append(("vectorised", "", model, None, 0, first))
+        runs.append(("vectorised", "", model, None, 0, {"name": geometry_mechanism(model), "model": model}))
     for m in config["mechanisms"]:
         label = condition_name(m)
         for eps in m.get("epsilons", [None]):
@@ -232,8 +266,7 @@ def main(argv=None):
     content = {}
     for _, _, model, _, _, m in runs[1:]:
         if model not in content:
-            geometry = next(x["name"] for x in config["mechanisms"] if x["model"] == model and "name" in x)
-            content[model] = privatizer.content_words(dxtext, u_text, models[model], geometry)
+            content[model] = privatizer.content_words(dxtext, u_text, models[model], geometry_mechanism(model))
 
     peer_cache = {}
 
@@ -341,20 +374,28 @@ def main(argv=None):
                                           peer_of(m, model, eps) if m is not None and "peer" in m else None)
             accuracies.update(ad)
             hits.update(ad_hits)
+            topic, topic_hits = topic_scores(ktexts, texts, model or sorted(models)[0],
+                                             peer_of(m, model, eps) if m is not None and "peer" in m else None)
+            accuracies.update(topic)
+            hits.update(topic_hits)
             row.update({k: round(v, 4) for k, v in accuracies.items()})
             strongest = max(accuracies[k] for k in ATTACKERS)
             if ref is None:  # the baselines are their own no-noise reference
                 ref = {k: accuracies[k] for k in ATTACKERS}
             ref_strongest = max(ref.values())
+            t_structure = max(accuracies[k] for k in TOPIC_STRUCTURE)
+            t_best = max(accuracies["utility_svm"], t_structure)
             if u0 is None:
-                u0 = accuracies["utility_svm"]
+                u0, t0 = accuracies["utility_svm"], t_best
             row.update({"attack_strongest": round(strongest, 4),
                         **{"nonoise_" + k[len("attack_"):]: round(ref[k], 4) for k in ATTACKERS},
                         "nonoise_strongest": round(ref_strongest, 4),
                         "strongest_ratio": round(strongest / ref_strongest, 4) if ref_strongest > 0 else "",
                         "common_share": "" if common_share != common_share else round(common_share, 4),
                         "topic_share": round(accuracies["utility_svm"] / u0, 4) if u0 else "",
-                        "topic_floor": round(floor, 4)})
+                        "topic_floor": round(floor, 4), "topic_words": round(accuracies["utility_svm"], 4),
+                        "topic_structure": round(t_structure, 4), "topic_best": round(t_best, 4),
+                        "topic_best_share": round(t_best / t0, 4) if t0 else ""})
             w.writerow(row)
             f.flush()
             hits_file.write(json.dumps({"mechanism": mech, "variant": variant, "model": model,
@@ -363,6 +404,7 @@ def main(argv=None):
             rows.append(row)
             print(f"[{name}] {mech:12s} {variant:14s} {model:9s} eps={row['epsilon']!s:6s} rep={rep} "
                   + " ".join(f"{k[7:] if k.startswith('attack_') else k}={row[k]:.3f}" for k in METRICS)
+                  + f" topic_structure={t_structure:.3f}"
                   + f" kept={kept:.3f} common={common_share:.2f} ratio={row['strongest_ratio']} ({secs:.0f} s)",
                   file=sys.stderr)
             if mech not in ("original", "vectorised") and rep == 0:

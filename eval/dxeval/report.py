@@ -234,6 +234,44 @@ def target_section(rows, sizes):
     return lines + [""]
 
 
+TOPIC_COLUMNS = [("topic_words", "words (word SVM)"), ("topic_structure_static", "structure, static"),
+                 ("topic_structure_adaptive", "structure, adaptive"), ("topic_structure", "structure (better)"),
+                 ("topic_best", "best"), ("topic_best_share", "best / unmodified best")]
+
+
+def topic_section(rows):
+    """The topic analysts per condition (means over seeds): the word SVM and
+    the analyst that also reads each released word's place in the public
+    structure, trained on the unmodified known texts (static) or on the
+    known texts released by the same condition (adaptive)."""
+    if not rows or "topic_best" not in rows[0]:
+        return []
+    groups = defaultdict(list)
+    for r in rows:
+        groups[key_of(r)].append(r)
+    lines = ["## Topic with the public structure", "",
+             "The analyst may map every released word to the public structure, as the structure-aware attacker "
+             "does (its bucket ⌊place/B⌋ along each public ordering, or its CusText mapping set): that needs only "
+             "the release and the model. 'structure' is a linear SVM on tf-idf of the released words and these "
+             "tokens, trained on the unmodified known texts (static) or on the known texts released by the same "
+             "condition (adaptive); 'best' is the better of words and structure.", "",
+             "| condition | seeds | " + " | ".join(t for _, t in TOPIC_COLUMNS) + " |",
+             "|---|---|" + "---|" * len(TOPIC_COLUMNS)]
+
+    def order(k):
+        m, v, mo, e = k
+        return (0 if m == "original" else 1 if m == "vectorised" else 2, mo, m, v, e if e is not None else 0)
+
+    for key in sorted(groups, key=order):
+        rs = groups[key]
+        cells = [label_of(key), str(len(rs))]
+        for c, _ in TOPIC_COLUMNS:
+            vals = [float(r[c]) for r in rs if r.get(c, "") not in ("", None)]
+            cells.append(f"{mean(vals):.3f}" if vals else "–")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
 def plot_accuracy(path, summary, chance, title):
     groups = groups_in(summary)
     fig, axes = plt.subplots(len(groups), 2, figsize=(10, 2.7 * len(groups)), squeeze=False, sharey=True)
@@ -409,6 +447,7 @@ def write(out, name, rows, cal_rows, sizes, config):
     if cal_rows:
         lines += [f"![N_w and S_w vs epsilon]({cal_png})", ""]
     lines += target_section(rows, sizes)
+    lines += topic_section(rows)
     lines += ["## Where utility stays within 10% and the attack falls most", ""]
     lines += conclusion(summary, chance)
     lines += ["", "## All numbers", ""] + table(summary) + [""]

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Utility classifiers for the `label` field, trained on the known
 (unprivatised) texts: tf-idf + multinomial naive Bayes, tf-idf + linear SVM,
-and fastText supervised (Debian's `fasttext` command)."""
+and fastText supervised (Debian's `fasttext` command); and the topic analyst
+that also reads the public structure (StructureTopic)."""
 import os
 import re
 import shutil
@@ -11,6 +12,8 @@ import tempfile
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.svm import LinearSVC
+
+from .attackers import StructureSVM
 
 
 def _word_tfidf():
@@ -39,6 +42,22 @@ class WordSVM:
 
     def predict(self, texts):
         return list(self.clf.predict(self.vec.transform(texts)))
+
+
+class StructureTopic(StructureSVM):
+    """The topic analyst that uses the public structure: a linear SVM on
+    tf-idf of the released words and, for each word, its structure tokens
+    (its bucket floor(position / B) along each public ordering of the
+    model, or its CusText mapping set) -- the features of the
+    structure-aware attacker, with the label as the target. Mapping a
+    released word to the public structure needs nothing but the release
+    and the model, so it is free for the analyst (DESIGN.md, "Guarantees on
+    one scale"): a replacement that stays near its word keeps the word's
+    buckets, and with them some of its topic.
+
+    Trained either on the unmodified known texts (static) or on the known
+    texts released by the same condition (adaptive)."""
+    name = "topic_structure"
 
 
 class FastTextError(RuntimeError):

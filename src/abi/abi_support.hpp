@@ -256,6 +256,9 @@ inline dxt::Mechanism& mechanism_for(dxt_context* ctx, const dxt_privatize_optio
   dxt::MechanismParams p = mechanism_params(o);
   p.output = output_for(ctx, o);
   dxt::check_epsilon(p.epsilon);
+  // Rows that are not finite or overflow are refused for every mechanism,
+  // also those that read only the orderings (model.hpp, check_rows).
+  ctx->model->check_rows();
   if (!ctx->mechanism || !(ctx->mechanism->params() == p)) {
     ctx->mechanism.reset();  // release the old scratch before building anew
     ctx->mechanism = dxt::make_mechanism(*ctx->model, p);

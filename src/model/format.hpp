@@ -33,6 +33,14 @@ inline constexpr uint32_t kMaxSections = 64;
 inline constexpr uint64_t kSectionAlignment = 64;
 inline constexpr uint32_t kMaxDimension = 65536;
 inline constexpr uint64_t kMaxMetadataSize = 1u << 20;
+// Bounds of a row's squared Euclidean norm (docs/format.md §9): 0, or in
+// [kMinRowSquaredNorm, kMaxRowSquaredNorm]. Below the upper bound every
+// product and sum the mechanisms form from two rows and a noisy point stays
+// far from the binary32 limit (3.4e38) even in float; above the lower one a
+// norm, its square root and a cosine of it are normal numbers (a row of
+// subnormal elements would have a squared norm that rounds to 0).
+inline constexpr double kMaxRowSquaredNorm = 1e30;
+inline constexpr double kMinRowSquaredNorm = 1e-30;
 // Sections of unknown kinds (11, 13 and above) hold together at most this many
 // bytes plus kUnknownSectionsFactor times the bytes of the sections whose
 // sizes the header's counts fix (every known kind but metadata and strings):

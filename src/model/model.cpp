@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -36,6 +37,13 @@ struct ModelBytes {
 };
 
 namespace {
+
+// A squared norm as a message shows it ("1.8e+77").
+std::string short_number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", v);
+  return buffer;
+}
 
 using format::load_u16;
 using format::load_u32;
@@ -490,8 +498,61 @@ std::optional<uint32_t> Model::lookup(std::string_view w) const {
   return std::nullopt;
 }
 
+void Model::check_rows() const {
+  std::call_once(rows_once_, [this] {
+    const uint64_t D = dimension_;
+    const auto* norms = reinterpret_cast<const float*>(norms_.data);
+    const auto* scales = reinterpret_cast<const float*>(scales_.data);
+    auto element = [&](uint64_t v, uint64_t i) -> float {
+      switch (quantization_) {
+        case DXT_QUANT_F32: {
+          float x;
+          std::memcpy(&x, matrix_.data + (v * D + i) * 4, 4);
+          return x;
+        }
+        case DXT_QUANT_F16: return f16_to_f32(load_u16(matrix_.data + (v * D + i) * 2));
+        default: return scales[v] * static_cast<float>(static_cast<int8_t>(matrix_.data[v * D + i]));
+      }
+    };
+    for (uint64_t v = 0; v < vocabulary_size_ && rows_error_.empty(); ++v) {
+      const std::string row = "row " + std::to_string(v);
+      if (scales != nullptr && !(std::isfinite(scales[v]) && scales[v] >= 0)) {
+        rows_error_ = row + " has a scale that is negative or not finite";
+        break;
+      }
+      double norm2 = 0;
+      for (uint64_t i = 0; i < D; ++i) {
+        const double x = element(v, i);
+        if (!std::isfinite(x)) {
+          rows_error_ = row + " has a value that is not finite";
+          break;
+        }
+        norm2 += x * x;
+      }
+      if (!rows_error_.empty()) break;
+      if (!(norm2 <= format::kMaxRowSquaredNorm) || (norm2 != 0 && norm2 < format::kMinRowSquaredNorm)) {
+        rows_error_ = row + " has a squared norm of " + short_number(norm2) +
+                      ", outside 0 or [1e-30, 1e30] (docs/format.md, section 9)";
+        break;
+      }
+      if (geometry_ == DXT_GEOMETRY_POINCARE && !(norm2 < 1.0)) {
+        rows_error_ = row + " lies outside the Poincare ball";
+        break;
+      }
+      const double stored = norms[v];
+      if (!std::isfinite(stored) || std::fabs(stored - norm2) > 1e-3 * norm2) {
+        rows_error_ =
+            row + " has a stored squared norm of " + short_number(stored) + ", not the row's " + short_number(norm2);
+        break;
+      }
+    }
+  });
+  if (!rows_error_.empty()) corrupt(rows_error_);
+}
+
 void Model::row(uint32_t index, float* out) const {
   if (index >= vocabulary_size_) fail(DXT_E_NOT_FOUND, "row index out of range");
+  check_rows();
   const uint64_t D = dimension_;
   switch (quantization_) {
     case DXT_QUANT_F32: std::memcpy(out, matrix_.data + index * D * 4, D * 4); break;
@@ -510,8 +571,14 @@ void Model::row(uint32_t index, float* out) const {
   }
 }
 
-const float* Model::row_scales() const { return reinterpret_cast<const float*>(scales_.data); }
-const float* Model::row_norms() const { return reinterpret_cast<const float*>(norms_.data); }
+const float* Model::row_scales() const {
+  check_rows();
+  return reinterpret_cast<const float*>(scales_.data);
+}
+const float* Model::row_norms() const {
+  check_rows();
+  return reinterpret_cast<const float*>(norms_.data);
+}
 
 uint64_t Model::frequency(uint32_t index) const {
   if (index >= vocabulary_size_) fail(DXT_E_NOT_FOUND, "word index " + std::to_string(index) + " is out of range");

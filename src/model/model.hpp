@@ -109,10 +109,22 @@ class Model {
   // declared lowercase, i.e. folded; otherwise exact, then folded.
   std::optional<uint32_t> lookup(std::string_view word) const;
 
+  // The rows, checked on first use of any of the four calls below (not at
+  // open, so that opening stays constant work; docs/format.md §12.2): every
+  // dequantised element, scale and stored norm finite, scales non-negative,
+  // each row's squared norm 0 or within [kMinRowSquaredNorm,
+  // kMaxRowSquaredNorm] (format.hpp), below 1 in a Poincare model, and the
+  // stored norm equal to it within 1e-3 relative. So no mechanism meets an
+  // infinite or NaN norm, product or cosine. O(V D) once; a failed check
+  // throws DXT_E_CORRUPT_MODEL on every call.
+  void check_rows() const;
   // Row i dequantised into out[0..dimension).
   void row(uint32_t index, float* out) const;
   // Raw matrix storage for the scan kernels.
-  const uint8_t* matrix_data() const { return matrix_.data; }
+  const uint8_t* matrix_data() const {
+    check_rows();
+    return matrix_.data;
+  }
   const float* row_scales() const;           // int8 only, else nullptr
   const float* row_norms() const;            // squared norms of the dequantised rows
   uint64_t frequency(uint32_t index) const;  // 0 without a frequency section; throws when out of range
@@ -185,6 +197,8 @@ class Model {
   mutable std::once_flag typed_once_;
   mutable std::unique_ptr<TypedLists> typed_lists_;
   mutable std::string typed_error_;
+  mutable std::once_flag rows_once_;
+  mutable std::string rows_error_;  // empty when the rows are valid
   mutable std::once_flag fingerprint_once_;
   mutable Digest fingerprint_{};
 };

@@ -17,6 +17,13 @@
 namespace dxt {
 
 namespace {
+
+// A squared norm as a message shows it ("1.8e+77").
+std::string short_number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", v);
+  return buffer;
+}
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 // Largest dimension for which the writer accumulates a covariance: the D x D
 // doubles it keeps (and writes) are 128 MiB there.
@@ -169,6 +176,16 @@ void ModelWriter::add(std::string_view word, const float* v, uint64_t frequency)
     }
     default: fail(DXT_E_INTERNAL, "unknown quantisation");
   }
+  // A row whose squared norm overflows binary32 (or nearly: rows of 3e38)
+  // would make norms, products and cosines infinite or NaN in every
+  // mechanism; one of subnormal elements would have a norm that rounds to 0.
+  if (!(norm2 <= format::kMaxRowSquaredNorm))
+    fail(DXT_E_PARSE, "the vector of '" + std::string(word) + "' has a squared norm of " + short_number(norm2) +
+                          ", above the format's bound of 1e30 (docs/format.md, section 9)");
+  if (norm2 != 0 && norm2 < format::kMinRowSquaredNorm)
+    fail(DXT_E_PARSE, "the vector of '" + std::string(word) +
+                          "' is non-zero with a squared norm below the format's bound of 1e-30 (subnormal values; "
+                          "docs/format.md, section 9)");
   if (options_.geometry == DXT_GEOMETRY_POINCARE && !(norm2 < 1.0))
     fail(DXT_E_PARSE, "'" + std::string(word) + "' lies outside the Poincare ball (norm >= 1)");
   out_.write(reinterpret_cast<const char*>(row_buffer_.data()), static_cast<std::streamsize>(row_buffer_.size()));

@@ -67,6 +67,9 @@ TypedLists decode_typed_lists(const uint8_t* data, uint64_t size) {
     if (cls <= previous_class) corrupt("classes are not in increasing order");
     if (first != next_first || count == 0 || count > N - first)
       corrupt("the members of class " + std::to_string(cls) + " do not follow the class before");
+    if (count < tf::kMinClassMembers)
+      corrupt("class " + std::to_string(cls) + " has " + std::to_string(count) + " member, fewer than " +
+              std::to_string(tf::kMinClassMembers) + " (its replacement would be the input itself)");
     previous_class = cls;
     next_first = first + count;
     std::vector<TypedMember>& members = lists.members[cls];
@@ -119,6 +122,16 @@ std::vector<uint8_t> encode_typed_lists(const TypedLists& lists) {
     }
   }
   if (unique.empty()) fail(DXT_E_PARSE, "the typed lists are empty");
+  for (size_t i = 0; i < unique.size();) {
+    size_t j = i;
+    while (j < unique.size() && unique[j].cls == unique[i].cls) ++j;
+    if (j - i < tf::kMinClassMembers)
+      fail(DXT_E_PARSE, std::string("the typed class ") + std::to_string(unique[i].cls) + " has " +
+                            std::to_string(j - i) + " member ('" + unique[i].word + "'), fewer than " +
+                            std::to_string(tf::kMinClassMembers) +
+                            ": a replacement drawn from it would be the input itself");
+    i = j;
+  }
   if (unique.size() > tf::kMaxEntries) fail(DXT_E_PARSE, "the typed lists hold more than 4194304 members");
   uint32_t C = 0;
   for (size_t i = 0; i < unique.size(); ++i) C += i == 0 || unique[i].cls != unique[i - 1].cls;

@@ -28,6 +28,10 @@ inline constexpr uint8_t kFlagCommonWord = 0x1;
 inline constexpr uint32_t kMaxEntries = 1u << 22;
 inline constexpr uint64_t kMaxSectionSize = uint64_t{64} << 20;
 inline constexpr size_t kMaxMemberBytes = 64;
+// A class holds no members or at least this many (docs/format.md §10.4): a
+// replacement is a member drawn uniformly, so a class of one member would
+// release its member as its own "replacement", the input itself.
+inline constexpr uint32_t kMinClassMembers = 2;
 }  // namespace typed_format
 
 // Classes a list may hold: DXT_TYPED_FIRST_NAME .. DXT_TYPED_DRUG.
@@ -51,7 +55,8 @@ struct TypedLists {
 
 // The section's bytes for `lists` (members sorted and deduplicated here).
 // Throws DXT_E_PARSE for a member that is empty, too long, not lower case,
-// not valid UTF-8, or holds a space or control character.
+// not valid UTF-8, or holds a space or control character, and for a class
+// with fewer than kMinClassMembers distinct members (but none).
 std::vector<uint8_t> encode_typed_lists(const TypedLists& lists);
 
 // Decodes and checks the section's bytes (docs/format.md §10.4, check 19):

@@ -6,6 +6,7 @@
 #include "accounting/privacy_report.hpp"
 #include "errors/error.hpp"
 #include "mechanisms/mechanism.hpp"
+#include "model/typed_lists.hpp"
 
 namespace dxt {
 
@@ -68,7 +69,59 @@ const char* const kPolicyFields[DXT_TOKEN_CLASS_COUNT] = {"in_vocabulary", "oov"
 // dxt_privatize_options_init writes.
 bool unset(uint32_t value, uint32_t init_default) { return value == 0 || value == init_default; }
 
+// The list classes of each typed family (typed_family), in class order.
+bool family_has_class(int family, uint32_t cls) {
+  switch (family) {
+    case DXT_FAMILY_NAMES: return cls == DXT_TYPED_FIRST_NAME || cls == DXT_TYPED_SURNAME;
+    case DXT_FAMILY_PLACES: return cls == DXT_TYPED_CITY || cls == DXT_TYPED_REGION || cls == DXT_TYPED_COUNTRY;
+    case DXT_FAMILY_ORGANIZATIONS: return cls == DXT_TYPED_ORGANIZATION;
+    case DXT_FAMILY_HEALTH: return cls == DXT_TYPED_CONDITION || cls == DXT_TYPED_DRUG;
+    default: return false;  // numbers and addresses come from patterns, not lists
+  }
+}
+
+const char* list_class_name(uint32_t cls) {
+  switch (cls) {
+    case DXT_TYPED_FIRST_NAME: return "first names";
+    case DXT_TYPED_SURNAME: return "surnames";
+    case DXT_TYPED_CITY: return "cities";
+    case DXT_TYPED_REGION: return "regions";
+    case DXT_TYPED_COUNTRY: return "countries";
+    case DXT_TYPED_ORGANIZATION: return "organizations";
+    case DXT_TYPED_CONDITION: return "conditions";
+    case DXT_TYPED_DRUG: return "drugs";
+    default: return "unknown";
+  }
+}
+
 }  // namespace
+
+void require_typed_lists(const dxt_privatize_options& o, const Model& model) {
+  const TypedLists* lists = nullptr;
+  bool read = false;
+  for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) {
+    // (Unknown values are refused where the policies are resolved.)
+    if (o.typed[f] == DXT_TYPED_DEFAULT || o.typed[f] == DXT_TYPED_PRIVATIZE || o.typed[f] > DXT_TYPED_KEEP) continue;
+    for (uint32_t c = DXT_TYPED_FIRST_NAME; c <= DXT_TYPED_DRUG; ++c) {
+      if (!family_has_class(f, c)) continue;
+      if (!read) {
+        lists = model.typed_lists();  // checked on first use: DXT_E_CORRUPT_MODEL
+        read = true;
+      }
+      if (lists != nullptr && !lists->members[c].empty()) continue;
+      const Preset* p = find_preset(o.preset);
+      const std::string set_by = p != nullptr ? std::string(" (the preset '") + p->name + "' sets it)" : "";
+      fail(DXT_E_UNSUPPORTED,
+           std::string("the option ") + kTypedFields[f] + " is " + typed_policy_name(o.typed[f]) + set_by +
+               ", but this model " +
+               (lists == nullptr ? "has no typed classes section" : "lists no " + std::string(list_class_name(c))) +
+               ", so " + list_class_name(c) +
+               " would pass as ordinary words: use a model whose typed classes section lists them (dxtext "
+               "typed-classes; docs/guarantees.md, \"Typed replacement\"), or set " +
+               kTypedFields[f] + " to privatize" + (p != nullptr ? " and use no preset" : ""));
+    }
+  }
+}
 
 const Preset* find_preset(uint32_t id) {
   for (const Preset& p : kPresets)
@@ -88,6 +141,7 @@ dxt_privatize_options resolve_preset(const dxt_privatize_options& given, const M
       fail(DXT_E_INVALID_EPSILON, "epsilon is not set: give one from " + format_number(DXT_EPSILON_MIN) + " to " +
                                       format_number(DXT_EPSILON_MAX) +
                                       ", or choose a preset (readable, features or strongest), which sets one");
+    require_typed_lists(given, model);
     return given;
   }
   const Preset* found = find_preset(given.preset);
@@ -96,7 +150,9 @@ dxt_privatize_options resolve_preset(const dxt_privatize_options& given, const M
     for (const Preset& p : kPresets) names += std::string(names.empty() ? "" : ", ") + p.name;
     fail(DXT_E_INVALID_ARGUMENT, "unknown preset " + std::to_string(given.preset) + " (the presets are " + names + ")");
   }
-  return apply_preset(*found, given, model);
+  const dxt_privatize_options resolved = apply_preset(*found, given, model);
+  require_typed_lists(resolved, model);
+  return resolved;
 }
 
 dxt_privatize_options apply_preset(const Preset& p, const dxt_privatize_options& given, const Model& model) {

@@ -60,13 +60,23 @@ const char* preset_name(uint32_t id);
 // caller set to another value than both its default and the preset's (an
 // output_set included), DXT_E_UNSUPPORTED when the preset's output
 // vocabulary needs a frequencies section the model lacks, and
-// DXT_E_INVALID_EPSILON for epsilon 0 without a preset.
+// DXT_E_INVALID_EPSILON for epsilon 0 without a preset, and what
+// require_typed_lists refuses.
 dxt_privatize_options resolve_preset(const dxt_privatize_options& given, const Model& model);
 
 // A dxt_typed_policy's name ("replace", ...), and a dxt_typed_family's
 // option name ("names", ..., "typed_numbers", ...); "unknown" for others.
 const char* typed_policy_name(uint32_t policy);
 const char* typed_family_option(uint32_t family);
+
+// Refuses (DXT_E_UNSUPPORTED, naming the option and the class) options that
+// set a typed family read from the model's lists (names, places,
+// organizations, health) to anything but privatize when the model has no
+// typed classes section or its section lists no member of one of the
+// family's classes: those words would pass as ordinary words while the
+// release record lists their class (docs/guarantees.md, "Typed replacement"). resolve_preset
+// calls it on every call's resolved options, preset or not.
+void require_typed_lists(const dxt_privatize_options& options, const Model& model);
 
 // resolve_preset's work for the preset `p` (options.preset is left as given).
 dxt_privatize_options apply_preset(const Preset& p, const dxt_privatize_options& given, const Model& model);

@@ -25,6 +25,28 @@ bool is_number_token(std::string_view word) {
 }
 }  // namespace
 
+namespace {
+// The text the tokenizer reads: under strict and normalize the input's
+// compatibility forms are not part of what is released, so the text is read
+// through unicode::fold_keeping_case first ("１，５００" is one number, as
+// "1,500" is; "don＇t" one word, as "don't" is); under keep, as written.
+// `buffer` holds the folded text when there is one.
+std::string_view shaped_input(std::string_view text, dxt_release_shape shape, std::string& buffer) {
+  if (shape != DXT_SHAPE_STRICT && shape != DXT_SHAPE_NORMALIZE) return text;
+  buffer = unicode::fold_keeping_case(text);
+  return buffer;
+}
+
+// The size of a possessive "'s" or "’s" ending `w`, a token of class `cls`
+// (0: none; only names, places, organisations and health terms have one).
+size_t possessive_suffix(dxt_typed_class cls, std::string_view w) {
+  if (!is_list_class(cls)) return 0;
+  if (w.size() > 2 && w.substr(w.size() - 2) == "'s") return 2;
+  if (w.size() > 4 && w.substr(w.size() - 4) == "\xE2\x80\x99s") return 4;
+  return 0;
+}
+}  // namespace
+
 // Typographic apostrophes (U+2019) are looked up as ASCII ones, as the
 // default models' corpora are normalised: "don’t" finds "don't".
 std::string fold_apostrophes(std::string_view word) {
@@ -78,15 +100,25 @@ std::string TextPrivatizer::render_typed(const Decision& d, std::string_view wor
     case DXT_TYPED_PLACEHOLDER: return typed_placeholder(d.typed);
     case DXT_TYPED_KEEP: return std::string(word);
     case DXT_TYPED_REPLACE: {
+      // A possessive on the input ("Tom's", "Tom’s") is released as it is
+      // written under keep, as "'s" under normalize, and not at all under
+      // strict, whose output depends on the input only through the token
+      // count and the draws (and whose ledger memo key, strict_release_input,
+      // leaves it out).
+      const size_t possessive = possessive_suffix(d.typed, word);
+      const std::string_view base = word.substr(0, word.size() - possessive);
+      std::string suffix;
+      if (possessive != 0 && policies_.shape == DXT_SHAPE_KEEP) suffix = word.substr(base.size());
+      if (possessive != 0 && policies_.shape == DXT_SHAPE_NORMALIZE) suffix = "'s";
       if (!policies_.typed_consistent)
-        return typed_replacement(d.typed, word, rng_, lists_, policies_.keep_number_shape);
-      auto key = std::make_pair(d.typed, unicode::fold(word));
+        return typed_replacement(d.typed, base, rng_, lists_, policies_.keep_number_shape) + suffix;
+      auto key = std::make_pair(d.typed, unicode::fold(base));
       auto it = consistent_.find(key);
       if (it == consistent_.end())
         it = consistent_
-                 .emplace(std::move(key), typed_replacement(d.typed, word, rng_, lists_, policies_.keep_number_shape))
+                 .emplace(std::move(key), typed_replacement(d.typed, base, rng_, lists_, policies_.keep_number_shape))
                  .first;
-      return it->second;
+      return it->second + suffix;
     }
     default: fail(DXT_E_INTERNAL, "unresolved typed policy");
   }
@@ -103,8 +135,10 @@ std::optional<std::string_view> TextPrivatizer::render(const Decision& d, std::s
   }
 }
 
-std::optional<std::string> TextPrivatizer::privatize_word(std::string_view word, std::optional<bool> is_number) {
-  if (!utf8::valid(word.data(), word.size())) fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
+std::optional<std::string> TextPrivatizer::privatize_word(std::string_view input, std::optional<bool> is_number) {
+  if (!utf8::valid(input.data(), input.size())) fail(DXT_E_INVALID_UTF8, "word is not valid UTF-8");
+  std::string folded;
+  const std::string_view word = shaped_input(input, policies_.shape, folded);
   const Decision d = decide(word, is_number);
   tally_.add(d.cls, d.action);
   if (d.typed != DXT_TYPED_NONE && d.typed_action == DXT_TYPED_DROP) return std::nullopt;
@@ -441,9 +475,11 @@ std::string TextPrivatizer::strict_release_input(std::string_view text) {
   // Typed replacements with typed_consistent depend on which typed tokens
   // are equal: each is keyed by the first of its equals.
   std::map<std::pair<dxt_typed_class, std::string>, uint32_t> first_of;
+  std::string folded;
   for (size_t begin = 0; begin < text.size();) {
     const size_t end = piece_end(text, begin);
-    const std::string_view piece = text.substr(begin, end - begin);
+    // Read as privatize_text reads it under strict.
+    const std::string_view piece = shaped_input(text.substr(begin, end - begin), DXT_SHAPE_STRICT, folded);
     const std::vector<Token> tokens = tokenize(piece);
     // The decisions privatize_text makes, with the typed classifier's context.
     const std::vector<Decision> decisions = decide_tokens(piece, tokens);
@@ -471,7 +507,8 @@ std::string TextPrivatizer::strict_release_input(std::string_view text) {
             bytes(shape);
           }
           if (policies_.typed_consistent) {
-            const auto key = std::make_pair(d.typed, unicode::fold(word));
+            const auto key =
+                std::make_pair(d.typed, unicode::fold(word.substr(0, word.size() - possessive_suffix(d.typed, word))));
             const auto it = first_of.emplace(key, static_cast<uint32_t>(first_of.size())).first;
             u32(it->second);
           }
@@ -509,9 +546,10 @@ std::string TextPrivatizer::privatize_text(std::string_view text) {
   std::string out;
   out.reserve(text.size() + text.size() / 4);
   TextShaper shaper(policies_.shape, out);
+  std::string folded;
   for (size_t begin = 0; begin < text.size();) {
     const size_t end = piece_end(text, begin);
-    privatize_piece(text.substr(begin, end - begin), shaper);
+    privatize_piece(shaped_input(text.substr(begin, end - begin), policies_.shape, folded), shaper);
     begin = end;
   }
   shaper.finish();
@@ -528,8 +566,11 @@ std::vector<std::pair<std::string, uint64_t>> TextPrivatizer::privatize_bag(
   }
   std::map<uint32_t, uint64_t> by_index;
   std::map<std::string, uint64_t> others;  // placeholders and kept words
-  for (const auto& [word, count] : bag) {
+  std::string folded;
+  for (const auto& [input, count] : bag) {
     if (count == 0) continue;
+    // Classified as privatize_word classifies it under the same shape.
+    const std::string_view word = shaped_input(input, policies_.shape, folded);
     const Decision d = decide(word, std::nullopt);
     for (uint64_t k = 0; k < count; ++k) tally_.add(d.cls, d.action);
     if (d.typed != DXT_TYPED_NONE && d.typed_action == DXT_TYPED_DROP) continue;

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
+#include "unicode/case_mapping.hpp"
 #include "unicode/utf8.hpp"
 
 namespace dxt::unicode {
@@ -103,18 +105,30 @@ bool ascii(std::string_view s) {
 
 void nfd(std::vector<uint32_t>& cps) {
   // Canonical decomposition, then the canonical ordering of each run of
-  // non-starters (a stable sort by combining class).
+  // non-starters (UAX #15, section 3: a stable sort by combining class).
+  // Each run is sorted on its own with std::stable_sort, so a run of n marks
+  // takes O(n log n) whatever their order (an insertion sort took O(n^2):
+  // minutes for a word of a million marks of alternating classes).
   std::vector<uint32_t> d;
   d.reserve(cps.size() + 4);
   for (uint32_t c : cps) decompose(c, d);
-  for (size_t i = 1; i < d.size(); ++i) {
+  std::vector<std::pair<uint8_t, uint32_t>> run;  // (class, code point)
+  for (size_t i = 0; i < d.size();) {
     const uint8_t k = combining_class(d[i]);
-    if (k == 0) continue;
-    for (size_t j = i; j > 0; --j) {
-      const uint8_t prev = combining_class(d[j - 1]);
-      if (prev == 0 || prev <= k) break;
-      std::swap(d[j - 1], d[j]);
+    if (k == 0) {
+      ++i;
+      continue;
     }
+    const size_t start = i;
+    run.clear();
+    for (; i < d.size(); ++i) {
+      const uint8_t ki = combining_class(d[i]);
+      if (ki == 0) break;
+      run.emplace_back(ki, d[i]);
+    }
+    if (run.size() < 2) continue;
+    std::stable_sort(run.begin(), run.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t j = 0; j < run.size(); ++j) d[start + j] = run[j].second;
   }
   cps.swap(d);
 }
@@ -170,6 +184,27 @@ std::string fold(std::string_view s) {
   std::vector<uint32_t> cps;
   cps.reserve(in.size());
   for (uint32_t c : in) fold_code_point(c, cps);
+  nfc(cps);
+  std::string out;
+  out.reserve(s.size());
+  for (uint32_t c : cps) utf8::append(out, c);
+  return out;
+}
+
+std::string fold_keeping_case(std::string_view s) {
+  if (ascii(s)) return std::string(s);
+  std::vector<uint32_t> cps;
+  cps.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    const uint32_t c = utf8::decode(s.data(), s.size(), i);
+    if (c == utf8::kInvalid) return std::string(s);
+    if (is_upper(c)) {
+      cps.push_back(c);
+    } else {
+      fold_code_point(c, cps);
+    }
+  }
   nfc(cps);
   std::string out;
   out.reserve(s.size());

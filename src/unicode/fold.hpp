@@ -22,6 +22,19 @@ namespace dxt::unicode {
 // a-z). The result may be empty (a word of default-ignorables only).
 std::string fold(std::string_view utf8);
 
+// The compatibility folding the strict and normalize release shapes read a
+// text through before it is tokenized (docs/guarantees.md, "Release
+// shapes"): every code point that dxtext's case mapping
+// (unicode/case_mapping.hpp) reads as upper case is kept, every other one is
+// replaced by its NFKC_Casefold (full-width forms, ligatures, compatibility
+// digits and punctuation to their plain forms; default-ignorables removed),
+// and the result is brought to NFC. So "１，５００", "don＇t" and "ﬁne" are
+// read as "1,500", "don't" and "fine", and a word's case shape (as dxtext
+// reads it) is what it was. Valid UTF-8 in (an invalid sequence is returned
+// unchanged); per code point, so folding pieces of a text that end after an
+// ASCII space or punctuation mark folds the whole text.
+std::string fold_keeping_case(std::string_view utf8);
+
 // Whether fold(s) == s, without building the folded string for ASCII.
 bool is_folded(std::string_view utf8);
 

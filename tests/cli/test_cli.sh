@@ -352,6 +352,17 @@ conv_fail "empty input" "" glove "$tmp/empty.txt"
 expect_fail "convert: missing input file" "" "$BIN" convert --format glove "$tmp/nope.txt" "$tmp/bad.dxe"
 expect_fail "convert: unknown format" "" "$BIN" convert --format xml "$tmp/glove.txt" "$tmp/bad.dxe"
 expect_fail "convert: unknown quantisation" "quant" "$BIN" convert --format glove --quant int4 "$tmp/glove.txt" "$tmp/bad.dxe"
+# Rows whose squared norm overflows (or nearly: +-3e38, +-1e38) or that hold
+# only subnormals are refused (docs/format.md, section 9), with every
+# quantisation, so no mechanism meets an infinite norm or a NaN cosine.
+printf 'a 1 2\nb 3e38 -3e38\n' >"$tmp/huge.txt"
+printf 'a 1e38 -1e38\nb 1 2\n' >"$tmp/big.txt"
+printf 'a 1 2\nb 1e-40 -1e-40\n' >"$tmp/tiny.txt"
+for q in f32 int8; do
+  expect_fail "convert --quant $q: rows of +-3e38" "line 2: .*squared norm" "$BIN" convert --format glove --quant $q "$tmp/huge.txt" "$tmp/bad.dxe"
+  expect_fail "convert --quant $q: rows of +-1e38" "line 1: .*squared norm" "$BIN" convert --format glove --quant $q "$tmp/big.txt" "$tmp/bad.dxe"
+  expect_fail "convert --quant $q: a row of subnormals" "line 2: .*1e-30" "$BIN" convert --format glove --quant $q "$tmp/tiny.txt" "$tmp/bad.dxe"
+done
 
 
 # --- the mechanism suite from the command line ------------------------------
@@ -870,6 +881,20 @@ expect_fail "--output-top and --output-words together" "choose one" "$BIN" priva
 echo "$WORDS" | tr ' ' '\n' | awk '{ print $1, 1000 - NR }' >"$tmp/freq.txt"
 "$BIN" convert --format glove --quant f32 --lowercase --frequencies "$tmp/freq.txt" "$tmp/glove.txt" "$tmp/mf.dxe" >/dev/null 2>&1
 "$BIN" order --orderings 2 --neighbours 4 "$tmp/mf.dxe" "$tmp/mf.dxe" >/dev/null 2>&1  # the presets' ordering mechanism
+# The presets type names, places, organizations and health terms: they need
+# the typed classes section, and are refused on a model without it.
+TYPED_LISTS="$DATA/../../models/typed/typed-lists-en.tsv"
+cp "$tmp/mf.dxe" "$tmp/mf-untyped.dxe"
+"$BIN" typed-classes "$TYPED_LISTS" "$tmp/mf.dxe" "$tmp/mf.dxe" >/dev/null 2>&1 || bad "typed-classes on mf.dxe exited $?"
+"$BIN" typed-classes "$TYPED_LISTS" "$tmp/m.dxe" "$tmp/m-typed.dxe" >/dev/null 2>&1 || bad "typed-classes on m.dxe exited $?"
+for name in readable features strongest; do
+  expect_fail "privatize --preset $name on a model without the typed classes section" \
+    "preset '$name' sets it.*no typed classes section" "$BIN" privatize --model "$tmp/mf-untyped.dxe" --preset "$name" cat
+done
+expect_fail "privatize --names placeholder on a model without the typed classes section" "no typed classes section" \
+  "$BIN" privatize --model "$tmp/mf-untyped.dxe" --epsilon 1 --names placeholder cat
+check "privatize --typed-numbers placeholder needs no typed classes section" \
+  "$BIN" privatize --model "$tmp/mf-untyped.dxe" --epsilon 1 --typed-numbers placeholder --seed "$SEED_M" cat
 o=$("$BIN" privatize --model "$tmp/mf.dxe" --epsilon 1 --mechanism exponential --output-top 3 --seed "$SEED_M" \
   "happy night in London by the river" 2>/dev/null)
 check "--output-top 3: every released word is one of the 3 most frequent" \
@@ -992,7 +1017,7 @@ while read -r name top; do
       "$BIN" privatize --model "$tmp/m.dxe" --preset "$name" cat
   else
     check "privatize --preset $name (whole vocabulary) on a model without frequencies" \
-      "$BIN" privatize --model "$tmp/m.dxe" --preset "$name" --seed "$SEED_M" cat
+      "$BIN" privatize --model "$tmp/m-typed.dxe" --preset "$name" --seed "$SEED_M" cat
   fi
 done < <(python3 -c 'import json,sys; [print(p["name"], p["output_top"]) for p in json.load(open(sys.argv[1]))["presets"]]' "$tmp/presets.json")
 expect_usage "privatize --preset: an unknown name" "must be one of none, readable, features or strongest, not 'tidy'" \

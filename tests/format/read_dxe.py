@@ -464,6 +464,8 @@ class Model:
               "norm of row %d is %r, recomputed %r" % (i, stored, recomputed))
             if stored != recomputed:
                 inexact_norms += 1
+            c(total == 0 or 1e-30 <= total <= 1e30, CORRUPT,
+              "row %d has a squared norm of %r, outside 0 or [1e-30, 1e30]" % (i, total))
             if self.geometry == 2:
                 c(total < 1.0, CORRUPT, "row %d lies outside the Poincare ball" % i)
 

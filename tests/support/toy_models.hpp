@@ -15,6 +15,7 @@
 #include "model/model_writer.hpp"
 #include "model/ordering_builder.hpp"
 #include "model/section_append_writer.hpp"
+#include "model/typed_lists.hpp"
 
 namespace dxt::test {
 
@@ -40,7 +41,35 @@ struct ToyModelSpec {
   bool with_covariance = false;
   // Two public orderings (the ordering mechanism, which the presets use).
   bool with_orderings = false;
+  // A typed classes section with two members in each list class
+  // (toy_typed_lists; the presets type names, places, organizations and
+  // health terms and are refused on a model without one).
+  bool with_typed_lists = false;
 };
+
+inline TypedLists toy_typed_lists() {
+  TypedLists l;
+  l.members[DXT_TYPED_FIRST_NAME] = {{"tom", false}, {"maria", false}};
+  l.members[DXT_TYPED_SURNAME] = {{"smith", false}, {"okafor", false}};
+  l.members[DXT_TYPED_CITY] = {{"paris", false}, {"lagos", false}};
+  l.members[DXT_TYPED_REGION] = {{"ohio", false}, {"bavaria", false}};
+  l.members[DXT_TYPED_COUNTRY] = {{"peru", false}, {"chad", false}};
+  l.members[DXT_TYPED_ORGANIZATION] = {{"unicef", false}, {"oxfam", false}};
+  l.members[DXT_TYPED_CONDITION] = {{"asthma", false}, {"diabetes", false}};
+  l.members[DXT_TYPED_DRUG] = {{"aspirin", false}, {"metformin", false}};
+  return l;
+}
+
+// `bytes` (a whole model) with the typed classes section `lists` appended.
+inline std::string with_typed_section(const std::string& bytes, const TypedLists& lists) {
+  std::vector<uint64_t> aligned(bytes.size() / 8 + 1, 0);
+  std::memcpy(aligned.data(), bytes.data(), bytes.size());
+  const auto model = Model::open_memory(aligned.data(), bytes.size(), {});
+  std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
+  write_model_with_section(*model, static_cast<uint32_t>(format::SectionKind::kTypedClasses), encode_typed_lists(lists),
+                           format::kMinorTypedClasses, out);
+  return out.str();
+}
 
 inline std::string build_model_bytes(const ToyModelSpec& spec) {
   std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
@@ -55,7 +84,7 @@ inline std::string build_model_bytes(const ToyModelSpec& spec) {
   ModelWriter w(out, o);
   for (size_t i = 0; i < spec.words.size(); ++i) w.add(spec.words[i], spec.vectors[i].data(), 1000 - i);
   w.finish();
-  if (!spec.with_orderings) return out.str();
+  if (!spec.with_orderings) return spec.with_typed_lists ? with_typed_section(out.str(), toy_typed_lists()) : out.str();
   const std::string plain = out.str();
   std::vector<uint64_t> aligned(plain.size() / 8 + 1, 0);
   std::memcpy(aligned.data(), plain.data(), plain.size());
@@ -67,7 +96,7 @@ inline std::string build_model_bytes(const ToyModelSpec& spec) {
   write_model_with_section(*model, static_cast<uint32_t>(format::SectionKind::kOrderings),
                            encode_orderings(*model, orderings, build_orderings(*model, orderings, nullptr)),
                            format::kMinorOrderings, ordered);
-  return ordered.str();
+  return spec.with_typed_lists ? with_typed_section(ordered.str(), toy_typed_lists()) : ordered.str();
 }
 
 // A 2-D toy vocabulary of 20 words on a jittered grid, for distribution tests.

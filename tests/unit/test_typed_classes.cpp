@@ -46,7 +46,9 @@ TypedLists toy_lists() {
                                      {"bill", true}, {"may", true},    {"jordan", false}, {"north", true}};
   l.members[DXT_TYPED_SURNAME] = {{"smith", false}, {"baker", true}, {"jordan", false}};
   l.members[DXT_TYPED_CITY] = {{"chicago", false}, {"paris", false}, {"lagos", false}};
+  l.members[DXT_TYPED_REGION] = {{"ohio", false}, {"bavaria", false}};
   l.members[DXT_TYPED_COUNTRY] = {{"jordan", false}, {"peru", false}};
+  l.members[DXT_TYPED_ORGANIZATION] = {{"unicef", false}, {"oxfam", false}};
   l.members[DXT_TYPED_CONDITION] = {{"diabetes", false}, {"asthma", false}};
   l.members[DXT_TYPED_DRUG] = {{"metformin", false}, {"aspirin", false}};
   return l;
@@ -286,7 +288,8 @@ TEST_CASE("typed: the section round-trips and every fault is named") {
   rejects([](std::vector<uint8_t>& b) { b[tf::kReserved] = 1; }, "reserved header");
   rejects([](std::vector<uint8_t>& b) { format::store_u32(b.data(), 0); }, "class count");
   rejects([](std::vector<uint8_t>& b) { format::store_u32(b.data() + tf::kHeaderSize, 9); }, "not a list class");
-  rejects([](std::vector<uint8_t>& b) { format::store_u32(b.data() + tf::kHeaderSize + 8, 1); }, "do not follow");
+  rejects([](std::vector<uint8_t>& b) { format::store_u32(b.data() + tf::kHeaderSize + 8, 2); }, "do not follow");
+  rejects([](std::vector<uint8_t>& b) { format::store_u32(b.data() + tf::kHeaderSize + 8, 1); }, "fewer than 2");
   // The first entry's word, made upper case, then unsorted.
   const uint32_t C = format::load_u32(good.data());
   const uint32_t N = format::load_u32(good.data() + 4);

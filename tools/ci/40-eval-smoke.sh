@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # CI job: the evaluation pipeline end to end on tiny committed slices of the
 # State of the Union addresses (eval/data/sotu-slice.jsonl) and of the King
-# James Version (eval/data/kjv-slice.jsonl), both public domain, with the
+# James Version (eval/data/kjv-slice.jsonl), both public domain, and of the
+# Debian changelog messages (eval/data/msg-slice.jsonl, permissive), with the
 # 123-word demo model: privatize --jsonl, the peers written in Python
 # (CusText, SanText, the ordering prototype), the static, adaptive and
 # structure-aware attackers, the no-noise references, the utility
-# classifiers (fastText included), the CSV, the plots and the report. Checks
+# classifiers (fastText included) and the structure-aware topic analyst,
+# the CSV, the plots and the report; and the changelog readers' test. Checks
 # that the outputs exist and are sane. The full runs are eval/run_sotu.sh
 # and eval/run_frontier.sh.
 set -euo pipefail
@@ -50,3 +52,14 @@ start=$(date +%s)
   --test-per-author 4 --train-per-author 6 --dxtext "$build/bin/dxtext" --out "$out-kjv"
 echo "eval smoke run (kjv): $(($(date +%s) - start)) s"
 /usr/bin/python3 eval/check_outputs.py "$out-kjv" smoke-kjv eval/configs/smoke.json
+
+# The message corpus (Debian changelogs): its readers on hand-written files,
+# then its slice with the ordering prototype alone: a config without a CLI
+# mechanism, whose noiseless runs fall back to the exponential mechanism's
+# geometry (about 10 s more).
+/usr/bin/python3 eval/test_debian_changelog.py
+start=$(date +%s)
+/usr/bin/python3 eval/run_eval.py --corpus eval/data/msg-slice.jsonl --name smoke-msg \
+  --config eval/configs/smoke-msg.json --model "demo=$demo" --dxtext "$build/bin/dxtext" --out "$out-msg"
+echo "eval smoke run (messages): $(($(date +%s) - start)) s"
+/usr/bin/python3 eval/check_outputs.py "$out-msg" smoke-msg eval/configs/smoke-msg.json

@@ -303,8 +303,8 @@ typedef enum dxt_token_class {
 /** Typed classes (docs/guarantees.md, "Typed replacement"): tokens found to
     be names, places, organisations, health terms (from the lists of the
     model's typed classes section, docs/format.md §10.4) or numbers,
-    phone numbers, e-mail addresses, URLs and user handles (from their
-    pattern, whatever the model). Bit (1u << class) of
+    phone numbers, e-mail addresses, URLs, user handles and street
+    addresses (from their pattern, whatever the model). Bit (1u << class) of
     dxt_release_record.typed_classes. */
 typedef enum dxt_typed_class {
   DXT_TYPED_NONE = 0,
@@ -320,9 +320,10 @@ typedef enum dxt_typed_class {
   DXT_TYPED_PHONE = 10,       /**< phone number: "[phone]" */
   DXT_TYPED_EMAIL = 11,       /**< e-mail address: "[email]" */
   DXT_TYPED_URL = 12,         /**< URL: "[url]" */
-  DXT_TYPED_HANDLE = 13       /**< user handle, "@name": "[handle]" */
+  DXT_TYPED_HANDLE = 13,      /**< user handle, "@name": "[handle]" */
+  DXT_TYPED_STREET = 14       /**< street address, "412 Spring Road, apt 4": "[street]" */
 } dxt_typed_class;
-#define DXT_TYPED_CLASS_COUNT 14
+#define DXT_TYPED_CLASS_COUNT 15
 
 /** Families of typed classes: one policy each (dxt_privatize_options.typed). */
 typedef enum dxt_typed_family {
@@ -330,7 +331,7 @@ typedef enum dxt_typed_family {
   DXT_FAMILY_PLACES = 1,        /**< cities, regions, countries */
   DXT_FAMILY_ORGANIZATIONS = 2, /**< organisations */
   DXT_FAMILY_NUMBERS = 3,       /**< numbers of every shape, phone numbers */
-  DXT_FAMILY_ADDRESSES = 4,     /**< e-mail addresses, URLs, user handles */
+  DXT_FAMILY_ADDRESSES = 4,     /**< e-mail addresses, URLs, user handles, street addresses */
   DXT_FAMILY_HEALTH = 5         /**< conditions, drugs */
 } dxt_typed_family;
 #define DXT_TYPED_FAMILY_COUNT 6

@@ -2,11 +2,14 @@
 #include "text/text_privatizer.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <map>
 
 #include "errors/error.hpp"
 #include "text/case_shape.hpp"
 #include "text/stopwords.hpp"
+#include "text/structured_tokens.hpp"
 #include "text/tokenizer.hpp"
 #include "unicode/fold.hpp"
 #include "unicode/utf8.hpp"
@@ -175,14 +178,55 @@ bool ends_piece(char c) {
   return !alnum && u != '\'' && u != '.' && u != ',';
 }
 
-// A piece ends after ASCII whitespace when there is some within 4 KiB, so
-// that no e-mail address, URL or phone number (which hold other
-// punctuation) is cut in two; else after any byte that ends_piece allows.
+// Where a piece ends: within 4 KiB after kPieceBytes, after white space
+// that no structured token spans (a spaced e-mail address, a street
+// address, a phone number hold spaces: "anna @ mail.de", "412 Spring
+// Road"), preferring, in this order, a blank line, a line break after a
+// sentence end, a space after a sentence end (not after a title: "Dr."),
+// any white space; without one, after any byte that ends_piece allows. The
+// typed classifier reads no context across a cut, and a sentence end is
+// where the context it reads is the same as in the whole text (a sentence's
+// first word; no sign-off, title or place word before it).
 size_t piece_end(std::string_view text, size_t begin) {
   if (text.size() - begin <= kPieceBytes) return text.size();
   const size_t start = begin + kPieceBytes;
-  for (size_t end = start; end < text.size() && end < start + 4096; ++end)
-    if (text[end - 1] == ' ' || text[end - 1] == '\n' || text[end - 1] == '\t') return end;
+  const size_t stop = std::min(text.size(), start + 4096);
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+  // Whether the text before the white space that ends at `c` ends a
+  // sentence: . ! ? (and a closing quote or bracket), not after a title.
+  auto sentence_end = [&](size_t c) {
+    size_t k = c;
+    while (k > begin && space(text[k - 1])) --k;
+    while (k > begin && std::strchr("\"')]", text[k - 1]) != nullptr) --k;
+    if (k == begin || std::strchr(".!?", text[k - 1]) == nullptr) return false;
+    size_t w = k - 1;
+    while (w > begin && std::isalpha(static_cast<unsigned char>(text[w - 1]))) --w;
+    return !is_person_title(unicode::fold(text.substr(w, k - 1 - w)));
+  };
+  // `reach`: the furthest end of a structured token that starts before p
+  // (read up to kMaxStructuredBytes past the last cut looked at: every
+  // pattern that spans white space is bounded by it).
+  const std::string_view window = text.substr(0, std::min(text.size(), stop + kMaxStructuredBytes));
+  size_t reach = 0;
+  size_t best[4] = {0, 0, 0, 0};  // the first safe cut of each rank (0: none)
+  for (size_t p = start > kMaxStructuredBytes + begin ? start - kMaxStructuredBytes : begin; p < stop; ++p) {
+    if (p >= start && reach <= p && space(text[p - 1]) && !space(text[p])) {
+      const bool line = text[p - 1] == '\n';
+      size_t k = p - 1;  // a blank line: another line break before this one, only spaces between
+      while (line && k > begin && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\r')) --k;
+      int rank = 0;
+      if (line && k > begin && text[k - 1] == '\n')
+        rank = 3;
+      else if (sentence_end(p))
+        rank = line ? 2 : 1;
+      if (best[rank] == 0) best[rank] = p;
+      if (rank == 3) break;
+    }
+    if ((static_cast<unsigned char>(text[p]) & 0xC0) != 0x80)
+      if (const auto m = match_structured(window, p)) reach = std::max(reach, m->end);
+  }
+  for (int rank = 3; rank >= 0; --rank)
+    if (best[rank] != 0) return best[rank];
   size_t end = start;
   while (end < text.size() && !ends_piece(text[end - 1])) ++end;
   return end;
@@ -212,10 +256,11 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     if (j < tokens.size() && only_spaces(tokens[j])) ++j;
     return j < tokens.size() && j != i + 1 && is_word_or_number(tokens[j].kind) ? &tokens[j] : nullptr;
   };
-  // For each token, whether at most two more words follow it before the end
-  // of its line (or of the text), with nothing but spaces between them and
-  // at most a final mark: where a letter's closing puts the writer's name.
-  std::vector<bool> ends_line(tokens.size(), false);
+  // For each token, how many more words follow it before the end of its
+  // line (or of the text), with nothing but spaces between them and at
+  // most a final mark; -1 if more marks stand between: where a letter's
+  // closing puts the writer's name.
+  std::vector<int> line_rest(tokens.size(), -1);
   {
     int words_after = 0;
     bool clean = true;
@@ -231,8 +276,60 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
         continue;
       }
       if (!is_word_or_number(t.kind)) continue;
-      ends_line[i] = clean && words_after <= 2;
+      line_rest[i] = clean ? words_after : -1;
       ++words_after;
+    }
+  }
+  // Which words are numbers by their neighbours: "one", "oh", "first",
+  // "second" beside a number (digits or a number word, or another of them
+  // that is one) with only spaces, hyphens or commas between ("five one
+  // two", "twenty-one", "one hundred", "zero, one") or after a magnitude
+  // and "and" ("a hundred and one"), and an ordinal beside a month ("the
+  // first of May", "May second").
+  std::vector<bool> number_neighbour(tokens.size(), false);
+  {
+    std::vector<size_t> words;
+    std::vector<bool> joined;  // joined[k]: words[k - 1] and words[k] have only " -," between
+    std::vector<std::string> folded;
+    bool join = false;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const Token& t = tokens[i];
+      if (t.kind == TokenKind::kSpan) {
+        join = join && text.substr(t.begin, t.end - t.begin).find_first_not_of(" -,") == std::string_view::npos;
+        continue;
+      }
+      if (!is_word_or_number(t.kind)) continue;
+      words.push_back(i);
+      joined.push_back(join);
+      // (No number word is longer than 11 bytes: most words need no folding.)
+      folded.push_back(t.end - t.begin <= 11 ? unicode::fold(text.substr(t.begin, t.end - t.begin)) : "");
+      join = true;
+    }
+    const size_t n = words.size();
+    auto strong = [&](size_t k) { return tokens[words[k]].kind == TokenKind::kNumber || is_number_word(folded[k]); };
+    std::vector<bool> number(n, false);
+    for (size_t k = 0; k < n; ++k) number[k] = strong(k);
+    for (size_t k = 1; k < n; ++k) {
+      // "one hundred and one": "and" joins a magnitude to the number after it.
+      const bool after_and = k >= 2 && folded[k - 1] == "and" && joined[k - 1] && joined[k] && number[k - 2] &&
+                             is_magnitude_word(folded[k - 2]);
+      if (!number[k] && ((joined[k] && number[k - 1]) || after_and) && is_context_number_word(folded[k]))
+        number[k] = true;
+    }
+    for (size_t k = n; k-- > 1;)
+      if (!number[k - 1] && joined[k] && number[k] && is_context_number_word(folded[k - 1])) number[k - 1] = true;
+    // A month ("may" only capitalised: "you may first ask").
+    auto month_at = [&](size_t j) {
+      const Token& t = tokens[words[j]];
+      return is_month(folded[j]) &&
+             (folded[j] != "may" || case_shape(text.substr(t.begin, t.end - t.begin)) != CaseShape::kLower);
+    };
+    for (size_t k = 0; k < n; ++k) {
+      const bool ordinal = folded[k] == "first" || folded[k] == "second";
+      const bool month =
+          ordinal && ((k + 1 < n && joined[k + 1] && month_at(k + 1)) || (k > 0 && joined[k] && month_at(k - 1)) ||
+                      (k + 2 < n && folded[k + 1] == "of" && month_at(k + 2)));
+      number_neighbour[words[k]] = (number[k] && !strong(k)) || month;
     }
   }
   std::vector<TypedContext> contexts;
@@ -243,6 +340,7 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
   context.sentence_start = true;
   std::string_view previous_raw;  // the word before, as written
   std::string previous_word;      // the same, lower case
+  std::string previous2_word;     // the word before that, lower case
   bool previous_started = false;  // it was the first word of its sentence
   bool gap_period = false, gap_break = false, gap_sentence = false, gap_other = false;
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -268,12 +366,18 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     context.after_title = is_person_title(previous_word) && !gap_other;
     context.after_strong_title = context.after_title && is_strong_title(previous_raw, gap_period, previous_started);
     context.after_determiner = is_determiner(previous_word);
-    context.after_sign_off = is_sign_off(previous_word) && gap_break && ends_line[i];
+    context.after_sign_off = is_sign_off(previous_word) && gap_break && line_rest[i] >= 0 && line_rest[i] <= 2;
+    // "Thanks,\nRose", "Thank you!\nRose", "Cheers, Rose": after a comma
+    // or a line break, and last on its line.
+    const bool weak_sign_off = is_weak_sign_off(previous_word) || (previous_word == "you" && previous2_word == "thank");
+    context.after_weak_sign_off = weak_sign_off && gap_break && line_rest[i] == 0;
+    context.number_neighbour = number_neighbour[i];
     context.after_greeting = is_greeting(previous_word) && previous_started && !gap_sentence;
     const Token* next = next_word(i);
-    // (No speech verb is longer than 9 bytes: most words need no lower-casing.)
-    context.before_speech_verb = next != nullptr && next->end - next->begin <= 9 &&
-                                 is_speech_verb(unicode::fold(text.substr(next->begin, next->end - next->begin)));
+    // (No speech verb is longer than 11 bytes: most words need no lower-casing.)
+    context.before_speech_verb =
+        next != nullptr && next->end - next->begin <= 11 &&
+        is_speech_verb(fold_apostrophes(unicode::fold(text.substr(next->begin, next->end - next->begin))));
     context.before_name = false;
     const bool started = context.sentence_start;
     decisions.push_back(decide(word, t.kind == TokenKind::kNumber, context));
@@ -283,6 +387,7 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     context.previous = decisions.back().detected;
     context.previous_lower = case_shape(word) == CaseShape::kLower;
     previous_raw = word;
+    previous2_word = std::move(previous_word);
     previous_word = unicode::fold(word);
     previous_started = started;
     gap_period = gap_break = gap_sentence = gap_other = false;

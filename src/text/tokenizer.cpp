@@ -97,7 +97,8 @@ std::vector<Token> tokenize(std::string_view text) {
   while (i < s.size()) {
     const size_t start = i;
     if (const auto m = match_structured(text, start)) {
-      const bool word = m->cls == DXT_TYPED_EMAIL || m->cls == DXT_TYPED_URL || m->cls == DXT_TYPED_HANDLE;
+      const bool word = m->cls == DXT_TYPED_EMAIL || m->cls == DXT_TYPED_URL || m->cls == DXT_TYPED_HANDLE ||
+                        m->cls == DXT_TYPED_STREET;
       tokens.push_back({start, m->end, word ? TokenKind::kWord : TokenKind::kNumber, m->cls});
       i = m->end;
       continue;

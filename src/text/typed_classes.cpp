@@ -14,13 +14,21 @@ namespace dxt {
 
 namespace {
 
-// Number words that are numbers in nearly every use ("one" is not: "one of
-// them", "the one"); nor are the magnitudes ("hundred", "million"), which
-// are no number on their own: the digits before them are.
-constexpr std::array<std::string_view, 26> kNumberWords = {
-    "two",    "three",  "four",     "five",     "six",     "seven",   "eight",     "nine",     "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
-    "twenty", "thirty", "forty",    "fifty",    "sixty",   "seventy", "eighty",    "ninety"};
+// Number words that are numbers in every use: zero to ninety, the
+// magnitudes, and the ordinals from third.
+constexpr std::string_view kNumberWords[] = {
+    "zero",       "two",       "three",      "four",       "five",      "six",       "seven",       "eight",
+    "nine",       "ten",       "eleven",     "twelve",     "thirteen",  "fourteen",  "fifteen",     "sixteen",
+    "seventeen",  "eighteen",  "nineteen",   "twenty",     "thirty",    "forty",     "fifty",       "sixty",
+    "seventy",    "eighty",    "ninety",     "hundred",    "thousand",  "million",   "billion",     "trillion",
+    "third",      "fourth",    "fifth",      "sixth",      "seventh",   "eighth",    "ninth",       "tenth",
+    "eleventh",   "twelfth",   "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
+    "nineteenth", "twentieth", "thirtieth",  "fortieth",   "fiftieth",  "sixtieth",  "seventieth",  "eightieth",
+    "ninetieth",  "hundredth", "thousandth", "millionth"};
+
+// Number words that are often no number ("one of them", "oh well", "at
+// first", "a second"): numbers only beside another number (number_neighbour).
+constexpr std::string_view kContextNumberWords[] = {"one", "oh", "first", "second"};
 
 // After these a capitalised common word is a common noun ("the Union", "our
 // Nation", "the President"), not a name.
@@ -53,11 +61,24 @@ constexpr std::array<std::string_view, 6> kSignOffs = {"regards", "sincerely", "
 // "Dear Sir" or "Hello World".
 constexpr std::array<std::string_view, 4> kGreetings = {"hi", "hello", "hey", "dear"};
 
-// Verbs of speech: a listed name first in its sentence before one is the
-// speaker ("Lane said", "Grace asked"), even a common word.
-constexpr std::array<std::string_view, 18> kSpeechVerbs = {
-    "said",    "says",   "asked", "asks",    "told",   "tells",     "wrote",     "writes", "replied",
-    "replies", "called", "calls", "emailed", "texted", "mentioned", "explained", "added",  "thinks"};
+// Verbs of speech, and verbs whose subject is nearly always a person: a
+// listed name first in its sentence before one is the subject ("Lane said",
+// "Rose has diabetes", "Grace went home"), even a common word. Not "is" or
+// "was" ("Hope is", "Art was").
+constexpr std::string_view kSpeechVerbs[] = {
+    "said",    "says",    "asked",   "asks",   "told",      "tells",     "wrote",  "writes", "replied", "replies",
+    "called",  "calls",   "emailed", "texted", "mentioned", "explained", "added",  "thinks", "has",     "had",
+    "hasn't",  "hadn't",  "went",    "goes",   "wants",     "wanted",    "needs",  "needed", "lives",   "lived",
+    "works",   "worked",  "died",    "loves",  "loved",     "hates",     "feels",  "felt",   "knows",   "knew",
+    "thought", "got",     "gets",    "came",   "comes",     "left",      "sent",   "gave",   "met",     "visited",
+    "moved",   "started", "doesn't", "didn't", "can't",     "won't",     "isn't",  "wasn't", "suffers", "takes",
+    "took",    "tried",   "stayed",  "slept",  "cried",     "laughed",   "smiled", "agreed", "admitted"};
+
+// Closings that also start other sentences ("Thanks, will do", "Best of
+// luck"): the writer's name after one stands alone on the next line, or is
+// a listed name or an unknown word ending the line ("Thanks, Rose").
+constexpr std::string_view kWeakSignOffs[] = {"thanks", "thx",     "cheers", "best", "love",  "xoxo", "xx",
+                                              "warmly", "warmest", "bye",    "ta",   "later", "hugs"};
 
 // Never typed: they are in the first-name lists ("May", "June", "August")
 // but name a time far more often.
@@ -138,7 +159,8 @@ dxt_typed_family typed_family(dxt_typed_class cls) {
     case DXT_TYPED_PHONE: return DXT_FAMILY_NUMBERS;
     case DXT_TYPED_EMAIL:
     case DXT_TYPED_URL:
-    case DXT_TYPED_HANDLE: return DXT_FAMILY_ADDRESSES;
+    case DXT_TYPED_HANDLE:
+    case DXT_TYPED_STREET: return DXT_FAMILY_ADDRESSES;
     default: fail(DXT_E_INTERNAL, "no family for typed class " + std::to_string(cls));
   }
 }
@@ -158,6 +180,7 @@ const char* typed_placeholder(dxt_typed_class cls) {
     case DXT_TYPED_EMAIL: return "[email]";
     case DXT_TYPED_URL: return "[url]";
     case DXT_TYPED_HANDLE: return "[handle]";
+    case DXT_TYPED_STREET: return "[street]";
     default: fail(DXT_E_INTERNAL, "no placeholder for typed class " + std::to_string(cls));
   }
 }
@@ -177,6 +200,7 @@ const char* typed_class_name(dxt_typed_class cls) {
     case DXT_TYPED_EMAIL: return "email";
     case DXT_TYPED_URL: return "url";
     case DXT_TYPED_HANDLE: return "handle";
+    case DXT_TYPED_STREET: return "street";
     default: return "none";
   }
 }
@@ -231,7 +255,28 @@ bool is_greeting(std::string_view lower) {
 }
 
 bool is_speech_verb(std::string_view lower) {
-  return std::find(kSpeechVerbs.begin(), kSpeechVerbs.end(), lower) != kSpeechVerbs.end();
+  return std::find(std::begin(kSpeechVerbs), std::end(kSpeechVerbs), lower) != std::end(kSpeechVerbs);
+}
+
+bool is_weak_sign_off(std::string_view lower) {
+  return std::find(std::begin(kWeakSignOffs), std::end(kWeakSignOffs), lower) != std::end(kWeakSignOffs);
+}
+
+bool is_number_word(std::string_view lower) {
+  return std::find(std::begin(kNumberWords), std::end(kNumberWords), lower) != std::end(kNumberWords);
+}
+
+bool is_context_number_word(std::string_view lower) {
+  return std::find(std::begin(kContextNumberWords), std::end(kContextNumberWords), lower) !=
+         std::end(kContextNumberWords);
+}
+
+bool is_magnitude_word(std::string_view lower) {
+  return lower == "hundred" || lower == "thousand" || lower == "million" || lower == "billion" || lower == "trillion";
+}
+
+bool is_month(std::string_view lower) {
+  return std::find(kCalendarWords.begin(), kCalendarWords.begin() + 12, lower) != kCalendarWords.begin() + 12;
 }
 
 dxt_typed_class classify_typed(std::string_view word, const TypedContext& context, const TypedLists* lists) {
@@ -241,7 +286,7 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   if (ends_with_possessive(base)) base.remove_suffix(possessive_size(base));
   const std::string lower = unicode::fold(base);
   if (is_stopword(lower)) return DXT_TYPED_NONE;
-  if (std::find(kNumberWords.begin(), kNumberWords.end(), lower) != kNumberWords.end()) return DXT_TYPED_NUMBER;
+  if (is_number_word(lower) || (context.number_neighbour && is_context_number_word(lower))) return DXT_TYPED_NUMBER;
   if (std::find(kCalendarWords.begin(), kCalendarWords.end(), lower) != kCalendarWords.end()) return DXT_TYPED_NONE;
   if (lists == nullptr) return DXT_TYPED_NONE;
   const bool capitalised = case_shape(base) == CaseShape::kTitle;
@@ -274,7 +319,9 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
     // first name.
     const bool listed_name = listed_first || listed_surname;
     const bool named = context.after_sign_off || (context.after_greeting && (listed_name || !context.in_vocabulary)) ||
+                       (context.after_weak_sign_off && (listed_name || !context.in_vocabulary)) ||
                        (listed_name && context.sentence_start && context.before_speech_verb) ||
+                       (listed_first && context.sentence_start && base.size() != word.size() && capitalised) ||
                        (listed_first && context.before_name && !context.after_determiner && !is_before_name(lower));
     if (named) return listed_surname && !listed_first ? DXT_TYPED_SURNAME : DXT_TYPED_FIRST_NAME;
   }
@@ -306,6 +353,18 @@ std::string typed_replacement(dxt_typed_class cls, std::string_view input, Rando
       std::string path;
       for (int i = 0; i < 6; ++i) path += kAlphabet[uniform_index(rng, 36)];
       return "https://example.com/" + path;
+    }
+    case DXT_TYPED_STREET: {
+      // A house number 1..999, a street name and a type from fixed lists.
+      static constexpr const char* kNames[] = {"Oak",    "Maple",   "Cedar", "Pine",  "Elm",   "Main",
+                                               "Park",   "Lake",    "Hill",  "Mill",  "River", "Church",
+                                               "Willow", "Station", "High",  "Forest"};
+      static constexpr const char* kTypes[] = {"Street", "Road", "Avenue", "Lane", "Drive"};
+      std::string out = std::to_string(1 + uniform_index(rng, 999)) + " ";
+      out += kNames[uniform_index(rng, 16)];
+      out += " ";
+      out += kTypes[uniform_index(rng, 5)];
+      return out;
     }
     default: break;
   }

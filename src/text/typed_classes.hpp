@@ -46,6 +46,10 @@ struct TypedContext {
   bool previous_lower = false;                  // the word before is written lower case
   bool in_vocabulary = true;                    // the model has the word
   bool after_determiner = false;                // after "the", "our", "this", ...
+  bool after_weak_sign_off = false;             // after "thanks", "thank you", "cheers", "best", ... and a comma
+                                                // or line break, and last on its line
+  bool number_neighbour = false;                // beside a number (digits or a number word) with only spaces,
+                                                // hyphens or commas between; an ordinal beside a month
 };
 
 // "the", "a", "our", "this", ... (lower case): a capitalised common word
@@ -75,9 +79,31 @@ bool is_sign_off(std::string_view lower);
 // listed name or a word the model lacks after one is a name.
 bool is_greeting(std::string_view lower);
 
-// "said", "says", "asked", "told", "wrote", "replied", "called", ... (lower
-// case): a listed name first in its sentence before one is a name.
+// "said", "says", "asked", "told", "wrote", "replied", "called", and verbs
+// whose subject is nearly always a person ("has", "went", "lives", "died",
+// ...; not "is", "was") (lower case): a listed name first in its sentence
+// before one is a name.
 bool is_speech_verb(std::string_view lower);
+
+// "thanks", "cheers", "best", "love", "xoxo", ... (lower case): closings
+// that also open other sentences (kWeakSignOffs).
+bool is_weak_sign_off(std::string_view lower);
+
+// "zero" to "ninety", "hundred", "thousand", "million", "billion",
+// "trillion", and the ordinals from "third" to "ninetieth", "hundredth",
+// ... (lower case): numbers wherever they stand.
+bool is_number_word(std::string_view lower);
+
+// "one", "oh", "first", "second" (lower case): numbers only beside another
+// number ("five one two", "twenty-one", "one hundred", "a hundred and
+// one", "the first of May").
+bool is_context_number_word(std::string_view lower);
+
+// "hundred", "thousand", "million", "billion", "trillion" (lower case).
+bool is_magnitude_word(std::string_view lower);
+
+// "january" to "december" (lower case).
+bool is_month(std::string_view lower);
 
 // The class of `word` (DXT_TYPED_NONE: none). Names, places, organisations
 // and health terms come from `lists` (may be nullptr): a member is found in
@@ -97,15 +123,20 @@ bool is_speech_verb(std::string_view lower);
 //   or a word in no name list, is a first name, a listed surname a surname;
 // - after a greeting ("Hi BILL", "dear ocie"): a listed name, or a word the
 //   model does not have;
-// - first in a sentence before a speech verb ("Lane said", "toy said"): a
-//   listed first name or surname;
+// - after a weak sign-off ("Thanks,\nRose"; TypedContext::after_weak_sign_off):
+//   a listed name, or a word the model does not have;
+// - first in a sentence before a speech verb or a verb of a person ("Lane
+//   said", "Rose has diabetes", "toy said"): a listed first name or surname;
+// - first in a sentence, Title-case, with a possessive "'s" ("Rose's
+//   test"): a listed first name;
 // - before a word found a name written in the same case, but after a
 //   determiner ("Grace Kelly", "sandy smith"; not "little Jimmy" nor "the
 //   Brady bill"): a listed first name that is not a rank or the first word
 //   of a place's name ("Sergeant", "North").
-// A possessive "'s" is looked through. Number words ("two", "twenty",
-// "ninety"; not "one", nor "hundred" or "million") are numbers. Stopwords,
-// months and days of the week are never typed.
+// A possessive "'s" is looked through. Number words (is_number_word) are
+// numbers, and "one", "oh", "first", "second" beside a number
+// (TypedContext::number_neighbour). Stopwords, months and days of the week
+// are never typed.
 dxt_typed_class classify_typed(std::string_view word, const TypedContext& context, const TypedLists* lists);
 
 // A member of class `cls` drawn uniformly (docs/guarantees.md lists each

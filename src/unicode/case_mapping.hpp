@@ -29,6 +29,8 @@ inline uint32_t to_lower(uint32_t c) {
   if (c >= 0x391 && c <= 0x3AB && c != 0x3A2) return c + 32;  // Greek
   if (c >= 0x400 && c <= 0x40F) return c + 80;                // Cyrillic
   if (c >= 0x410 && c <= 0x42F) return c + 32;
+  if (c >= 0x24B6 && c <= 0x24CF) return c + 26;  // circled Latin letters
+  if (c >= 0xFF21 && c <= 0xFF3A) return c + 32;  // full-width Latin letters
   return c;
 }
 
@@ -50,11 +52,33 @@ inline uint32_t to_upper(uint32_t c) {
   if (c >= 0x3B1 && c <= 0x3CB && c != 0x3C2) return c - 32;
   if (c >= 0x430 && c <= 0x44F) return c - 32;
   if (c >= 0x450 && c <= 0x45F) return c - 80;
+  if (c >= 0x24D0 && c <= 0x24E9) return c - 26;
+  if (c >= 0xFF41 && c <= 0xFF5A) return c - 32;
   return c;
 }
 
-inline bool is_upper(uint32_t c) { return to_lower(c) != c; }
-inline bool is_lower(uint32_t c) { return to_upper(c) != c; }
+// Letters with a case but no case mapping: the mathematical alphanumeric
+// Latin letters (U+1D400..U+1D6A3, 13 styles of 26 capitals then 26 small
+// letters), the letter-like capitals (U+2102 "ℂ", U+210B "ℋ", ...) that
+// stand in that block's gaps, and the squared, parenthesized and negative
+// Latin capitals (U+1F130..U+1F189). Their case is what "𝐁𝐢𝐥𝐥" shows.
+inline bool is_unmapped_upper(uint32_t c) {
+  if (c >= 0x1D400 && c <= 0x1D6A3) return (c - 0x1D400) % 52 < 26;
+  if (c >= 0x1F110 && c <= 0x1F189) return true;
+  constexpr uint32_t kLetterlike[] = {0x2102, 0x2107, 0x210B, 0x210C, 0x210D, 0x2110, 0x2111,
+                                      0x2112, 0x2115, 0x2119, 0x211A, 0x211B, 0x211C, 0x211D,
+                                      0x2124, 0x2128, 0x212C, 0x212D, 0x2130, 0x2131, 0x2133};
+  for (uint32_t l : kLetterlike)
+    if (c == l) return true;
+  return false;
+}
+inline bool is_unmapped_lower(uint32_t c) {
+  if (c >= 0x1D400 && c <= 0x1D6A3) return (c - 0x1D400) % 52 >= 26;
+  return c == 0x210A || c == 0x210E || c == 0x210F || c == 0x2113 || c == 0x212F || c == 0x2134;
+}
+
+inline bool is_upper(uint32_t c) { return to_lower(c) != c || is_unmapped_upper(c); }
+inline bool is_lower(uint32_t c) { return to_upper(c) != c || is_unmapped_lower(c); }
 
 // Lowercases valid UTF-8 (the caller has validated it).
 inline std::string lowercase(std::string_view s) {

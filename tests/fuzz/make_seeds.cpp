@@ -135,6 +135,27 @@ void text_seeds(const fs::path& dir) {
        "b \xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x92\xBB \xCC\x81 w1\xC2\xAD"
        "w2"},
       {"empty", ""},
+      // Tokens that ordinary writing hides from the patterns, read folded
+      // (structured_tokens.hpp): an address and a handle beside non-ASCII
+      // marks, a full-width '@', a spelled-out address, a URL with a non-ASCII
+      // path before an ellipsis, one without a scheme.
+      {"hidden-addresses",
+       "to anna.lee@mail.de\xE2\x80\x99s desk, \xE2\x80\x9C@bridge\xE2\x80\x9D, anna.lee\xEF\xBC\xA0mail.de, "
+       "an\xE2\x80\x8Bna\xC2\xA0@\tmail.de, anna dot lee at gmail dot com, j(at)x(dot)org, x&#64;y.io, "
+       "https://x.org/caf\xC3\xA9\xE2\x80\xA6 reddit.com/r/grief-support"},
+      // Number words beside numbers, ordinals, magnitudes; a street address.
+      {"hidden-numbers",
+       "five five five, zero one one oh; the seventh of October, May first; two hundred thousand; one of them; "
+       "412 Spring Road, apartment 4; 5 W 42nd St, Apt. 4B; 12B Elm Grove Avenue #12 "
+       "\xEF\xBC\x94\xEF\xBC\x91\xEF\xBC\x92 Oak St"},
+      // Names before a verb of a person, in a signature, in compatibility letters.
+      {"hidden-names",
+       "Rose has diabetes. Bill's test.\nThanks,\nRose\nI met \xEF\xBC\xA2\xEF\xBD\x89\xEF\xBD\x8C\xEF\xBD\x8C "
+       "and \xF0\x9D\x90\x81\xF0\x9D\x90\xA2\xF0\x9D\x90\xA5\xF0\x9D\x90\xA5"},
+      // Half-made patterns that must stay bounded.
+      {"hidden-hostile",
+       "a.a.a.a.a.a.a.a.a.a.com x dot x dot x dot at at at \xEF\xBC\xA0\xEF\xBC\xA0\xEF\xBC\xA0 %40%40 &#64;&#64; "
+       "1 2 3 4 Street 5 a b c d Road ( ( ( +1 www. http:// @"},
   };
   // Every mechanism on a model it suits, one text each; the epsilon byte 40
   // means 64*(40-13)/64 = 27 (above n-1 for the 2-D Poincare model).

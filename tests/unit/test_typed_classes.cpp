@@ -135,7 +135,14 @@ TEST_CASE("typed: list classes are found in any case; common words only capitali
   CHECK(classify_typed("diabetes", mid, &lists) == DXT_TYPED_CONDITION);
   CHECK(classify_typed("twenty", mid, &lists) == DXT_TYPED_NUMBER);
   CHECK(classify_typed("one", mid, &lists) == DXT_TYPED_NONE);
-  CHECK(classify_typed("million", mid, &lists) == DXT_TYPED_NONE);  // a magnitude, not a number
+  CHECK(classify_typed("million", mid, &lists) == DXT_TYPED_NUMBER);  // a magnitude ("a million")
+  CHECK(classify_typed("zero", mid, &lists) == DXT_TYPED_NUMBER);
+  CHECK(classify_typed("Seventh", mid, &lists) == DXT_TYPED_NUMBER);
+  TypedContext beside_number = mid;
+  beside_number.number_neighbour = true;
+  CHECK(classify_typed("one", beside_number, &lists) == DXT_TYPED_NUMBER);
+  CHECK(classify_typed("first", beside_number, &lists) == DXT_TYPED_NUMBER);
+  CHECK(classify_typed("first", mid, &lists) == DXT_TYPED_NONE);
   // After a determiner a capitalised common word is a common noun.
   TypedContext determiner;
   determiner.after_determiner = true;
@@ -511,7 +518,7 @@ TEST_CASE("typed: names found from the words around them, in a text") {
   same("Kind regards, brown baker", "Kind regards, [name] [name]");
   same("Yours sincerely,\nBILL", "Yours sincerely,\n[name]");
   same("Best regards to bill", "Best regards to bill");
-  same("Thanks, bill", "Thanks, bill");
+  same("Thanks, home", "Thanks, home");  // ("Thanks, bill": the name, as after any sign-off)
   same("Sincerely, brown paid w1 w2 home.", "Sincerely, brown paid w1 w2 home.");
   // The addressee after a greeting that starts its sentence.
   same("Hi BILL, w1.", "Hi [name], w1.");
@@ -541,4 +548,123 @@ TEST_CASE("typed: names found from the words around them, in a text") {
   same("Dr. brown paid.", "Dr. [name] paid.");
   std::swap(other, t.context);
   dxt_context_destroy(other);
+}
+
+TEST_CASE("typed: number words from zero, with magnitudes and ordinals; 'one' and 'first' by their neighbours") {
+  TypedModel t({"home", "paid", "said", "of", "well", "wait"});
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.epsilon = 1;
+  for (uint32_t& p : o.policy) p = DXT_POLICY_KEEP;
+  for (uint32_t& p : o.typed) p = DXT_TYPED_PLACEHOLDER;
+  auto same = [&](const std::string& in, const std::string& out) { CHECK(t.run(o, in) == out); };
+  // A phone number in words: every digit, the 0s and 1s too.
+  same("call five five five, one two one zero oh one",
+       "call [number] [number] [number], [number] [number] "
+       "[number] [number] [number] [number]");
+  same("Zero paid.", "[number] paid.");
+  same("one one two", "[number] [number] [number]");
+  same("twenty-one", "[number]-[number]");
+  same("one hundred and one", "[number] [number] and [number]");
+  same("two thousand and first", "[number] [number] and [number]");
+  same("two w1 and one w2", "[number] w1 and one w2");  // "and" joins only after a magnitude
+  same("a hundred w1, a thousand w2, a million w3", "a [number] w1, a [number] w2, a [number] w3");
+  same("ONE MILLION", "[number] [number]");
+  same("one 4", "[number] [number]");
+  // Dates of birth with ordinals.
+  same("born the seventh of October", "born the [number] of October");
+  same("the twenty-third of May", "the [number]-[number] of May");
+  same("the first of May", "the [number] of May");
+  same("on May second", "on May [number]");
+  same("the thirty first", "the [number] [number]");
+  // Not numbers: "one" as a pronoun, "first" and "second" as words, "oh".
+  same("one of them paid", "one of them paid");
+  same("the one w1 paid", "the one w1 paid");
+  same("at first w1 paid", "at first w1 paid");
+  same("wait a second", "wait a second");
+  same("oh well", "oh well");
+  same("the second w1 of w2", "the second w1 of w2");
+  same("you may first ask", "you may first ask");  // "may", the verb
+}
+
+TEST_CASE("typed: names first in a sentence, in signatures, and in compatibility letters") {
+  TypedModel t({"brown", "home", "paid", "said", "has", "is", "went", "hasn't"});
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.epsilon = 1;
+  for (uint32_t& p : o.policy) p = DXT_POLICY_KEEP;
+  for (uint32_t& p : o.typed) p = DXT_TYPED_PLACEHOLDER;
+  auto same = [&](const std::string& in, const std::string& out) { CHECK(t.run(o, in) == out); };
+  // A common-word name first in its sentence, before a verb of a person.
+  same("Bill has w1.", "[name] has w1.");
+  same("w1. Bill went home.", "w1. [name] went home.");
+  same("Bill hasn't paid.", "[name] hasn't paid.");
+  same("Bill is w1.", "Bill is w1.");  // "is": a common word may be its subject
+  same("w1 bill has w2.", "w1 bill has w2.");
+  CHECK(t.run(o, "Bill's w1 paid.").rfind("[name]", 0) == 0);  // a possessive
+  same("May's w1 paid.", "May's w1 paid.");                    // months are never typed
+  // Signatures after a closing that also opens sentences.
+  same("w1.\nThanks,\nbill", "w1.\nThanks,\n[name]");
+  same("w1.\nThank you!\nBill\n", "w1.\nThank you!\n[name]\n");
+  same("Cheers, BILL", "Cheers, [name]");
+  same("Best,\nocie", "Best,\n[name]");  // a word the model lacks
+  same("Thanks, home", "Thanks, home");
+  same("Thanks,\nbill paid w1", "Thanks,\nbill paid w1");
+  same("Best of luck, bill w1", "Best of luck, bill w1");
+  // Full-width and mathematical letters keep their case: "Ｂｉｌｌ" is a
+  // Title-case "bill" inside a sentence.
+  same("I met \xEF\xBC\xA2\xEF\xBD\x89\xEF\xBD\x8C\xEF\xBD\x8C.", "I met [name].");
+  same("I met \xF0\x9D\x90\x81\xF0\x9D\x90\xA2\xF0\x9D\x90\xA5\xF0\x9D\x90\xA5.", "I met [name].");
+  same("I met \xF0\x9D\x91\xA9\xF0\x9D\x92\x8A\xF0\x9D\x92\x8D\xF0\x9D\x92\x8D.", "I met [name].");  // bold italic
+  same("I paid the \xEF\xBD\x82\xEF\xBD\x89\xEF\xBD\x8C\xEF\xBD\x8C.",
+       "I paid the \xEF\xBD\x82\xEF\xBD\x89\xEF\xBD\x8C\xEF\xBD\x8C.");
+  same("Thanks,\n\xEF\xBC\xA2\xEF\xBD\x89\xEF\xBD\x8C\xEF\xBD\x8C", "Thanks,\n[name]");
+}
+
+TEST_CASE("typed: street addresses and written-out addresses in a text") {
+  TypedModel t({"home", "paid", "live"});
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.epsilon = 1;
+  for (uint32_t& p : o.policy) p = DXT_POLICY_KEEP;
+  for (uint32_t& p : o.typed) p = DXT_TYPED_PLACEHOLDER;
+  CHECK(t.run(o, "I live at 412 Spring Road, apartment 4.") == "I live at [street].");
+  CHECK(t.run(o, "write anna dot lee at gmail dot com!") == "write [email]!");
+  CHECK(t.run(o, "to anna.lee@mail.de\xE2\x80\x99s desk") == "to [email]\xE2\x80\x99s desk");
+  CHECK(t.run(o, "follow \xE2\x80\x9C@bridge\xE2\x80\x9D") == "follow \xE2\x80\x9C[handle]\xE2\x80\x9D");
+  CHECK(t.run(o, "go to reddit.com/r/grief-support now") == "go to [url] now");
+  // A replacement is a street of the public pattern, whatever the input.
+  o.typed[DXT_FAMILY_ADDRESSES] = DXT_TYPED_REPLACE;
+  const std::regex street(R"(I live at \d{1,3} [A-Z][a-z]+ (Street|Road|Avenue|Lane|Drive)\.)");
+  for (const char* input : {"I live at 412 Spring Road, apartment 4.", "I live at 9 Elm St."}) {
+    const std::string out = t.run(o, input);
+    CHECK_MESSAGE(std::regex_match(out, street), out);
+  }
+}
+
+TEST_CASE("typed: a text cut into pieces keeps every token and its context whole") {
+  TypedModel t({"brown", "paid", "home"});
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.epsilon = 1;
+  for (uint32_t& p : o.policy) p = DXT_POLICY_KEEP;
+  for (uint32_t& p : o.typed) p = DXT_TYPED_PLACEHOLDER;
+  // Filler with no sentence end, then a token with spaces in it (or a
+  // title and its name) straddling the 64 KiB mark at every offset, then a
+  // sentence end within 4 KiB.
+  const std::vector<std::pair<std::string, std::string>> cases = {{"anna @ mail . de", "[email]"},
+                                                                  {"anna dot lee at gmail dot com", "[email]"},
+                                                                  {"412 Spring Road, apartment 4", "[street]"},
+                                                                  {"555 123 4567", "[phone]"},
+                                                                  {"Dr. brown", "Dr. [name]"}};
+  for (const auto& [token, placeholder] : cases) {
+    for (size_t shift = 0; shift < token.size() + 2; shift += 3) {
+      std::string text;
+      while (text.size() < 65536 - shift) text += "w1 ";
+      text += token + " paid w2 w3. w4 w5 w6";
+      const std::string out = t.run(o, text);
+      CHECK_MESSAGE(out.find(placeholder) != std::string::npos, token, " shift ", shift);
+      CHECK_MESSAGE(out.find(token) == std::string::npos, token, " shift ", shift);
+    }
+  }
 }

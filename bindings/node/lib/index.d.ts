@@ -57,7 +57,7 @@ export interface OptionsObject {
   organizations?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (default privatize). */
   typedNumbers?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
-  /** e-mail addresses, URLs, user handles (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00), placeholder = [email] [url] [handle] (default privatize). */
+  /** e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (default privatize). */
   addresses?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** health terms (conditions, drugs; WordNet): replace = one of the same class drawn uniformly, placeholder = [condition] [drug] (default privatize). */
   health?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';

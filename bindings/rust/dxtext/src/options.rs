@@ -446,7 +446,7 @@ impl Options {
         self.set("typed_numbers", &value.option_name())
     }
 
-    /// e-mail addresses, URLs, user handles (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00), placeholder = [email] [url] [handle] (default privatize). One of privatize, placeholder, replace, keep, drop.
+    /// e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (default privatize). One of privatize, placeholder, replace, keep, drop.
     pub fn addresses(self, value: impl OptionName) -> Options {
         self.set("addresses", &value.option_name())
     }

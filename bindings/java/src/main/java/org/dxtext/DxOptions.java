@@ -304,12 +304,12 @@ public final class DxOptions {
     return set("typed_numbers", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
-  /** e-mail addresses, URLs, user handles (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00), placeholder = [email] [url] [handle] (addresses; default privatize). One of privatize, placeholder, replace, keep, drop. */
+  /** e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (addresses; default privatize). One of privatize, placeholder, replace, keep, drop. */
   public DxOptions addresses(String value) {
     return set("addresses", value);
   }
 
-  /** e-mail addresses, URLs, user handles (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00), placeholder = [email] [url] [handle] (addresses; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  /** e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (addresses; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
   public DxOptions addresses(Enum<?> value) {
     return set("addresses", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }

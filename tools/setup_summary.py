@@ -34,6 +34,10 @@ def main() -> int:
     print(f"What happened: the '{record.get('preset')}' preset ({record['mechanism']} mechanism, epsilon "
           f"{record['epsilon']:g}, {record['shape']} shape) drew each word's output at random from the default model, nearer words "
           f"more likely{kept}. Its use: {preset.get('use', 'see dxtext presets')}.")
+    worst = record.get("worst_case_per_word")
+    if worst is not None:
+        print(f"Its guarantee on one scale: at most {worst:.1f} nats of privacy loss per word between any two words, "
+              f"whatever they are (the record's worst_case_per_word; docs/guarantees.md).")
     print(f"The output with its release record (the guarantee, safe to send with the text) is in {release_path}; "
           "'dxtext presets' lists the presets, README.md \"Presets\" compares them.")
     return 0

@@ -342,7 +342,12 @@ class HopGraph:
     def diameter(self, budget=3000):
         """(lower, upper) bounds on the diameter in hops, by iFUB (Crescenzi
         et al. 2013) from the middle of a double sweep: equal when it
-        finishes within `budget` searches."""
+        finishes within `budget` searches. Computed once per graph."""
+        if getattr(self, "_diameter", None) is None:
+            self._diameter = self._ifub(budget)
+        return self._diameter
+
+    def _ifub(self, budget):
         a = int(np.argmax(self.degree))
         b = int(np.argmax(self.bfs(a)))
         db = self.bfs(b)
@@ -458,3 +463,24 @@ def make(spec, model, epsilon, positions=None):
     if hop:
         return HopPeer(model, epsilon, k=int(hop.group(1) or 10), floor=float(hop.group(2) or 0))
     raise ValueError(f"unknown peer {spec!r} (santext, custext, ordering-proto, hop[-kN][-floorP])")
+
+
+def main(argv=None):
+    """The worst case per word of hop peers, one JSON line each:
+    python3 -m dxeval.peers MODEL PEER EPSILON... (PEER e.g. hop, hop-k20,
+    hop-floor0.05)."""
+    import json
+    import sys
+
+    from . import model_vectors
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) < 3:
+        sys.exit(main.__doc__)
+    model = model_vectors.ModelVectors(argv[0])
+    for eps in argv[2:]:
+        peer = make(argv[1], model, float(eps))
+        print(json.dumps({"peer": argv[1], **peer.worst_case()}))
+
+
+if __name__ == "__main__":
+    main()

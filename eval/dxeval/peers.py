@@ -260,8 +260,8 @@ def _bridges(model, labels):
         d = sq[members, None] - 2 * x[members] @ x.T + sq[None, :]
         d[:, members] = np.inf
         i, j = np.unravel_index(np.argmin(d), d.shape)
-        edges.append((int(members[i]), int(j)))
-    return edges
+        edges.append(tuple(sorted((int(members[i]), int(j)))))
+    return sorted(set(edges))  # two components may pick the same pair
 
 
 class HopGraph:

@@ -101,7 +101,7 @@ void require_typed_lists(const dxt_privatize_options& o, const Model& model) {
   bool read = false;
   for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) {
     // (Unknown values are refused where the policies are resolved.)
-    if (o.typed[f] == DXT_TYPED_DEFAULT || o.typed[f] == DXT_TYPED_PRIVATIZE || o.typed[f] > DXT_TYPED_KEEP) continue;
+    if (o.typed[f] == DXT_TYPED_DEFAULT || o.typed[f] == DXT_TYPED_PRIVATIZE || o.typed[f] > DXT_TYPED_DROP) continue;
     for (uint32_t c = DXT_TYPED_FIRST_NAME; c <= DXT_TYPED_DRUG; ++c) {
       if (!family_has_class(f, c)) continue;
       if (!read) {

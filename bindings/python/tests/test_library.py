@@ -43,6 +43,7 @@ class PrivatizeOptions(ctypes.Structure):
         ("typed", native.c_u32 * 6),
         ("typed_consistent", native.c_u32),
         ("number_shape", native.c_u32),
+        ("uniform_floor", native.c_double),
     ]
 
 

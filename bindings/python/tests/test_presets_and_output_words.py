@@ -265,3 +265,13 @@ def test_output_set_keeps_its_model_alive(model_path: Path) -> None:
     m.close()
     del m
     assert json.loads(json.dumps(output_set.words)) == [word]
+
+
+def test_every_preset_bounds_its_worst_case_per_word(frequent: dxtext.Model) -> None:
+    # The uniform floor caps the loss per word (docs/guarantees.md, "The
+    # uniform floor and the worst case per word"); the record states it.
+    for p in PRESETS:
+        _, record = frequent.privatize("the cat sat", preset=p.name, seed=1, with_record=True)
+        assert record.floor > 0, p.name
+        assert 0 < record.worst_case_per_word <= 12, (p.name, record.worst_case_per_word)
+        assert record.to_dict()["worst_case_per_word"] == pytest.approx(record.worst_case_per_word), p.name

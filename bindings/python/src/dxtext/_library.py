@@ -71,6 +71,9 @@ class ReleaseRecordStruct(ctypes.Structure):
         ("preset", c_u32),
         ("typed_classes", c_u32),
         ("typed_flags", c_u32),
+        ("uniform_floor", c_double),
+        ("worst_case_per_word", c_double),
+        ("typed_dropped", c_u32),
     ]
 
 

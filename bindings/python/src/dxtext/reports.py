@@ -74,6 +74,12 @@ class ReleaseRecord:
         output_size: how many words that is.
         output_digest: SHA-256 of those words in vocabulary order, each
             followed by a newline (32 zero bytes for the whole vocabulary).
+        floor: the uniform floor p of the options (0: none).
+        worst_case_per_word: the largest privacy loss in nats for one word
+            between any two inputs (inf when no bound is known); a text of N
+            words loses at most N times it.
+        typed_dropped: bit (1 << class) of every typed class whose tokens
+            were dropped.
     """
 
     release: ReleaseKind
@@ -93,6 +99,9 @@ class ReleaseRecord:
     output_kind: OutputKind = OutputKind.VOCABULARY
     output_size: int = 0
     output_digest: bytes = bytes(32)
+    floor: float = 0.0
+    worst_case_per_word: float = 0.0
+    typed_dropped: int = 0
 
     def to_json(self) -> str:
         """The record as one line of JSON, as the C library writes it: the
@@ -124,6 +133,9 @@ class ReleaseRecord:
             output_kind=OutputKind(r.output_kind),
             output_size=int(r.output_size),
             output_digest=bytes(r.output_digest),
+            floor=r.uniform_floor,
+            worst_case_per_word=r.worst_case_per_word,
+            typed_dropped=int(r.typed_dropped),
         )
 
     @classmethod
@@ -153,6 +165,9 @@ class ReleaseRecord:
             output_kind=first.output_kind,
             output_size=first.output_size,
             output_digest=first.output_digest,
+            floor=first.floor,
+            worst_case_per_word=first.worst_case_per_word,
+            typed_dropped=first.typed_dropped,
         )
 
 
@@ -177,6 +192,9 @@ def _record_struct(record: ReleaseRecord) -> native.ReleaseRecordStruct:
     r.output_kind = int(record.output_kind)
     r.output_size = record.output_size
     ctypes.memmove(r.output_digest, record.output_digest, 32)
+    r.uniform_floor = record.floor
+    r.worst_case_per_word = record.worst_case_per_word
+    r.typed_dropped = record.typed_dropped
     return r
 
 

@@ -37,6 +37,7 @@ struct Opened {
     dxt::test::ToyModelSpec s = dxt::test::grid_2d_spec();
     s.with_frequencies = true;
     s.with_orderings = true;
+    s.with_typed_lists = true;  // the presets' typed families need the lists
     return dxt::test::build_model_bytes(s);
   }
 };

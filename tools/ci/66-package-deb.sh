@@ -107,7 +107,7 @@ if $clean_root; then
   chroot "$root" sh -c 'cc -std=c99 /tmp/app.c $(pkg-config --cflags --libs dxtext) -o /tmp/app && /tmp/app'
   # The same program linked with the static library, outside any dxtext tree:
   # it finds the models installed under /usr/share.
-  chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ >/dev/null
+  chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ libssl-dev >/dev/null
   chroot "$root" sh -c 'cc -std=c99 -DDXT_STATIC_DEFINE $(pkg-config --cflags dxtext) -c /tmp/app.c -o /tmp/app.o &&
     c++ /tmp/app.o -o /tmp/app-static -Wl,-Bstatic -ldxtext -Wl,-Bdynamic $(pkg-config --static --libs-only-l dxtext | sed "s/-ldxtext//") &&
     ! ldd /tmp/app-static | grep -q libdxtext && env -u DXTEXT_MODEL /tmp/app-static'

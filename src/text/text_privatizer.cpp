@@ -8,6 +8,8 @@
 
 #include "errors/error.hpp"
 #include "text/case_shape.hpp"
+#include "text/negations.hpp"
+#include "text/polish.hpp"
 #include "text/stopwords.hpp"
 #include "text/structured_tokens.hpp"
 #include "text/tokenizer.hpp"
@@ -67,6 +69,12 @@ TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::opti
     d.cls = DXT_CLASS_OUT_OF_VOCABULARY;
   }
   d.action = policies_.policy[d.cls];
+  // A negator under negations keep is released as written (no typed class
+  // holds one); the output vocabulary holds none, so no other word becomes one.
+  if (policies_.keep_negations && is_negator(word)) {
+    d.action = DXT_POLICY_KEEP;
+    return d;
+  }
   if (policies_.any_typed()) {
     if (!lists_loaded_) {
       lists_ = model_.typed_lists();
@@ -553,6 +561,8 @@ std::string TextPrivatizer::privatize_text(std::string_view text) {
     begin = end;
   }
   shaper.finish();
+  // A function of the release alone (text/polish.hpp).
+  if (policies_.shape == DXT_SHAPE_NORMALIZE) polish_normalized(out);
   return out;
 }
 

@@ -148,6 +148,9 @@ pub const DXT_TYPED_KEEP: u32 = 4;
 pub const DXT_TYPED_DROP: u32 = 5;
 pub const DXT_NUMBER_SHAPE_HIDE: u32 = 0;
 pub const DXT_NUMBER_SHAPE_KEEP: u32 = 1;
+pub const DXT_NEGATIONS_DEFAULT: u32 = 0;
+pub const DXT_NEGATIONS_PRIVATIZE: u32 = 1;
+pub const DXT_NEGATIONS_KEEP: u32 = 2;
 pub const DXT_TYPED_FLAG_CONSISTENT: u32 = 1;
 pub const DXT_TYPED_FLAG_NUMBER_SHAPE: u32 = 2;
 pub const DXT_REVEALS_TYPED_CLASSES: u32 = 128;
@@ -180,6 +183,7 @@ pub const DXT_REVEALS_KEPT_WORDS: u32 = 0x10;
 pub const DXT_REVEALS_SENTENCE_BOUNDARIES: u32 = 0x20;
 pub const DXT_REVEALS_CLAUSE_BOUNDARIES: u32 = 0x40;
 pub const DXT_REVEALS_INPUT_WORDS: u32 = 0x100;
+pub const DXT_REVEALS_NEGATIONS: u32 = 0x200;
 
 // Handles and structs ------------------------------------------------------
 
@@ -251,6 +255,8 @@ pub struct dxt_privatize_options {
     pub number_shape: u32,
     /// The uniform floor p in [0, 1); 0 = none.
     pub uniform_floor: f64,
+    /// A `dxt_negation_policy` (0 = privatize).
+    pub negations: u32,
 }
 
 /// What a call released and the guarantee it carries: safe to transmit.

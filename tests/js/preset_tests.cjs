@@ -64,7 +64,12 @@ function presetTests({ dxtext, OPTIONS, PRESETS, openModel, sentence, seed }) {
       assert.equal(record.mechanism, o.mechanism, name);
       assert.equal(record.epsilon, o.epsilon, name);
       assert.equal(record.releaseShape, o.releaseShape, name);
-      if (o.outputTop) {
+      if (o.negations === 'keep') {
+        // The top words without negators: a list, no larger.
+        assert.equal(record.outputKind, 'list', name);
+        assert.ok(record.outputSize <= Math.min(o.outputTop || model.size, model.size), name);
+        assert.ok(record.reveals.includes('negations'), name);
+      } else if (o.outputTop) {
         assert.equal(record.outputKind, 'top', name);
         assert.equal(record.outputSize, Math.min(o.outputTop, model.size), name);
         assert.match(record.outputDigest, /^[0-9a-f]{64}$/);

@@ -75,7 +75,12 @@ def test_presets_resolve_to_their_table_values(frequent: dxtext.Model) -> None:
         as_json = record.to_dict()
         assert as_json["preset"] == p.name
         assert (as_json["mechanism"], as_json["shape"]) == (o["mechanism"], o["release_shape"])
-        if o["output_top"]:
+        if o.get("negations") == "keep":
+            # The top words without negators: a list, no larger.
+            assert record.output_kind == dxtext.OutputKind.LIST, p.name
+            assert record.output_size <= min(o["output_top"] or len(frequent), len(frequent)), p.name
+            assert dxtext.Reveals.NEGATIONS in record.reveals, p.name
+        elif o["output_top"]:
             assert record.output_kind == dxtext.OutputKind.TOP, p.name
             assert record.output_size == min(o["output_top"], len(frequent)), p.name
         else:

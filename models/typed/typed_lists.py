@@ -312,10 +312,12 @@ def main(argv):
     def thing(word):
         """WordNet has the word in lower case as a noun for a thing: an
         artefact, food, plant, animal, substance or natural object
-        ("fedora", "cherry", "ruby", "hazel"). A first name flagged for it
+        ("fedora", "cherry"; a drug is not counted: "max" is a street name
+        of GHB, and a name first). A first name flagged for it
         must also have no capitalised lemma in WordNet: "john" (a toilet) is
         also John the Apostle, a name first."""
-        return any(pos == "n" and lexfile in THING_LEXFILES for pos, lexfile, _ in lower_senses.get(word, ()))
+        return any(pos == "n" and lexfile in THING_LEXFILES and offset not in classes["drug"]
+                   for pos, lexfile, offset in lower_senses.get(word, ()))
 
     # The pruning of issue 35 (docs/evaluation.md, "Detection precision on
     # message text"). A health term that is an ordinary word (ordinary()

@@ -10,8 +10,10 @@ config and then attributed (attack accuracy) and classified (utility
 accuracy). The unmodified texts and the vectorised-only texts (vocabulary
 words kept, unknown words replaced, no noise) are the baselines.
 
-Output directory: results.csv (every number), calibration.csv (N_w, S_w),
-PNG plots and report.md.
+Output directory: results.csv (every number, with the fluency of the
+released texts under a public trigram language model when Debian's
+pocketsphinx-en-us is installed: dxeval/fluency.py), calibration.csv (N_w,
+S_w), PNG plots and report.md.
 
   python3 eval/run_eval.py --corpus C.jsonl --config eval/configs/sotu.json \
       --group-field doc --out out/ [--dxtext build/bin/dxtext]

@@ -66,5 +66,7 @@ start=$(date +%s)
   --config eval/configs/smoke-msg.json --model "demo=$demo" --dxtext "$build/bin/dxtext" --out "$out-msg"
 echo "eval smoke run (messages): $(($(date +%s) - start)) s"
 /usr/bin/python3 eval/check_outputs.py "$out-msg" smoke-msg eval/configs/smoke-msg.json
-grep -q '^fluency_ratio\|,fluency_ratio,' "$out-msg/results.csv" && grep -q '^## Fluency' "$out-msg/report.md" ||
-  { echo "the message run has no fluency columns" >&2; exit 1; }
+if ! grep -q ',fluency_ratio,' "$out-msg/results.csv" || ! grep -q '^## Fluency' "$out-msg/report.md"; then
+  echo "the message run has no fluency columns" >&2
+  exit 1
+fi

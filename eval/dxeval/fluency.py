@@ -47,7 +47,6 @@ SPHINX_LM = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin"
 LN10 = math.log(10.0)
 
 _TOKEN = re.compile(r"\[[^\]\s]*\]|[a-z0-9]+(?:['\-][a-z0-9]+)*|'[a-z]+")
-_PLACEHOLDER = "\0unknown"
 
 
 class ArpaModel:

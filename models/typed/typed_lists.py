@@ -32,8 +32,8 @@ WORDNET_DIR holds data.noun, cntlist.rev, ... (usr/share/wordnet of the
 package); NPM_DIR the unpacked packages, one folder per tarball name. The
 output, one member a line: class<TAB>word<TAB>common (0 or 1), sorted; the
 same inputs give the same bytes. LEFT_OUT.tsv gets the members the pruning
-rules of issue 35 leave out, class<TAB>word<TAB>reason (see "Pruning" in
-main()).
+rules of issue 35 leave out, class<TAB>word<TAB>reason (see "The pruning
+of issue 35" in main()).
 """
 import re
 import sys
@@ -48,8 +48,9 @@ COMMON_MIN_FIRST_NAMES = 3
 # "il", "dm") that collide with common tokens.
 WORD = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
 MIN_LENGTH = 3
-# WordNet noun lexicographer files of things: noun.animal, noun.artifact,
-# noun.food, noun.object, noun.plant, noun.substance.
+# WordNet noun lexicographer files of everyday things that are also first
+# names: noun.artifact ("fedora"), noun.food ("cherry"). (Plants, animals and
+# stones, "rose", "robin", "ruby", are names often enough to stay names.)
 THING_LEXFILES = {"06", "13"}
 # Noun lexicographer files where a health term's other senses are still
 # about health or biology: noun.animal (bacteria, viruses), noun.body,
@@ -310,12 +311,11 @@ def main(argv):
                    for pos, lexfile, offset in lower_senses.get(word, ()))
 
     def thing(word):
-        """WordNet has the word in lower case as a noun for a thing: an
-        artefact, food, plant, animal, substance or natural object
-        ("fedora", "cherry"; a drug is not counted: "max" is a street name
-        of GHB, and a name first). A first name flagged for it
-        must also have no capitalised lemma in WordNet: "john" (a toilet) is
-        also John the Apostle, a name first."""
+        """WordNet has the word in lower case as a noun for an artefact or a
+        food ("fedora", "cherry"; a drug does not count: "max" is a street
+        name of GHB, and a name first). A first name flagged for it must
+        also have no capitalised lemma in WordNet: "john" (a toilet) is also
+        John the Apostle, a name first."""
         return any(pos == "n" and lexfile in THING_LEXFILES and offset not in classes["drug"]
                    for pos, lexfile, offset in lower_senses.get(word, ()))
 
@@ -325,10 +325,11 @@ def main(argv):
     # flagged common would be found only Title-case inside a sentence, which
     # in messages is mostly a heading or a list item ("* Bump
     # Standards-Version"), and a verb or an everyday thing is far more often
-    # meant than the condition. A first name that is also a thing is flagged common whatever its
-    # SemCor count. (Places are left as they were: most places that are also
-    # words, "japan", "brazil", "berlin", are places first, and flagging them
-    # would miss "Japan" at a sentence's start.)
+    # meant than the condition. A first name that is also a thing (thing()
+    # above) is flagged common whatever its SemCor count. (Places are left as
+    # they were: most places that are also words, "japan", "brazil",
+    # "berlin", are places first, and flagging them would miss "Japan" at a
+    # sentence's start.)
     dropped = {}
     for c in ("condition", "drug"):
         for w in sorted(members[c]):

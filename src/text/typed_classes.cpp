@@ -288,7 +288,7 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   if (is_stopword(lower)) return DXT_TYPED_NONE;
   if (is_number_word(lower) || (context.number_neighbour && is_context_number_word(lower))) return DXT_TYPED_NUMBER;
   if (std::find(kCalendarWords.begin(), kCalendarWords.end(), lower) != kCalendarWords.end()) return DXT_TYPED_NONE;
-  if (lists == nullptr) return DXT_TYPED_NONE;
+  if (lists == nullptr || context.in_identifier) return DXT_TYPED_NONE;
   const bool capitalised = case_shape(base) == CaseShape::kTitle;
   const auto it = lists->by_word.find(lower);
   // After a first name or a title: a capitalised word is a surname, listed

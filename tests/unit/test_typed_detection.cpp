@@ -202,16 +202,19 @@ TEST_CASE("typed detection: everyday words that are rarely the class are not typ
                            "Fedora ships a new kernel this spring.", "* Bump Standards-Version to 4.6.2.",
                            "Fix a race condition and the mouse events.", "Set debian-branch to debian/sid.",
                            "Drop the X-Python-Version field.", "Move to the Debian Common Lisp Team.",
-                           "Add -dev dependencies and build with -std=c++11.", "Require Perl 5.24 or later."}) {
+                           "Add -dev dependencies and build with -std=c++11.", "Require Perl 5.24 or later.",
+                           "Tune hash-max-ziplist and cl-alexandria.", "  * Mark the package Multi-Arch: same.",
+                           "- Grant access to the build logs.", "\xE2\x80\xA2 Bill the customer again."}) {
     CAPTURE(text);
     const auto found = typed(text);
     for (const char* word :
-         {"cigar", "fedora", "Fedora", "Bump", "condition", "mouse", "Set", "Python", "Lisp", "dev", "std", "Perl"})
+         {"cigar", "fedora", "Fedora", "Bump", "condition", "mouse", "Set", "Python", "Lisp", "dev", "std", "Perl", "max",
+          "alexandria", "Mark", "Grant", "Bill"})
       CHECK_MESSAGE(found.count(word) == 0, std::string(word), " typed as ", found.count(word) ? found.at(word) : "");
   }
   const auto kept = typed(
       "I take lisinopril and aspirin; Max has asthma and diabetes. Tell Mike that Ruby "
-      "visited Berlin and Cairo with Chris Lamb.");
+      "visited Berlin and Cairo with Chris Lamb.\n* Ask Jean-Luc Picard, who lives in Lyon.");
   for (const auto& [word, cls] : std::map<std::string, std::string>{{"lisinopril", "drug"},
                                                                     {"aspirin", "drug"},
                                                                     {"asthma", "condition"},
@@ -222,7 +225,9 @@ TEST_CASE("typed detection: everyday words that are rarely the class are not typ
                                                                     {"Berlin", "city"},
                                                                     {"Cairo", "city"},
                                                                     {"Chris", "first_name"},
-                                                                    {"Lamb", "surname"}}) {
+                                                                    {"Lamb", "surname"},
+                                                                    {"Jean", "first_name"},
+                                                                    {"Lyon", "city"}}) {
     CAPTURE(word);
     REQUIRE(kept.count(word) == 1);
     CHECK(kept.at(word) == cls);

@@ -321,16 +321,17 @@ typedef enum dxt_typed_class {
   DXT_TYPED_EMAIL = 11,       /**< e-mail address: "[email]" */
   DXT_TYPED_URL = 12,         /**< URL: "[url]" */
   DXT_TYPED_HANDLE = 13,      /**< user handle, "@name": "[handle]" */
-  DXT_TYPED_STREET = 14       /**< street address, "412 Spring Road, apt 4": "[street]" */
+  DXT_TYPED_STREET = 14,      /**< street address, "412 Spring Road, apt 4": "[street]" */
+  DXT_TYPED_MONTH = 15        /**< month name, "October" (part of a date): "[month]" */
 } dxt_typed_class;
-#define DXT_TYPED_CLASS_COUNT 15
+#define DXT_TYPED_CLASS_COUNT 16
 
 /** Families of typed classes: one policy each (dxt_privatize_options.typed). */
 typedef enum dxt_typed_family {
   DXT_FAMILY_NAMES = 0,         /**< first names, surnames */
   DXT_FAMILY_PLACES = 1,        /**< cities, regions, countries */
   DXT_FAMILY_ORGANIZATIONS = 2, /**< organisations */
-  DXT_FAMILY_NUMBERS = 3,       /**< numbers of every shape, phone numbers */
+  DXT_FAMILY_NUMBERS = 3,       /**< numbers of every shape, phone numbers, month names */
   DXT_FAMILY_ADDRESSES = 4,     /**< e-mail addresses, URLs, user handles, street addresses */
   DXT_FAMILY_HEALTH = 5         /**< conditions, drugs */
 } dxt_typed_family;

@@ -156,7 +156,8 @@ dxt_typed_family typed_family(dxt_typed_class cls) {
     case DXT_TYPED_CONDITION:
     case DXT_TYPED_DRUG: return DXT_FAMILY_HEALTH;
     case DXT_TYPED_NUMBER:
-    case DXT_TYPED_PHONE: return DXT_FAMILY_NUMBERS;
+    case DXT_TYPED_PHONE:
+    case DXT_TYPED_MONTH: return DXT_FAMILY_NUMBERS;
     case DXT_TYPED_EMAIL:
     case DXT_TYPED_URL:
     case DXT_TYPED_HANDLE:
@@ -181,6 +182,7 @@ const char* typed_placeholder(dxt_typed_class cls) {
     case DXT_TYPED_URL: return "[url]";
     case DXT_TYPED_HANDLE: return "[handle]";
     case DXT_TYPED_STREET: return "[street]";
+    case DXT_TYPED_MONTH: return "[month]";
     default: fail(DXT_E_INTERNAL, "no placeholder for typed class " + std::to_string(cls));
   }
 }
@@ -201,6 +203,7 @@ const char* typed_class_name(dxt_typed_class cls) {
     case DXT_TYPED_URL: return "url";
     case DXT_TYPED_HANDLE: return "handle";
     case DXT_TYPED_STREET: return "street";
+    case DXT_TYPED_MONTH: return "month";
     default: return "none";
   }
 }
@@ -287,6 +290,17 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   const std::string lower = unicode::fold(base);
   if (is_stopword(lower)) return DXT_TYPED_NONE;
   if (is_number_word(lower) || (context.number_neighbour && is_context_number_word(lower))) return DXT_TYPED_NUMBER;
+  // A month is part of a date; "may", "march" and "august" are also other
+  // words, so they count only Title-case inside a sentence ("in May", not
+  // "May I" nor "we may"), and not where the context makes a word a name
+  // ("Best regards, May"). Days of the week are not typed.
+  const bool name_place =
+      context.after_sign_off || context.after_greeting || context.after_weak_sign_off || context.after_title;
+  if (is_month(lower) && !name_place) {
+    const bool ambiguous = lower == "may" || lower == "march" || lower == "august";
+    const bool title = case_shape(base) == CaseShape::kTitle && !context.sentence_start;
+    return !ambiguous || title ? DXT_TYPED_MONTH : DXT_TYPED_NONE;
+  }
   if (std::find(kCalendarWords.begin(), kCalendarWords.end(), lower) != kCalendarWords.end()) return DXT_TYPED_NONE;
   if (lists == nullptr || context.in_identifier) return DXT_TYPED_NONE;
   const bool capitalised = case_shape(base) == CaseShape::kTitle;
@@ -353,6 +367,11 @@ std::string typed_replacement(dxt_typed_class cls, std::string_view input, Rando
       std::string path;
       for (int i = 0; i < 6; ++i) path += kAlphabet[uniform_index(rng, 36)];
       return "https://example.com/" + path;
+    }
+    case DXT_TYPED_MONTH: {
+      static constexpr const char* kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
+                                                "July",    "August",   "September", "October", "November", "December"};
+      return kMonths[uniform_index(rng, 12)];
     }
     case DXT_TYPED_STREET: {
       // A house number 1..999, a street name and a type from fixed lists.

@@ -138,7 +138,8 @@ bool is_month(std::string_view lower);
 //   of a place's name ("Sergeant", "North").
 // A possessive "'s" is looked through. Number words (is_number_word) are
 // numbers, and "one", "oh", "first", "second" beside a number
-// (TypedContext::number_neighbour). Stopwords, months and days of the week
+// (TypedContext::number_neighbour). Month names are months ("may", "march",
+// "august" only Title-case inside a sentence). Stopwords and days of the week
 // are never typed, and no word of an identifier (TypedContext::in_identifier)
 // is a name, place, organisation or health term.
 dxt_typed_class classify_typed(std::string_view word, const TypedContext& context, const TypedLists* lists);
@@ -146,7 +147,8 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
 // A member of class `cls` drawn uniformly (docs/guarantees.md lists each
 // class's members): list classes from `lists`, written Title-case for names,
 // places and organisations and lower case for health terms; numbers,
-// phones, e-mail addresses, URLs and handles from fixed public patterns
+// phones, e-mail addresses, URLs and handles from fixed public patterns,
+// months from the twelve month names
 // (`keep_number_shape` keeps a number's or phone's shape and draws its
 // digits). A possessive "'s" on `input` is kept.
 std::string typed_replacement(dxt_typed_class cls, std::string_view input, RandomStream& rng, const TypedLists* lists,

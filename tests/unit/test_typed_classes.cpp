@@ -129,7 +129,9 @@ TEST_CASE("typed: list classes are found in any case; common words only capitali
   CHECK(classify_typed("Bill", mid, &lists) == DXT_TYPED_FIRST_NAME);
   CHECK(classify_typed("Will", start, &lists) == DXT_TYPED_NONE);
   CHECK(classify_typed("BILL", mid, &lists) == DXT_TYPED_NONE);
-  CHECK(classify_typed("May", mid, &lists) == DXT_TYPED_NONE);  // a month
+  CHECK(classify_typed("May", mid, &lists) == DXT_TYPED_MONTH);
+  CHECK(classify_typed("may", mid, &lists) == DXT_TYPED_NONE);  // the verb
+  CHECK(classify_typed("october", mid, &lists) == DXT_TYPED_MONTH);
   CHECK(classify_typed("the", mid, &lists) == DXT_TYPED_NONE);
   CHECK(classify_typed("Maria's", mid, &lists) == DXT_TYPED_FIRST_NAME);
   CHECK(classify_typed("diabetes", mid, &lists) == DXT_TYPED_CONDITION);
@@ -208,7 +210,7 @@ TEST_CASE("typed: list classes are found in any case; common words only capitali
   CHECK(classify_typed("brown", sign_off, &lists) == DXT_TYPED_FIRST_NAME);
   CHECK(classify_typed("baker", sign_off, &lists) == DXT_TYPED_SURNAME);
   CHECK(classify_typed("the", sign_off, &lists) == DXT_TYPED_NONE);
-  CHECK(classify_typed("May", sign_off, &lists) == DXT_TYPED_NONE);  // a month still
+  CHECK(classify_typed("May", sign_off, &lists) == DXT_TYPED_NONE);  // neither a month here nor a listed name
   // After a greeting: a listed name, common or not, or a word the model lacks.
   TypedContext greeting;
   greeting.after_greeting = true;
@@ -263,12 +265,17 @@ TEST_CASE("typed: replacements have their class's public shape") {
     CHECK(
         std::set<std::string>{"Tom's", "Maria's", "Sarah's", "Will's", "Bill's", "May's", "Jordan's", "North's"}.count(
             name) == 1);
+    const std::string month = typed_replacement(DXT_TYPED_MONTH, "October", rng, &lists, false);
+    CHECK(std::set<std::string>{"January", "February", "March", "April", "May", "June", "July", "August",
+                                "September", "October", "November", "December"}
+              .count(month) == 1);
     const std::string drug = typed_replacement(DXT_TYPED_DRUG, "Aspirin", rng, &lists, false);
     CHECK((drug == "metformin" || drug == "aspirin"));
   }
   CHECK(std::string(typed_placeholder(DXT_TYPED_SURNAME)) == "[name]");
   CHECK(std::string(typed_placeholder(DXT_TYPED_CITY)) == "[city]");
   CHECK(std::string(typed_placeholder(DXT_TYPED_NUMBER)) == "[number]");
+  CHECK(std::string(typed_placeholder(DXT_TYPED_MONTH)) == "[month]");
 }
 
 TEST_CASE("typed: the section round-trips and every fault is named") {
@@ -572,10 +579,17 @@ TEST_CASE("typed: number words from zero, with magnitudes and ordinals; 'one' an
   same("ONE MILLION", "[number] [number]");
   same("one 4", "[number] [number]");
   // Dates of birth with ordinals.
-  same("born the seventh of October", "born the [number] of October");
-  same("the twenty-third of May", "the [number]-[number] of May");
-  same("the first of May", "the [number] of May");
-  same("on May second", "on May [number]");
+  same("born the seventh of October", "born the [number] of [month]");
+  same("the twenty-third of May", "the [number]-[number] of [month]");
+  same("the first of May", "the [number] of [month]");
+  same("on May second", "on [month] [number]");
+  // Months: in any case, but "may", "march", "august" only Title-case
+  // inside a sentence.
+  same("born in october 1990", "born in [month] [number]");
+  same("paid in March", "paid in [month]");
+  same("May I wait", "May I wait");
+  same("they march home in august", "they march home in august");
+  same("Paid on Monday", "Paid on Monday");  // days of the week are not typed
   same("the thirty first", "the [number] [number]");
   // Not numbers: "one" as a pronoun, "first" and "second" as words, "oh".
   same("one of them paid", "one of them paid");

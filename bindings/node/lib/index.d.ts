@@ -55,7 +55,7 @@ export interface OptionsObject {
   places?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** organisations the model lists: replace = one drawn uniformly, placeholder = [organization] (default privatize). */
   organizations?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
-  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (default privatize). */
+  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words), phone numbers and month names: replace = a uniform number (number_shape) or month, placeholder = [number] [phone] [month]; privatize leaves them to the numbers policy (default privatize). */
   typedNumbers?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (default privatize). */
   addresses?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';

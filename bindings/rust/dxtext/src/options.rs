@@ -441,7 +441,7 @@ impl Options {
         self.set("organizations", &value.option_name())
     }
 
-    /// numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (default privatize). One of privatize, placeholder, replace, keep, drop.
+    /// numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words), phone numbers and month names: replace = a uniform number (number_shape) or month, placeholder = [number] [phone] [month]; privatize leaves them to the numbers policy (default privatize). One of privatize, placeholder, replace, keep, drop.
     pub fn typed_numbers(self, value: impl OptionName) -> Options {
         self.set("typed_numbers", &value.option_name())
     }

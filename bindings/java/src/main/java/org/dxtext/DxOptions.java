@@ -294,12 +294,12 @@ public final class DxOptions {
     return set("organizations", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
-  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (typed_numbers; default privatize). One of privatize, placeholder, replace, keep, drop. */
+  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words), phone numbers and month names: replace = a uniform number (number_shape) or month, placeholder = [number] [phone] [month]; privatize leaves them to the numbers policy (typed_numbers; default privatize). One of privatize, placeholder, replace, keep, drop. */
   public DxOptions typedNumbers(String value) {
     return set("typed_numbers", value);
   }
 
-  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words) and phone numbers: replace = a uniform number (number_shape), placeholder = [number] [phone]; privatize leaves them to the numbers policy (typed_numbers; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words), phone numbers and month names: replace = a uniform number (number_shape) or month, placeholder = [number] [phone] [month]; privatize leaves them to the numbers policy (typed_numbers; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
   public DxOptions typedNumbers(Enum<?> value) {
     return set("typed_numbers", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }

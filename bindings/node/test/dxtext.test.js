@@ -15,6 +15,7 @@ const { OPTIONS, PRESETS } = require(path.join(process.env.DXTEXT_NODE_PACKAGE |
   'options_table.js'));
 
 const { presetTests } = require('../../../tests/js/preset_tests.cjs');
+const { conformanceTests } = require('../../../tests/js/conformance_tests.cjs');
 
 const GOLDEN = path.join(__dirname, '..', '..', '..', 'tests', 'data', 'golden_v1.dxe');
 const SENTENCE = 'The president spoke to the nation about the war.';
@@ -398,6 +399,9 @@ test('a fresh ledger anchor round-trips; a bad one is an InvalidArgumentError', 
 presetTests({
   dxtext, OPTIONS, PRESETS, openModel: async () => model, sentence: SENTENCE, seed: '05'.repeat(32),
 });
+
+// The conformance suite of every binding (tests/conformance/cases.json), on this package.
+conformanceTests({ dxtext });
 
 test('output words: an OutputSet or an array; refusals come from the library', async () => {
   const allowed = ['house', 'river', 'music'];

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import presetModule from '../../../tests/js/preset_tests.cjs';
+import conformanceModule from '../../../tests/js/conformance_tests.cjs';
 
 const packageDir = process.env.DXTEXT_WASM_PACKAGE;
 if (!packageDir) throw new Error('set DXTEXT_WASM_PACKAGE to the built package directory (<build>/package)');
@@ -424,6 +425,9 @@ test('the worker protocol: the same API through connectWorker', async () => {
 presetModule.presetTests({
   dxtext, OPTIONS, PRESETS, openModel: async () => { await ready; return model; }, sentence: SENTENCE, seed: SEED,
 });
+
+// The conformance suite of every binding (tests/conformance/cases.json), on this package.
+conformanceModule.conformanceTests({ dxtext, opensFromMemory: true });
 
 test('output words: an OutputSet or an array; refusals come from the library', async () => {
   await ready;

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.dxtext;
+
+import static org.junit.Assert.assertEquals;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+
+/**
+ * The conformance suite of tests/conformance/cases.json (its README says what a case is) through
+ * this binding: the same outputs, records and errors as the C ABI and every other binding. The
+ * source tree is the system property dxtext.source.root (tools/ci/60-package-java.sh sets it).
+ */
+@RunWith(Parameterized.class)
+public class ConformanceTest {
+  private static final Path ROOT = Paths.get(System.getProperty("dxtext.source.root", "."));
+  private static Map<String, Object> suite;
+  private static DxModel model;
+
+  @Parameterized.Parameter(0)
+  public String name;
+
+  @Parameterized.Parameter(1)
+  public Map<String, Object> testCase;
+
+  @Parameterized.Parameters(name = "{0}")
+  public static Collection<Object[]> cases() throws IOException {
+    byte[] bytes = Files.readAllBytes(ROOT.resolve("tests/conformance/cases.json"));
+    suite = asMap(new Json(new String(bytes, StandardCharsets.UTF_8)).document());
+    List<Object[]> cases = new ArrayList<>();
+    for (Object c : (List<?>) suite.get("cases")) {
+      cases.add(new Object[] {asMap(c).get("name"), asMap(c)});
+    }
+    return cases;
+  }
+
+  @BeforeClass
+  public static void openModel() {
+    model = DxModel.open(ROOT.resolve((String) suite.get("model")));
+  }
+
+  @AfterClass
+  public static void closeModel() {
+    model.close();
+  }
+
+  @Test
+  public void conformance() {
+    Map<String, Object> expect = asMap(testCase.get("expect"));
+    Map<String, Object> got = new LinkedHashMap<>();
+    DxReleaseRecord record = null;
+    try {
+      String call = (String) testCase.get("call");
+      if (call.equals("open")) {
+        DxModel.open(ROOT.resolve((String) testCase.get("model"))).close();
+        got.put("opened", true);
+      } else {
+        DxOptions options = DxOptions.epsilon(0);
+        for (Map.Entry<String, Object> option : asMap(testCase.get("options")).entrySet()) {
+          options = options.set(option.getKey(), optionText(option.getValue()));
+        }
+        try (DxPrivatizer privatizer = new DxPrivatizer(model, seed((String) testCase.get("seed")))) {
+          if (call.equals("word")) { // this binding gives no record for one word
+            got.put("text", privatizer.privatizeWord((String) testCase.get("input"), options));
+            expect = new LinkedHashMap<>(expect);
+            if (expect.remove("record") == null) {
+              throw new AssertionError("a word case without a record");
+            }
+          } else {
+            DxText result = privatizer.privatizeTextWithRecord((String) testCase.get("input"), options);
+            record = result.getRecord();
+            got.put("text", result.getText());
+            got.put("record", new Json(record.toJson()).document());
+          }
+        }
+      }
+    } catch (DxException e) {
+      Map<String, Object> error = new LinkedHashMap<>();
+      error.put("status", (double) e.getCode());
+      error.put("message", e.getMessage());
+      got.put("error", error);
+    }
+    assertEquals(expect, got);
+    if (record != null) { // the typed record says what its JSON says
+      Map<String, Object> json = asMap(expect.get("record"));
+      assertEquals((Double) json.get("epsilon"), record.getEpsilon(), 0.0);
+      assertEquals(json.get("private"), record.isPrivate());
+      assertEquals(json.get("mechanism"), record.getMechanism().name().toLowerCase(Locale.ROOT));
+      assertEquals(json.getOrDefault("preset", "none"), record.getPreset().name().toLowerCase(Locale.ROOT));
+    }
+  }
+
+  // A JSON number as the other bindings write it: whole numbers without ".0".
+  private static String optionText(Object value) {
+    if (value instanceof Double) {
+      double d = (Double) value;
+      return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    }
+    return (String) value;
+  }
+
+  private static byte[] seed(String hex) {
+    byte[] seed = new byte[hex.length() / 2];
+    for (int i = 0; i < seed.length; i++) {
+      seed[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+    }
+    return seed;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> asMap(Object value) {
+    return (Map<String, Object>) value;
+  }
+
+  /**
+   * Just enough JSON for the suite and release records: objects (LinkedHashMap), arrays
+   * (ArrayList), strings, numbers (Double), true, false and null.
+   */
+  static final class Json {
+    private final String s;
+    private int at;
+
+    Json(String s) {
+      this.s = s;
+    }
+
+    Object document() {
+      Object value = value();
+      space();
+      if (at != s.length()) {
+        throw error("trailing text");
+      }
+      return value;
+    }
+
+    private Object value() {
+      space();
+      if (at >= s.length()) {
+        throw error("unexpected end");
+      }
+      char c = s.charAt(at);
+      if (c == '{') {
+        Map<String, Object> object = new LinkedHashMap<>();
+        at++;
+        space();
+        if (s.charAt(at) == '}') {
+          at++;
+          return object;
+        }
+        do {
+          space();
+          String key = string();
+          space();
+          expect(':');
+          object.put(key, value());
+          space();
+        } while (s.charAt(at++) == ',');
+        if (s.charAt(at - 1) != '}') {
+          throw error("expected , or }");
+        }
+        return object;
+      }
+      if (c == '[') {
+        List<Object> array = new ArrayList<>();
+        at++;
+        space();
+        if (s.charAt(at) == ']') {
+          at++;
+          return array;
+        }
+        do {
+          array.add(value());
+          space();
+        } while (s.charAt(at++) == ',');
+        if (s.charAt(at - 1) != ']') {
+          throw error("expected , or ]");
+        }
+        return array;
+      }
+      if (c == '"') {
+        return string();
+      }
+      for (String word : new String[] {"true", "false", "null"}) {
+        if (s.startsWith(word, at)) {
+          at += word.length();
+          return word.equals("null") ? null : Boolean.valueOf(word);
+        }
+      }
+      int start = at;
+      while (at < s.length() && "+-0123456789.eE".indexOf(s.charAt(at)) >= 0) {
+        at++;
+      }
+      if (start == at) {
+        throw error("unexpected character");
+      }
+      return Double.valueOf(s.substring(start, at));
+    }
+
+    private String string() {
+      expect('"');
+      StringBuilder out = new StringBuilder();
+      for (char c = s.charAt(at++); c != '"'; c = s.charAt(at++)) {
+        if (c != '\\') {
+          out.append(c);
+          continue;
+        }
+        char e = s.charAt(at++);
+        switch (e) {
+          case 'n': out.append('\n'); break;
+          case 't': out.append('\t'); break;
+          case 'r': out.append('\r'); break;
+          case 'b': out.append('\b'); break;
+          case 'f': out.append('\f'); break;
+          case 'u':
+            out.append((char) Integer.parseInt(s.substring(at, at + 4), 16));
+            at += 4;
+            break;
+          default: out.append(e); // " \ /
+        }
+      }
+      return out.toString();
+    }
+
+    private void expect(char c) {
+      if (at >= s.length() || s.charAt(at) != c) {
+        throw error("expected " + c);
+      }
+      at++;
+    }
+
+    private void space() {
+      while (at < s.length() && Character.isWhitespace(s.charAt(at))) {
+        at++;
+      }
+    }
+
+    private IllegalArgumentException error(String what) {
+      return new IllegalArgumentException("JSON: " + what + " at offset " + at);
+    }
+  }
+}

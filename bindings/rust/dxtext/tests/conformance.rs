@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: Apache-2.0
+//! The conformance suite of tests/conformance/cases.json (its README says
+//! what a case is) through this crate: the same outputs, records and errors
+//! as the C ABI and every other binding.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use dxtext::{Context, Model, Options, ReleaseRecord};
+
+/// Just enough JSON for the suite and release records.
+#[derive(Clone, Debug, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Number(f64),
+    Text(String),
+    Array(Vec<Json>),
+    Object(BTreeMap<String, Json>),
+}
+
+impl Json {
+    fn parse(text: &str) -> Json {
+        let mut parser = Parser { s: text.as_bytes(), at: 0 };
+        let value = parser.value();
+        parser.space();
+        assert_eq!(parser.at, parser.s.len(), "JSON: trailing text");
+        value
+    }
+
+    fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(map) => map.get(key),
+            _ => None,
+        }
+    }
+
+    fn text(&self, key: &str) -> &str {
+        match self.get(key) {
+            Some(Json::Text(s)) => s,
+            other => panic!("{} is not a string: {:?}", key, other),
+        }
+    }
+
+    fn object(pairs: Vec<(&str, Json)>) -> Json {
+        Json::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    }
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    at: usize,
+}
+
+impl Parser<'_> {
+    fn space(&mut self) {
+        while self.at < self.s.len() && self.s[self.at].is_ascii_whitespace() {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        self.space();
+        let found = self.s.get(self.at) == Some(&c);
+        if found {
+            self.at += 1;
+        }
+        found
+    }
+
+    fn value(&mut self) -> Json {
+        self.space();
+        if self.eat(b'{') {
+            let mut map = BTreeMap::new();
+            if !self.eat(b'}') {
+                loop {
+                    self.space();
+                    let key = self.string();
+                    assert!(self.eat(b':'), "JSON: expected : at {}", self.at);
+                    map.insert(key, self.value());
+                    if self.eat(b'}') {
+                        break;
+                    }
+                    assert!(self.eat(b','), "JSON: expected , or }} at {}", self.at);
+                }
+            }
+            return Json::Object(map);
+        }
+        if self.eat(b'[') {
+            let mut array = Vec::new();
+            if !self.eat(b']') {
+                loop {
+                    array.push(self.value());
+                    if self.eat(b']') {
+                        break;
+                    }
+                    assert!(self.eat(b','), "JSON: expected , or ] at {}", self.at);
+                }
+            }
+            return Json::Array(array);
+        }
+        if self.s.get(self.at) == Some(&b'"') {
+            return Json::Text(self.string());
+        }
+        for (word, value) in [("true", Json::Bool(true)), ("false", Json::Bool(false)), ("null", Json::Null)] {
+            if self.s[self.at..].starts_with(word.as_bytes()) {
+                self.at += word.len();
+                return value;
+            }
+        }
+        let start = self.at;
+        while self.at < self.s.len() && b"+-0123456789.eE".contains(&self.s[self.at]) {
+            self.at += 1;
+        }
+        let number = std::str::from_utf8(&self.s[start..self.at]).unwrap();
+        Json::Number(number.parse().unwrap_or_else(|_| panic!("JSON: bad number at {}", start)))
+    }
+
+    fn string(&mut self) -> String {
+        assert_eq!(self.s[self.at], b'"', "JSON: expected a string at {}", self.at);
+        self.at += 1;
+        let mut out: Vec<u16> = Vec::new();
+        loop {
+            let c = self.s[self.at];
+            self.at += 1;
+            match c {
+                b'"' => break,
+                b'\\' => {
+                    let e = self.s[self.at];
+                    self.at += 1;
+                    out.push(match e {
+                        b'n' => u16::from(b'\n'),
+                        b't' => u16::from(b'\t'),
+                        b'r' => u16::from(b'\r'),
+                        b'b' => 8,
+                        b'f' => 12,
+                        b'u' => {
+                            let hex = std::str::from_utf8(&self.s[self.at..self.at + 4]).unwrap();
+                            self.at += 4;
+                            u16::from_str_radix(hex, 16).unwrap()
+                        }
+                        other => u16::from(other),
+                    });
+                }
+                _ => {
+                    // A UTF-8 sequence: copy it whole.
+                    let start = self.at - 1;
+                    while self.at < self.s.len() && (self.s[self.at] & 0xC0) == 0x80 {
+                        self.at += 1;
+                    }
+                    out.extend(std::str::from_utf8(&self.s[start..self.at]).unwrap().encode_utf16());
+                }
+            }
+        }
+        String::from_utf16(&out).unwrap()
+    }
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..")
+}
+
+// An option's value as dxt_options_set reads it: whole numbers without ".0",
+// as the other bindings write them.
+fn option_text(value: &Json) -> String {
+    match value {
+        Json::Text(s) => s.clone(),
+        Json::Number(n) => format!("{}", n),
+        other => panic!("an option's value is a string or a number, not {:?}", other),
+    }
+}
+
+fn seed(hex: &str) -> [u8; 32] {
+    let mut seed = [0u8; 32];
+    for (i, byte) in seed.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap();
+    }
+    seed
+}
+
+// What the crate gives for a case, in the shape of its "expect"; a word
+// call gives no record in this crate, so its record is left out of both.
+fn outcome(model: &Model, case: &Json) -> (Json, Option<ReleaseRecord>) {
+    let error = |e: dxtext::Error| {
+        let error = Json::object(vec![
+            ("status", Json::Number(f64::from(e.status()))),
+            ("message", Json::Text(e.message().to_string())),
+        ]);
+        (Json::object(vec![("error", error)]), None)
+    };
+    if case.text("call") == "open" {
+        return match Model::open(repo().join(case.text("model"))) {
+            Ok(_) => (Json::object(vec![("opened", Json::Bool(true))]), None),
+            Err(e) => error(e),
+        };
+    }
+    let mut options = Options::default();
+    if let Some(Json::Object(given)) = case.get("options") {
+        for (name, value) in given {
+            options = options.set(name, &option_text(value));
+        }
+    }
+    let mut context = Context::seeded(model, seed(case.text("seed"))).expect("a seeded context");
+    let input = case.text("input");
+    if case.text("call") == "word" {
+        return match context.privatize_word(input, &options) {
+            Ok(text) => (Json::object(vec![("text", Json::Text(text))]), None),
+            Err(e) => error(e),
+        };
+    }
+    match context.privatize_text_record(input, &options, None) {
+        Ok((text, record)) => {
+            let json = Json::parse(&record.to_json().unwrap());
+            (Json::object(vec![("text", Json::Text(text)), ("record", json)]), Some(record))
+        }
+        Err(e) => error(e),
+    }
+}
+
+#[test]
+fn conformance_suite() {
+    let path = repo().join("tests/conformance/cases.json");
+    let suite = Json::parse(&std::fs::read_to_string(&path).expect("tests/conformance/cases.json"));
+    let model = Model::open(repo().join(suite.text("model"))).expect("the suite's model");
+    let cases = match suite.get("cases") {
+        Some(Json::Array(cases)) => cases,
+        _ => panic!("no cases"),
+    };
+    let mut failures = Vec::new();
+    for case in cases {
+        let mut expect = case.get("expect").unwrap().clone();
+        let (got, record) = outcome(&model, case);
+        if case.text("call") == "word" {
+            if let Json::Object(map) = &mut expect {
+                assert!(map.remove("record").is_some() || map.contains_key("error"), "a word case without a record");
+            }
+        }
+        if got != expect {
+            failures.push(format!("{}:\n  expected {:?}\n  got      {:?}", case.text("name"), expect, got));
+            continue;
+        }
+        if let Some(record) = record {
+            // The typed record says what its JSON says.
+            let json = expect.get("record").unwrap();
+            let name = |value: Option<String>| Json::Text(value.unwrap_or_else(|| "none".to_string()));
+            let typed = Json::object(vec![
+                ("epsilon", Json::Number(record.epsilon())),
+                ("private", Json::Bool(record.is_private())),
+                ("mechanism", name(record.mechanism().map(|m| format!("{:?}", m).to_lowercase()))),
+                ("preset", name(record.preset().map(|p| format!("{:?}", p).to_lowercase()))),
+            ]);
+            for key in ["epsilon", "private", "mechanism", "preset"] {
+                let want = json.get(key).cloned().unwrap_or(Json::Text("none".to_string()));
+                if typed.get(key) != Some(&want) {
+                    failures.push(format!("{}: the record's {} is {:?}, its JSON says {:?}", case.text("name"), key,
+                                          typed.get(key), want));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} conformance cases fail:\n{}", failures.len(), cases.len(),
+            failures.join("\n"));
+    println!("conformance: {} cases pass", cases.len());
+}

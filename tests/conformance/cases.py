@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Writes or checks tests/conformance/cases.json, the conformance suite that
+every binding runs (tests/conformance/README.md).
+
+The cases' inputs are written below; their expected outcomes are never
+typed: each case is run through the C ABI by conformance_case (built from
+conformance_case.c beside this file) and its outcome written as it is.
+
+    python3 tests/conformance/cases.py RUNNER            # rewrite cases.json
+    python3 tests/conformance/cases.py --check RUNNER    # compare, exit 1 on a difference
+
+RUNNER is the built conformance_case program (build/bin/conformance_case).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CASES = HERE / "cases.json"
+
+# Paths are relative to the repository's root; every runner opens them there.
+MODEL = "models/dxtext-en-euclid-100d-40k.dxe"
+SEED_1 = "00" * 31 + "01"  # as --seed 00..01 and Python's seed=1
+SEED_2 = "a5" * 32
+SENTENCE = "The president spoke to the nation about the war."
+TYPED = "Alice paid 42 dollars to a doctor in Paris on Monday."
+
+
+def privatize(name: str, call: str, given: str, options: dict, seed: str = SEED_1) -> dict:
+    return {"name": name, "call": call, "input": given, "seed": seed, "options": options}
+
+
+def opening(name: str, model: str) -> dict:
+    return {"name": name, "call": "open", "model": model}
+
+
+def case_inputs() -> list[dict]:
+    cases = [
+        privatize("word, laplace", "word", "house", {"epsilon": 10}),
+        privatize("word, laplace, another seed", "word", "house", {"epsilon": 10}, SEED_2),
+        privatize("word, exponential", "word", "river", {"epsilon": 5, "mechanism": "exponential"}),
+        privatize("word, vickrey", "word", "river", {"epsilon": 10, "mechanism": "vickrey", "vickrey_t": 0.5}),
+        privatize("word, out of vocabulary, placeholder", "word", "zzqxv",
+                  {"epsilon": 10, "oov": "placeholder", "placeholder": "[gone]"}),
+        privatize("text, laplace", "text", SENTENCE, {"epsilon": 10}),
+        privatize("text, laplace, another seed", "text", SENTENCE, {"epsilon": 10}, SEED_2),
+        privatize("text, tem", "text", SENTENCE, {"epsilon": 5, "mechanism": "tem"}),
+        privatize("text, strict shape", "text", SENTENCE, {"epsilon": 12, "release_shape": "strict"}),
+        privatize("text, normalize shape, stopwords kept", "text", SENTENCE,
+                  {"epsilon": 12, "release_shape": "normalize", "stopwords": "keep"}),
+        privatize("text, output_top", "text", SENTENCE, {"epsilon": 20, "output_top": 1000}),
+        privatize("text, typed classes placeholder", "text", TYPED,
+                  {"epsilon": 20, "names": "placeholder", "places": "placeholder", "typed_numbers": "placeholder"}),
+    ]
+    for preset in ("readable", "features", "strongest"):
+        for seed in (SEED_1, SEED_2):
+            tag = "" if seed == SEED_1 else ", another seed"
+            cases.append(privatize(f"text, preset {preset}{tag}", "text", SENTENCE, {"preset": preset}, seed))
+        cases.append(privatize(f"text with typed words, preset {preset}", "text", TYPED, {"preset": preset}))
+        cases.append(privatize(f"text, preset {preset}, epsilon overridden", "text", SENTENCE,
+                               {"preset": preset, "epsilon": 7}))
+    cases += [
+        privatize("error: unknown option", "text", SENTENCE, {"epsilom": 20}),
+        privatize("error: bad enum value", "text", SENTENCE, {"epsilon": 20, "mechanism": "laplaze"}),
+        privatize("error: strict shape with a keep policy", "text", SENTENCE,
+                  {"epsilon": 20, "release_shape": "strict", "stopwords": "keep"}),
+        privatize("error: number out of range", "text", SENTENCE, {"epsilon": 20, "vickrey_t": 2}),
+        privatize("error: unknown preset", "text", SENTENCE, {"preset": "fastest"}),
+        privatize("error: preset and an option it fixes", "text", SENTENCE, {"preset": "features", "mechanism": "tem"}),
+        privatize("error: epsilon unset", "text", SENTENCE, {}),
+        privatize("error: epsilon zero", "text", SENTENCE, {"epsilon": 0}),
+        privatize("error: epsilon negative", "word", "house", {"epsilon": -1}),
+        privatize("error: epsilon above the range", "word", "house", {"epsilon": 10000000}),
+        privatize("error: hyperbolic on a euclidean model", "word", "house", {"epsilon": 50, "mechanism": "hyperbolic"}),
+        opening("open: the default model", MODEL),
+        opening("error: not a model file", "tests/conformance/data/not_a_model.txt"),
+        opening("error: truncated model", "tests/conformance/data/truncated.dxe"),
+    ]
+    return cases
+
+
+def option_text(value: object) -> str:
+    """An option's value as dxt_options_set reads it (JSON's spelling; every
+    binding spells these numbers so, which the cases keep to)."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def run(runner: Path, args: list[str], name: str) -> dict:
+    done = subprocess.run([str(runner), *args], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"{runner} failed on case '{name}': {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def open_outcome(runner: Path, case: dict) -> dict:
+    """A file's error names the path it was given, which a runner gives as it
+    finds the repository: the expected message says {path} there. Opened
+    from memory (as the WebAssembly package opens a file), the message is
+    the same without " (in '{path}')"; checked here, so that a runner may
+    rely on it."""
+    path = str(REPO / case["model"])
+    from_file = run(runner, ["open", path], case["name"])
+    from_memory = run(runner, ["open-memory", path], case["name"])
+    if "error" in from_file:
+        from_file["error"]["message"] = from_file["error"]["message"].replace(path, "{path}")
+    without_path = json.loads(json.dumps(from_file).replace(" (in '{path}')", ""))
+    if from_memory != without_path:
+        sys.exit(f"case '{case['name']}': from memory {from_memory}, from the file {from_file}")
+    return from_file
+
+
+def outcome(runner: Path, case: dict) -> dict:
+    if case["call"] == "open":
+        return open_outcome(runner, case)
+    args = [case["call"], str(REPO / MODEL), case["seed"], case["input"]]
+    args += [f"{name}={option_text(value)}" for name, value in case["options"].items()]
+    return run(runner, args, case["name"])
+
+
+def suite(runner: Path) -> dict:
+    cases = []
+    for case in case_inputs():
+        case = dict(case, expect=outcome(runner, case))
+        cases.append(case)
+    names = [c["name"] for c in cases]
+    assert len(names) == len(set(names)), "case names must be unique"
+    return {
+        "about": "Generated by tests/conformance/cases.py from the C ABI: do not edit (README.md beside it).",
+        "model": MODEL,
+        "cases": cases,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="compare with cases.json instead of writing it")
+    parser.add_argument("runner", type=Path, help="the built conformance_case program")
+    args = parser.parse_args()
+    text = json.dumps(suite(args.runner), indent=1, ensure_ascii=False) + "\n"
+    if not args.check:
+        CASES.write_text(text, encoding="utf-8")
+        print(f"wrote {CASES.relative_to(REPO)}")
+        return 0
+    if CASES.read_text(encoding="utf-8") != text:
+        expected = json.loads(CASES.read_text(encoding="utf-8"))["cases"]
+        actual = json.loads(text)["cases"]
+        for old, new in zip(expected, actual):
+            if old != new:
+                print(f"case '{new['name']}': cases.json has {json.dumps(old['expect'])}", file=sys.stderr)
+                print(f"  the library gives {json.dumps(new['expect'])}", file=sys.stderr)
+        if len(expected) != len(actual):
+            print(f"cases.json has {len(expected)} cases, cases.py {len(actual)}", file=sys.stderr)
+        print("tests/conformance/cases.json is stale: run python3 tests/conformance/cases.py RUNNER", file=sys.stderr)
+        return 1
+    print(f"conformance: {len(json.loads(text)['cases'])} cases agree with the C ABI")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// The conformance suite of tests/conformance/cases.json (its README says
+// what a case is), registered once for both packages of the one JavaScript
+// API: the Node.js binding (bindings/node/test/dxtext.test.js) and the
+// WebAssembly package (bindings/wasm/test/dxtext.test.mjs). Each case's
+// outcome must be what the C ABI gives: the same text, the same release
+// record, the same error status and message.
+'use strict';
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { test } = require('node:test');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const SUITE = JSON.parse(fs.readFileSync(path.join(REPO, 'tests', 'conformance', 'cases.json'), 'utf8'));
+
+// What the package gives for a case, in the shape of its "expect" (and the
+// typed record beside it).
+async function outcome(dxtext, model, c) {
+  const file = path.join(REPO, c.model || SUITE.model);
+  try {
+    if (c.call === 'open') {
+      (await dxtext.Model.open(file)).close();
+      return { opened: true };
+    }
+    const privatizer = new dxtext.Privatizer(model, { seed: c.seed });
+    try {
+      const call = c.call === 'word' ? 'privatizeWord' : 'privatizeText';
+      const { text, record } = await privatizer[call](c.input, c.options);
+      return { text, record: JSON.parse(record.json), typed: record };
+    } finally {
+      await privatizer.close();
+    }
+  } catch (error) {
+    if (!(error instanceof dxtext.DxtextError)) throw error;
+    return { error: { status: error.status, message: error.message.replaceAll(file, '{path}') } };
+  }
+}
+
+// dxtext: the package under test; opensFromMemory: true when its
+// Model.open reads the file and opens the bytes (the WebAssembly package),
+// so that the library's messages cannot name the file (cases.py checks
+// that they are otherwise the same).
+function conformanceTests({ dxtext, opensFromMemory = false }) {
+  let opened; // the suite's model, opened by the first case
+  for (const c of SUITE.cases) {
+    test(`conformance: ${c.name}`, async () => {
+      opened ??= dxtext.Model.open(path.join(REPO, SUITE.model));
+      const { typed, ...got } = await outcome(dxtext, await opened, c);
+      const expect = opensFromMemory ? JSON.parse(JSON.stringify(c.expect).replaceAll(" (in '{path}')", '')) : c.expect;
+      assert.deepEqual(got, expect);
+      if (typed) { // the typed record says what its JSON says
+        assert.equal(typed.epsilon, expect.record.epsilon);
+        assert.equal(typed.isPrivate, expect.record.private);
+        assert.equal(typed.mechanism, expect.record.mechanism);
+        assert.equal(typed.preset, expect.record.preset || 'none');
+      }
+    });
+  }
+}
+
+module.exports = { conformanceTests };

@@ -51,10 +51,14 @@ function conformanceTests({ dxtext, opensFromMemory = false }) {
       const expect = opensFromMemory ? JSON.parse(JSON.stringify(c.expect).replaceAll(" (in '{path}')", '')) : c.expect;
       assert.deepEqual(got, expect);
       if (typed) { // the typed record says what its JSON says
-        assert.equal(typed.epsilon, expect.record.epsilon);
-        assert.equal(typed.isPrivate, expect.record.private);
-        assert.equal(typed.mechanism, expect.record.mechanism);
-        assert.equal(typed.preset, expect.record.preset || 'none');
+        const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+        const fields = {
+          release: snake(typed.release), mechanism: typed.mechanism, epsilon: typed.epsilon, metric: typed.metric,
+          private: typed.isPrivate, model_sha256: typed.modelFingerprint, bound: snake(typed.bound),
+          reveals: typed.reveals.map(snake).sort(), shape: typed.releaseShape, preset: typed.preset,
+        };
+        const json = { ...expect.record, preset: expect.record.preset || 'none', reveals: [...expect.record.reveals].sort() };
+        assert.deepEqual(fields, Object.fromEntries(Object.keys(fields).map((key) => [key, json[key]])));
       }
     });
   }

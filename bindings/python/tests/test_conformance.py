@@ -51,7 +51,20 @@ def test_conformance(suite_model: dxtext.Model, case: Dict[str, Any]) -> None:
     record = got.pop("typed", None)
     assert got == expect
     if record is not None:  # the typed record says what its JSON says
-        assert record.epsilon == expect["record"]["epsilon"]
-        assert record.is_private == expect["record"]["private"]
-        assert record.mechanism.name.lower() == expect["record"]["mechanism"]
-        assert dxtext.Preset(record.preset).name.lower() == expect["record"].get("preset", "none")
+        json_record = expect["record"]
+        name = lambda value: value.name.lower()  # noqa: E731
+        typed = {
+            "release": name(record.release),
+            "mechanism": name(record.mechanism),
+            "epsilon": record.epsilon,
+            "metric": name(record.metric),
+            "private": record.is_private,
+            "model_sha256": record.model_fingerprint.hex() if record.model_fingerprint else None,
+            "bound": name(record.bound),
+            "reveals": sorted(name(r) for r in dxtext.Reveals if r and r in record.reveals),
+            "shape": name(record.release_shape),
+            "preset": name(dxtext.Preset(record.preset)),
+        }
+        from_json = {key: json_record.get(key, "none" if key == "preset" else None) for key in typed}
+        from_json["reveals"] = sorted(json_record["reveals"])
+        assert typed == from_json

@@ -63,13 +63,15 @@ public class ConformanceTest {
     Map<String, Object> expect = asMap(testCase.get("expect"));
     Map<String, Object> got = new LinkedHashMap<>();
     DxReleaseRecord record = null;
+    // A file's path in a message is "{path}" in the suite.
+    String file = ROOT.resolve((String) testCase.getOrDefault("model", suite.get("model"))).toString();
     try {
       String call = (String) testCase.get("call");
       if (call.equals("open")) {
-        DxModel.open(ROOT.resolve((String) testCase.get("model"))).close();
+        DxModel.open(file).close();
         got.put("opened", true);
       } else {
-        DxOptions options = DxOptions.epsilon(0);
+        DxOptions options = DxOptions.defaults();
         for (Map.Entry<String, Object> option : asMap(testCase.get("options")).entrySet()) {
           options = options.set(option.getKey(), optionText(option.getValue()));
         }
@@ -91,17 +93,43 @@ public class ConformanceTest {
     } catch (DxException e) {
       Map<String, Object> error = new LinkedHashMap<>();
       error.put("status", (double) e.getCode());
-      error.put("message", e.getMessage());
+      error.put("message", e.getMessage().replace(file, "{path}"));
       got.put("error", error);
     }
     assertEquals(expect, got);
     if (record != null) { // the typed record says what its JSON says
       Map<String, Object> json = asMap(expect.get("record"));
-      assertEquals((Double) json.get("epsilon"), record.getEpsilon(), 0.0);
-      assertEquals(json.get("private"), record.isPrivate());
-      assertEquals(json.get("mechanism"), record.getMechanism().name().toLowerCase(Locale.ROOT));
-      assertEquals(json.getOrDefault("preset", "none"), record.getPreset().name().toLowerCase(Locale.ROOT));
+      Map<String, Object> typed = new LinkedHashMap<>();
+      typed.put("release", name(record.getRelease()));
+      typed.put("mechanism", name(record.getMechanism()));
+      typed.put("epsilon", record.getEpsilon());
+      typed.put("metric", name(record.getMetric()));
+      typed.put("private", record.isPrivate());
+      StringBuilder sha256 = new StringBuilder();
+      for (byte b : record.getModelFingerprint()) {
+        sha256.append(String.format("%02x", b));
+      }
+      typed.put("model_sha256", sha256.toString());
+      typed.put("bound", name(record.getBound()));
+      List<String> reveals = new ArrayList<>();
+      record.getReveals().forEach(r -> reveals.add(name(r)));
+      typed.put("reveals", reveals);
+      typed.put("shape", name(record.getReleaseShape()));
+      typed.put("preset", name(record.getPreset()));
+      Map<String, Object> fromJson = new LinkedHashMap<>();
+      for (String key : typed.keySet()) {
+        fromJson.put(key, json.getOrDefault(key, key.equals("preset") ? "none" : null));
+      }
+      List<Object> sorted = new ArrayList<>((List<?>) json.get("reveals"));
+      sorted.sort(null);
+      fromJson.put("reveals", sorted);
+      reveals.sort(null);
+      assertEquals(fromJson, typed);
     }
+  }
+
+  private static String name(Enum<?> value) {
+    return value.name().toLowerCase(Locale.ROOT);
   }
 
   // A JSON number as the other bindings write it: whole numbers without ".0".

@@ -19,6 +19,7 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -39,6 +40,13 @@ def privatize(name: str, call: str, given: str, options: dict, seed: str = SEED_
 
 def opening(name: str, model: str) -> dict:
     return {"name": name, "call": "open", "model": model}
+
+
+def ledger(name: str, cap: float, key: str | None, releases: list) -> dict:
+    """Releases, each with a fresh context of the seed, through a new ledger
+    file of one scope; key: the app key in hex (memoisation needs one)."""
+    return {"name": name, "call": "ledger", "seed": SEED_1, "scope": "user-1", "cap": cap, "key": key,
+            "releases": [{"input": text, "options": options} for text, options in releases]}
 
 
 def case_inputs() -> list[dict]:
@@ -82,6 +90,16 @@ def case_inputs() -> list[dict]:
                   {"epsilon": 4, "search": "ivf", "ivf_nprobe": 4}),
         privatize("error: ivf_nprobe without ivf search", "text", SENTENCE, {"epsilon": 4, "ivf_nprobe": 4}),
         privatize("error: hyperbolic on a euclidean model", "word", "house", {"epsilon": 50, "mechanism": "hyperbolic"}),
+        ledger("ledger: spends epsilon and refuses past the cap", 25, None, [
+            (SENTENCE, {"epsilon": 10}), ("The war is over.", {"epsilon": 10}), (SENTENCE, {"epsilon": 10})]),
+        ledger("ledger: with an app key, the same release is memoised and costs nothing", 25, "0f" * 32, [
+            (SENTENCE, {"epsilon": 10}), (SENTENCE, {"epsilon": 10}), ("The war is over.", {"epsilon": 10}),
+            (SENTENCE, {"epsilon": 5}), (SENTENCE, {"epsilon": 10})]),
+        ledger("ledger: a preset costs its epsilon", 3, "0f" * 32, [
+            (SENTENCE, {"preset": "features"}), (SENTENCE, {"preset": "readable"}),
+            (SENTENCE, {"preset": "features", "epsilon": 2})]),
+        ledger("ledger: a refused option spends nothing", 5, None, [
+            (SENTENCE, {"epsilon": 4, "mechanism": "laplaze"}), (SENTENCE, {"epsilon": 4})]),
         opening("open: the default model", MODEL),
         opening("error: not a model file", "tests/conformance/data/not_a_model.txt"),
         opening("error: truncated model", "tests/conformance/data/truncated.dxe"),
@@ -119,9 +137,21 @@ def open_outcome(runner: Path, case: dict) -> dict:
     return from_file
 
 
+def ledger_outcome(runner: Path, case: dict) -> dict:
+    with tempfile.TemporaryDirectory() as directory:
+        args = ["ledger", str(REPO / MODEL), case["seed"], str(Path(directory) / "ledger.dxl"), case["scope"],
+                json.dumps(case["cap"]), case["key"] or "-"]
+        for release in case["releases"]:
+            args += ["--text", release["input"]]
+            args += [f"{name}={option_text(value)}" for name, value in release["options"].items()]
+        return run(runner, args, case["name"])
+
+
 def outcome(runner: Path, case: dict) -> dict:
     if case["call"] == "open":
         return open_outcome(runner, case)
+    if case["call"] == "ledger":
+        return ledger_outcome(runner, case)
     args = [case["call"], str(REPO / MODEL), case["seed"], case["input"]]
     args += [f"{name}={option_text(value)}" for name, value in case["options"].items()]
     return run(runner, args, case["name"])

@@ -6,11 +6,16 @@
  *
  *   conformance_case open|open-memory MODEL
  *   conformance_case text|word MODEL SEED_HEX64 INPUT [NAME=VALUE ...]
+ *   conformance_case ledger MODEL SEED_HEX64 FILE SCOPE CAP KEY_HEX|-
+ *                    --text INPUT [NAME=VALUE ...] [--text ...]
  *
  * Options are set by name (dxt_options_set), in the order given. Prints one
  * line of JSON: {"text": ..., "record": {...}} after a privatisation,
  * {"opened": true} after an open (of the file, or of its bytes read into
- * memory with open-memory), or {"error": {"status": N, "message": ...}}
+ * memory with open-memory), {"releases": [...], "ledger": {...}} after
+ * releases through a new ledger FILE (each release with a fresh context of
+ * the seed: {"text": ..., "memoised": bool} or its error; then the scope as
+ * dxt_ledger_to_json writes it), or {"error": {"status": N, "message": ...}}
  * (dxt_last_error_message) when a call fails. Exits 0 when it printed an
  * outcome, 2 on bad usage.
  */
@@ -34,6 +39,8 @@ static void print_json_string(const char *s) {
   putchar('"');
 }
 
+static int usage(void);
+
 /* Prints the error outcome of @p status and returns 0 (an outcome). */
 static int print_error(dxt_status status) {
   printf("{\"error\": {\"status\": %d, \"message\": ", (int)status);
@@ -42,20 +49,47 @@ static int print_error(dxt_status status) {
   return 0;
 }
 
-static int parse_seed(const char *hex, uint8_t seed[32]) {
-  if (strlen(hex) != 64) return 0;
-  for (int i = 0; i < 32; ++i) {
+/* Reads 2 * @p size hex digits of @p hex into @p out. */
+static int parse_hex(const char *hex, uint8_t *out, size_t size) {
+  if (strlen(hex) != 2 * size) return 0;
+  for (size_t i = 0; i < size; ++i) {
     unsigned byte = 0;
     if (sscanf(hex + 2 * i, "%2x", &byte) != 1) return 0;
-    seed[i] = (uint8_t)byte;
+    out[i] = (uint8_t)byte;
   }
   return 1;
+}
+
+static int parse_seed(const char *hex, uint8_t seed[32]) { return parse_hex(hex, seed, 32); }
+
+/* Options made from the NAME=VALUE arguments argv[first..last); on a
+   failure, prints the error outcome and returns NULL with *printed set. */
+static dxt_options *make_options(dxt_model *model, char **argv, int first, int last, int *printed) {
+  dxt_options *options = NULL;
+  dxt_status status = dxt_options_create(model, &options);
+  for (int i = first; status == DXT_OK && i < last; ++i) {
+    char *equals = strchr(argv[i], '=');
+    if (!equals) {
+      dxt_options_destroy(options);
+      *printed = usage();
+      return NULL;
+    }
+    *equals = '\0';
+    status = dxt_options_set(options, argv[i], equals + 1);
+  }
+  if (status != DXT_OK) {
+    dxt_options_destroy(options);
+    *printed = print_error(status);
+    return NULL;
+  }
+  return options;
 }
 
 static int usage(void) {
   fprintf(stderr,
           "usage: conformance_case open|open-memory MODEL\n"
-          "       conformance_case text|word MODEL SEED_HEX64 INPUT [NAME=VALUE ...]\n");
+          "       conformance_case text|word MODEL SEED_HEX64 INPUT [NAME=VALUE ...]\n"
+          "       conformance_case ledger MODEL SEED_HEX64 FILE SCOPE CAP KEY_HEX|- --text INPUT [NAME=VALUE ...] ...\n");
   return 2;
 }
 
@@ -64,24 +98,11 @@ static int privatize(dxt_model *model, const char *call, int argc, char **argv) 
   dxt_context_options_init(&context_options);
   context_options.rng_mode = DXT_RNG_DETERMINISTIC;
   if (!parse_seed(argv[3], context_options.seed)) return usage();
-  dxt_options *options = NULL;
-  dxt_status status = dxt_options_create(model, &options);
-  if (status != DXT_OK) return print_error(status);
-  for (int i = 5; i < argc; ++i) {
-    char *equals = strchr(argv[i], '=');
-    if (!equals) {
-      dxt_options_destroy(options);
-      return usage();
-    }
-    *equals = '\0';
-    status = dxt_options_set(options, argv[i], equals + 1);
-    if (status != DXT_OK) {
-      dxt_options_destroy(options);
-      return print_error(status);
-    }
-  }
+  int printed = 0;
+  dxt_options *options = make_options(model, argv, 5, argc, &printed);
+  if (!options) return printed;
   dxt_context *context = NULL;
-  status = dxt_context_create(model, &context_options, &context);
+  dxt_status status = dxt_context_create(model, &context_options, &context);
   if (status != DXT_OK) {
     dxt_options_destroy(options);
     return print_error(status);
@@ -121,6 +142,68 @@ static int privatize(dxt_model *model, const char *call, int argc, char **argv) 
   return 0;
 }
 
+static int ledger_releases(dxt_model *model, int argc, char **argv) {
+  dxt_context_options context_options;
+  dxt_context_options_init(&context_options);
+  context_options.rng_mode = DXT_RNG_DETERMINISTIC;
+  uint8_t key[64];
+  size_t key_length = strcmp(argv[7], "-") == 0 ? 0 : strlen(argv[7]) / 2;
+  if (argc < 8 || !parse_seed(argv[3], context_options.seed) || key_length > sizeof key ||
+      (key_length > 0 && !parse_hex(argv[7], key, key_length)))
+    return usage();
+  dxt_ledger_options ledger_options;
+  dxt_ledger_options_init(&ledger_options);
+  ledger_options.cap = strtod(argv[6], NULL);
+  ledger_options.key = key_length > 0 ? key : NULL;
+  ledger_options.key_length = key_length;
+  dxt_ledger *ledger = NULL;
+  dxt_status status = dxt_ledger_open(argv[4], argv[5], &ledger_options, &ledger);
+  if (status != DXT_OK) return print_error(status);
+  printf("{\"releases\": [");
+  for (int i = 8; i < argc;) {
+    if (strcmp(argv[i], "--text") != 0 || i + 1 >= argc) {
+      dxt_ledger_close(ledger);
+      return usage();
+    }
+    const char *input = argv[i + 1];
+    int end = i + 2;
+    while (end < argc && strcmp(argv[end], "--text") != 0) ++end;
+    printf(i == 8 ? "" : ", ");
+    int printed = 0;
+    dxt_options *options = make_options(model, argv, i + 2, end, &printed);
+    i = end;
+    if (!options) continue;
+    dxt_context *context = NULL;
+    status = dxt_context_create(model, &context_options, &context);
+    char *out = NULL;
+    size_t out_length = 0;
+    bool memoised = false;
+    if (status == DXT_OK) {
+      status = dxt_ledger_privatize_text(ledger, context, dxt_options_get(options), input, strlen(input), 0, &out,
+                                         &out_length, &memoised, NULL, NULL);
+    }
+    dxt_context_destroy(context);
+    dxt_options_destroy(options);
+    if (status != DXT_OK) {
+      print_error(status);
+      continue;
+    }
+    printf("{\"text\": ");
+    print_json_string(out);
+    printf(", \"memoised\": %s}", memoised ? "true" : "false");
+    dxt_text_free(out);
+  }
+  char json[8192];
+  status = dxt_ledger_to_json(ledger, json, sizeof json, NULL);
+  dxt_ledger_close(ledger);
+  if (status != DXT_OK) {
+    fprintf(stderr, "conformance_case: cannot write the ledger's JSON\n");
+    return 1;
+  }
+  printf("], \"ledger\": %s}\n", json);
+  return 0;
+}
+
 /* The bytes of @p path in a malloc'd buffer (aligned for any type, as
    dxt_model_open_memory needs), or NULL. */
 static void *read_file(const char *path, size_t *size) {
@@ -142,7 +225,11 @@ int main(int argc, char **argv) {
   if (argc < 3) return usage();
   const char *call = argv[1];
   int is_open = strcmp(call, "open") == 0 || strcmp(call, "open-memory") == 0;
-  if (is_open ? argc != 3 : (strcmp(call, "text") != 0 && strcmp(call, "word") != 0) || argc < 5) return usage();
+  int is_ledger = strcmp(call, "ledger") == 0;
+  if (is_open ? argc != 3
+              : is_ledger ? argc < 8
+                          : (strcmp(call, "text") != 0 && strcmp(call, "word") != 0) || argc < 5)
+    return usage();
   dxt_model *model = NULL;
   dxt_status status;
   if (strcmp(call, "open-memory") == 0) {
@@ -164,6 +251,8 @@ int main(int argc, char **argv) {
   int result = 0;
   if (is_open) {
     printf("{\"opened\": true}\n");
+  } else if (is_ledger) {
+    result = ledger_releases(model, argc, argv);
   } else {
     result = privatize(model, call, argc, argv);
   }

@@ -9,15 +9,45 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { test } = require('node:test');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SUITE = JSON.parse(fs.readFileSync(path.join(REPO, 'tests', 'conformance', 'cases.json'), 'utf8'));
 
+// A ledger case: its releases, each with a new privatizer of the seed,
+// through a new ledger file, and the scope's JSON.
+async function ledgerOutcome(dxtext, model, c) {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-conformance-'));
+  try {
+    const key = c.key ? Buffer.from(c.key, 'hex') : undefined;
+    const ledger = await dxtext.Ledger.open(path.join(directory, 'ledger.dxl'), { scope: c.scope, cap: c.cap, key });
+    const releases = [];
+    for (const release of c.releases) {
+      const privatizer = new dxtext.Privatizer(model, { seed: c.seed });
+      try {
+        const { text, memoised } = await ledger.privatizeText(privatizer, release.input, release.options);
+        releases.push({ text, memoised });
+      } catch (error) {
+        if (!(error instanceof dxtext.DxtextError)) throw error;
+        releases.push({ error: { status: error.status, message: error.message } });
+      } finally {
+        await privatizer.close();
+      }
+    }
+    const json = ledger.toJSON();
+    await ledger.close();
+    return { releases, ledger: json };
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
+}
+
 // What the package gives for a case, in the shape of its "expect" (and the
 // typed record beside it).
 async function outcome(dxtext, model, c) {
+  if (c.call === 'ledger') return ledgerOutcome(dxtext, model, c);
   const file = path.join(REPO, c.model || SUITE.model);
   try {
     if (c.call === 'open') {

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use dxtext::{Context, Model, Options, ReleaseRecord};
+use dxtext::{Context, Ledger, LedgerOptions, Model, Options, ReleaseRecord};
 
 /// Just enough JSON for the suite and release records.
 #[derive(Clone, Debug, PartialEq)]
@@ -190,31 +190,71 @@ fn seed(hex: &str) -> [u8; 32] {
     seed
 }
 
+fn options(given: Option<&Json>) -> Options {
+    let mut options = Options::default();
+    if let Some(Json::Object(given)) = given {
+        for (name, value) in given {
+            options = options.set(name, &option_text(value));
+        }
+    }
+    options
+}
+
+fn error_json(e: &dxtext::Error, file: &std::path::Path) -> Json {
+    Json::object(vec![
+        ("status", Json::Number(f64::from(e.status()))),
+        ("message", Json::Text(e.message().replace(&*file.to_string_lossy(), "{path}"))),
+    ])
+}
+
+// A ledger case: its releases, each with a new context of the seed, through
+// a new ledger file, and the scope's JSON.
+fn ledger_outcome(model: &Model, case: &Json) -> Json {
+    let directory = std::env::temp_dir().join(format!("dxtext-conformance-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).unwrap();
+    let file = directory.join("ledger.dxl");
+    let key = match case.get("key") {
+        Some(Json::Text(hex)) => Some((0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect()),
+        _ => None,
+    };
+    let cap = match case.get("cap") {
+        Some(Json::Number(cap)) => *cap,
+        other => panic!("a ledger case's cap: {:?}", other),
+    };
+    let mut ledger = Ledger::open(&file, case.text("scope"), &LedgerOptions { cap, key, ..LedgerOptions::default() })
+        .expect("a new ledger");
+    let mut releases = Vec::new();
+    if let Some(Json::Array(given)) = case.get("releases") {
+        for release in given {
+            let mut context = Context::seeded(model, seed(case.text("seed"))).expect("a seeded context");
+            releases.push(match ledger.privatize_text(&mut context, release.text("input"), &options(release.get("options")), false) {
+                Ok(done) => Json::object(vec![("text", Json::Text(done.text)), ("memoised", Json::Bool(done.memoised))]),
+                Err(e) => Json::object(vec![("error", error_json(&e, &file))]),
+            });
+        }
+    }
+    let json = Json::parse(&ledger.to_json().unwrap());
+    drop(ledger);
+    std::fs::remove_dir_all(&directory).unwrap();
+    Json::object(vec![("releases", Json::Array(releases)), ("ledger", json)])
+}
+
 // What the crate gives for a case, in the shape of its "expect"; a word
 // call gives no record in this crate, so its record is left out of both.
 // A file's path in a message is "{path}" in the suite.
 fn outcome(model: &Model, case: &Json) -> (Json, Option<ReleaseRecord>) {
     let file = repo().join(case.get("model").map_or("", |_| case.text("model")));
-    let error = |e: dxtext::Error| {
-        let message = e.message().replace(&*file.to_string_lossy(), "{path}");
-        let error = Json::object(vec![
-            ("status", Json::Number(f64::from(e.status()))),
-            ("message", Json::Text(message)),
-        ]);
-        (Json::object(vec![("error", error)]), None)
-    };
+    let error = |e: dxtext::Error| (Json::object(vec![("error", error_json(&e, &file))]), None);
+    if case.text("call") == "ledger" {
+        return (ledger_outcome(model, case), None);
+    }
     if case.text("call") == "open" {
         return match Model::open(&file) {
             Ok(_) => (Json::object(vec![("opened", Json::Bool(true))]), None),
             Err(e) => error(e),
         };
     }
-    let mut options = Options::default();
-    if let Some(Json::Object(given)) = case.get("options") {
-        for (name, value) in given {
-            options = options.set(name, &option_text(value));
-        }
-    }
+    let options = options(case.get("options"));
     let mut context = Context::seeded(model, seed(case.text("seed"))).expect("a seeded context");
     let input = case.text("input");
     if case.text("call") == "word" {

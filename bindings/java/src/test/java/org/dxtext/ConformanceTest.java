@@ -59,7 +59,7 @@ public class ConformanceTest {
   }
 
   @Test
-  public void conformance() {
+  public void conformance() throws IOException {
     Map<String, Object> expect = asMap(testCase.get("expect"));
     Map<String, Object> got = new LinkedHashMap<>();
     DxReleaseRecord record = null;
@@ -67,14 +67,13 @@ public class ConformanceTest {
     String file = ROOT.resolve((String) testCase.getOrDefault("model", suite.get("model"))).toString();
     try {
       String call = (String) testCase.get("call");
-      if (call.equals("open")) {
+      if (call.equals("ledger")) {
+        got.putAll(ledgerOutcome());
+      } else if (call.equals("open")) {
         DxModel.open(file).close();
         got.put("opened", true);
       } else {
-        DxOptions options = DxOptions.defaults();
-        for (Map.Entry<String, Object> option : asMap(testCase.get("options")).entrySet()) {
-          options = options.set(option.getKey(), optionText(option.getValue()));
-        }
+        DxOptions options = options(asMap(testCase.get("options")));
         try (DxPrivatizer privatizer = new DxPrivatizer(model, seed((String) testCase.get("seed")))) {
           if (call.equals("word")) { // this binding gives no record for one word
             got.put("text", privatizer.privatizeWord((String) testCase.get("input"), options));
@@ -91,10 +90,7 @@ public class ConformanceTest {
         }
       }
     } catch (DxException e) {
-      Map<String, Object> error = new LinkedHashMap<>();
-      error.put("status", (double) e.getCode());
-      error.put("message", e.getMessage().replace(file, "{path}"));
-      got.put("error", error);
+      got.put("error", error(e, file));
     }
     assertEquals(expect, got);
     if (record != null) { // the typed record says what its JSON says
@@ -130,6 +126,56 @@ public class ConformanceTest {
 
   private static String name(Enum<?> value) {
     return value.name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * A ledger case: its releases, each with a new privatizer of the seed, through a new ledger
+   * file, and the scope's JSON.
+   */
+  private Map<String, Object> ledgerOutcome() throws IOException {
+    Path directory = Files.createTempDirectory("dxtext-conformance");
+    Path file = directory.resolve("ledger.dxl");
+    String key = (String) testCase.get("key");
+    List<Object> releases = new ArrayList<>();
+    Map<String, Object> outcome = new LinkedHashMap<>();
+    try (DxLedger ledger = DxLedger.open(file.toString(), (String) testCase.get("scope"),
+        (Double) testCase.get("cap"), -1, key == null ? null : seed(key))) {
+      for (Object each : (List<?>) testCase.get("releases")) {
+        Map<String, Object> release = asMap(each);
+        Map<String, Object> got = new LinkedHashMap<>();
+        try (DxPrivatizer privatizer = new DxPrivatizer(model, seed((String) testCase.get("seed")))) {
+          DxLedgerRelease done = ledger.privatizeText(privatizer, (String) release.get("input"),
+              options(asMap(release.get("options"))), false);
+          got.put("text", done.getText());
+          got.put("memoised", done.isMemoised());
+        } catch (DxException e) {
+          got.put("error", error(e, file.toString()));
+        }
+        releases.add(got);
+      }
+      outcome.put("releases", releases);
+      outcome.put("ledger", new Json(ledger.toJson()).document());
+    } finally {
+      Files.deleteIfExists(file);
+      Files.deleteIfExists(directory.resolve("ledger.dxl.lock"));
+      Files.deleteIfExists(directory);
+    }
+    return outcome;
+  }
+
+  private static DxOptions options(Map<String, Object> given) {
+    DxOptions options = DxOptions.defaults();
+    for (Map.Entry<String, Object> option : given.entrySet()) {
+      options = options.set(option.getKey(), optionText(option.getValue()));
+    }
+    return options;
+  }
+
+  private static Map<String, Object> error(DxException e, String file) {
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("status", (double) e.getCode());
+    error.put("message", e.getMessage().replace(file, "{path}"));
+    return error;
   }
 
   // A JSON number as the other bindings write it: whole numbers without ".0".

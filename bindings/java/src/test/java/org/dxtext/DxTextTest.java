@@ -318,27 +318,22 @@ public class DxTextTest {
     // An app key: without one a ledger memoises nothing.
     byte[] key = new byte[32];
     try (DxPrivatizer p = new DxPrivatizer(model); DxLedger ledger = DxLedger.open(file, "alice", 10, -1, key)) {
-      DxLedgerRelease first = ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
-      assertFalse(first.isMemoised());
-      DxLedgerRelease again = ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
-      assertTrue(again.isMemoised());
-      assertEquals(first.getText(), again.getText());
+      // Spending, refusal and the memo are the conformance suite's; here the
+      // binding's totals, fresh, setCap and the file.
+      ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
+      assertTrue(ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false).isMemoised());
       ledger.privatizeText(p, "hello world", DxOptions.epsilon(4), false);
       DxLedgerTotals t = ledger.totals();
       assertEquals(8.0, t.getSpent(), 0.0);
       assertEquals(2, t.getReleases());
       assertEquals(2, t.getMemoised());
       assertEquals(10.0, t.getCap(), 0.0);
-      DxException refused =
-          assertThrows(DxException.class, () -> ledger.privatizeText(p, "a new text", DxOptions.epsilon(4), false));
-      assertEquals(DxStatus.BUDGET_EXCEEDED, refused.getStatus());
       assertEquals(DxStatus.BUDGET_EXCEEDED,
           assertThrows(DxException.class, () -> ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), true))
               .getStatus());
       ledger.setCap(20);
       assertFalse(ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), true).isMemoised());
       assertEquals(12.0, ledger.totals().getSpent(), 0.0);
-      assertTrue(ledger.toJson(), ledger.toJson().contains("\"spent_by_metric\":{\"euclidean\":12}"));
       assertEquals(DxStatus.INVALID_ARGUMENT,
           assertThrows(DxException.class, () -> ledger.setCap(Double.NaN)).getStatus());
     }

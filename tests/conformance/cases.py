@@ -28,14 +28,16 @@ CASES = HERE / "cases.json"
 
 # Paths are relative to the repository's root; every runner opens them there.
 MODEL = "models/dxtext-en-euclid-100d-40k.dxe"
+BALL = "models/dxtext-wordnet-poincare-10d.dxe"  # 10 dimensions: hyperbolic needs epsilon > 9
 SEED_1 = "00" * 31 + "01"  # as --seed 00..01 and Python's seed=1
 SEED_2 = "a5" * 32
 SENTENCE = "The president spoke to the nation about the war."
 TYPED = "Alice paid 42 dollars to a doctor in Paris on Monday."
 
 
-def privatize(name: str, call: str, given: str, options: dict, seed: str = SEED_1) -> dict:
-    return {"name": name, "call": call, "input": given, "seed": seed, "options": options}
+def privatize(name: str, call: str, given: str, options: dict, seed: str = SEED_1, model: str | None = None) -> dict:
+    case = {"name": name, "call": call, "input": given, "seed": seed, "options": options}
+    return dict(case, model=model) if model else case
 
 
 def opening(name: str, model: str) -> dict:
@@ -100,6 +102,18 @@ def case_inputs() -> list[dict]:
             (SENTENCE, {"preset": "features", "epsilon": 2})]),
         ledger("ledger: a refused option spends nothing", 5, None, [
             (SENTENCE, {"epsilon": 4, "mechanism": "laplaze"}), (SENTENCE, {"epsilon": 4})]),
+        privatize("poincare: hyperbolic above n - 1", "text", "dog entity river",
+                  {"epsilon": 12, "mechanism": "hyperbolic"}, model=BALL),
+        privatize("error: poincare: hyperbolic at n - 1 names the route", "word", "dog",
+                  {"epsilon": 9, "mechanism": "hyperbolic"}, model=BALL),
+        privatize("poincare: exponential below n - 1", "text", "dog entity river",
+                  {"epsilon": 0.5, "mechanism": "exponential"}, model=BALL),
+        privatize("poincare: exponential, another seed", "text", "dog entity river",
+                  {"epsilon": 5, "mechanism": "exponential"}, SEED_2, model=BALL),
+        privatize("poincare: tem below n - 1", "text", "dog entity river", {"epsilon": 1, "mechanism": "tem"},
+                  model=BALL),
+        privatize("poincare: exponential at 1e6 keeps the synset", "word", "dog",
+                  {"epsilon": 1000000, "mechanism": "exponential"}, model=BALL),
         opening("open: the default model", MODEL),
         opening("error: not a model file", "tests/conformance/data/not_a_model.txt"),
         opening("error: truncated model", "tests/conformance/data/truncated.dxe"),
@@ -152,7 +166,7 @@ def outcome(runner: Path, case: dict) -> dict:
         return open_outcome(runner, case)
     if case["call"] == "ledger":
         return ledger_outcome(runner, case)
-    args = [case["call"], str(REPO / MODEL), case["seed"], case["input"]]
+    args = [case["call"], str(REPO / case.get("model", MODEL)), case["seed"], case["input"]]
     args += [f"{name}={option_text(value)}" for name, value in case["options"].items()]
     return run(runner, args, case["name"])
 

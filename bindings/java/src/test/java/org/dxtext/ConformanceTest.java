@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.AfterClass;
-import org.junit.BeforeClass;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
@@ -29,7 +28,8 @@ import org.junit.runners.Parameterized;
 public class ConformanceTest {
   private static final Path ROOT = Paths.get(System.getProperty("dxtext.source.root", "."));
   private static Map<String, Object> suite;
-  private static DxModel model;
+  // The models the privatising cases name (the suite's, or their own), opened once.
+  private static final Map<String, DxModel> models = new LinkedHashMap<>();
 
   @Parameterized.Parameter(0)
   public String name;
@@ -48,18 +48,19 @@ public class ConformanceTest {
     return cases;
   }
 
-  @BeforeClass
-  public static void openModel() {
-    model = DxModel.open(ROOT.resolve((String) suite.get("model")));
+  private static DxModel model(String path) {
+    return models.computeIfAbsent(path, p -> DxModel.open(ROOT.resolve(p)));
   }
 
   @AfterClass
-  public static void closeModel() {
-    model.close();
+  public static void closeModels() {
+    models.values().forEach(DxModel::close);
   }
 
   @Test
   public void conformance() throws IOException {
+    boolean opens = testCase.get("call").equals("open");
+    DxModel model = model((String) (opens ? suite : testCase).getOrDefault("model", suite.get("model")));
     Map<String, Object> expect = asMap(testCase.get("expect"));
     Map<String, Object> got = new LinkedHashMap<>();
     DxReleaseRecord record = null;
@@ -68,7 +69,7 @@ public class ConformanceTest {
     try {
       String call = (String) testCase.get("call");
       if (call.equals("ledger")) {
-        got.putAll(ledgerOutcome());
+        got.putAll(ledgerOutcome(model));
       } else if (call.equals("open")) {
         DxModel.open(file).close();
         got.put("opened", true);
@@ -132,7 +133,7 @@ public class ConformanceTest {
    * A ledger case: its releases, each with a new privatizer of the seed, through a new ledger
    * file, and the scope's JSON.
    */
-  private Map<String, Object> ledgerOutcome() throws IOException {
+  private Map<String, Object> ledgerOutcome(DxModel model) throws IOException {
     Path directory = Files.createTempDirectory("dxtext-conformance");
     Path file = directory.resolve("ledger.dxl");
     String key = (String) testCase.get("key");

@@ -44,6 +44,19 @@ def opening(name: str, model: str) -> dict:
     return {"name": name, "call": "open", "model": model}
 
 
+def bag(name: str, words: dict, options: dict, n_out: int | None = None, seed: str = SEED_1) -> dict:
+    """A bag (or, with n_out, SynTF) of [word, count] pairs, in order: the
+    draws follow it (a JSON object would not keep the order of keys such as
+    "42" in JavaScript)."""
+    pairs = [[word, count] for word, count in words.items()]
+    case = {"name": name, "call": "syntf" if n_out else "bag", "bag": pairs, "seed": seed, "options": options}
+    return dict(case, n_out=n_out) if n_out else case
+
+
+def calibration(name: str, words: int, trials: int, options: dict, seed: str = SEED_1) -> dict:
+    return {"name": name, "call": "calibrate", "words": words, "trials": trials, "seed": seed, "options": options}
+
+
 def ledger(name: str, cap: float, key: str | None, releases: list) -> dict:
     """Releases, each with a fresh context of the seed, through a new ledger
     file of one scope; key: the app key in hex (memoisation needs one)."""
@@ -92,6 +105,16 @@ def case_inputs() -> list[dict]:
                   {"epsilon": 4, "search": "ivf", "ivf_nprobe": 4}),
         privatize("error: ivf_nprobe without ivf search", "text", SENTENCE, {"epsilon": 4, "ivf_nprobe": 4}),
         privatize("error: hyperbolic on a euclidean model", "word", "house", {"epsilon": 50, "mechanism": "hyperbolic"}),
+        bag("bag, laplace", {"war": 3, "peace": 2, "zzqxv": 1}, {"epsilon": 10}),
+        bag("bag, out of vocabulary dropped", {"war": 3, "peace": 2, "zzqxv": 1}, {"epsilon": 10, "oov": "drop"}),
+        bag("bag, preset features", {"the": 1, "war": 3, "42": 2, "zzqxv": 1, "paris": 1}, {"preset": "features"}),
+        bag("error: bag, a preset and an option it fixes", {"war": 1}, {"preset": "readable", "mechanism": "tem"}),
+        bag("syntf", {"war": 2, "peace": 1}, {"epsilon": 2, "syntf_s": 0.5}, n_out=5),
+        bag("error: syntf refuses a placeholder policy", {"war": 2, "peace": 1}, {"epsilon": 2, "oov": "placeholder"},
+            n_out=3),
+        calibration("calibrate, laplace", 20, 10, {"epsilon": 20}),
+        calibration("calibrate, exponential", 10, 20, {"epsilon": 5, "mechanism": "exponential"}),
+        calibration("error: calibrate no words", 0, 1, {"epsilon": 5}),
         ledger("ledger: spends epsilon and refuses past the cap", 25, None, [
             (SENTENCE, {"epsilon": 10}), ("The war is over.", {"epsilon": 10}), (SENTENCE, {"epsilon": 10})]),
         ledger("ledger: with an app key, the same release is memoised and costs nothing", 25, "0f" * 32, [
@@ -162,13 +185,20 @@ def ledger_outcome(runner: Path, case: dict) -> dict:
 
 
 def outcome(runner: Path, case: dict) -> dict:
+    model = str(REPO / case.get("model", MODEL))
+    options = [f"{name}={option_text(value)}" for name, value in case.get("options", {}).items()]
+    if case["call"] in ("bag", "syntf"):
+        words = [f"{word}={count}" for word, count in case["bag"]]
+        n_out = [str(case["n_out"])] if case["call"] == "syntf" else []
+        return run(runner, [case["call"], model, case["seed"], *n_out, *words, "--", *options], case["name"])
+    if case["call"] == "calibrate":
+        args = ["calibrate", model, case["seed"], str(case["words"]), str(case["trials"]), *options]
+        return run(runner, args, case["name"])
     if case["call"] == "open":
         return open_outcome(runner, case)
     if case["call"] == "ledger":
         return ledger_outcome(runner, case)
-    args = [case["call"], str(REPO / case.get("model", MODEL)), case["seed"], case["input"]]
-    args += [f"{name}={option_text(value)}" for name, value in case["options"].items()]
-    return run(runner, args, case["name"])
+    return run(runner, [case["call"], model, case["seed"], case["input"], *options], case["name"])
 
 
 def suite(runner: Path) -> dict:

@@ -6,11 +6,16 @@
  *
  *   conformance_case open|open-memory MODEL
  *   conformance_case text|word MODEL SEED_HEX64 INPUT [NAME=VALUE ...]
+ *   conformance_case bag MODEL SEED_HEX64 WORD=COUNT... -- [NAME=VALUE ...]
+ *   conformance_case syntf MODEL SEED_HEX64 N_OUT WORD=COUNT... -- [NAME=VALUE ...]
+ *   conformance_case calibrate MODEL SEED_HEX64 WORDS TRIALS [NAME=VALUE ...]
  *   conformance_case ledger MODEL SEED_HEX64 FILE SCOPE CAP KEY_HEX|-
  *                    --text INPUT [NAME=VALUE ...] [--text ...]
  *
  * Options are set by name (dxt_options_set), in the order given. Prints one
  * line of JSON: {"text": ..., "record": {...}} after a privatisation,
+ * {"bag": {WORD: COUNT, ...}, "record": {...}} after a bag or SynTF (the
+ * bag in the library's order), {"calibration": {...}} after a calibration,
  * {"opened": true} after an open (of the file, or of its bytes read into
  * memory with open-memory), {"releases": [...], "ledger": {...}} after
  * releases through a new ledger FILE (each release with a fresh context of
@@ -89,29 +94,62 @@ static int usage(void) {
   fprintf(stderr,
           "usage: conformance_case open|open-memory MODEL\n"
           "       conformance_case text|word MODEL SEED_HEX64 INPUT [NAME=VALUE ...]\n"
+          "       conformance_case bag MODEL SEED_HEX64 WORD=COUNT... -- [NAME=VALUE ...]\n"
+          "       conformance_case syntf MODEL SEED_HEX64 N_OUT WORD=COUNT... -- [NAME=VALUE ...]\n"
+          "       conformance_case calibrate MODEL SEED_HEX64 WORDS TRIALS [NAME=VALUE ...]\n"
           "       conformance_case ledger MODEL SEED_HEX64 FILE SCOPE CAP KEY_HEX|- --text INPUT [NAME=VALUE ...] ...\n");
   return 2;
 }
 
-static int privatize(dxt_model *model, const char *call, int argc, char **argv) {
+/* A context of the deterministic generator keyed by @p seed_hex, or NULL
+   with *printed set (bad usage or the error outcome). */
+static dxt_context *seeded_context(dxt_model *model, const char *seed_hex, int *printed) {
   dxt_context_options context_options;
   dxt_context_options_init(&context_options);
   context_options.rng_mode = DXT_RNG_DETERMINISTIC;
-  if (!parse_seed(argv[3], context_options.seed)) return usage();
+  if (!parse_seed(seed_hex, context_options.seed)) {
+    *printed = usage();
+    return NULL;
+  }
+  dxt_context *context = NULL;
+  dxt_status status = dxt_context_create(model, &context_options, &context);
+  if (status != DXT_OK) *printed = print_error(status);
+  return context;
+}
+
+/* Prints `"record": {...}` for @p record; 0, or 1 when it cannot. */
+static int print_record(const dxt_release_record *record) {
+  size_t required = 0;
+  char *json = NULL;
+  dxt_status status = dxt_release_record_to_json(record, NULL, 0, &required);
+  if (status == DXT_E_INPUT_TOO_LARGE && (json = malloc(required)) != NULL) {
+    status = dxt_release_record_to_json(record, json, required, NULL);
+  }
+  if (status != DXT_OK || json == NULL) {
+    free(json);
+    fprintf(stderr, "conformance_case: cannot write the release record\n");
+    return 1;
+  }
+  printf("\"record\": %s", json);
+  free(json);
+  return 0;
+}
+
+static int privatize(dxt_model *model, const char *call, int argc, char **argv) {
   int printed = 0;
   dxt_options *options = make_options(model, argv, 5, argc, &printed);
   if (!options) return printed;
-  dxt_context *context = NULL;
-  dxt_status status = dxt_context_create(model, &context_options, &context);
-  if (status != DXT_OK) {
+  dxt_context *context = seeded_context(model, argv[3], &printed);
+  if (!context) {
     dxt_options_destroy(options);
-    return print_error(status);
+    return printed;
   }
   dxt_release_record record;
   dxt_release_record_init(&record);
   char *out = NULL;
   size_t out_length = 0;
   const char *input = argv[4];
+  dxt_status status;
   if (strcmp(call, "text") == 0) {
     status = dxt_privatize_text(context, dxt_options_get(options), input, strlen(input), &out, &out_length, &record,
                                 NULL);
@@ -122,23 +160,81 @@ static int privatize(dxt_model *model, const char *call, int argc, char **argv) 
   dxt_context_destroy(context);
   dxt_options_destroy(options);
   if (status != DXT_OK) return print_error(status);
-  size_t required = 0;
-  char *json = NULL;
-  status = dxt_release_record_to_json(&record, NULL, 0, &required);
-  if (status == DXT_E_INPUT_TOO_LARGE && (json = malloc(required)) != NULL) {
-    status = dxt_release_record_to_json(&record, json, required, NULL);
-  }
-  if (status != DXT_OK || json == NULL) {
-    free(json);
-    dxt_text_free(out);
-    fprintf(stderr, "conformance_case: cannot write the release record\n");
-    return 1;
-  }
   printf("{\"text\": ");
   print_json_string(out);
-  printf(", \"record\": %s}\n", json);
-  free(json);
+  printf(", ");
   dxt_text_free(out);
+  if (print_record(&record) != 0) return 1;
+  printf("}\n");
+  return 0;
+}
+
+/* bag MODEL SEED WORD=COUNT... -- [NAME=VALUE ...], and syntf with N_OUT
+   after SEED. */
+static int bags(dxt_model *model, int syntf, int argc, char **argv) {
+  int first = syntf ? 5 : 4, end = first;
+  while (end < argc && strcmp(argv[end], "--") != 0) ++end;
+  if (end == argc) return usage();
+  int printed = 0;
+  dxt_options *options = make_options(model, argv, end + 1, argc, &printed);
+  if (!options) return printed;
+  dxt_bag_entry entries[64];
+  size_t count = 0;
+  for (int i = first; i < end && count < 64; ++i, ++count) {
+    char *equals = strrchr(argv[i], '=');
+    if (!equals) break;
+    entries[count].word = argv[i];
+    entries[count].length = (size_t)(equals - argv[i]);
+    entries[count].count = strtoull(equals + 1, NULL, 10);
+  }
+  dxt_context *context = count == (size_t)(end - first) ? seeded_context(model, argv[3], &printed) : NULL;
+  if (!context) {
+    dxt_options_destroy(options);
+    return printed ? printed : usage();
+  }
+  dxt_release_record record;
+  dxt_release_record_init(&record);
+  dxt_bag *out = NULL;
+  dxt_status status =
+      syntf ? dxt_syntf(context, dxt_options_get(options), entries, count, (uint32_t)strtoul(argv[4], NULL, 10), &out,
+                        &record, NULL)
+            : dxt_privatize_bag(context, dxt_options_get(options), entries, count, &out, &record, NULL);
+  dxt_context_destroy(context);
+  dxt_options_destroy(options);
+  if (status != DXT_OK) return print_error(status);
+  printf("{\"bag\": {");
+  for (size_t i = 0; i < out->size; ++i) {
+    printf(i == 0 ? "" : ", ");
+    print_json_string(out->entries[i].word);
+    printf(": %llu", (unsigned long long)out->entries[i].count);
+  }
+  printf("}, ");
+  dxt_bag_free(out);
+  if (print_record(&record) != 0) return 1;
+  printf("}\n");
+  return 0;
+}
+
+/* calibrate MODEL SEED WORDS TRIALS [NAME=VALUE ...] */
+static int calibrate(dxt_model *model, int argc, char **argv) {
+  int printed = 0;
+  dxt_options *options = make_options(model, argv, 6, argc, &printed);
+  if (!options) return printed;
+  dxt_context *context = seeded_context(model, argv[3], &printed);
+  if (!context) {
+    dxt_options_destroy(options);
+    return printed;
+  }
+  dxt_calibration c;
+  dxt_calibration_init(&c);
+  dxt_status status = dxt_calibrate(context, dxt_options_get(options), (uint32_t)strtoul(argv[4], NULL, 10),
+                                    (uint32_t)strtoul(argv[5], NULL, 10), &c);
+  dxt_context_destroy(context);
+  dxt_options_destroy(options);
+  if (status != DXT_OK) return print_error(status);
+  printf("{\"calibration\": {\"words\": %u, \"trials\": %u, \"keep_mean\": %.17g, \"keep_median\": %.17g, "
+         "\"keep_max\": %.17g, \"distinct_mean\": %.17g, \"distinct_median\": %.17g, \"distinct_max\": %.17g}}\n",
+         c.words, c.trials, c.keep_mean, c.keep_median, c.keep_max, c.distinct_mean, c.distinct_median, c.distinct_max);
   return 0;
 }
 
@@ -225,10 +321,12 @@ int main(int argc, char **argv) {
   if (argc < 3) return usage();
   const char *call = argv[1];
   int is_open = strcmp(call, "open") == 0 || strcmp(call, "open-memory") == 0;
-  int is_ledger = strcmp(call, "ledger") == 0;
+  int is_ledger = strcmp(call, "ledger") == 0, is_bag = strcmp(call, "bag") == 0;
+  int is_syntf = strcmp(call, "syntf") == 0, is_calibrate = strcmp(call, "calibrate") == 0;
+  int is_privatize = strcmp(call, "text") == 0 || strcmp(call, "word") == 0;
   if (is_open ? argc != 3
               : is_ledger ? argc < 8
-                          : (strcmp(call, "text") != 0 && strcmp(call, "word") != 0) || argc < 5)
+                          : is_calibrate || is_syntf ? argc < 6 : is_bag ? argc < 5 : !is_privatize || argc < 5)
     return usage();
   dxt_model *model = NULL;
   dxt_status status;
@@ -253,6 +351,10 @@ int main(int argc, char **argv) {
     printf("{\"opened\": true}\n");
   } else if (is_ledger) {
     result = ledger_releases(model, argc, argv);
+  } else if (is_bag || is_syntf) {
+    result = bags(model, is_syntf, argc, argv);
+  } else if (is_calibrate) {
+    result = calibrate(model, argc, argv);
   } else {
     result = privatize(model, call, argc, argv);
   }

@@ -56,6 +56,17 @@ async function outcome(dxtext, model, c) {
     }
     const privatizer = new dxtext.Privatizer(model, { seed: c.seed });
     try {
+      if (c.call === 'calibrate') {
+        const calibration = await privatizer.calibrate(c.options, { words: c.words, trials: c.trials });
+        const snake = (name) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+        return { calibration: Object.fromEntries(Object.entries(calibration).map(([k, v]) => [snake(k), v])) };
+      }
+      if (c.call === 'bag' || c.call === 'syntf') {
+        // The bag as [word, count] pairs, in the order of the draws.
+        const { bag, record } = c.call === 'bag' ? await privatizer.privatizeBag(c.bag, c.options)
+          : await privatizer.syntf(c.bag, c.n_out, c.options);
+        return { bag: Object.fromEntries(bag), record: JSON.parse(record.json), typed: record };
+      }
       const call = c.call === 'word' ? 'privatizeWord' : 'privatizeText';
       const { text, record } = await privatizer[call](c.input, c.options);
       return { text, record: JSON.parse(record.json), typed: record };

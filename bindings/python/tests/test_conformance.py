@@ -60,6 +60,19 @@ def outcome(model: dxtext.Model, case: Dict[str, Any], directory: Path) -> Dict[
             warnings.simplefilter("ignore", dxtext.NotPrivateWarning)
             if case["call"] == "ledger":
                 return ledger_outcome(model, case, directory)
+            if case["call"] == "calibrate":
+                c = model.calibrate(words=case["words"], trials=case["trials"], seed=case["seed"], **case["options"])
+                fields = ("words", "trials", "keep_mean", "keep_median", "keep_max", "distinct_mean",
+                          "distinct_median", "distinct_max")
+                return {"calibration": {field: getattr(c, field) for field in fields}}
+            if case["call"] in ("bag", "syntf"):
+                bag = [(word, count) for word, count in case["bag"]]
+                options = dict(case["options"], seed=case["seed"], with_record=True)
+                if case["call"] == "syntf":
+                    out, record = model.syntf(bag, case["n_out"], **options)
+                else:
+                    out, record = model.privatize_bag(bag, **options)
+                return {"bag": dict(out), "record": json.loads(record.to_json()), "typed": record}
             if case["call"] == "word":  # a list's record (positionwise): none for one word
                 return {"text": model.privatize_words([case["input"]], seed=case["seed"], **case["options"])[0]}
             text, record = model.privatize(case["input"], seed=case["seed"], with_record=True, **case["options"])

@@ -76,7 +76,32 @@ public class ConformanceTest {
       } else {
         DxOptions options = options(asMap(testCase.get("options")));
         try (DxPrivatizer privatizer = new DxPrivatizer(model, seed((String) testCase.get("seed")))) {
-          if (call.equals("word")) { // this binding gives no record for one word
+          if (call.equals("calibrate")) {
+            DxCalibration c = privatizer.calibrate(options, ((Double) testCase.get("words")).intValue(),
+                ((Double) testCase.get("trials")).intValue());
+            Map<String, Object> calibration = new LinkedHashMap<>();
+            calibration.put("words", (double) c.words);
+            calibration.put("trials", (double) c.trials);
+            calibration.put("keep_mean", c.keepMean);
+            calibration.put("keep_median", c.keepMedian);
+            calibration.put("keep_max", c.keepMax);
+            calibration.put("distinct_mean", c.distinctMean);
+            calibration.put("distinct_median", c.distinctMedian);
+            calibration.put("distinct_max", c.distinctMax);
+            got.put("calibration", calibration);
+          } else if (call.equals("bag") || call.equals("syntf")) {
+            Map<String, Long> bag = new LinkedHashMap<>();
+            for (Object pair : (List<?>) testCase.get("bag")) { // [word, count], in the order of the draws
+              bag.put((String) ((List<?>) pair).get(0), ((Double) ((List<?>) pair).get(1)).longValue());
+            }
+            DxBag out = call.equals("bag") ? privatizer.privatizeBag(bag, options)
+                : privatizer.syntf(bag, ((Double) testCase.get("n_out")).intValue(), options);
+            Map<String, Object> words = new LinkedHashMap<>();
+            out.getWords().forEach((word, count) -> words.put(word, (double) count));
+            record = out.getRecord();
+            got.put("bag", words);
+            got.put("record", new Json(record.toJson()).document());
+          } else if (call.equals("word")) { // this binding gives no record for one word
             got.put("text", privatizer.privatizeWord((String) testCase.get("input"), options));
             expect = new LinkedHashMap<>(expect);
             if (expect.remove("record") == null) {

@@ -55,6 +55,15 @@ def main(out, name, config_path):
             problems.append(f"{r['mechanism']} {r['epsilon']}: no topic_best_share")
         if r.get("topic_share", "") == "" or float(r["topic_share"]) < 0:
             problems.append(f"{r['mechanism']} {r['epsilon']}: no topic_share")
+        # fluency (when the run had its language model): positive ratios,
+        # a share of unknown words, and the unmodified text's ratio is 1
+        if r.get("fluency_ratio", "") not in ("", None):
+            f = {k: float(r[k]) for k in ("fluency_ratio", "fluency_ratio_known", "fluency_ppl", "fluency_oov")}
+            if not (f["fluency_ratio"] > 0 and f["fluency_ratio_known"] > 0 and f["fluency_ppl"] >= 1
+                    and 0 <= f["fluency_oov"] <= 1):
+                problems.append(f"{r['mechanism']} {r['epsilon']}: fluency columns out of range {f}")
+            if r["mechanism"] == "original" and abs(f["fluency_ratio"] - 1) + abs(f["fluency_ratio_known"] - 1) > 1e-3:
+                problems.append("original: fluency ratio is not 1")
     original = [r for r in rows if r["mechanism"] == "original"]
     if len(original) != 1:
         problems.append("no single 'original' row")

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Everyday sentences before and after each preset, as a markdown section.
 
-Reads one sentence per line (default eval/data/everyday-sentences.txt: ten
+Reads one sentence per line (default eval/data/everyday-sentences.txt: twenty
 sentences written for this purpose, none from a real person's
 correspondence), privatises each with every preset `dxtext presets` lists,
 and prints one table per preset. Each sentence gets its own noise seed,

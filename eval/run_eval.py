@@ -10,8 +10,10 @@ config and then attributed (attack accuracy) and classified (utility
 accuracy). The unmodified texts and the vectorised-only texts (vocabulary
 words kept, unknown words replaced, no noise) are the baselines.
 
-Output directory: results.csv (every number), calibration.csv (N_w, S_w),
-PNG plots and report.md.
+Output directory: results.csv (every number, with the fluency of the
+released texts under a public trigram language model when Debian's
+pocketsphinx-en-us is installed: dxeval/fluency.py), calibration.csv (N_w,
+S_w), PNG plots and report.md.
 
   python3 eval/run_eval.py --corpus C.jsonl --config eval/configs/sotu.json \
       --group-field doc --out out/ [--dxtext build/bin/dxtext]
@@ -30,7 +32,7 @@ sys.path.insert(0, HERE)
 
 import numpy as np  # noqa: E402
 
-from dxeval import attackers, corpus, model_vectors, peers, privatizer, report, utility  # noqa: E402
+from dxeval import attackers, corpus, fluency, model_vectors, peers, privatizer, report, utility  # noqa: E402
 
 # The static attackers (trained on the unmodified known texts), the
 # adaptive ones (trained on the known texts released by the same condition
@@ -53,6 +55,11 @@ NO_NOISE_EPSILON = 1e4
 # and structure, topic_best_share its share of the unmodified text's.
 TOPIC_STRUCTURE = ["topic_structure_static", "topic_structure_adaptive"]
 TOPIC = ["topic_words"] + TOPIC_STRUCTURE + ["topic_structure", "topic_best", "topic_best_share"]
+# Fluency under a public trigram language model (dxeval/fluency.py): the
+# released texts' per-word perplexity over the unmodified texts', macro mean
+# over texts (unknown words at a fixed penalty; and over known words only),
+# the pooled perplexity and the share of words the model does not know.
+FLUENCY = ["fluency_ratio", "fluency_ratio_known", "fluency_ppl", "fluency_oov"]
 EXTRA = (["attack_strongest"] + ["nonoise_" + k[len("attack_"):] for k in ATTACKERS]
          + ["nonoise_strongest", "strongest_ratio", "common_share", "topic_share", "topic_floor"] + TOPIC)
 
@@ -102,6 +109,9 @@ def main(argv=None):
     ap.add_argument("--fasttext", default="fasttext")
     ap.add_argument("--model", action="append", default=[], metavar="NAME=PATH",
                     help="use PATH for the config's model NAME (repeatable)")
+    ap.add_argument("--fluency-lm", metavar="PATH", default=os.environ.get("DXT_FLUENCY_LM", fluency.SPHINX_LM),
+                    help="the language model of the fluency columns: a sphinx .lm.bin or ARPA text (default "
+                    "$DXT_FLUENCY_LM, else Debian's pocketsphinx-en-us model; 'none': no fluency columns)")
     ap.add_argument("--part", metavar="K/N", help="run only the config's entries i with i %% N == K (join the N "
                     "parts with merge_runs.py)")
     args = ap.parse_args(argv)
@@ -146,6 +156,14 @@ def main(argv=None):
     }
     print(f"[{name}] {len(authors)} authors, {len(known)} known / {len(unknown)} unknown texts "
           f"({sizes['unknown_words']} words to privatise per run)", file=sys.stderr)
+
+    lm = None
+    if args.fluency_lm != "none":
+        if os.path.isfile(args.fluency_lm):
+            lm = fluency.load(args.fluency_lm)
+        else:
+            print(f"[{name}] no language model at {args.fluency_lm} (apt-get install pocketsphinx-en-us): "
+                  "fluency columns left empty", file=sys.stderr)
 
     start = time.monotonic()
     classifiers = [
@@ -339,8 +357,8 @@ def main(argv=None):
         return no_noise_cache[key]
 
     fields = ["corpus", "mechanism", "variant", "model", "epsilon", "rep", "n_unknown", "words_changed",
-              "content_kept", "privatize_seconds", "ms_per_word"] + METRICS + EXTRA + ["chance_attack",
-                                                                                       "chance_utility"]
+              "content_kept", "privatize_seconds", "ms_per_word"] + METRICS + EXTRA + FLUENCY + ["chance_attack",
+                                                                                                  "chance_utility"]
     rows = []
     u0 = None
     hits_path = os.path.join(args.out, "hits.jsonl")
@@ -396,6 +414,9 @@ def main(argv=None):
                         "topic_floor": round(floor, 4), "topic_words": round(accuracies["utility_svm"], 4),
                         "topic_structure": round(t_structure, 4), "topic_best": round(t_best, 4),
                         "topic_best_share": round(t_best / t0, 4) if t0 else ""})
+            flu = fluency.summary(lm, texts, u_text) if lm is not None else {}
+            row.update({"fluency_" + k: round(v, 4) for k, v in flu.items()})
+            row.update({k: "" for k in FLUENCY if k not in row})
             w.writerow(row)
             f.flush()
             hits_file.write(json.dumps({"mechanism": mech, "variant": variant, "model": model,
@@ -405,7 +426,8 @@ def main(argv=None):
             print(f"[{name}] {mech:12s} {variant:14s} {model:9s} eps={row['epsilon']!s:6s} rep={rep} "
                   + " ".join(f"{k[7:] if k.startswith('attack_') else k}={row[k]:.3f}" for k in METRICS)
                   + f" topic_structure={t_structure:.3f}"
-                  + f" kept={kept:.3f} common={common_share:.2f} ratio={row['strongest_ratio']} ({secs:.0f} s)",
+                  + f" kept={kept:.3f} common={common_share:.2f} ratio={row['strongest_ratio']}"
+                  + (f" fluency={flu['ratio']:.2f}" if flu else "") + f" ({secs:.0f} s)",
                   file=sys.stderr)
             if mech not in ("original", "vectorised") and rep == 0:
                 tag = "-".join(x for x in (mech.replace(":", "-"), variant, model, f"{eps}") if x)

@@ -272,6 +272,42 @@ def topic_section(rows):
     return lines + [""]
 
 
+FLUENCY_COLUMNS = [("fluency_ratio", "fluency ratio"), ("fluency_ratio_known", "ratio, known words"),
+                   ("fluency_ppl", "perplexity"), ("fluency_oov", "unknown to the LM"),
+                   ("attack_strongest", "strongest attack"), ("strongest_ratio", "its ratio to no noise"),
+                   ("topic_share", "topic share")]
+
+
+def fluency_section(rows):
+    """Fluency under the public trigram language model (dxeval/fluency.py)
+    per condition, means over seeds, next to the attack and the topic."""
+    if not rows or not any(r.get("fluency_ratio", "") not in ("", None) for r in rows):
+        return []
+    groups = defaultdict(list)
+    for r in rows:
+        groups[key_of(r)].append(r)
+    lines = ["## Fluency", "",
+             "Per-word perplexity of the released texts under a public trigram language model (CMU Sphinx's US "
+             "English model, Katz backoff; eval/dxeval/fluency.py), over that of the unmodified texts, mean over "
+             "texts (> 1: less fluent). Unknown words cost the model's least likely unigram; 'known words' leaves "
+             "them out (SRILM's convention). Perplexity: all released texts together.", "",
+             "| condition | seeds | " + " | ".join(t for _, t in FLUENCY_COLUMNS) + " |",
+             "|---|---|" + "---|" * len(FLUENCY_COLUMNS)]
+
+    def order(k):
+        m, v, mo, e = k
+        return (0 if m == "original" else 1 if m == "vectorised" else 2, mo, m, v, e if e is not None else 0)
+
+    for key in sorted(groups, key=order):
+        rs = groups[key]
+        cells = [label_of(key), str(len(rs))]
+        for c, _ in FLUENCY_COLUMNS:
+            vals = [float(r[c]) for r in rs if r.get(c, "") not in ("", None)]
+            cells.append((f"{mean(vals):.1f}" if c == "fluency_ppl" else f"{mean(vals):.3f}") if vals else "–")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
 def plot_accuracy(path, summary, chance, title):
     groups = groups_in(summary)
     fig, axes = plt.subplots(len(groups), 2, figsize=(10, 2.7 * len(groups)), squeeze=False, sharey=True)
@@ -448,6 +484,7 @@ def write(out, name, rows, cal_rows, sizes, config):
         lines += [f"![N_w and S_w vs epsilon]({cal_png})", ""]
     lines += target_section(rows, sizes)
     lines += topic_section(rows)
+    lines += fluency_section(rows)
     lines += ["## Where utility stays within 10% and the attack falls most", ""]
     lines += conclusion(summary, chance)
     lines += ["", "## All numbers", ""] + table(summary) + [""]

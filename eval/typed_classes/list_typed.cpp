@@ -3,7 +3,11 @@
 // as "class<TAB>token", one a line, exactly as dxt_privatize_text finds them
 // with the default model's lists (every family typed). Built and run by
 // eval/typed_classes/precision.sh against two builds of the library, to list
-// the tokens one finds and the other does not.
+// the tokens one finds and the other does not. With --positions, standard
+// input is texts separated by NUL bytes (a text may hold line breaks, as a
+// message does) and each line of output is
+// "text<TAB>begin<TAB>end<TAB>class<TAB>token" (the text counted from 0,
+// byte offsets in it), for eval/typed_classes/precision_sample.py.
 #include <array>
 #include <cstdio>
 #include <iostream>
@@ -17,10 +21,12 @@
 #include "text/typed_classes.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: list_typed MODEL < TEXT\n");
+  const bool positions = argc == 3 && std::string(argv[1]) == "--positions";
+  if (argc != 2 && !positions) {
+    std::fprintf(stderr, "usage: list_typed [--positions] MODEL < TEXT\n");
     return 2;
   }
+  if (positions) argv[1] = argv[2];
   using namespace dxt;
   const auto model = Model::open_file(argv[1], ModelOpenOptions{});
   MechanismParams mp;
@@ -32,9 +38,11 @@ int main(int argc, char** argv) {
   for (auto& p : policies.typed) p = DXT_TYPED_PLACEHOLDER;
   TextPrivatizer privatizer(*model, *mechanism, rng, policies);
   std::string line;
-  while (std::getline(std::cin, line))
+  for (size_t n = 0; std::getline(std::cin, line, positions ? '\0' : '\n'); ++n)
     for (const auto& [token, cls] : privatizer.detect_typed(line))
-      if (cls != DXT_TYPED_NONE)
+      if (cls != DXT_TYPED_NONE) {
+        if (positions) std::cout << n << '\t' << token.begin << '\t' << token.end << '\t';
         std::cout << typed_class_name(cls) << '\t' << line.substr(token.begin, token.end - token.begin) << '\n';
+      }
   return 0;
 }

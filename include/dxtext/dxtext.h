@@ -359,6 +359,23 @@ typedef enum dxt_typed_policy {
   DXT_TYPED_DROP = 5
 } dxt_typed_policy;
 
+/** dxt_privatize_options.negations: what happens to negators ("not",
+    "never", "no", "nothing", "nobody", "none", "neither", "nor",
+    "nowhere", "without", "cannot", "nope", "nah", and every word ending in
+    "n't": docs/guarantees.md, "Negations"). */
+typedef enum dxt_negation_policy {
+  DXT_NEGATIONS_DEFAULT = 0,   /**< privatize */
+  /** negators are ordinary words: the mechanism may move them, and may
+      release one for any other word */
+  DXT_NEGATIONS_PRIVATIZE = 1,
+  /** a negator is released as written, and no other word is released as
+      one (the output vocabulary leaves negators out), so a release has
+      exactly the input's negations: reveals which words are negators and
+      which (DXT_REVEALS_NEGATIONS); refused with the strict release shape
+      and with syntf */
+  DXT_NEGATIONS_KEEP = 2
+} dxt_negation_policy;
+
 /** dxt_privatize_options.number_shape: what a replaced number keeps. */
 typedef enum dxt_number_shape {
   /** a number becomes a uniform integer in 0..99, a phone number a uniform
@@ -692,6 +709,9 @@ typedef struct dxt_privatize_options {
       dxt_release_record.worst_case_per_word states the result. 0: no floor.
       Not with syntf, which is already bounded for any two documents. */
   double uniform_floor;
+  /** Appended with negations (read only when struct_size covers it; 0
+      before): a dxt_negation_policy. */
+  uint32_t negations;
 } dxt_privatize_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see
@@ -904,6 +924,9 @@ typedef enum dxt_bound {
     models; docs/guarantees.md, "A mechanism that keeps its input"). The
     record's is_private is then false. */
 #define DXT_REVEALS_INPUT_WORDS 0x100u
+/** which words are negators, and which negator each is: they are released
+    as written (dxt_privatize_options.negations keep) */
+#define DXT_REVEALS_NEGATIONS 0x200u
 
 /** What was released and what it guarantees: safe to transmit. */
 typedef struct dxt_release_record {

@@ -76,9 +76,13 @@ def read(path):
     if np.any(np.diff(b_next) < 0) or np.any(np.diff(uni['next'].astype(np.int64)) < 0):
         raise ValueError('%s: pointers out of order' % path)
     t_word, t_prob = _fields(trigram_mem, n_trigrams, trigram_stride, [(0, word_bits), (word_bits, 16)])
+    # backoff weights (natural logs, as the probabilities): a unigram's is that of the history w,
+    # a bigram's (stored under w with word h) that of the history "h w"
     return {'words': words, 'unigram_logprob': uni['prob'][:counts[0]].astype(np.float64) * LOG_BASE,
+            'unigram_backoff': uni['backoff'][:counts[0]].astype(np.float64) * LOG_BASE,
             'unigram_next': uni['next'].astype(np.int64),
             'bigram_word': b_word[:n_bigrams], 'bigram_logprob': bigram_prob_bins[b_prob[:n_bigrams]].astype(np.float64) * LOG_BASE,
+            'bigram_backoff': bigram_backoff_bins[b_backoff[:n_bigrams]].astype(np.float64) * LOG_BASE,
             'bigram_next': b_next, 'trigram_word': t_word,
             'trigram_logprob': trigram_prob_bins[t_prob].astype(np.float64) * LOG_BASE}
 

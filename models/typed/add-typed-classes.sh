@@ -3,7 +3,8 @@
 # Adds the typed classes section (kind 12, docs/format.md §10.4) to a model:
 # downloads the pinned sources (Debian wordnet-base, npm name and state
 # datasets, faker's surnames), builds the lists with typed_lists.py, checks
-# them against the committed models/typed/typed-lists-en.tsv, and writes OUT
+# them against the committed models/typed/typed-lists-en.tsv (and the members
+# the pruning rules leave out against typed-lists-left-out-en.tsv), and writes OUT
 # with `dxtext typed-classes`. models/build-euclid.sh calls it; it can also
 # be run alone on an existing model:
 #
@@ -20,6 +21,7 @@ CACHE=${3:-$(mktemp -d)}
 DXTEXT=${DXTEXT:-build/bin/dxtext}
 case "$DXTEXT" in /*) ;; *) DXTEXT="$ROOT/$DXTEXT" ;; esac
 LISTS="$HERE/typed-lists-en.tsv"
+LEFT_OUT="$HERE/typed-lists-left-out-en.tsv"
 
 DEB="wordnet-base=1:3.0-37 61060d960f9ada8fa120872312eccd3ecebfbab8c4579e4f5a74e1cf67620752"
 NPMS=(
@@ -53,9 +55,13 @@ for entry in "${NPMS[@]}"; do
   [ -d "$dir" ] || { mkdir -p "$dir.tmp" && tar -xzf "npm/$tgz" -C "$dir.tmp" && mv "$dir.tmp" "$dir"; }
 done
 
-/usr/bin/python3 "$HERE/typed_lists.py" root/usr/share/wordnet npm lists.tsv
+/usr/bin/python3 "$HERE/typed_lists.py" root/usr/share/wordnet npm lists.tsv left-out.tsv
 if ! cmp -s lists.tsv "$LISTS"; then
   log "error: the lists built differ from models/typed/typed-lists-en.tsv (diff $CACHE/lists.tsv)"
+  exit 1
+fi
+if ! cmp -s left-out.tsv "$LEFT_OUT"; then
+  log "error: the members left out differ from models/typed/typed-lists-left-out-en.tsv (diff $CACHE/left-out.tsv)"
   exit 1
 fi
 "$DXTEXT" typed-classes "$LISTS" "$IN" "$OUT"

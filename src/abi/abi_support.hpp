@@ -23,6 +23,7 @@
 #include "errors/error.hpp"
 #include "mechanisms/mechanism.hpp"
 #include "mechanisms/output_set.hpp"
+#include "text/negations.hpp"
 #include "model/model.hpp"
 #include "model/sha256.hpp"
 #include "rng/random_stream.hpp"
@@ -48,6 +49,11 @@ struct dxt_context {
   std::atomic<bool> busy{false};
   // The last top-N output vocabulary built (output_top), reused while N matches.
   std::shared_ptr<const dxt::OutputSet> output_top;
+  // The last output vocabulary without negators (negations keep) and the
+  // set it was made from (nullptr: the whole vocabulary), reused while that
+  // set is the same.
+  std::shared_ptr<const dxt::OutputSet> without_negators;
+  std::shared_ptr<const dxt::OutputSet> without_negators_base;
 };
 
 struct dxt_output_set {
@@ -201,6 +207,13 @@ inline dxt::TokenPolicies resolve_policies(const dxt_privatize_options& o) {
     dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown number_shape " + std::to_string(o.number_shape));
   p.typed_consistent = o.typed_consistent == 1;
   p.keep_number_shape = o.number_shape == DXT_NUMBER_SHAPE_KEEP;
+  if (o.negations > DXT_NEGATIONS_KEEP)
+    dxt::fail(DXT_E_INVALID_ARGUMENT, "unknown negations policy " + std::to_string(o.negations));
+  p.keep_negations = o.negations == DXT_NEGATIONS_KEEP;
+  if (p.shape == DXT_SHAPE_STRICT && p.keep_negations)
+    dxt::fail(DXT_E_INVALID_ARGUMENT,
+              "the strict release shape cannot keep negators verbatim: use negations privatize, or the normalize or "
+              "keep shape");
   p.preset = static_cast<dxt_preset>(o.preset);  // reported in the release record
   if (o.placeholder != nullptr) {
     p.placeholder = o.placeholder;
@@ -255,9 +268,21 @@ inline std::shared_ptr<const dxt::OutputSet> output_for(dxt_context* ctx, const 
   return ctx->output_top;
 }
 
+// The output vocabulary of a call: output_for's, without negators under
+// negations keep (text/negations.hpp).
+inline std::shared_ptr<const dxt::OutputSet> released_output(dxt_context* ctx, const dxt_privatize_options& o) {
+  std::shared_ptr<const dxt::OutputSet> base = output_for(ctx, o);
+  if (o.negations != DXT_NEGATIONS_KEEP) return base;
+  if (!ctx->without_negators || !dxt::same_output(ctx->without_negators_base.get(), base.get())) {
+    ctx->without_negators = dxt::output_without_negators(*ctx->model, base.get());
+    ctx->without_negators_base = base;
+  }
+  return ctx->without_negators;
+}
+
 inline dxt::Mechanism& mechanism_for(dxt_context* ctx, const dxt_privatize_options& o) {
   dxt::MechanismParams p = mechanism_params(o);
-  p.output = output_for(ctx, o);
+  p.output = released_output(ctx, o);
   dxt::check_epsilon(p.epsilon);
   // Rows that are not finite or overflow are refused for every mechanism,
   // also those that read only the orderings (model.hpp, check_rows).
@@ -284,6 +309,7 @@ inline dxt::ReleaseShape release_shape(dxt_release_kind kind, const dxt::TokenPo
   shape.text_shape = policies.shape;
   shape.preset = policies.preset;
   for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) shape.typed[f] = policies.typed[f];
+  shape.keep_negations = policies.keep_negations;
   shape.typed_flags = (policies.typed_consistent ? DXT_TYPED_FLAG_CONSISTENT : 0u) |
                       (policies.keep_number_shape ? DXT_TYPED_FLAG_NUMBER_SHAPE : 0u);
   shape.draws = draws;

@@ -327,6 +327,7 @@ void dxt_privatize_options_init_sized(dxt_privatize_options* o, size_t struct_si
   for (auto& p : d.policy) p = DXT_POLICY_PRIVATIZE;
   for (auto& p : d.typed) p = DXT_TYPED_PRIVATIZE;
   d.number_shape = DXT_NUMBER_SHAPE_HIDE;
+  d.negations = DXT_NEGATIONS_PRIVATIZE;
   const dxt::MechanismParams defaults;
   d.tem_gamma = defaults.tem_gamma;
   d.tem_beta = defaults.tem_beta;

@@ -63,6 +63,13 @@ dxt_status dxt_syntf(dxt_context* ctx, const dxt_privatize_options* o, const dxt
     // (make_mechanism), never ignored.
     if (o->struct_size < offsetof(dxt_privatize_options, uniform_floor) + sizeof(double) || o->uniform_floor == 0)
       forced.uniform_floor = 0;
+    // Likewise a preset's negations keep: SynTF draws every released word
+    // from the document's bag, so it keeps nothing as written; the caller's
+    // own negations keep is refused.
+    if (o->struct_size >= offsetof(dxt_privatize_options, negations) + sizeof(uint32_t) &&
+        o->negations == DXT_NEGATIONS_KEEP)
+      dxt::fail(DXT_E_UNSUPPORTED, "dxt_syntf keeps no word as written: negations keep is not for syntf");
+    forced.negations = DXT_NEGATIONS_PRIVATIZE;
     auto& m = static_cast<dxt::SyntfMechanism&>(mechanism_for(ctx, forced));
     const dxt::TokenPolicies policies = resolve_policies(forced);
     for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c)

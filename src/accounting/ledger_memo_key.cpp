@@ -106,7 +106,8 @@ Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism
   e.put(output);
   e.put(floor);
 
-  const auto& [policy, placeholder, shape, preset, typed, typed_consistent, keep_number_shape] = policies;
+  const auto& [policy, placeholder, shape, preset, typed, typed_consistent, keep_number_shape, keep_negations] =
+      policies;
   e.put(policy);
   e.put(placeholder);
   e.put(shape);
@@ -114,6 +115,7 @@ Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism
   e.put(typed);
   e.put(uint64_t{typed_consistent});
   e.put(uint64_t{keep_number_shape});
+  e.put(uint64_t{keep_negations});
 
   // The record is a function of the two above, the model and the generator
   // mode; it is here for the model's SHA-256 and the generator mode. It goes

@@ -93,6 +93,7 @@ uint32_t release_reveals(const ReleaseShape& shape) {
   }
   for (const dxt_typed_policy p : shape.typed)
     if (p == DXT_TYPED_KEEP) bits |= DXT_REVEALS_KEPT_WORDS;
+  if (shape.keep_negations) bits |= DXT_REVEALS_NEGATIONS;
   if (revealed_typed_classes(shape) != 0) bits |= DXT_REVEALS_TYPED_CLASSES;
   const bool keep = shape.text_shape == DXT_SHAPE_KEEP;
   switch (shape.kind) {
@@ -240,6 +241,9 @@ constexpr RevealBit kReveals[] = {
     {DXT_REVEALS_INPUT_WORDS, "input_words",
      "the input's words themselves: at this epsilon the model's words are so far apart that the mechanism "
      "returns them unchanged"},
+    {DXT_REVEALS_NEGATIONS, "negations",
+     "which words are negators (not, never, no, nothing, nobody, none, neither, nor, nowhere, without, cannot, "
+     "nope, nah, and words ending in n't), and which, as written"},
 };
 
 const char* shape_name(uint32_t shape) {

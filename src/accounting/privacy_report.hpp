@@ -45,6 +45,7 @@ struct ReleaseShape {
   dxt_typed_policy typed[DXT_TYPED_FAMILY_COUNT] = {DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE,
                                                     DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE};
   uint32_t typed_flags = 0;  // DXT_TYPED_FLAG_*
+  bool keep_negations = false;  // negations keep: negators released as written
 };
 
 // Bit (1u << class) of every typed class whose policy in `shape` is replace

@@ -2,6 +2,7 @@
 #include "mechanisms/output_set.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <string>
 
@@ -65,6 +66,23 @@ std::shared_ptr<const OutputSet> output_list(const Model& model, const std::vect
     seen[*v] = 1;
     rows.push_back(*v);
   }
+  return finish(model, DXT_OUTPUT_LIST, std::move(rows));
+}
+
+std::shared_ptr<const OutputSet> output_without(const Model& model, const OutputSet* base,
+                                                const std::function<bool(std::string_view)>& leave_out) {
+  std::vector<uint32_t> rows;
+  const uint32_t V = model.vocabulary_size();
+  rows.reserve(base != nullptr ? base->size() : V);
+  auto consider = [&](uint32_t v) {
+    if (!leave_out(model.word(v))) rows.push_back(v);
+  };
+  if (base != nullptr) {
+    for (uint32_t v : base->rows) consider(v);
+  } else {
+    for (uint32_t v = 0; v < V; ++v) consider(v);
+  }
+  if (rows.empty()) fail(DXT_E_INVALID_ARGUMENT, "the output vocabulary has no word left once negators are left out");
   return finish(model, DXT_OUTPUT_LIST, std::move(rows));
 }
 

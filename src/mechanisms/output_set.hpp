@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,13 @@ std::shared_ptr<const OutputSet> output_top(const Model& model, uint32_t n);
 // empty list, a word not in the model, or a word given twice (two spellings
 // of one vocabulary word included), naming the first such entry.
 std::shared_ptr<const OutputSet> output_list(const Model& model, const std::vector<std::string_view>& words);
+
+// The words of `base` (nullptr: the whole vocabulary) without those for
+// which `leave_out` is true, as a list (its digest names the words left):
+// the output vocabulary of negations keep (text/negations.hpp). Throws
+// DXT_E_INVALID_ARGUMENT when no word is left.
+std::shared_ptr<const OutputSet> output_without(const Model& model, const OutputSet* base,
+                                                const std::function<bool(std::string_view)>& leave_out);
 
 // Whether two optional sets are the same set of rows (nullptr: the whole
 // vocabulary).

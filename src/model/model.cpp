@@ -707,6 +707,16 @@ const TypedLists* Model::typed_lists() const {
     const std::vector<uint8_t> copy(typed_section_.data, typed_section_.data + typed_section_.size);
     try {
       typed_lists_ = std::make_unique<TypedLists>(decode_typed_lists(copy.data(), copy.size()));
+      for (uint32_t c = 0; c < DXT_TYPED_CLASS_COUNT; ++c) {
+        const auto& members = typed_lists_->members[c];
+        auto& pool = typed_lists_->replacements[c];
+        for (uint32_t i = 0; i < members.size(); ++i)
+          if (!members[i].common_word && lookup(members[i].word)) pool.push_back(i);
+        if (pool.size() < typed_format::kMinClassMembers) {
+          pool.resize(members.size());
+          for (uint32_t i = 0; i < members.size(); ++i) pool[i] = i;
+        }
+      }
     } catch (const Error& e) {
       typed_error_ = e.what();
     }

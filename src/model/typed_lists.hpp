@@ -45,6 +45,12 @@ struct TypedMember {
 // The decoded section: members by class, and each word's classes.
 struct TypedLists {
   std::vector<TypedMember> members[DXT_TYPED_CLASS_COUNT];
+  // What a typed replacement draws from, uniformly (indices into members):
+  // the members the model's vocabulary has and that are not flagged common,
+  // so a replaced city is a city the model's public text names, not one
+  // nobody has heard of; all members when fewer than two are left. Set by
+  // Model::typed_lists() (not part of the section's bytes).
+  std::vector<uint32_t> replacements[DXT_TYPED_CLASS_COUNT];
   struct Entry {
     uint32_t classes = 0;         // bit (1u << class)
     uint32_t common_classes = 0;  // the classes in which it is flagged common

@@ -8,6 +8,8 @@
 
 #include "errors/error.hpp"
 #include "text/case_shape.hpp"
+#include "text/negations.hpp"
+#include "text/polish.hpp"
 #include "text/stopwords.hpp"
 #include "text/structured_tokens.hpp"
 #include "text/tokenizer.hpp"
@@ -67,6 +69,12 @@ TextPrivatizer::Decision TextPrivatizer::decide(std::string_view word, std::opti
     d.cls = DXT_CLASS_OUT_OF_VOCABULARY;
   }
   d.action = policies_.policy[d.cls];
+  // A negator under negations keep is released as written (no typed class
+  // holds one); the output vocabulary holds none, so no other word becomes one.
+  if (policies_.keep_negations && is_negator(word)) {
+    d.action = DXT_POLICY_KEEP;
+    return d;
+  }
   if (policies_.any_typed()) {
     if (!lists_loaded_) {
       lists_ = model_.typed_lists();
@@ -332,6 +340,54 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
       number_neighbour[words[k]] = (number[k] && !strong(k)) || month;
     }
   }
+  // Which words are part of an identifier: words joined by one '-', '_',
+  // '/' or '.' with no space ("hash-max-ziplist", "cl-alexandria"), at
+  // least one of them written lower case. (All Title-case, "Jean-Luc", is
+  // left to the other rules.)
+  std::vector<bool> in_identifier(tokens.size(), false);
+  {
+    auto joiner = [&](const Token& t) {
+      return t.kind == TokenKind::kSpan && t.end - t.begin == 1 && std::strchr("-_/.", text[t.begin]) != nullptr;
+    };
+    for (size_t i = 0; i < tokens.size();) {
+      if (!is_word_or_number(tokens[i].kind)) {
+        ++i;
+        continue;
+      }
+      size_t j = i;  // the group's last word
+      while (j + 2 < tokens.size() && joiner(tokens[j + 1]) && is_word_or_number(tokens[j + 2].kind)) j += 2;
+      if (j > i) {
+        bool lower = false;
+        for (size_t k = i; k <= j; k += 2)
+          lower = lower || case_shape(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin)) == CaseShape::kLower;
+        if (lower)
+          for (size_t k = i; k <= j; k += 2) in_identifier[k] = true;
+      }
+      i = j + 1;
+    }
+  }
+  // A list item's first word starts a sentence: after a line break (or at
+  // the start of the text) and a bullet ("* Mark ...", "- Update ...").
+  auto list_head = [](std::string_view span, bool at_start) {
+    const size_t line = span.rfind('\n');
+    if (line == std::string_view::npos && !at_start) return false;
+    std::string_view rest = line == std::string_view::npos ? span : span.substr(line + 1);
+    bool bullet = false;
+    while (!rest.empty()) {
+      if (rest.front() == ' ' || rest.front() == '\t') {
+        rest.remove_prefix(1);
+      } else if (std::strchr("*-+>", rest.front()) != nullptr) {
+        bullet = true;
+        rest.remove_prefix(1);
+      } else if (rest.substr(0, 3) == "\xE2\x80\xA2") {  // U+2022 BULLET
+        bullet = true;
+        rest.remove_prefix(3);
+      } else {
+        return false;
+      }
+    }
+    return bullet;
+  };
   std::vector<TypedContext> contexts;
   std::vector<size_t> at;  // the token index of each decision
   contexts.reserve(tokens.size());
@@ -350,6 +406,7 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
       // "Dr. Okafor": the full stop of a title ends no sentence.
       const bool sentence = gap_mark(span) == GapMark::kSentence;
       if (sentence && !is_person_title(previous_word)) context.sentence_start = true;
+      if (list_head(span, decisions.empty())) context.sentence_start = true;
       if (span.find_first_not_of(" .") != std::string_view::npos) context.previous = DXT_TYPED_NONE;
       gap_sentence = gap_sentence || sentence;
       gap_period = gap_period || span.find('.') != std::string_view::npos;
@@ -372,6 +429,7 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
     const bool weak_sign_off = is_weak_sign_off(previous_word) || (previous_word == "you" && previous2_word == "thank");
     context.after_weak_sign_off = weak_sign_off && gap_break && line_rest[i] == 0;
     context.number_neighbour = number_neighbour[i];
+    context.in_identifier = in_identifier[i];
     context.after_greeting = is_greeting(previous_word) && previous_started && !gap_sentence;
     const Token* next = next_word(i);
     // (No speech verb is longer than 11 bytes: most words need no lower-casing.)
@@ -553,6 +611,8 @@ std::string TextPrivatizer::privatize_text(std::string_view text) {
     begin = end;
   }
   shaper.finish();
+  // A function of the release alone (text/polish.hpp).
+  if (policies_.shape == DXT_SHAPE_NORMALIZE) polish_normalized(out);
   return out;
 }
 

@@ -37,6 +37,7 @@ struct TokenPolicies {
                                                     DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE};
   bool typed_consistent = false;   // equal typed tokens, equal replacements
   bool keep_number_shape = false;  // dxt_number_shape keep
+  bool keep_negations = false;     // dxt_negation_policy keep (text/negations.hpp)
   bool any_typed() const {
     for (dxt_typed_policy p : typed)
       if (p != DXT_TYPED_PRIVATIZE) return true;

@@ -288,7 +288,7 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
   if (is_stopword(lower)) return DXT_TYPED_NONE;
   if (is_number_word(lower) || (context.number_neighbour && is_context_number_word(lower))) return DXT_TYPED_NUMBER;
   if (std::find(kCalendarWords.begin(), kCalendarWords.end(), lower) != kCalendarWords.end()) return DXT_TYPED_NONE;
-  if (lists == nullptr) return DXT_TYPED_NONE;
+  if (lists == nullptr || context.in_identifier) return DXT_TYPED_NONE;
   const bool capitalised = case_shape(base) == CaseShape::kTitle;
   const auto it = lists->by_word.find(lower);
   // After a first name or a title: a capitalised word is a surname, listed
@@ -371,7 +371,9 @@ std::string typed_replacement(dxt_typed_class cls, std::string_view input, Rando
   if (lists == nullptr || !is_list_class(cls) || lists->members[cls].empty())
     fail(DXT_E_INTERNAL, std::string("no members for typed class ") + typed_class_name(cls));
   const auto& members = lists->members[cls];
-  const std::string& w = members[uniform_index(rng, static_cast<uint32_t>(members.size()))].word;
+  const auto& pool = lists->replacements[cls];
+  const std::string& w = pool.empty() ? members[uniform_index(rng, static_cast<uint32_t>(members.size()))].word
+                                      : members[pool[uniform_index(rng, static_cast<uint32_t>(pool.size()))]].word;
   std::string out = is_proper(cls) ? proper_case(w) : w;
   if (ends_with_possessive(input)) out += input.substr(input.size() - possessive_size(input));
   return out;

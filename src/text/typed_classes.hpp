@@ -50,6 +50,9 @@ struct TypedContext {
                                                 // or line break, and last on its line
   bool number_neighbour = false;                // beside a number (digits or a number word) with only spaces,
                                                 // hyphens or commas between; an ordinal beside a month
+  bool in_identifier = false;                   // part of words joined by - _ / or . with no space, one of them
+                                                // lower case ("hash-max-ziplist", "cl-alexandria",
+                                                // "python-django"): an identifier, not a name or a place
 };
 
 // "the", "a", "our", "this", ... (lower case): a capitalised common word
@@ -136,7 +139,8 @@ bool is_month(std::string_view lower);
 // A possessive "'s" is looked through. Number words (is_number_word) are
 // numbers, and "one", "oh", "first", "second" beside a number
 // (TypedContext::number_neighbour). Stopwords, months and days of the week
-// are never typed.
+// are never typed, and no word of an identifier (TypedContext::in_identifier)
+// is a name, place, organisation or health term.
 dxt_typed_class classify_typed(std::string_view word, const TypedContext& context, const TypedLists* lists);
 
 // A member of class `cls` drawn uniformly (docs/guarantees.md lists each

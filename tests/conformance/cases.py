@@ -79,6 +79,10 @@ def case_inputs() -> list[dict]:
         privatize("text, normalize shape, stopwords kept", "text", SENTENCE,
                   {"epsilon": 12, "release_shape": "normalize", "stopwords": "keep"}),
         privatize("text, output_top", "text", SENTENCE, {"epsilon": 20, "output_top": 1000}),
+        privatize("text, negations kept", "text", "I did not see it and never will.",
+                  {"epsilon": 10, "negations": "keep"}),
+        privatize("error: negations kept with the strict shape", "text", SENTENCE,
+                  {"epsilon": 10, "negations": "keep", "release_shape": "strict"}),
         privatize("text, typed classes placeholder", "text", TYPED,
                   {"epsilon": 20, "names": "placeholder", "places": "placeholder", "typed_numbers": "placeholder"}),
     ]

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fuzz target: dxt_privatize_text and dxt_privatize_word on arbitrary bytes
 // as text, with arbitrary options (mechanism, epsilon, policies, mechanism
-// parameters, struct_size) on each of the fixed models. Without a keep
+// parameters, typed and negation policies, struct_size) on each of the fixed
+// models, two of them with typed lists. Without a keep
 // policy, no letter, digit or invisible code point of the text may reach the
 // output: every one there must come from a vocabulary word or the
 // placeholder (docs/limitations.md, "Text").
@@ -22,6 +23,8 @@ namespace {
 void check_nothing_copied(const dxt_privatize_options& o, const char* out, size_t len) {
   for (uint32_t p : o.policy)
     if (p == DXT_POLICY_KEEP) return;
+  for (uint32_t p : o.typed)
+    if (p == DXT_TYPED_KEEP) return;
   if (o.placeholder != nullptr)
     for (const char* c = o.placeholder; *c != '\0'; ++c)
       if (static_cast<unsigned char>(*c) >= 0x80) return;

@@ -87,10 +87,12 @@ struct Models {
   std::vector<test::AlignedBytes> bytes;
   std::vector<dxt_model*> models;
   Models() {
-    add(with(test::grid_2d_spec(), DXT_QUANT_F32, true), false);
-    add(with(test::grid_2d_spec(), DXT_QUANT_INT8, false), false);
-    add(with(test::poincare_2d_spec(), DXT_QUANT_F32, true), false);
-    add(with(test::grid_2d_spec(), DXT_QUANT_F16, true), true);
+    // The first and the last with typed lists, so that the typed policies,
+    // their context rules and the replacements are reached.
+    add(with(test::grid_2d_spec(), DXT_QUANT_F32, true), false, true);
+    add(with(test::grid_2d_spec(), DXT_QUANT_INT8, false), false, false);
+    add(with(test::poincare_2d_spec(), DXT_QUANT_F32, true), false, false);
+    add(with(test::grid_2d_spec(), DXT_QUANT_F16, true), true, true);
     models.reserve(bytes.size());
     for (const auto& b : bytes) {
       dxt_model* m = nullptr;
@@ -107,7 +109,7 @@ struct Models {
     s.quantization = q;
     s.lowercase = lowercase;
     // Words a text can hit: real-looking ones, a stopword and a number.
-    const char* extra[] = {"fox", "dog", "the", "42", "über", "naïve"};
+    const char* extra[] = {"fox", "dog", "the", "42", "über", "naïve", "not", "don't", "paris", "tom"};
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; ++i) {
       s.words.push_back(extra[i]);
       const float r = s.geometry == DXT_GEOMETRY_POINCARE ? 0.1f * static_cast<float>(i + 1) : static_cast<float>(i);
@@ -115,7 +117,7 @@ struct Models {
     }
     return s;
   }
-  void add(const test::ToyModelSpec& s, bool covariance) {
+  void add(const test::ToyModelSpec& s, bool covariance, bool typed) {
     std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
     ModelWriterOptions o;
     o.dimension = static_cast<uint32_t>(s.vectors.at(0).size());
@@ -127,7 +129,7 @@ struct Models {
     ModelWriter w(out, o);
     for (size_t i = 0; i < s.words.size(); ++i) w.add(s.words[i], s.vectors[i].data(), 100 + i);
     w.finish();
-    bytes.emplace_back(out.str());
+    bytes.emplace_back(typed ? test::with_typed_section(out.str(), test::toy_typed_lists()) : out.str());
   }
 };
 
@@ -185,6 +187,17 @@ inline dxt_privatize_options pick_options(Input& in, std::string& placeholder_st
   if (params & 16) o.syntf_s = pick_double(in.u8(), 0.1);
   if (params & 32) o.exponential_sampler = in.u8() % 4u;
   if (params & 128) o.release_shape = in.u8() % 5u;  // 4 is unknown
+  // Typed classes and negations: every policy, sometimes an unknown one.
+  const uint8_t typed = in.u8();
+  if (typed & 1) {
+    const uint8_t a = in.u8(), b = in.u8();
+    const uint32_t bits = a | (uint32_t{b} << 8);
+    for (int f = 0; f < DXT_TYPED_FAMILY_COUNT; ++f) o.typed[f] = (bits >> (2 * f + (f > 3 ? 1 : 0))) % 7u;
+    o.typed_consistent = (typed >> 1) & 1u;
+    o.number_shape = (typed >> 2) & 1u;
+  }
+  if (typed & 8) o.negations = (typed >> 4) % 4u;  // 3 is unknown
+  if (typed & 64) o.uniform_floor = pick_double(in.u8(), 0.01);
   // Wrong sizes must be refused (larger ones would make the caller, not
   // dxtext, read past the struct).
   if (params & 64) o.struct_size = in.u32() % static_cast<uint32_t>(sizeof o + 1);

@@ -100,8 +100,13 @@ TEST_CASE("a preset resolves to its table values; without one the options are th
     CHECK(r.mechanism == static_cast<uint32_t>(p.mechanism));
     CHECK(r.epsilon == p.epsilon);
     CHECK(r.release_shape == static_cast<uint32_t>(p.release_shape));
-    // The toy model has 20 words: a top-N vocabulary takes them all.
-    CHECK(r.output_kind == (p.output_top != 0 ? DXT_OUTPUT_TOP : DXT_OUTPUT_VOCABULARY));
+    // The toy model has 20 words, no negator among them: a top-N vocabulary
+    // takes them all (a list, when negations keep leaves negators out).
+    const bool keeps_negations = dxt::resolve_preset(o, *dxt::test::open_bytes(m.bytes)).negations ==
+                                 DXT_NEGATIONS_KEEP;
+    CHECK(r.output_kind == (keeps_negations     ? DXT_OUTPUT_LIST
+                            : p.output_top != 0 ? DXT_OUTPUT_TOP
+                                                : DXT_OUTPUT_VOCABULARY));
     CHECK(r.output_size == 20);
     CHECK(record_json(r).find(std::string("\"preset\":\"") + p.name + "\"") != std::string::npos);
 

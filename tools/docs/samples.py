@@ -40,7 +40,7 @@ SENTENCE = "The president spoke to the nation about the war."
 EXPECTED = {
     "docs/calibration.md": ["epsilon-table"],
     "docs/bindings/wasm.md": ["wasm-size"],
-    "README.md": ["preset-losses", "typed-verbatim"],
+    "README.md": ["preset-losses", "typed-verbatim", "msg-presets"],
 }
 # The measurements of eval/typed_classes/verbatim.py behind the README's
 # verbatim-leak figures: the labelled set and the held-out one.
@@ -160,6 +160,44 @@ def shown_records(dx, text, cache):
     return RECORD_LINE.sub(fill, text)
 
 
+# The README's figures of the presets on message text: the presets run of
+# eval/run_eval.py on the changelog corpus (docs/evaluation.md, "Fluency of
+# the released text"), a range over its seeds, and each preset's worst case.
+MSG_PRESETS = os.path.join(REPO, "docs", "evaluation", "msg-presets-fluency-results.csv")
+
+
+def span(values, fmt, unit=""):
+    lo, hi = fmt(min(values)), fmt(max(values))
+    return (lo if lo == hi else f"{lo}–{hi}") + unit
+
+
+def msg_presets(dx):
+    import csv
+    rows = list(csv.DictReader(open(MSG_PRESETS, encoding="utf-8")))
+    losses = {p["name"]: p for p in json.load(open(LOSSES, encoding="utf-8"))["rows"]}
+    seed = "0" * 63 + "1"
+    sentence = "Thanks for the quick reply. I will review the contract tonight and call you tomorrow morning."
+    two = lambda x: f"{x:.2f}"  # noqa: E731
+    pct0 = lambda x: f"{100 * x:.0f}"  # noqa: E731
+    out = ["| preset | worst case per word | content words kept | strongest attack (÷ no noise) | topic kept "
+           "| fluency (÷ unmodified) | \"" + sentence + "\" (seeded) |", "|---|--:|--:|--:|--:|--:|---|"]
+    for p in dx.presets():
+        name = p["name"]
+        rs = [r for r in rows if r["mechanism"] == "preset:" + name]
+        if not rs:
+            sys.exit(f"samples.py: {MSG_PRESETS} has no rows of preset {name}: rerun the presets evaluation")
+        col = lambda k: [float(r[k]) for r in rs]  # noqa: E731
+        released = dx.run("privatize", "--preset", name, "--seed", seed, sentence).strip()
+        out.append(f"| `{name}` | {losses[name]['worst_case_per_word']:.1f} nats | {span(col('content_kept'), pct0, '%')} | "
+                   f"{span(col('attack_strongest'), two)} ({span(col('strongest_ratio'), two)}) | "
+                   f"{span(col('topic_best_share'), pct0, '%')} | {span(col('fluency_ratio_known'), lambda x: f'{x:.1f}')} | "
+                   f"{released.replace('|', '/') or '(nothing)'} |")
+    base = [r for r in rows if r["mechanism"] == "original"][0]
+    return ("Made by `tools/docs/samples.py` from `docs/evaluation/msg-presets-fluency-results.csv` "
+            f"({base['n_unknown']} unknown texts, {len(rs)} seeds; ranges over the seeds) and "
+            "`tools/options/preset_losses.json`:\n\n" + "\n".join(out) + "\n")
+
+
 def example_file(rel):
     """`file:PATH`: the example program PATH as it is in the tree (without its
     licence line), so the docs show the code that CI runs."""
@@ -242,6 +280,7 @@ def main():
         "wasm-size": (lambda: wasm_size(args.wasm_dir)) if args.wasm_dir else None,
         "preset-losses": lambda: preset_losses_table(dx),
         "typed-verbatim": lambda: typed_verbatim(dx),
+        "msg-presets": lambda: msg_presets(dx),
     }
     made = {}
     problems, skipped = [], set()

@@ -27,6 +27,7 @@
 #include "model/model_locator.hpp"
 #include "output_format.hpp"
 #include "privatize_option_args.hpp"
+#include "text/negations.hpp"
 #include "text/privatize_presets.hpp"
 
 namespace dxt::cli {
@@ -150,7 +151,7 @@ int run_loss(int argc, char** argv) {
       o = resolve_preset(o, *model);
       MechanismParams q = mechanism_params_of(o);
       q.epsilon = o.epsilon;
-      if (o.output_top != 0) q.output = output_top(*model, o.output_top);
+      q.output = options_output(*model, o);
       mechanisms.emplace_back(preset.name, make_mechanism(*model, q));
     }
   } else {

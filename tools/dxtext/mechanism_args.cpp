@@ -4,6 +4,7 @@
 #include "accounting/privacy_report.hpp"
 #include "model/model_locator.hpp"
 #include "suggestion.hpp"
+#include "text/negations.hpp"
 #include "text/privatize_presets.hpp"
 
 namespace dxt::cli {
@@ -37,7 +38,7 @@ double apply_model_options(const Args& args, const Model& model, MechanismParams
   if (o.preset != DXT_PRESET_NONE) o = resolve_preset(o, model);
   params = mechanism_params_of(o);
   params.epsilon = o.epsilon;
-  if (o.output_top != 0) params.output = output_top(model, o.output_top);
+  params.output = options_output(model, o);
   return o.epsilon;
 }
 

@@ -52,6 +52,7 @@ inline constexpr PrivatizeOptionRow kPrivatizeOptionRows[] = {
     {"typed-consistent", nullptr, OptionType::kEnum, "off=0 on=1"},
     {"number-shape", nullptr, OptionType::kEnum, "hide=0 keep=1"},
     {"floor", nullptr, OptionType::kDouble, ""},
+    {"negations", nullptr, OptionType::kEnum, "privatize=1 keep=2"},
 };
 // clang-format on
 
@@ -167,6 +168,10 @@ inline bool set_privatize_option_enum(dxt_privatize_options& o, std::string_view
   }
   if (name == "number-shape") {
     o.number_shape = value;
+    return true;
+  }
+  if (name == "negations") {
+    o.negations = value;
     return true;
   }
   return false;

@@ -61,7 +61,7 @@ const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
 const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
 // DXT_REVEALS_* bits, in bit order.
 const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries',
-  'clauseBoundaries', 'typedClasses', 'inputWords'];
+  'clauseBoundaries', 'typedClasses', 'inputWords', 'negations'];
 // dxt_release_shape and dxt_output_kind, by number.
 const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
 const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];

@@ -44,6 +44,7 @@ class PrivatizeOptions(ctypes.Structure):
         ("typed_consistent", native.c_u32),
         ("number_shape", native.c_u32),
         ("uniform_floor", native.c_double),
+        ("negations", native.c_u32),
     ]
 
 

@@ -68,6 +68,8 @@ export interface OptionsObject {
   numberShape?: 'hide' | 'keep';
   /** the uniform floor p: each privatised word is released, with probability p, as a word drawn uniformly from the output vocabulary (n words), which caps the loss per word at ln(1 + (1 - p) m n / p) nats, m the largest probability of one output (the record's worst_case_per_word); docs/guarantees.md, "The uniform floor" (default 0). */
   floor?: number;
+  /** negators (not, never, no, nothing, nobody, none, neither, nor, nowhere, without, cannot, nope, nah, words ending in n't): keep = released as written, and no other word is released as one (the output vocabulary leaves them out), so a release keeps exactly its input's negations; reveals which words are negators; not with the strict shape nor syntf; docs/guarantees.md, "Negations" (default privatize). */
+  negations?: 'privatize' | 'keep';
   /** true adds localDiagnostics (token counts of the input) to the result. */
   localDiagnostics?: boolean;
 }

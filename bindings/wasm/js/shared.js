@@ -66,7 +66,7 @@ export const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
 export const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
 // DXT_REVEALS_* bits, in bit order.
 export const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries',
-  'clauseBoundaries', 'typedClasses', 'inputWords'];
+  'clauseBoundaries', 'typedClasses', 'inputWords', 'negations'];
 // dxt_release_shape and dxt_output_kind, by number.
 export const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
 export const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];

@@ -42,6 +42,7 @@ OPTIONS = (
     Option("typed_consistent", "enum", {"off": 0, "on": 1}),
     Option("number_shape", "enum", {"hide": 0, "keep": 1}),
     Option("floor", "double", None),
+    Option("negations", "enum", {"privatize": 1, "keep": 2}),
 )
 
 
@@ -77,6 +78,7 @@ class OptionValues(TypedDict, total=False):
     typed_consistent: Union[Literal["off", "on"], int]
     number_shape: Union[Literal["hide", "keep"], int]
     floor: float
+    negations: Union[Literal["privatize", "keep"], int]
 
 
 class PresetValues(NamedTuple):
@@ -90,7 +92,7 @@ class PresetValues(NamedTuple):
 
 # The presets' values (tools/options/presets.table).
 PRESETS = (
-    PresetValues("readable", 1, {"epsilon": 2.5, "mechanism": "ordering", "in_vocabulary": "privatize", "oov": "placeholder", "numbers": "privatize", "stopwords": "privatize", "release_shape": "normalize", "output_top": 10000, "names": "replace", "places": "replace", "organizations": "replace", "typed_numbers": "replace", "addresses": "replace", "health": "replace", "floor": 0.05}),
+    PresetValues("readable", 1, {"epsilon": 2.5, "mechanism": "ordering", "in_vocabulary": "privatize", "oov": "placeholder", "numbers": "privatize", "stopwords": "privatize", "release_shape": "normalize", "output_top": 10000, "names": "replace", "places": "replace", "organizations": "replace", "typed_numbers": "replace", "addresses": "replace", "health": "replace", "floor": 0.05, "negations": "keep"}),
     PresetValues("features", 2, {"epsilon": 0.8, "mechanism": "ordering", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "drop", "stopwords": "privatize", "release_shape": "strict", "output_top": 5000, "names": "drop", "places": "drop", "organizations": "drop", "typed_numbers": "drop", "addresses": "drop", "health": "drop", "floor": 0.05}),
     PresetValues("strongest", 3, {"epsilon": 2.5, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "drop", "stopwords": "privatize", "release_shape": "strict", "output_top": 0, "names": "drop", "places": "drop", "organizations": "drop", "typed_numbers": "drop", "addresses": "drop", "health": "drop", "floor": 0.2}),
 )

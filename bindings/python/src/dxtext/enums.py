@@ -79,6 +79,7 @@ class Reveals(enum.IntFlag):
     CLAUSE_BOUNDARIES = 0x40  # normalize: where other punctuation stood
     TYPED_CLASSES = 0x80  # which tokens are of a typed class (names, places, ...), and which class
     INPUT_WORDS = 0x100  # the model's geometry makes the mechanism keep its input
+    NEGATIONS = 0x200  # which words are negators, and which: released as written (negations keep)
 
 
 class ReleaseShape(enum.IntEnum):

@@ -28,6 +28,7 @@ pub const DXT_REVEALS_TYPED_CLASSES: u32 = 128;
 pub const DXT_TYPED_FLAG_CONSISTENT: u32 = 1;
 pub const DXT_TYPED_FLAG_NUMBER_SHAPE: u32 = 2;
 pub const DXT_REVEALS_INPUT_WORDS: u32 = 256;
+pub const DXT_REVEALS_NEGATIONS: u32 = 512;
 pub const DXT_LEDGER_MEMO_DEFAULT: u32 = 64;
 pub const DXT_LEDGER_MEMO_MAX: u32 = 4096;
 pub const DXT_LEDGER_FRESH: u32 = 1;
@@ -159,6 +160,10 @@ pub const DXT_TYPED_REPLACE: dxt_typed_policy = 3;
 pub const DXT_TYPED_KEEP: dxt_typed_policy = 4;
 pub const DXT_TYPED_DROP: dxt_typed_policy = 5;
 pub type dxt_typed_policy = ::std::os::raw::c_uint;
+pub const DXT_NEGATIONS_DEFAULT: dxt_negation_policy = 0;
+pub const DXT_NEGATIONS_PRIVATIZE: dxt_negation_policy = 1;
+pub const DXT_NEGATIONS_KEEP: dxt_negation_policy = 2;
+pub type dxt_negation_policy = ::std::os::raw::c_uint;
 pub const DXT_NUMBER_SHAPE_HIDE: dxt_number_shape = 0;
 pub const DXT_NUMBER_SHAPE_KEEP: dxt_number_shape = 1;
 pub type dxt_number_shape = ::std::os::raw::c_uint;
@@ -346,6 +351,7 @@ pub struct dxt_privatize_options {
     pub typed_consistent: u32,
     pub number_shape: u32,
     pub uniform_floor: f64,
+    pub negations: u32,
 }
 extern "C" {
     pub fn dxt_privatize_options_init_sized(

@@ -470,6 +470,11 @@ impl Options {
     pub fn floor(self, value: f64) -> Options {
         self.number("floor", value)
     }
+
+    /// negators (not, never, no, nothing, nobody, none, neither, nor, nowhere, without, cannot, nope, nah, words ending in n't): keep = released as written, and no other word is released as one (the output vocabulary leaves them out), so a release keeps exactly its input's negations; reveals which words are negators; not with the strict shape nor syntf; docs/guarantees.md, "Negations" (default privatize). One of privatize, keep.
+    pub fn negations(self, value: impl OptionName) -> Options {
+        self.set("negations", &value.option_name())
+    }
     // generated: end options
 }
 

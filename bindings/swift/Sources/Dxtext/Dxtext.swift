@@ -201,6 +201,8 @@ public struct PrivatizeOptions {
     public var numberShape: Bool? = nil
     /// The uniform floor p in [0, 1): caps the loss per word (docs/guarantees.md).
     public var floor: Double? = nil
+    /// true: negators (not, never, n't, ...) are released as written and no other word becomes one.
+    public var negations: Bool? = nil
 
     public init(epsilon: Double, mechanism: Mechanism = .laplace) {
         self.epsilon = epsilon
@@ -258,6 +260,7 @@ public struct PrivatizeOptions {
         if let v = typedConsistent { out.append(("typed_consistent", v ? "on" : "off")) }
         if let v = numberShape { out.append(("number_shape", v ? "keep" : "hide")) }
         if let v = floor { out.append(("floor", "\(v)")) }
+        if let v = negations { out.append(("negations", v ? "keep" : "privatize")) }
         for (name, value) in byName.sorted(by: { $0.key < $1.key }) { out.append((name, value)) }
         return out
     }

@@ -356,5 +356,15 @@ public final class DxOptions {
   public DxOptions floor(double value) {
     return set("floor", value);
   }
+
+  /** negators (not, never, no, nothing, nobody, none, neither, nor, nowhere, without, cannot, nope, nah, words ending in n't): keep = released as written, and no other word is released as one (the output vocabulary leaves them out), so a release keeps exactly its input's negations; reveals which words are negators; not with the strict shape nor syntf; docs/guarantees.md, "Negations" (negations; default privatize). One of privatize, keep. */
+  public DxOptions negations(String value) {
+    return set("negations", value);
+  }
+
+  /** negators (not, never, no, nothing, nobody, none, neither, nor, nowhere, without, cannot, nope, nah, words ending in n't): keep = released as written, and no other word is released as one (the output vocabulary leaves them out), so a release keeps exactly its input's negations; reveals which words are negators; not with the strict shape nor syntf; docs/guarantees.md, "Negations" (negations; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  public DxOptions negations(Enum<?> value) {
+    return set("negations", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
   // generated: end options
 }

@@ -65,7 +65,9 @@ public final class DxReleaseRecord {
     /** Which tokens are of a typed class (names, places, ...), and of which. */
     TYPED_CLASSES,
     /** The model's geometry makes the mechanism keep its input words. */
-    INPUT_WORDS
+    INPUT_WORDS,
+    /** Which words are negators, and which: released as written (negations keep). */
+    NEGATIONS
   }
 
   private final double[] values;

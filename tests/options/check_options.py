@@ -72,7 +72,7 @@ for o in table:
 # number, in the C header and in the Java, Rust and Swift enums.
 header = (ROOT / "include/dxtext/dxtext.h").read_text(encoding="utf-8")
 java_presets = (ROOT / "bindings/java/src/main/java/org/dxtext/DxPreset.java").read_text(encoding="utf-8")
-rust_sys = (ROOT / "bindings/rust/dxtext-sys/src/lib.rs").read_text(encoding="utf-8")
+rust_sys = (ROOT / "bindings/rust/dxtext-sys/src/ffi.rs").read_text(encoding="utf-8")  # bindgen's
 presets = read_presets(table)
 for p in presets:
     upper, camel = p.name.upper(), p.name[0].upper() + p.name[1:]
@@ -80,7 +80,7 @@ for p in presets:
         problems.append(f"preset {p.name}: include/dxtext/dxtext.h has no DXT_PRESET_{upper} = {p.number}")
     if not re.search(rf"\b{upper}\({p.number}\)", java_presets):
         problems.append(f"preset {p.name}: bindings/java DxPreset has no {upper}({p.number})")
-    if not re.search(rf"pub const DXT_PRESET_{upper}: u32 = {p.number};", rust_sys):
+    if not re.search(rf"pub const DXT_PRESET_{upper}: dxt_preset = {p.number};", rust_sys):
         problems.append(f"preset {p.name}: bindings/rust dxtext-sys has no DXT_PRESET_{upper} = {p.number}")
     if not re.search(rf"Preset::{camel} => sys::DXT_PRESET_{upper}|sys::DXT_PRESET_{upper} => Preset::{camel}\b", rust):
         problems.append(f"preset {p.name}: bindings/rust Preset has no {camel}")

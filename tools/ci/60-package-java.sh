@@ -55,6 +55,6 @@ hamcrest=/usr/share/java/hamcrest-core.jar
 [ -f "$hamcrest" ] || hamcrest=/usr/share/java/hamcrest.jar
 cp="$jar:/usr/share/java/junit4.jar:$hamcrest"
 javac --release 11 -d "$tests" -cp "$cp" bindings/java/src/test/java/org/dxtext/*.java bindings/java/examples/Privatize.java
-DXTEXT_MODEL=$PWD/$(dxt_default_model) java -Ddxtext.source.root="$PWD" -cp "$cp:$tests" org.junit.runner.JUnitCore org.dxtext.DxTextTest
+DXTEXT_MODEL=$PWD/$(dxt_default_model) java -Ddxtext.source.root="$PWD" -cp "$cp:$tests" org.junit.runner.JUnitCore org.dxtext.DxTextTest org.dxtext.ConformanceTest
 java -cp "$jar:$tests" Privatize "The president spoke to the nation about the war."
 echo "java package: ok"

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Rust. First the binding's own tests in bindings/rust (dxtext-sys checked
-# against the header, the safe crate's tests and the documented example)
+# Rust. First dxtext-sys's declarations (src/ffi.rs) are regenerated from the
+# header with Debian's bindgen and the job fails if they differ from the
+# checked-in file; then the binding's own tests in bindings/rust (dxtext-sys's
+# hand-written part checked against the C compiler, the safe crate's tests,
+# the conformance suite of tests/conformance, and the documented example)
 # against build/lib's libdxtext. Then the crates of tools/package.sh as a
 # user gets them, with the recipe of docs/bindings/rust.md: a fresh project
 # outside the source tree depends on dxtext by path (dist/rust/vendor, where
@@ -22,6 +25,12 @@ if ! command -v cargo >/dev/null; then
 fi
 dxt_need_packages cmake ninja-build g++ libeigen3-dev
 cargo --version
+
+# bindgen reads the header with libclang (and clang's own headers); rustfmt
+# lays out what it writes.
+dxt_need_packages bindgen libclang1-14 libclang-common-14-dev libc6-dev
+command -v rustfmt >/dev/null || dxt_need_packages rustfmt
+bash bindings/rust/dxtext-sys/bindgen.sh --check
 
 lib_dir=$(dxt_library_dir rust)
 (

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # WebAssembly. tools/package.sh wasm builds the ES module package with
 # Debian's emscripten (DXT_CRYPTO=portable) and packs it; its tests run under
-# Node's test runner (when the native CLI of build/ exists, seeded output is
-# also compared with it: the portable AES-256-CTR must give the same text as
-# OpenSSL). Then the tarball is installed with npm into a fresh directory
-# outside the source tree, beside the browser recipe of docs/bindings/wasm.md
+# Node's test runner, the conformance suite of tests/conformance among them
+# (seeded output equal to the native OpenSSL build's: the portable
+# AES-256-CTR must give the same text). Then the tarball is installed with
+# npm into a fresh directory outside the source tree, beside the browser recipe of docs/bindings/wasm.md
 # (bindings/wasm/examples/browser/: index.html with its import map, app.js,
 # the readable preset in a Web Worker), copied unchanged, and Debian's
 # headless Chromium, driven by playwright-core from the npm registry
@@ -20,11 +20,6 @@ dxt_need_packages chromium
 
 bash tools/package.sh wasm
 export DXTEXT_WASM_PACKAGE="$PWD/build-package/wasm/package"
-if [ -x build/bin/dxtext ]; then
-  export DXTEXT_CLI="$PWD/build/bin/dxtext"
-else
-  echo "build/bin/dxtext not found: the comparison with the native build is skipped" >&2
-fi
 node --test bindings/wasm/test/
 # The example of docs/bindings/wasm.md.
 node bindings/wasm/examples/privatize.mjs "$DXTEXT_WASM_PACKAGE" "$(dxt_default_model)"

@@ -265,10 +265,12 @@ static int get_u32_property(napi_env env, napi_value object, const char *name, u
 }
 
 /* The options of one call: a dxt_options handle (which owns the
-   placeholder text and output word set the struct points to) and a copy of
-   its struct, passed to the call. Freed when the call is over. */
+   placeholder text and output word set the struct points to) and its
+   struct, passed to the call as the library made it: a copy would be of
+   the size of the header this addon was compiled with, shorter than the
+   struct_size a newer library writes in it. Freed when the call is over. */
 typedef struct options_copy {
-  dxt_privatize_options options;
+  const dxt_privatize_options *options;
   dxt_options *handle;
 } options_copy;
 
@@ -339,7 +341,7 @@ static int get_options(napi_env env, const context_box *c, napi_value pairs, opt
     napi_value pair;
     if (napi_get_element(env, pairs, i, &pair) != napi_ok || !set_option(env, out->handle, pair)) return 0;
   }
-  out->options = *dxt_options_get(out->handle);
+  out->options = dxt_options_get(out->handle);
   return 1;
 }
 
@@ -803,7 +805,7 @@ static napi_value privatize_word(napi_env env, napi_callback_info info) {
   }
   dxt_release_record_init(&record);
   dxt_local_diagnostics_init(&diagnostics);
-  s = dxt_privatize_word(c->context, &o.options, word, length, &out, &out_length, &record, &diagnostics);
+  s = dxt_privatize_word(c->context, o.options, word, length, &out, &out_length, &record, &diagnostics);
   free(word);
   options_release(env, &o);
   if (throw_status(env, s)) return NULL;
@@ -874,22 +876,22 @@ static void job_execute(napi_env env, void *data) {
   (void)env;
   switch (j->kind) {
     case JOB_TEXT:
-      j->status = dxt_privatize_text(ctx, &j->options.options, j->text, j->text_length, &j->out_text, &j->out_length,
+      j->status = dxt_privatize_text(ctx, j->options.options, j->text, j->text_length, &j->out_text, &j->out_length,
                                      &j->record, &j->diagnostics);
       break;
     case JOB_BAG:
-      j->status = dxt_privatize_bag(ctx, &j->options.options, j->bag.entries, j->bag.count, &j->out_bag, &j->record,
+      j->status = dxt_privatize_bag(ctx, j->options.options, j->bag.entries, j->bag.count, &j->out_bag, &j->record,
                                     &j->diagnostics);
       break;
     case JOB_SYNTF:
-      j->status = dxt_syntf(ctx, &j->options.options, j->bag.entries, j->bag.count, j->n_out, &j->out_bag, &j->record,
+      j->status = dxt_syntf(ctx, j->options.options, j->bag.entries, j->bag.count, j->n_out, &j->out_bag, &j->record,
                             &j->diagnostics);
       break;
     case JOB_CALIBRATE:
-      j->status = dxt_calibrate(ctx, &j->options.options, j->words, j->trials, &j->calibration);
+      j->status = dxt_calibrate(ctx, j->options.options, j->words, j->trials, &j->calibration);
       break;
     case JOB_LEDGER_TEXT:
-      j->status = dxt_ledger_privatize_text(j->ledger->ledger, ctx, &j->options.options, j->text, j->text_length,
+      j->status = dxt_ledger_privatize_text(j->ledger->ledger, ctx, j->options.options, j->text, j->text_length,
                                             j->ledger_flags, &j->out_text, &j->out_length, &j->memoised, &j->record,
                                             &j->diagnostics);
       break;

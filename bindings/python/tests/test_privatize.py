@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import warnings
 
 import pytest
@@ -18,35 +17,20 @@ def vocabulary(model: dxtext.Model) -> set:
     return {model.word(i) for i in range(len(model))}
 
 
-def test_privatize_text_with_record_and_diagnostics(model: dxtext.Model, sentence: str) -> None:
+def test_privatize_text_with_diagnostics(model: dxtext.Model, sentence: str) -> None:
+    # The text and its record are the conformance suite's (test_conformance.py);
+    # here what is the binding's: the types, and the local diagnostics.
     diagnostics = dxtext.LocalDiagnostics()
     out, record = model.privatize(sentence, epsilon=5.0, with_record=True, local_diagnostics=diagnostics)
-    assert isinstance(out, str)
-    assert out.endswith(".")
-    assert out[0].isupper()  # the case shape of the first word is kept
-    n = len(sentence[:-1].split())
-    assert len(out[:-1].split()) == n
-    assert record.release is dxtext.ReleaseKind.TEXT
-    assert record.is_private
-    assert record.rng_mode is dxtext.RngMode.SYSTEM
-    assert record.mechanism is dxtext.Mechanism.LAPLACE
-    assert record.metric is dxtext.Metric.EUCLIDEAN
-    assert record.epsilon == 5.0
-    assert record.bound is dxtext.Bound.POSITIONWISE
-    assert record.reveals == dxtext.Reveals.WORD_COUNT | dxtext.Reveals.LAYOUT | dxtext.Reveals.CASE_SHAPE
+    assert isinstance(out, str) and isinstance(record, dxtext.ReleaseRecord)
+    assert record.rng_mode is dxtext.RngMode.SYSTEM and record.is_private
     assert record.model_fingerprint == model.fingerprint()
+    n = len(sentence[:-1].split())
     assert diagnostics.words_privatized == n
     assert diagnostics.words_leaked == 0
     assert sum(diagnostics.counts[c]["privatized"] for c in diagnostics.counts) == n
-    as_json = json.loads(record.to_json())
-    assert as_json["mechanism"] == "laplace"
-    assert as_json["private"] is True
-    assert as_json["bound"] == "positionwise"
-    assert as_json["reveals"] == ["word_count", "layout", "case_shape"]
-    assert "sum_i d_euclidean(x_i, x'_i)" in as_json["guarantee"]["release"]
-    assert "words_privatized" not in as_json and "tokens" not in as_json  # nothing about the input
-    assert as_json["model_sha256"] == model.fingerprint().hex()
-    assert record.to_dict() == as_json
+    assert "words_privatized" not in record.to_dict()  # nothing about the input
+    assert record.to_dict() == json.loads(record.to_json())
     assert json.loads(diagnostics.to_json())["words_privatized"] == n
     # Without with_record, just the text; diagnostics only when asked for.
     assert isinstance(model.privatize(sentence, epsilon=5.0), str)
@@ -101,38 +85,18 @@ def test_policies_and_placeholder(model: dxtext.Model) -> None:
         model.privatize("x", epsilon=1, oov="placeholder", placeholder="a\0b")
 
 
-def test_mechanisms_and_parameters(model: dxtext.Model, sentence: str) -> None:
-    vocab = vocabulary(model)
-    _, record = model.privatize(sentence, epsilon=4, mechanism="vickrey", vickrey_t=0.5, with_record=True)
+def test_enum_members_are_option_values(model: dxtext.Model, sentence: str) -> None:
+    _, record = model.privatize(sentence, epsilon=4, mechanism=dxtext.Mechanism.VICKREY, with_record=True)
     assert record.mechanism is dxtext.Mechanism.VICKREY
     word = model.privatize_words(
         [model.word(3)], epsilon=4, mechanism=dxtext.Mechanism.EXPONENTIAL, sampler="permute-and-flip"
     )[0]
-    assert word in vocab
-    _, record = model.privatize(sentence, epsilon=4, mechanism="TEM", tem_beta=0.01, with_record=True)
-    assert record.mechanism is dxtext.Mechanism.TEM
-    with pytest.raises(dxtext.InvalidArgumentError):
-        model.privatize(sentence, epsilon=4, mechanism="vickrey", vickrey_t=7.0)
-    with pytest.raises(dxtext.InvalidArgumentError):
-        model.privatize(sentence, epsilon=4, mechanism="no-such-mechanism")
-    # An unknown option is refused by the library, which suggests the name.
-    with pytest.raises(dxtext.InvalidArgumentError, match=re.escape("unknown option 'vickrey' (did you mean 'vickrey_t'?)")):
-        model.privatize(sentence, epsilon=4, vickrey=0.5)
+    assert word in vocabulary(model)
 
 
-def test_search_option_reaches_the_library(model: dxtext.Model, sentence: str) -> None:
-    assert model.privatize(sentence, epsilon=4, search="exact") != ""
-    # The test model has no search index: the library itself refuses IVF.
-    with pytest.raises(dxtext.UnsupportedError):
-        model.privatize(sentence, epsilon=4, search=dxtext.Search.IVF, ivf_nprobe=4)
-    with pytest.raises(dxtext.InvalidArgumentError):
-        model.privatize(sentence, epsilon=4, ivf_nprobe=4)  # nprobe without IVF
-    with pytest.raises(dxtext.InvalidArgumentError):
-        model.privatize(sentence, epsilon=4, search="nearest")
+def test_search_option_types(model: dxtext.Model, sentence: str) -> None:
     with pytest.raises(TypeError):
         model.privatize(sentence, epsilon=4, search="ivf", ivf_nprobe=2.5)
-    with pytest.raises(dxtext.UnsupportedError):
-        model.privatize(sentence, epsilon=40, mechanism="hyperbolic")
 
 
 def test_syntf(model: dxtext.Model) -> None:
@@ -212,50 +176,6 @@ def test_record_is_a_value(model: dxtext.Model) -> None:
     assert not math.isnan(record.epsilon)
 
 
-def test_epsilon_range(model: dxtext.Model) -> None:
+def test_epsilon_range_constants() -> None:
     assert dxtext.EPSILON_MIN == dxtext._library.lib().dxt_epsilon_min()
     assert dxtext.EPSILON_MAX == dxtext._library.lib().dxt_epsilon_max()
-    for eps in (dxtext.EPSILON_MIN, dxtext.EPSILON_MAX):
-        model.privatize(model.word(0), epsilon=eps)
-    for eps in (math.nextafter(dxtext.EPSILON_MIN, 0), math.nextafter(dxtext.EPSILON_MAX, math.inf), 1e-300):
-        with pytest.raises(dxtext.InvalidEpsilonError, match=re.escape("epsilon: ") + ".* is out of range"):
-            model.privatize(model.word(0), epsilon=eps)
-
-
-def test_release_shapes(model: dxtext.Model) -> None:
-    """normalize and strict hide what they claim: with one seed, texts that
-    differ only in it give identical outputs; strict refuses a keep policy."""
-    words = [model.word(i) for i in range(5, 10)]
-    plain = " ".join(words)
-    shaped = f"  {words[0].upper()}, {words[1]} -- {words[2]}!!\n{words[3].title()} ({words[4]})?"
-    outputs = []
-    for text in (plain, shaped):
-        out, record = model.privatize(text, epsilon=3.0, seed=11, release_shape="strict", with_record=True)
-        outputs.append(out)
-        assert record.release_shape is dxtext.ReleaseShape.STRICT
-        assert record.reveals == dxtext.Reveals.WORD_COUNT
-        assert record.to_dict()["shape"] == "strict"
-    assert outputs[0] == outputs[1]
-    assert len(outputs[0].split(" ")) == 5
-    out, record = model.privatize(shaped, epsilon=1e6, seed=11, release_shape="normalize", with_record=True)
-    # At epsilon 1e6 laplace keeps the model's words, and the record says so.
-    assert record.reveals == (
-        dxtext.Reveals.WORD_COUNT
-        | dxtext.Reveals.SENTENCE_BOUNDARIES
-        | dxtext.Reveals.CLAUSE_BOUNDARIES
-        | dxtext.Reveals.INPUT_WORDS
-    )
-    assert out.count(".") == 2 and out.count(",") == 2
-    with pytest.raises(dxtext.InvalidArgumentError, match="strict"):
-        model.privatize(plain, epsilon=3.0, release_shape="strict", oov="keep")
-    with pytest.raises(Exception, match="release_shape"):
-        model.privatize(plain, epsilon=3.0, release_shape="tidy")
-def test_output_top_reaches_the_library(model: dxtext.Model) -> None:
-    try:
-        out = model.privatize("the cat sat on the mat", epsilon=4, mechanism="exponential", output_top=1)
-    except dxtext.UnsupportedError:
-        return  # a model without word frequencies: the library refuses output_top
-    # One output word: every word becomes the model's most frequent word.
-    assert len(set(out.lower().split())) == 1
-    with pytest.raises(dxtext.InvalidArgumentError):
-        model.privatize("the cat", epsilon=4, output_top=2**31)

@@ -78,6 +78,10 @@ class ReleaseRecord:
         worst_case_per_word: the largest privacy loss in nats for one word
             between any two inputs (inf when no bound is known); a text of N
             words loses at most N times it.
+        typed_classes: bit (1 << class) of every typed class the options
+            handled otherwise than as words.
+        typed_flags: DXT_TYPED_FLAG_* bits (consistent replacement, number
+            shape kept).
         typed_dropped: bit (1 << class) of every typed class whose tokens
             were dropped.
     """
@@ -101,6 +105,8 @@ class ReleaseRecord:
     output_digest: bytes = bytes(32)
     floor: float = 0.0
     worst_case_per_word: float = 0.0
+    typed_classes: int = 0
+    typed_flags: int = 0
     typed_dropped: int = 0
 
     def to_json(self) -> str:
@@ -135,6 +141,8 @@ class ReleaseRecord:
             output_digest=bytes(r.output_digest),
             floor=r.uniform_floor,
             worst_case_per_word=r.worst_case_per_word,
+            typed_classes=int(r.typed_classes),
+            typed_flags=int(r.typed_flags),
             typed_dropped=int(r.typed_dropped),
         )
 
@@ -167,6 +175,8 @@ class ReleaseRecord:
             output_digest=first.output_digest,
             floor=first.floor,
             worst_case_per_word=first.worst_case_per_word,
+            typed_classes=first.typed_classes,
+            typed_flags=first.typed_flags,
             typed_dropped=first.typed_dropped,
         )
 
@@ -194,6 +204,8 @@ def _record_struct(record: ReleaseRecord) -> native.ReleaseRecordStruct:
     ctypes.memmove(r.output_digest, record.output_digest, 32)
     r.uniform_floor = record.floor
     r.worst_case_per_word = record.worst_case_per_word
+    r.typed_classes = record.typed_classes
+    r.typed_flags = record.typed_flags
     r.typed_dropped = record.typed_dropped
     return r
 

@@ -134,7 +134,8 @@ impl Error {
         self.status
     }
 
-    /// "<status name>: <details>".
+    /// The library's message, as it is (`dxt_last_error_message`), e.g.
+    /// "not a dxtext model: bad magic bytes (in '...')".
     pub fn message(&self) -> &str {
         &self.message
     }

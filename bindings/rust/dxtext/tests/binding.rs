@@ -5,10 +5,7 @@
 
 use std::path::PathBuf;
 
-use dxtext::{
-    Bound, Context, ErrorKind, Geometry, LocalDiagnostics, Mechanism, Metric, Model, Options, Policy, ReleaseKind,
-    ReleaseShape, Sampler, Search, TokenClass,
-};
+use dxtext::{Bound, Context, ErrorKind, Geometry, LocalDiagnostics, Mechanism, Model, Options, Policy, Sampler, Search, TokenClass};
 
 fn golden_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tests/data/golden_v1.dxe")
@@ -32,45 +29,23 @@ fn opens_the_default_model() {
 
 #[test]
 fn privatizes_a_text_with_a_record_and_diagnostics() {
+    // Seeded texts and their records are the conformance suite's
+    // (conformance.rs); here the system generator, the reveals bits and the
+    // local diagnostics.
     let model = default_model();
     let mut context = Context::new(&model).unwrap();
     let text = "The president spoke to the nation about the war.";
     let mut diagnostics = LocalDiagnostics::new();
-    let (out, record) = context.privatize_text_record(text, &Options::new(20.0), Some(&mut diagnostics)).unwrap();
-    assert!(!out.is_empty());
-    assert!(out.ends_with('.'), "punctuation is kept: {:?}", out);
-    assert_eq!(record.release(), ReleaseKind::Text);
-    assert_eq!(record.mechanism(), Some(Mechanism::Laplace));
-    assert_eq!(record.metric(), Metric::Euclidean);
-    assert_eq!(record.epsilon(), 20.0);
+    let (_, record) = context.privatize_text_record(text, &Options::new(20.0), Some(&mut diagnostics)).unwrap();
     assert!(record.is_private());
-    assert_eq!(record.bound(), Bound::Positionwise);
     assert_eq!(record.reveals(), 0x1 | 0x2 | 0x4);
     assert_eq!(diagnostics.words_privatized(), 9);
     let privatized = diagnostics.count(TokenClass::InVocabulary, Policy::Privatize)
         + diagnostics.count(TokenClass::Stopword, Policy::Privatize);
     assert_eq!(privatized, 9);
     assert_eq!(record.model_fingerprint(), Some(model.fingerprint().unwrap()));
-    let json = record.to_json().unwrap();
-    assert!(json.starts_with('{') && json.contains("\"mechanism\":\"laplace\""), "{}", json);
-    assert!(json.contains("\"bound\":\"positionwise\"") && !json.contains("words_privatized"), "{}", json);
+    assert!(!record.to_json().unwrap().contains("words_privatized"));
     assert!(diagnostics.to_json().unwrap().contains("\"words_privatized\":9"));
-    assert_eq!(record.release_shape(), ReleaseShape::Keep);
-}
-
-#[test]
-fn strict_release_shape_shows_the_words_alone() {
-    let model = default_model();
-    let strict = Options::new(5.0).release_shape(ReleaseShape::Strict);
-    let mut a = Context::seeded(&model, [9; 32]).unwrap();
-    let mut b = Context::seeded(&model, [9; 32]).unwrap();
-    let (x, record) = a.privatize_text_record("The cat sat. On the mat!", &strict, None).unwrap();
-    let (y, _) = b.privatize_text_record("the CAT -- sat on (the) mat", &strict, None).unwrap();
-    assert_eq!(x, y);
-    assert_eq!(record.release_shape(), ReleaseShape::Strict);
-    assert_eq!(record.reveals(), 0x1);
-    let keep = strict.clone().policy(TokenClass::OutOfVocabulary, Policy::Keep);
-    assert_eq!(a.privatize_text("cat", &keep).unwrap_err().kind(), ErrorKind::InvalidArgument);
 }
 
 #[test]
@@ -129,29 +104,24 @@ fn bad_epsilon_is_a_typed_error() {
     let mut context = Context::new(&model).unwrap();
     assert!(context.privatize_text("hello world", &Options::new(dxtext::EPSILON_MIN)).is_ok());
     assert!(context.privatize_text("hello world", &Options::new(dxtext::EPSILON_MAX)).is_ok());
-    for epsilon in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-300, 0.99e-6, 1.01e6] {
+    // 0, -1 and out of range: the conformance suite; here what JSON cannot write.
+    for epsilon in [f64::NAN, f64::INFINITY] {
         let error = context.privatize_text("hello world", &Options::new(epsilon)).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidEpsilon, "{}", error);
         assert_eq!(error.status(), 2);
         assert!(error.to_string().contains("epsilon"), "{}", error);
     }
-    let error = context.privatize_word("war", &Options::new(3.0).mechanism(Mechanism::Hyperbolic)).unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::Unsupported, "hyperbolic on a Euclidean model: {}", error);
 }
 
 #[test]
-fn sampler_and_search_options_reach_the_library() {
+fn enum_options_reach_the_library() {
     let model = default_model();
     let mut context = Context::new(&model).unwrap();
     let exponential = Options::new(10.0).mechanism(Mechanism::Exponential).sampler(Sampler::PermuteAndFlip);
     assert!(!context.privatize_text("the war", &exponential).unwrap().is_empty());
     assert!(!context.privatize_text("the war", &Options::new(10.0).search(Search::Exact)).unwrap().is_empty());
-    // The default model has no search index: the library refuses IVF, and
-    // nprobe without IVF.
-    let ivf = context.privatize_text("the war", &Options::new(10.0).search(Search::Ivf).ivf_nprobe(4)).unwrap_err();
+    let ivf = context.privatize_text("the war", &Options::new(10.0).search(Search::Ivf)).unwrap_err();
     assert_eq!(ivf.kind(), ErrorKind::Unsupported, "{}", ivf);
-    let nprobe = context.privatize_text("the war", &Options::new(10.0).ivf_nprobe(4)).unwrap_err();
-    assert_eq!(nprobe.kind(), ErrorKind::InvalidArgument, "{}", nprobe);
 }
 
 #[test]
@@ -173,9 +143,6 @@ fn corrupt_models_are_typed_errors() {
 
     let garbage = Model::from_bytes(&[0x42u8; 256]).unwrap_err();
     assert_eq!(garbage.kind(), ErrorKind::NotAModel);
-    // The library's message as it is: the status's words once, not twice.
-    assert!(garbage.message().starts_with("not a dxtext model"), "{}", garbage);
-    assert!(!garbage.message().contains("not a dxtext model: not a dxtext model"), "{}", garbage);
 
     let dir = std::env::temp_dir().join(format!("dxtext-rust-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A failed dxtext call. {@link #getStatus()} says what went wrong; the message
- * is "&lt;status name&gt;: &lt;details&gt;".
+ * is the library's, as it is (dxt_last_error_message), e.g. "not a dxtext model:
+ * bad magic bytes (in '...')".
  */
 public class DxException extends RuntimeException {
   private static final long serialVersionUID = 1L;

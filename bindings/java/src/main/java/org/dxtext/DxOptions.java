@@ -53,6 +53,14 @@ public final class DxOptions {
   }
 
   /**
+   * The library's defaults, with no epsilon set: for options set by name ({@link #set}), as
+   * Rust's {@code Options::default()}; a call needs an epsilon or a preset.
+   */
+  public static DxOptions defaults() {
+    return new DxOptions(new LinkedHashMap<>());
+  }
+
+  /**
    * The options of a preset, at its epsilon: {@code DxOptions.of(DxPreset.READABLE)}; {@link
    * #withEpsilon} overrides the epsilon.
    */

@@ -14,15 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -74,20 +71,13 @@ public class DxTextTest {
 
   @Test
   public void privatizesATextWithARecordAndDiagnostics() {
+    // Seeded texts and their records are the conformance suite's
+    // (ConformanceTest); here the system generator and the diagnostics.
     try (DxPrivatizer p = new DxPrivatizer(model)) {
       DxText result = p.privatizeTextWithLocalDiagnostics(SENTENCE, DxOptions.epsilon(20));
-      assertTrue(result.getText(), result.getText().endsWith("."));
       DxReleaseRecord r = result.getRecord();
-      assertEquals(DxReleaseRecord.Release.TEXT, r.getRelease());
-      assertEquals(DxMechanism.LAPLACE, r.getMechanism());
-      assertEquals(DxReleaseRecord.Metric.EUCLIDEAN, r.getMetric());
-      assertEquals(20.0, r.getEpsilon(), 0);
       assertTrue(r.isPrivate());
-      assertEquals(DxReleaseRecord.Bound.POSITIONWISE, r.getBound());
-      assertEquals(java.util.EnumSet.of(DxReleaseRecord.Reveals.WORD_COUNT, DxReleaseRecord.Reveals.LAYOUT,
-          DxReleaseRecord.Reveals.CASE_SHAPE), r.getReveals());
       assertArrayEquals(model.fingerprint(), r.getModelFingerprint());
-      assertTrue(r.toJson(), r.toJson().contains("\"bound\":\"positionwise\""));
       assertFalse(r.toJson(), r.toJson().contains("words_privatized"));
       DxLocalDiagnostics d = result.getLocalDiagnostics();
       assertEquals(9, d.getWordsPrivatized());
@@ -98,274 +88,7 @@ public class DxTextTest {
       // Non-ASCII text crosses JNI as UTF-8, including characters beyond U+FFFF.
       String out = p.privatizeText("Caf\u00e9 \ud83d\ude00 war", DxOptions.epsilon(20));
       assertTrue(out, out.contains("\ud83d\ude00"));
-      assertEquals(DxReleaseShape.KEEP, r.getReleaseShape());
-      // strict: the words alone, one space apart; the record says so.
-      DxText strict = p.privatizeTextWithRecord("cat; dog!", DxOptions.epsilon(20).releaseShape(DxReleaseShape.STRICT));
-      assertFalse(strict.getText(), strict.getText().contains(";") || strict.getText().contains("!"));
-      assertEquals(DxReleaseShape.STRICT, strict.getRecord().getReleaseShape());
-      assertEquals(java.util.EnumSet.of(DxReleaseRecord.Reveals.WORD_COUNT), strict.getRecord().getReveals());
     }
-  }
-
-  // The presets' values are in tools/options/presets.table; these tests never
-  // repeat them. They read what each preset resolves to from the record and
-  // the local diagnostics of a call made with it, and check the rules of
-  // resolution relative to that, so retuning a preset needs no edit here.
-
-  /** One token of each class: a stopword, a vocabulary word, a number, an unknown word. */
-  private static final String EACH_CLASS = "the war 42 zzqxv";
-
-  private static final Pattern OUTPUT_VOCABULARY =
-      Pattern.compile("\"output_vocabulary\":\\{\"kind\":\"(\\w+)\",\"size\":(\\d+)");
-
-  /** What a call with a preset resolved to, as its record and diagnostics say. */
-  private static final class Resolved {
-    final DxPreset preset;
-    final String name;
-    final DxMechanism mechanism;
-    final double epsilon;
-    final DxReleaseShape shape;
-    final String outputKind; // "top", or "vocabulary" (the whole vocabulary)
-    final int outputSize; // of a "top" vocabulary
-    final Map<DxTokenClass, DxPolicy> policies = new EnumMap<>(DxTokenClass.class);
-    final String text; // EACH_CLASS under seed(9)
-    final long wordsPrivatized;
-
-    Resolved(DxPreset preset, DxText call) {
-      DxReleaseRecord r = call.getRecord();
-      this.preset = preset;
-      name = preset.name().toLowerCase(java.util.Locale.ROOT);
-      assertEquals(preset, r.getPreset());
-      assertTrue(r.toJson(), r.toJson().contains("\"preset\":\"" + name + "\""));
-      mechanism = r.getMechanism();
-      epsilon = r.getEpsilon();
-      shape = r.getReleaseShape();
-      // The JSON names an output vocabulary other than the whole vocabulary.
-      Matcher m = OUTPUT_VOCABULARY.matcher(r.toJson());
-      boolean named = m.find();
-      outputKind = named ? m.group(1) : "vocabulary";
-      outputSize = named ? Integer.parseInt(m.group(2)) : 0;
-      for (DxTokenClass c : DxTokenClass.values()) {
-        for (DxPolicy q : DxPolicy.values()) {
-          if (call.getLocalDiagnostics().getCount(c, q) == 1) {
-            policies.put(c, q);
-          }
-        }
-      }
-      assertEquals(name + ": " + call.getLocalDiagnostics().toJson(), DxTokenClass.values().length, policies.size());
-      text = call.getText();
-      wordsPrivatized = call.getLocalDiagnostics().getWordsPrivatized();
-    }
-
-    long count(DxPolicy policy) {
-      return policies.values().stream().filter(q -> q == policy).count();
-    }
-
-    /** The preset with each option it fixes set to its own value. */
-    DxOptions ownValues() {
-      DxOptions o = DxOptions.of(preset).mechanism(mechanism).releaseShape(shape);
-      for (Map.Entry<DxTokenClass, DxPolicy> e : policies.entrySet()) {
-        o = o.policy(e.getKey(), e.getValue());
-      }
-      return "top".equals(outputKind) ? o.outputTop(outputSize) : o;
-    }
-  }
-
-  private static byte[] seed(int b) {
-    byte[] seed = new byte[32];
-    java.util.Arrays.fill(seed, (byte) b);
-    return seed;
-  }
-
-  private static DxText seededCall(DxModel m, String text, DxOptions options) {
-    try (DxPrivatizer p = new DxPrivatizer(m, seed(9))) {
-      return p.privatizeTextWithLocalDiagnostics(text, options);
-    }
-  }
-
-  private static Resolved resolve(DxPreset preset) {
-    return new Resolved(preset, seededCall(model, EACH_CLASS, DxOptions.of(preset)));
-  }
-
-  private static List<DxPreset> presets() {
-    List<DxPreset> all = new ArrayList<>(java.util.Arrays.asList(DxPreset.values()));
-    all.remove(DxPreset.NONE);
-    return all;
-  }
-
-  /** The library's message when an option conflicts with a preset. */
-  private static void assertRefused(String expected, Runnable call) {
-    DxException e = assertThrows(DxException.class, call::run);
-    assertEquals(e.getMessage(), DxStatus.INVALID_ARGUMENT, e.getStatus());
-    assertTrue(e.getMessage() + " (expected: " + expected + ")", e.getMessage().contains(expected));
-  }
-
-  @Test
-  public void presetsResolveInTheLibrary() {
-    assertEquals(DxPreset.NONE, seededCall(model, "cat", DxOptions.epsilon(3)).getRecord().getPreset());
-    for (DxPreset preset : presets()) {
-      Resolved r = resolve(preset);
-      assertTrue(r.name, r.epsilon >= DxReleaseRecord.EPSILON_MIN && r.epsilon <= DxReleaseRecord.EPSILON_MAX);
-      if (!"vocabulary".equals(r.outputKind)) {
-        // "list": the top words without negators (negations keep).
-        assertTrue(r.name + ": " + r.outputKind, "top".equals(r.outputKind) || "list".equals(r.outputKind));
-        assertTrue(r.name, r.outputSize > 0 && r.outputSize <= model.getVocabularySize());
-      }
-      // An epsilon overrides the preset's, and only that.
-      double other = r.epsilon == 1.5 ? 2.5 : 1.5;
-      Resolved over = new Resolved(preset, seededCall(model, EACH_CLASS, DxOptions.of(preset).withEpsilon(other)));
-      assertEquals(other, over.epsilon, 0);
-      assertEquals(r.mechanism, over.mechanism);
-      assertEquals(r.shape, over.shape);
-      assertEquals(r.outputKind + r.outputSize, over.outputKind + over.outputSize);
-      assertEquals(r.policies, over.policies);
-      // The preset's own values are accepted beside it: the same noise then
-      // gives the same text (a default that is not the preset's value is
-      // refused: presetConflictsAreRefusedAndNamed).
-      assertEquals(r.name, r.text, seededCall(model, EACH_CLASS, r.ownValues()).getText());
-    }
-  }
-
-  @Test
-  public void presetConflictsAreRefusedAndNamed() {
-    String[] policyNames = {"in_vocabulary", "oov", "numbers", "stopwords"};
-    try (DxPrivatizer p = new DxPrivatizer(model)) {
-      for (DxPreset preset : presets()) {
-        Resolved r = resolve(preset);
-        String named = "' conflicts with the preset '" + r.name + "'";
-        // A value other than both the default and the preset's own.
-        for (DxMechanism m : DxMechanism.values()) {
-          if (m != DxMechanism.LAPLACE && m != r.mechanism) {
-            assertRefused("mechanism: '" + m.name().toLowerCase(java.util.Locale.ROOT) + named,
-                () -> p.privatizeText("cat", DxOptions.of(preset).mechanism(m)));
-            break;
-          }
-        }
-        for (DxReleaseShape shape : DxReleaseShape.values()) {
-          if (shape != DxReleaseShape.KEEP && shape != r.shape) {
-            assertRefused("release_shape: '" + shape.name().toLowerCase(java.util.Locale.ROOT) + named,
-                () -> p.privatizeText("cat", DxOptions.of(preset).releaseShape(shape)));
-            break;
-          }
-        }
-        for (DxTokenClass c : DxTokenClass.values()) {
-          for (DxPolicy q : DxPolicy.values()) {
-            if (q != DxPolicy.PRIVATIZE && q != r.policies.get(c)) {
-              assertRefused(policyNames[c.ordinal()] + ": '" + q.name().toLowerCase(java.util.Locale.ROOT) + named,
-                  () -> p.privatizeText("cat", DxOptions.of(preset).policy(c, q)));
-              break;
-            }
-          }
-        }
-        int top = r.outputSize == 7 ? 8 : 7;
-        assertRefused("output_top: '" + top + named, () -> p.privatizeText("cat", DxOptions.of(preset).outputTop(top)));
-        // The defaults too, where they are not the preset's values (a preset
-        // with releaseShape KEEP is refused, as on the command line).
-        if (r.mechanism != DxMechanism.LAPLACE) {
-          assertRefused("mechanism: 'laplace" + named,
-              () -> p.privatizeText("cat", DxOptions.of(preset).mechanism(DxMechanism.LAPLACE)));
-        }
-        if (r.shape != DxReleaseShape.KEEP) {
-          assertRefused("release_shape: 'keep" + named,
-              () -> p.privatizeText("cat", DxOptions.of(preset).releaseShape(DxReleaseShape.KEEP)));
-        }
-        for (DxTokenClass c : DxTokenClass.values()) {
-          if (r.policies.get(c) != DxPolicy.PRIVATIZE) {
-            assertRefused(policyNames[c.ordinal()] + ": 'privatize" + named,
-                () -> p.privatizeText("cat", DxOptions.of(preset).policy(c, DxPolicy.PRIVATIZE)));
-          }
-        }
-      }
-    }
-  }
-
-  @Test
-  public void eachTokenClassFollowsThePolicyOfThePreset() {
-    try (DxPrivatizer p = new DxPrivatizer(model, seed(10))) {
-      for (DxPreset preset : presets()) {
-        Resolved r = resolve(preset);
-        String[] words = r.text.trim().isEmpty() ? new String[0] : r.text.trim().split("\\s+");
-        assertEquals(r.name + ": " + r.text, 4 - r.count(DxPolicy.DROP), words.length);
-        assertEquals(r.name, r.count(DxPolicy.PRIVATIZE), r.wordsPrivatized);
-        // A bag: each entry's count is released unless its class is dropped.
-        Map<DxTokenClass, Long> counts = new EnumMap<>(DxTokenClass.class);
-        counts.put(DxTokenClass.STOPWORD, 1L);
-        counts.put(DxTokenClass.IN_VOCABULARY, 3L);
-        counts.put(DxTokenClass.NUMBER, 2L);
-        counts.put(DxTokenClass.OUT_OF_VOCABULARY, 1L);
-        long expected = 0;
-        for (Map.Entry<DxTokenClass, Long> e : counts.entrySet()) {
-          expected += r.policies.get(e.getKey()) == DxPolicy.DROP ? 0 : e.getValue();
-        }
-        DxBag out = p.privatizeBag(bag("the", counts.get(DxTokenClass.STOPWORD), "war", counts.get(DxTokenClass.IN_VOCABULARY),
-            "42", counts.get(DxTokenClass.NUMBER), "zzqxv", counts.get(DxTokenClass.OUT_OF_VOCABULARY)), DxOptions.of(preset));
-        assertEquals(r.name, expected, out.size());
-        assertEquals(preset, out.getRecord().getPreset());
-        // SynTF draws words or drops them: it refuses a placeholder or keep policy.
-        if (r.count(DxPolicy.PLACEHOLDER) + r.count(DxPolicy.KEEP) > 0) {
-          DxException e = assertThrows(DxException.class, () -> p.syntf(bag("war", 2, "peace", 1), 3, DxOptions.of(preset)));
-          assertEquals(DxStatus.UNSUPPORTED, e.getStatus());
-        } else {
-          DxBag synthetic = p.syntf(bag("war", 2, "peace", 1), 3, DxOptions.of(preset));
-          assertEquals(3, synthetic.size());
-          assertEquals(DxMechanism.SYNTF, synthetic.getRecord().getMechanism());
-          assertEquals(r.epsilon, synthetic.getRecord().getEpsilon(), 0);
-          assertEquals(preset, synthetic.getRecord().getPreset());
-        }
-        assertEquals(5, p.calibrate(DxOptions.of(preset), 5, 5).words);
-      }
-    }
-  }
-
-  @Test
-  public void onlyAPresetOfTopWordsNeedsFrequencies() throws Exception {
-    byte[] bytes = withoutFrequencies(Files.readAllBytes(golden()));
-    try (DxModel bare = DxModel.fromBytes(bytes)) {
-      assertFalse(bare.getInfo().hasFrequencies);
-      String word = bare.word(0);
-      for (DxPreset preset : presets()) {
-        Resolved r = resolve(preset);
-        if ("top".equals(r.outputKind) || "list".equals(r.outputKind)) {
-          try (DxPrivatizer p = new DxPrivatizer(bare)) {
-            DxException e = assertThrows(DxException.class, () -> p.privatizeText(word, DxOptions.of(preset)));
-            assertEquals(DxStatus.UNSUPPORTED, e.getStatus());
-            assertTrue(e.getMessage(), e.getMessage().contains("preset '" + r.name + "'"));
-            assertTrue(e.getMessage(), e.getMessage().contains("no frequencies section"));
-          }
-        } else {
-          // The whole vocabulary needs no frequencies; the golden model has
-          // no typed classes section either, which every preset needs.
-          try (DxPrivatizer p = new DxPrivatizer(bare)) {
-            DxException e = assertThrows(DxException.class, () -> p.privatizeText(word, DxOptions.of(preset)));
-            assertEquals(DxStatus.UNSUPPORTED, e.getStatus());
-            assertFalse(e.getMessage(), e.getMessage().contains("no frequencies section"));
-            assertTrue(e.getMessage(), e.getMessage().contains("no typed classes section"));
-          }
-        }
-      }
-    }
-  }
-
-  /**
-   * A copy of a model whose frequencies section (kind 8) is relabelled as a section of a reserved
-   * kind, which readers skip (docs/format.md, section 4), with the header digest recomputed.
-   */
-  private static byte[] withoutFrequencies(byte[] model) throws Exception {
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(model.clone()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    int headerSize = b.getInt(16);
-    boolean found = false;
-    for (int i = 0; i < b.getInt(20); ++i) {
-      if (b.getInt(128 + 64 * i) == 8) {
-        b.putInt(128 + 64 * i, 100);
-        found = true;
-      }
-    }
-    assertTrue("the model has a frequencies section", found);
-    byte[] out = b.array();
-    java.util.Arrays.fill(out, 96, 128, (byte) 0);
-    byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(java.util.Arrays.copyOf(out, headerSize));
-    System.arraycopy(digest, 0, out, 96, 32);
-    return out;
   }
 
   @Test
@@ -449,16 +172,13 @@ public class DxTextTest {
   @Test
   public void badEpsilonIsATypedError() {
     try (DxPrivatizer p = new DxPrivatizer(model)) {
-      for (double epsilon : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY, 1e-300,
-          DxReleaseRecord.EPSILON_MIN / 2, DxReleaseRecord.EPSILON_MAX * 2}) {
+      // 0, -1 and out of range: the conformance suite; here the doubles JSON cannot write.
+      for (double epsilon : new double[] {Double.NaN, Double.POSITIVE_INFINITY}) {
         DxException e = assertThrows(DxException.class, () -> p.privatizeText(SENTENCE, DxOptions.epsilon(epsilon)));
         assertEquals(DxStatus.INVALID_EPSILON, e.getStatus());
         assertEquals(2, e.getCode());
         assertTrue(e.getMessage(), e.getMessage().contains("epsilon"));
       }
-      DxException e = assertThrows(DxException.class,
-          () -> p.privatizeWord("war", DxOptions.epsilon(3).mechanism(DxMechanism.HYPERBOLIC)));
-      assertEquals(DxStatus.UNSUPPORTED, e.getStatus());
     }
   }
 
@@ -487,20 +207,13 @@ public class DxTextTest {
   }
 
   @Test
-  public void searchOptionReachesTheLibrary() {
+  public void typedOptionValuesReachTheLibrary() {
+    // A negative Java long is a value the library refuses, not a huge uint32_t.
     try (DxPrivatizer p = new DxPrivatizer(model)) {
       assertTrue(!p.privatizeText(SENTENCE, DxOptions.epsilon(4).search(DxSearch.EXACT)).isEmpty());
-      // The default model has no search index: the library itself refuses IVF.
-      DxException e = assertThrows(DxException.class,
-          () -> p.privatizeText(SENTENCE, DxOptions.epsilon(4).search(DxSearch.IVF).ivfNprobe(4)));
-      assertEquals(DxStatus.UNSUPPORTED, e.getStatus());
-      // Values are checked by the library, which names the option.
       DxException negative = assertThrows(DxException.class,
           () -> p.privatizeText(SENTENCE, DxOptions.epsilon(4).ivfNprobe(-1)));
       assertTrue(negative.getMessage(), negative.getMessage().contains("ivf_nprobe: '-1'"));
-      DxException unknown = assertThrows(DxException.class,
-          () -> p.privatizeText(SENTENCE, DxOptions.epsilon(4).set("epsilom", "3")));
-      assertTrue(unknown.getMessage(), unknown.getMessage().contains("unknown option 'epsilom' (did you mean 'epsilon'?)"));
     }
   }
 
@@ -523,9 +236,6 @@ public class DxTextTest {
     java.util.Arrays.fill(garbage, (byte) 0x42);
     DxException notAModel = assertThrows(DxException.class, () -> DxModel.fromBytes(garbage));
     assertEquals(DxStatus.NOT_A_MODEL, notAModel.getStatus());
-    // The library's message as it is: the status's words once, not twice.
-    assertTrue(notAModel.getMessage(), notAModel.getMessage().startsWith("not a dxtext model"));
-    assertFalse(notAModel.getMessage(), notAModel.getMessage().contains("not a dxtext model: not a dxtext model"));
     byte[] damaged = bytes.clone();
     damaged[60] = 1;
     Path file = Files.createTempFile("dxtext-java-", ".dxe");
@@ -608,27 +318,22 @@ public class DxTextTest {
     // An app key: without one a ledger memoises nothing.
     byte[] key = new byte[32];
     try (DxPrivatizer p = new DxPrivatizer(model); DxLedger ledger = DxLedger.open(file, "alice", 10, -1, key)) {
-      DxLedgerRelease first = ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
-      assertFalse(first.isMemoised());
-      DxLedgerRelease again = ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
-      assertTrue(again.isMemoised());
-      assertEquals(first.getText(), again.getText());
+      // Spending, refusal and the memo are the conformance suite's; here the
+      // binding's totals, fresh, setCap and the file.
+      ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false);
+      assertTrue(ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), false).isMemoised());
       ledger.privatizeText(p, "hello world", DxOptions.epsilon(4), false);
       DxLedgerTotals t = ledger.totals();
       assertEquals(8.0, t.getSpent(), 0.0);
       assertEquals(2, t.getReleases());
       assertEquals(2, t.getMemoised());
       assertEquals(10.0, t.getCap(), 0.0);
-      DxException refused =
-          assertThrows(DxException.class, () -> ledger.privatizeText(p, "a new text", DxOptions.epsilon(4), false));
-      assertEquals(DxStatus.BUDGET_EXCEEDED, refused.getStatus());
       assertEquals(DxStatus.BUDGET_EXCEEDED,
           assertThrows(DxException.class, () -> ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), true))
               .getStatus());
       ledger.setCap(20);
       assertFalse(ledger.privatizeText(p, SENTENCE, DxOptions.epsilon(4), true).isMemoised());
       assertEquals(12.0, ledger.totals().getSpent(), 0.0);
-      assertTrue(ledger.toJson(), ledger.toJson().contains("\"spent_by_metric\":{\"euclidean\":12}"));
       assertEquals(DxStatus.INVALID_ARGUMENT,
           assertThrows(DxException.class, () -> ledger.setCap(Double.NaN)).getStatus());
     }

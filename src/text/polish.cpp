@@ -22,11 +22,13 @@ bool starts_with(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
 }
 
-// Day and month names that are no other English word (may, march are).
+// Day and month names that are no other English word (may, march, august
+// are). No word polished is longer than kLongest bytes.
 constexpr std::string_view kCalendar[] = {
-    "monday",  "tuesday", "wednesday", "thursday", "friday",    "saturday", "sunday",   "january",
-    "february", "april",  "june",      "july",     "august",    "september", "october", "november",
-    "december", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"};
+    "monday",   "tuesday",   "wednesday", "thursday", "friday",     "saturday",  "sunday",  "january",
+    "february", "april",     "june",      "july",     "september",  "october",   "november", "december",
+    "mondays",  "tuesdays",  "wednesdays", "thursdays", "fridays",  "saturdays", "sundays"};
+constexpr size_t kLongest = 10;
 
 bool is_calendar_name(std::string_view lower_word) {
   return std::find(std::begin(kCalendar), std::end(kCalendar), lower_word) != std::end(kCalendar);
@@ -87,6 +89,7 @@ void polish_normalized(std::string& text) {
   size_t copied = 0;
   for (size_t k = 0; k < words.size(); ++k) {
     const Span s = words[k];
+    if (s.end - s.begin > kLongest) continue;  // copied with what follows
     std::string w = text.substr(s.begin, s.end - s.begin);
     const std::string l = lowered(w);
     if (is_first_person(l) || is_calendar_name(l)) {

@@ -5,7 +5,7 @@
 // as private as the output). It writes what the released words alone decide:
 // - "i", "i'm", "i'll", "i've", "i'd" as "I", "I'm", ...;
 // - day names and month names that are nothing else ("friday", "january";
-//   not "may", "march") with a capital;
+//   not "may", "march", "august") with a capital;
 // - "a" or "an" by the sound of the next released word ("a idea" -> "an
 //   idea", "an car" -> "a car", "an university" -> "a university").
 // Each word's first letter is all it may change, and "a"/"an" it may swap:

@@ -1134,9 +1134,11 @@ static inline void dxt_calibration_init(dxt_calibration *calibration) {
 }
 
 /**
- * Estimate N_w and S_w: @p words vocabulary words chosen uniformly at random
- * (without replacement) with the context's generator, each privatised
- * @p trials times with @p options.
+ * Estimate N_w and S_w: @p words words of the output vocabulary of @p options
+ * (the words they can release, so the only ones they can keep; the whole
+ * vocabulary without one) chosen uniformly at random (without replacement)
+ * with the context's generator, each privatised @p trials times with
+ * @p options.
  */
 DXT_API DXT_NODISCARD dxt_status dxt_calibrate(dxt_context *context, const dxt_privatize_options *options,
                                                uint32_t words, uint32_t trials, dxt_calibration *out);

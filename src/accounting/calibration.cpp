@@ -51,6 +51,14 @@ std::vector<uint32_t> sample_words(RandomStream& rng, uint32_t vocabulary_size, 
   return out;
 }
 
+std::vector<uint32_t> sample_output_words(RandomStream& rng, const OutputSet* output, uint32_t vocabulary_size,
+                                          uint32_t count) {
+  if (output == nullptr) return sample_words(rng, vocabulary_size, count);
+  std::vector<uint32_t> picks = sample_words(rng, output->size(), count);
+  for (uint32_t& p : picks) p = output->rows[p];
+  return picks;
+}
+
 namespace {
 
 // N_w and S_w of one word over `trials` draws from `rng`, decoded in batches.

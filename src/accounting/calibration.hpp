@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mechanisms/mechanism.hpp"
+#include "mechanisms/output_set.hpp"
 #include "rng/random_stream.hpp"
 
 namespace dxt {
@@ -26,6 +27,12 @@ struct CalibrationStats {
 // `count` distinct indices below `vocabulary_size`, uniformly at random
 // (partial Fisher-Yates). count is capped at vocabulary_size.
 std::vector<uint32_t> sample_words(RandomStream& rng, uint32_t vocabulary_size, uint32_t count);
+
+// The words a calibration samples: `count` words of the output vocabulary
+// `output` (the words a mechanism can release, so the only ones it can keep;
+// nullptr: the whole vocabulary), drawn as sample_words draws.
+std::vector<uint32_t> sample_output_words(RandomStream& rng, const OutputSet* output, uint32_t vocabulary_size,
+                                          uint32_t count);
 
 CalibrationStats calibrate(Mechanism& mechanism, RandomStream& rng, const std::vector<uint32_t>& words,
                            uint32_t trials);

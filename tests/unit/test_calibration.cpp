@@ -164,3 +164,30 @@ TEST_CASE("search_epsilon: the same question, the same answer; the interval hold
   CHECK(a.epsilon <= a.interval_high);
   CHECK(a.interval_low < a.interval_high);
 }
+
+TEST_CASE("dxt_calibrate samples the output vocabulary: the only words the options can keep") {
+  const test::AlignedBytes bytes(test::build_model_bytes(test::grid_2d_spec()));
+  dxt_model* model = nullptr;
+  REQUIRE(dxt_model_open_memory(bytes.data(), bytes.size, nullptr, &model) == DXT_OK);
+  dxt_context* ctx = nullptr;
+  REQUIRE(dxt_context_create(model, nullptr, &ctx) == DXT_OK);
+  const char* words[] = {"w3", "w17"};
+  dxt_output_set* set = nullptr;
+  REQUIRE(dxt_output_set_create(model, words, 2, &set) == DXT_OK);
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.mechanism = DXT_MECHANISM_EXPONENTIAL;
+  o.epsilon = 1e3;  // each word of the set releases itself
+  o.output_set = set;
+  dxt_calibration c;
+  dxt_calibration_init(&c);
+  // 10 words asked for, 2 in the set: both, each kept every time (sampled
+  // over the whole vocabulary, 8 of 10 words could never be kept).
+  REQUIRE(dxt_calibrate(ctx, &o, 10, 50, &c) == DXT_OK);
+  CHECK(c.words == 2);
+  CHECK(c.keep_mean == 1.0);
+  CHECK(c.keep_median == 1.0);
+  dxt_output_set_free(set);
+  dxt_context_destroy(ctx);
+  dxt_model_close(model);
+}

@@ -100,7 +100,7 @@ def epsilon_table(dx):
             rows.append(f"| {mechanism} | {r['epsilon']:g} | {pct(r['keep']['median'])} | {pct(r['keep']['mean'])} | "
                         f"{r['distinct']['median']:g} |")
     return ("Made by `tools/docs/samples.py` with `dxtext calibrate --trials 100 --seed …` on the default "
-            "model (50 sampled words; a preset row uses its own output vocabulary):\n\n" + "\n".join(rows) + "\n")
+            "model (50 words sampled from each row's output vocabulary: the words it can release, so the only ones it can keep):\n\n" + "\n".join(rows) + "\n")
 
 
 # The presets' privacy loss on one scale (docs/options.md, README): `dxtext

@@ -99,7 +99,8 @@ int run_calibrate(int argc, char** argv) {
   // One sample of words and one key for every epsilon: common random
   // numbers, so a sweep or a bisection compares like with like (the same
   // words, each with the same draws) and a search sees one monotone curve.
-  const std::vector<uint32_t> sample = sample_words(rng, model->vocabulary_size(), words);
+  // Words of the output vocabulary: the only ones the mechanism can keep.
+  const std::vector<uint32_t> sample = sample_output_words(rng, p.output.get(), model->vocabulary_size(), words);
   std::array<uint8_t, 32> key{};
   for (size_t i = 0; i < key.size(); i += 8) {
     const uint64_t v = rng.next_u64();

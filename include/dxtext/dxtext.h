@@ -365,7 +365,7 @@ typedef enum dxt_typed_policy {
     "nowhere", "without", "cannot", "nope", "nah", and every word ending in
     "n't": docs/guarantees.md, "Negations"). */
 typedef enum dxt_negation_policy {
-  DXT_NEGATIONS_DEFAULT = 0,   /**< privatize */
+  DXT_NEGATIONS_DEFAULT = 0, /**< privatize */
   /** negators are ordinary words: the mechanism may move them, and may
       release one for any other word */
   DXT_NEGATIONS_PRIVATIZE = 1,

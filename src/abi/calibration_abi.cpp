@@ -21,7 +21,8 @@ dxt_status dxt_calibrate(dxt_context* ctx, const dxt_privatize_options* o, uint3
     if (uint64_t{words} * trials > (uint64_t{1} << 32))
       dxt::fail(DXT_E_INPUT_TOO_LARGE, "words * trials exceeds 2^32 privatisations");
     dxt::Mechanism& m = mechanism_for(ctx, opt);
-    const auto sample = dxt::sample_output_words(*ctx->rng, m.params().output.get(), ctx->model->vocabulary_size(), words);
+    const auto sample =
+        dxt::sample_output_words(*ctx->rng, m.params().output.get(), ctx->model->vocabulary_size(), words);
     const dxt::CalibrationStats s = dxt::calibrate(m, *ctx->rng, sample, trials);
     dxt_calibration r;
     dxt_calibration_init(&r);

@@ -44,7 +44,7 @@ struct ReleaseShape {
   // Typed classes: a dxt_typed_policy per dxt_typed_family, and the flags.
   dxt_typed_policy typed[DXT_TYPED_FAMILY_COUNT] = {DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE,
                                                     DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE, DXT_TYPED_PRIVATIZE};
-  uint32_t typed_flags = 0;  // DXT_TYPED_FLAG_*
+  uint32_t typed_flags = 0;     // DXT_TYPED_FLAG_*
   bool keep_negations = false;  // negations keep: negators released as written
 };
 

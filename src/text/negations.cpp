@@ -11,8 +11,8 @@ namespace dxt {
 
 namespace {
 // Sorted, lower case.
-constexpr std::string_view kNegators[] = {"cannot", "nah",  "neither", "never",   "no",  "nobody", "none",
-                                          "noone",  "nope", "nor",     "not",     "nothing", "nowhere", "without"};
+constexpr std::string_view kNegators[] = {"cannot", "nah",  "neither", "never", "no",      "nobody",  "none",
+                                          "noone",  "nope", "nor",     "not",   "nothing", "nowhere", "without"};
 }  // namespace
 
 bool is_negator(std::string_view word) {

@@ -24,10 +24,10 @@ bool starts_with(std::string_view s, std::string_view prefix) {
 
 // Day and month names that are no other English word (may, march, august
 // are). No word polished is longer than kLongest bytes.
-constexpr std::string_view kCalendar[] = {
-    "monday",   "tuesday",   "wednesday", "thursday", "friday",     "saturday",  "sunday",  "january",
-    "february", "april",     "june",      "july",     "september",  "october",   "november", "december",
-    "mondays",  "tuesdays",  "wednesdays", "thursdays", "fridays",  "saturdays", "sundays"};
+constexpr std::string_view kCalendar[] = {"monday",     "tuesday",   "wednesday", "thursday",  "friday",  "saturday",
+                                          "sunday",     "january",   "february",  "april",     "june",    "july",
+                                          "september",  "october",   "november",  "december",  "mondays", "tuesdays",
+                                          "wednesdays", "thursdays", "fridays",   "saturdays", "sundays"};
 constexpr size_t kLongest = 10;
 
 bool is_calendar_name(std::string_view lower_word) {
@@ -75,8 +75,8 @@ bool takes_an(std::string_view word) {
   // Silent h, and vowels that sound as a consonant.
   for (std::string_view p : {"hour", "honest", "honor", "honour", "heir"})
     if (starts_with(w, p)) return true;
-  for (std::string_view p : {"uni", "use", "usu", "uti", "ura", "ure", "uro", "eu", "ewe", "one", "once", "ubiq",
-                             "uganda", "ukr", "ufo"})
+  for (std::string_view p :
+       {"uni", "use", "usu", "uti", "ura", "ure", "uro", "eu", "ewe", "one", "once", "ubiq", "uganda", "ukr", "ufo"})
     if (starts_with(w, p)) return false;
   return std::strchr("aeiou", w[0]) != nullptr;
 }
@@ -96,7 +96,8 @@ void polish_normalized(std::string& text) {
       w[0] = upper(w[0]);
     } else if ((l == "a" || l == "an") && k + 1 < words.size() && s.end == words[k + 1].begin - 1) {
       // Only when one space, no mark, separates it from the next word.
-      const bool an = takes_an(std::string_view(text).substr(words[k + 1].begin, words[k + 1].end - words[k + 1].begin));
+      const bool an =
+          takes_an(std::string_view(text).substr(words[k + 1].begin, words[k + 1].end - words[k + 1].begin));
       const bool capital = w[0] == 'A';
       w = an ? "an" : "a";
       if (capital) w[0] = 'A';

@@ -359,7 +359,8 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
       if (j > i) {
         bool lower = false;
         for (size_t k = i; k <= j; k += 2)
-          lower = lower || case_shape(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin)) == CaseShape::kLower;
+          lower =
+              lower || case_shape(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin)) == CaseShape::kLower;
         if (lower)
           for (size_t k = i; k <= j; k += 2) in_identifier[k] = true;
       }

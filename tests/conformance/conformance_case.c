@@ -91,13 +91,14 @@ static dxt_options *make_options(dxt_model *model, char **argv, int first, int l
 }
 
 static int usage(void) {
-  fprintf(stderr,
-          "usage: conformance_case open|open-memory MODEL\n"
-          "       conformance_case text|word MODEL SEED_HEX64 INPUT [NAME=VALUE ...]\n"
-          "       conformance_case bag MODEL SEED_HEX64 WORD=COUNT... -- [NAME=VALUE ...]\n"
-          "       conformance_case syntf MODEL SEED_HEX64 N_OUT WORD=COUNT... -- [NAME=VALUE ...]\n"
-          "       conformance_case calibrate MODEL SEED_HEX64 WORDS TRIALS [NAME=VALUE ...]\n"
-          "       conformance_case ledger MODEL SEED_HEX64 FILE SCOPE CAP KEY_HEX|- --text INPUT [NAME=VALUE ...] ...\n");
+  fprintf(
+      stderr,
+      "usage: conformance_case open|open-memory MODEL\n"
+      "       conformance_case text|word MODEL SEED_HEX64 INPUT [NAME=VALUE ...]\n"
+      "       conformance_case bag MODEL SEED_HEX64 WORD=COUNT... -- [NAME=VALUE ...]\n"
+      "       conformance_case syntf MODEL SEED_HEX64 N_OUT WORD=COUNT... -- [NAME=VALUE ...]\n"
+      "       conformance_case calibrate MODEL SEED_HEX64 WORDS TRIALS [NAME=VALUE ...]\n"
+      "       conformance_case ledger MODEL SEED_HEX64 FILE SCOPE CAP KEY_HEX|- --text INPUT [NAME=VALUE ...] ...\n");
   return 2;
 }
 
@@ -151,11 +152,11 @@ static int privatize(dxt_model *model, const char *call, int argc, char **argv) 
   const char *input = argv[4];
   dxt_status status;
   if (strcmp(call, "text") == 0) {
-    status = dxt_privatize_text(context, dxt_options_get(options), input, strlen(input), &out, &out_length, &record,
-                                NULL);
+    status =
+        dxt_privatize_text(context, dxt_options_get(options), input, strlen(input), &out, &out_length, &record, NULL);
   } else {
-    status = dxt_privatize_word(context, dxt_options_get(options), input, strlen(input), &out, &out_length, &record,
-                                NULL);
+    status =
+        dxt_privatize_word(context, dxt_options_get(options), input, strlen(input), &out, &out_length, &record, NULL);
   }
   dxt_context_destroy(context);
   dxt_options_destroy(options);
@@ -195,10 +196,9 @@ static int bags(dxt_model *model, int syntf, int argc, char **argv) {
   dxt_release_record record;
   dxt_release_record_init(&record);
   dxt_bag *out = NULL;
-  dxt_status status =
-      syntf ? dxt_syntf(context, dxt_options_get(options), entries, count, (uint32_t)strtoul(argv[4], NULL, 10), &out,
-                        &record, NULL)
-            : dxt_privatize_bag(context, dxt_options_get(options), entries, count, &out, &record, NULL);
+  dxt_status status = syntf ? dxt_syntf(context, dxt_options_get(options), entries, count,
+                                        (uint32_t)strtoul(argv[4], NULL, 10), &out, &record, NULL)
+                            : dxt_privatize_bag(context, dxt_options_get(options), entries, count, &out, &record, NULL);
   dxt_context_destroy(context);
   dxt_options_destroy(options);
   if (status != DXT_OK) return print_error(status);
@@ -232,9 +232,10 @@ static int calibrate(dxt_model *model, int argc, char **argv) {
   dxt_context_destroy(context);
   dxt_options_destroy(options);
   if (status != DXT_OK) return print_error(status);
-  printf("{\"calibration\": {\"words\": %u, \"trials\": %u, \"keep_mean\": %.17g, \"keep_median\": %.17g, "
-         "\"keep_max\": %.17g, \"distinct_mean\": %.17g, \"distinct_median\": %.17g, \"distinct_max\": %.17g}}\n",
-         c.words, c.trials, c.keep_mean, c.keep_median, c.keep_max, c.distinct_mean, c.distinct_median, c.distinct_max);
+  printf(
+      "{\"calibration\": {\"words\": %u, \"trials\": %u, \"keep_mean\": %.17g, \"keep_median\": %.17g, "
+      "\"keep_max\": %.17g, \"distinct_mean\": %.17g, \"distinct_median\": %.17g, \"distinct_max\": %.17g}}\n",
+      c.words, c.trials, c.keep_mean, c.keep_median, c.keep_max, c.distinct_mean, c.distinct_median, c.distinct_max);
   return 0;
 }
 
@@ -324,9 +325,11 @@ int main(int argc, char **argv) {
   int is_ledger = strcmp(call, "ledger") == 0, is_bag = strcmp(call, "bag") == 0;
   int is_syntf = strcmp(call, "syntf") == 0, is_calibrate = strcmp(call, "calibrate") == 0;
   int is_privatize = strcmp(call, "text") == 0 || strcmp(call, "word") == 0;
-  if (is_open ? argc != 3
-              : is_ledger ? argc < 8
-                          : is_calibrate || is_syntf ? argc < 6 : is_bag ? argc < 5 : !is_privatize || argc < 5)
+  if (is_open                    ? argc != 3
+      : is_ledger                ? argc < 8
+      : is_calibrate || is_syntf ? argc < 6
+      : is_bag                   ? argc < 5
+                                 : !is_privatize || argc < 5)
     return usage();
   dxt_model *model = NULL;
   dxt_status status;

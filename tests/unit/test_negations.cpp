@@ -22,7 +22,8 @@ namespace {
 
 // Ten words on a line, negators among them, so that at a small epsilon every
 // word can be released for every other.
-const std::vector<std::string> kWords = {"good", "not", "bad", "never", "is", "don't", "was", "idea", "nothing", "fine"};
+const std::vector<std::string> kWords = {"good",  "not", "bad",  "never",   "is",
+                                         "don't", "was", "idea", "nothing", "fine"};
 
 struct Toy {
   dxt::test::AlignedBytes bytes;
@@ -72,9 +73,9 @@ std::vector<std::string> words(const std::string& text) {
 }  // namespace
 
 TEST_CASE("negators: the list, in any case and with either apostrophe") {
-  for (const char* w : {"not", "NOT", "Never", "no", "nothing", "nobody", "none", "neither", "nor", "nowhere",
-                        "without", "cannot", "nope", "nah", "noone", "don't", "isn't", "ain't", "won\xE2\x80\x99t",
-                        "n't"})
+  for (const char* w : {"not",     "NOT",   "Never",   "no",      "nothing",          "nobody", "none",
+                        "neither", "nor",   "nowhere", "without", "cannot",           "nope",   "nah",
+                        "noone",   "don't", "isn't",   "ain't",   "won\xE2\x80\x99t", "n't"})
     CHECK_MESSAGE(dxt::is_negator(w), w);
   for (const char* w : {"note", "nothingness", "know", "now", "on", "nor'easter", "do", "it's", "tonight", ""})
     CHECK_MESSAGE(!dxt::is_negator(w), w);
@@ -88,7 +89,8 @@ TEST_CASE("negations keep: negators as written, and no other word released as on
     const dxt_privatize_options o = options(policy);
     for (int trial = 0; trial < 300; ++trial) {
       char* out = nullptr;
-      REQUIRE(dxt_privatize_text(t.ctx, &o, input.c_str(), std::strlen(input.c_str()), &out, nullptr, nullptr, nullptr) == DXT_OK);
+      REQUIRE(dxt_privatize_text(t.ctx, &o, input.c_str(), std::strlen(input.c_str()), &out, nullptr, nullptr,
+                                 nullptr) == DXT_OK);
       const std::vector<std::string> in_words = words(input), out_words = words(out);
       dxt_text_free(out);
       REQUIRE(in_words.size() == out_words.size());
@@ -137,9 +139,11 @@ TEST_CASE("negations keep: refused with the strict shape, with syntf, and an unk
   char* out = nullptr;
   dxt_privatize_options o = options(DXT_NEGATIONS_KEEP);
   o.release_shape = DXT_SHAPE_STRICT;
-  CHECK(dxt_privatize_text(t.ctx, &o, "not good", std::strlen("not good"), &out, nullptr, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_privatize_text(t.ctx, &o, "not good", std::strlen("not good"), &out, nullptr, nullptr, nullptr) ==
+        DXT_E_INVALID_ARGUMENT);
   o = options(3);
-  CHECK(dxt_privatize_text(t.ctx, &o, "not good", std::strlen("not good"), &out, nullptr, nullptr, nullptr) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_privatize_text(t.ctx, &o, "not good", std::strlen("not good"), &out, nullptr, nullptr, nullptr) ==
+        DXT_E_INVALID_ARGUMENT);
   o = options(DXT_NEGATIONS_KEEP);
   const dxt_bag_entry entries[] = {{"good", 4, 2}};
   dxt_bag* bag = nullptr;

@@ -102,8 +102,8 @@ TEST_CASE("a preset resolves to its table values; without one the options are th
     CHECK(r.release_shape == static_cast<uint32_t>(p.release_shape));
     // The toy model has 20 words, no negator among them: a top-N vocabulary
     // takes them all (a list, when negations keep leaves negators out).
-    const bool keeps_negations = dxt::resolve_preset(o, *dxt::test::open_bytes(m.bytes)).negations ==
-                                 DXT_NEGATIONS_KEEP;
+    const bool keeps_negations =
+        dxt::resolve_preset(o, *dxt::test::open_bytes(m.bytes)).negations == DXT_NEGATIONS_KEEP;
     CHECK(r.output_kind == (keeps_negations     ? DXT_OUTPUT_LIST
                             : p.output_top != 0 ? DXT_OUTPUT_TOP
                                                 : DXT_OUTPUT_VOCABULARY));

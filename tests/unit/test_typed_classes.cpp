@@ -266,8 +266,8 @@ TEST_CASE("typed: replacements have their class's public shape") {
         std::set<std::string>{"Tom's", "Maria's", "Sarah's", "Will's", "Bill's", "May's", "Jordan's", "North's"}.count(
             name) == 1);
     const std::string month = typed_replacement(DXT_TYPED_MONTH, "October", rng, &lists, false);
-    CHECK(std::set<std::string>{"January", "February", "March", "April", "May", "June", "July", "August",
-                                "September", "October", "November", "December"}
+    CHECK(std::set<std::string>{"January", "February", "March", "April", "May", "June", "July", "August", "September",
+                                "October", "November", "December"}
               .count(month) == 1);
     const std::string drug = typed_replacement(DXT_TYPED_DRUG, "Aspirin", rng, &lists, false);
     CHECK((drug == "metformin" || drug == "aspirin"));

@@ -207,9 +207,8 @@ TEST_CASE("typed detection: everyday words that are rarely the class are not typ
                            "- Grant access to the build logs.", "\xE2\x80\xA2 Bill the customer again."}) {
     CAPTURE(text);
     const auto found = typed(text);
-    for (const char* word :
-         {"cigar", "fedora", "Fedora", "Bump", "condition", "mouse", "Set", "Python", "Lisp", "dev", "std", "Perl", "max",
-          "alexandria", "Mark", "Grant", "Bill"})
+    for (const char* word : {"cigar", "fedora", "Fedora", "Bump", "condition", "mouse", "Set", "Python", "Lisp", "dev",
+                             "std", "Perl", "max", "alexandria", "Mark", "Grant", "Bill"})
       CHECK_MESSAGE(found.count(word) == 0, std::string(word), " typed as ", found.count(word) ? found.at(word) : "");
   }
   const auto kept = typed(

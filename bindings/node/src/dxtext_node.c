@@ -887,9 +887,7 @@ static void job_execute(napi_env env, void *data) {
       j->status = dxt_syntf(ctx, j->options.options, j->bag.entries, j->bag.count, j->n_out, &j->out_bag, &j->record,
                             &j->diagnostics);
       break;
-    case JOB_CALIBRATE:
-      j->status = dxt_calibrate(ctx, j->options.options, j->words, j->trials, &j->calibration);
-      break;
+    case JOB_CALIBRATE: j->status = dxt_calibrate(ctx, j->options.options, j->words, j->trials, &j->calibration); break;
     case JOB_LEDGER_TEXT:
       j->status = dxt_ledger_privatize_text(j->ledger->ledger, ctx, j->options.options, j->text, j->text_length,
                                             j->ledger_flags, &j->out_text, &j->out_length, &j->memoised, &j->record,

@@ -246,28 +246,35 @@ def topic_section(rows):
     known texts released by the same condition (adaptive)."""
     if not rows or "topic_best" not in rows[0]:
         return []
-    groups = defaultdict(list)
-    for r in rows:
-        groups[key_of(r)].append(r)
     lines = ["## Topic with the public structure", "",
              "The analyst may map every released word to the public structure, as the structure-aware attacker "
              "does (its bucket ⌊place/B⌋ along each public ordering, or its CusText mapping set): that needs only "
              "the release and the model. 'structure' is a linear SVM on tf-idf of the released words and these "
              "tokens, trained on the unmodified known texts (static) or on the known texts released by the same "
-             "condition (adaptive); 'best' is the better of words and structure.", "",
-             "| condition | seeds | " + " | ".join(t for _, t in TOPIC_COLUMNS) + " |",
-             "|---|---|" + "---|" * len(TOPIC_COLUMNS)]
+             "condition (adaptive); 'best' is the better of words and structure.", ""]
+    return lines + means_table(rows, TOPIC_COLUMNS)
+
+
+def means_table(rows, columns, formats=None):
+    """A table of each condition's means over seeds of `columns` ((column,
+    title) pairs), originals first; `formats` maps a column to its format
+    (default .3f)."""
+    groups = defaultdict(list)
+    for r in rows:
+        groups[key_of(r)].append(r)
 
     def order(k):
         m, v, mo, e = k
         return (0 if m == "original" else 1 if m == "vectorised" else 2, mo, m, v, e if e is not None else 0)
 
+    lines = ["| condition | seeds | " + " | ".join(t for _, t in columns) + " |",
+             "|---|---|" + "---|" * len(columns)]
     for key in sorted(groups, key=order):
         rs = groups[key]
         cells = [label_of(key), str(len(rs))]
-        for c, _ in TOPIC_COLUMNS:
+        for c, _ in columns:
             vals = [float(r[c]) for r in rs if r.get(c, "") not in ("", None)]
-            cells.append(f"{mean(vals):.3f}" if vals else "–")
+            cells.append(format(mean(vals), (formats or {}).get(c, ".3f")) if vals else "–")
         lines.append("| " + " | ".join(cells) + " |")
     return lines + [""]
 
@@ -283,29 +290,12 @@ def fluency_section(rows):
     per condition, means over seeds, next to the attack and the topic."""
     if not rows or not any(r.get("fluency_ratio", "") not in ("", None) for r in rows):
         return []
-    groups = defaultdict(list)
-    for r in rows:
-        groups[key_of(r)].append(r)
     lines = ["## Fluency", "",
              "Per-word perplexity of the released texts under a public trigram language model (CMU Sphinx's US "
              "English model, Katz backoff; eval/dxeval/fluency.py), over that of the unmodified texts, mean over "
              "texts (> 1: less fluent). Unknown words cost the model's least likely unigram; 'known words' leaves "
-             "them out (SRILM's convention). Perplexity: all released texts together.", "",
-             "| condition | seeds | " + " | ".join(t for _, t in FLUENCY_COLUMNS) + " |",
-             "|---|---|" + "---|" * len(FLUENCY_COLUMNS)]
-
-    def order(k):
-        m, v, mo, e = k
-        return (0 if m == "original" else 1 if m == "vectorised" else 2, mo, m, v, e if e is not None else 0)
-
-    for key in sorted(groups, key=order):
-        rs = groups[key]
-        cells = [label_of(key), str(len(rs))]
-        for c, _ in FLUENCY_COLUMNS:
-            vals = [float(r[c]) for r in rs if r.get(c, "") not in ("", None)]
-            cells.append((f"{mean(vals):.1f}" if c == "fluency_ppl" else f"{mean(vals):.3f}") if vals else "–")
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines + [""]
+             "them out (SRILM's convention). Perplexity: all released texts together.", ""]
+    return lines + means_table(rows, FLUENCY_COLUMNS, {"fluency_ppl": ".1f"})
 
 
 def plot_accuracy(path, summary, chance, title):

@@ -69,20 +69,30 @@ struct Floor {
   double precision, recall;
 };
 
+// The default model's detection with every family typed.
+struct Detector {
+  std::shared_ptr<const Model> model = Model::open_file(
+      std::string(DXT_TEST_DATA_DIR) + "/../../models/dxtext-en-euclid-100d-40k.dxe", ModelOpenOptions{});
+  std::unique_ptr<Mechanism> mechanism = make_mechanism(*model, [] {
+    MechanismParams mp;
+    mp.epsilon = 1;
+    return mp;
+  }());
+  RandomStream rng{make_keyed_stream(std::array<uint8_t, 32>{})};
+  TokenPolicies policies = [] {
+    TokenPolicies p;
+    for (auto& t : p.typed) t = DXT_TYPED_PLACEHOLDER;
+    return p;
+  }();
+  TextPrivatizer privatizer{*model, *mechanism, rng, policies};
+};
+
 // Scores `file` (under tests/data) against `floors`; checks the distractor
 // sentences' typed tokens stay at most `max_distractor_hits`.
 void score(const char* file, const std::vector<Floor>& floors, int max_distractor_hits) {
-  const std::string model_path = std::string(DXT_TEST_DATA_DIR) + "/../../models/dxtext-en-euclid-100d-40k.dxe";
-  const auto model = Model::open_file(model_path, ModelOpenOptions{});
-  REQUIRE(model->has_typed_lists());
-  MechanismParams mp;
-  mp.epsilon = 1;
-  const auto mechanism = make_mechanism(*model, mp);
-  std::array<uint8_t, 32> seed{};
-  RandomStream rng(make_keyed_stream(seed));
-  TokenPolicies policies;
-  for (auto& p : policies.typed) p = DXT_TYPED_PLACEHOLDER;
-  TextPrivatizer privatizer(*model, *mechanism, rng, policies);
+  Detector d;
+  REQUIRE(d.model->has_typed_lists());
+  TextPrivatizer& privatizer = d.privatizer;
 
   std::map<std::string, int> tp, fp, fn;
   std::map<std::string, std::map<std::string, int>> false_words, missed_words;
@@ -181,17 +191,9 @@ TEST_CASE("typed detection: everyday words that are rarely the class are not typ
   // sample (eval/data/typed-precision-msg.tsv), which the lists' pruning
   // (models/typed/typed_lists.py) removed; and true members beside them,
   // which must stay typed.
-  const std::string model_path = std::string(DXT_TEST_DATA_DIR) + "/../../models/dxtext-en-euclid-100d-40k.dxe";
-  const auto model = Model::open_file(model_path, ModelOpenOptions{});
-  REQUIRE(model->has_typed_lists());
-  MechanismParams mp;
-  mp.epsilon = 1;
-  const auto mechanism = make_mechanism(*model, mp);
-  std::array<uint8_t, 32> seed{};
-  RandomStream rng(make_keyed_stream(seed));
-  TokenPolicies policies;
-  for (auto& p : policies.typed) p = DXT_TYPED_PLACEHOLDER;
-  TextPrivatizer privatizer(*model, *mechanism, rng, policies);
+  Detector d;
+  REQUIRE(d.model->has_typed_lists());
+  TextPrivatizer& privatizer = d.privatizer;
   auto typed = [&](const std::string& text) {
     std::map<std::string, std::string> out;
     for (const auto& [token, cls] : privatizer.detect_typed(text))

@@ -160,21 +160,6 @@ def sense_counts(wn: Path):
     return counts
 
 
-def lowercase_lemmas(wn: Path):
-    """Every lemma WordNet writes in lower case, in any part of speech."""
-    out = set()
-    for name in POS_FILES.values():
-        for line in (wn / name).read_text(encoding="latin-1").splitlines():
-            if line.startswith("  "):
-                continue
-            f = line.split(" ")
-            for i in range(int(f[3], 16)):
-                w = re.sub(r"\(.*\)$", "", f[4 + 2 * i])
-                if w == w.lower():
-                    out.add(w)
-    return out
-
-
 def lowercase_senses(wn: Path):
     """lemma -> {(part of speech, lexfile, synset offset)} of every sense
     WordNet writes in lower case."""
@@ -189,6 +174,11 @@ def lowercase_senses(wn: Path):
                 if w == w.lower():
                     out[w].add((pos, f[1], f[0]))
     return out
+
+
+def lowercase_lemmas(wn: Path):
+    """Every lemma WordNet writes in lower case, in any part of speech."""
+    return set(lowercase_senses(wn))
 
 
 def inflected_forms(wn: Path):

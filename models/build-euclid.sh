@@ -196,7 +196,8 @@ done
 
 # ---------------------------------------------------------------- context prior: pairs
 # The public context prior (models/README.md, "Context prior"): bigram lifts counted on every text
-# above but not the language-model sample, which is what the fluency evaluation measures against.
+# above but the language-model sample, which is what the fluency evaluation measures against, and
+# the State of the Union addresses, which the evaluation attacks.
 # The tokenizer drops punctuation, so each line is first split where punctuation ends a sentence or
 # clause (. ! ? ; : , before a space or the end of the line), at brackets, double quotes, dashes
 # and ellipses: no pair spans them. Apostrophes are made one as for the corpus.
@@ -210,13 +211,16 @@ prior_pairs() { # $1: the model whose vocabulary and stored counts the pairs use
   for entry in "${SOURCES[@]}"; do
     read -r kind src <<<"$entry"
     name=${kind#html:}
+    # The State of the Union addresses are also an evaluation corpus (eval/): a prior counted on
+    # them would be measured on its own text.
+    [ "$name" != sotu ] || continue
     if [ ! -f "tokens-prior/$name.txt" ]; then
       LC_ALL=C sed "$PRIOR_SPLIT" "text/$name.txt" | "$DXTEXT" tokenize --lowercase >"tokens-prior/$name.txt.tmp"
       mv "tokens-prior/$name.txt.tmp" "tokens-prior/$name.txt"
     fi
     files+=("tokens-prior/$name.txt")
   done
-  log "context prior: bigram lifts of the texts but the language-model sample"
+  log "context prior: bigram lifts of the texts but the language-model sample and SotU"
   "$PYTHON" "$ROOT/models/prior/bigram_prior.py" "$1" pairs.tsv "${files[@]}" >/dev/null
   log "pairs.tsv: $(grep -c -v '^#' pairs.tsv) pairs, SHA-256 $(sha256sum pairs.tsv | cut -c1-16)..."
 }

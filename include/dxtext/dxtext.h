@@ -713,6 +713,18 @@ typedef struct dxt_privatize_options {
   /** Appended with negations (read only when struct_size covers it; 0
       before): a dxt_negation_policy. */
   uint32_t negations;
+  /** Appended with the context prior (read only when struct_size covers it;
+      0 before): its strength B in [0, 1e6], 0 (default) for none. Ordering
+      mechanism only, not with the strict release shape, and only with a
+      model that has a context prior section (docs/format.md §10.5). After
+      the release of a word c, each candidate y's probability is weighted by
+      min(1 + B, lift(c, y)), how much more often y follows c in public text
+      than elsewhere, and renormalised; c is the word released just before,
+      when only spaces or tabs separate them. The loss per word becomes
+      epsilon * d(w, w') + min(epsilon * d(w, w'), ln(1 + B)) (at most
+      2 epsilon * d), and a floor's cap is taken with m (1 + B) for m
+      (docs/guarantees.md, "The context prior"). */
+  double context_prior;
 } dxt_privatize_options;
 
 /** Fill the first @p struct_size bytes of @p options with defaults (see
@@ -986,6 +998,10 @@ typedef struct dxt_release_record {
       whose tokens are dropped (DXT_TYPED_DROP): they leave nothing in the
       output, and only the number of words shows how many there were. */
   uint32_t typed_dropped;
+  /** Appended with the context prior (written only when struct_size covers
+      it): the strength B of the options (0: none); worst_case_per_word
+      includes it. */
+  double context_prior;
 } dxt_release_record;
 
 /** Fill the first @p struct_size bytes of @p record with defaults (see

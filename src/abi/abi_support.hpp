@@ -250,6 +250,13 @@ inline dxt::MechanismParams mechanism_params(const dxt_privatize_options& o) {
     dxt::fail(DXT_E_INVALID_ARGUMENT,
               "floor must be from 0 to below 1 (got " + dxt::format_number(o.uniform_floor) + ")");
   p.floor = o.uniform_floor;
+  p.context_prior = o.context_prior;
+  // strict releases words whatever separates them; the prior reads whether
+  // punctuation does, so it would show through.
+  if (o.context_prior != 0 && o.release_shape == DXT_SHAPE_STRICT)
+    dxt::fail(DXT_E_INVALID_ARGUMENT,
+              "the strict release shape cannot use a context prior (which words are neighbours shows through it): "
+              "use the normalize or keep shape, or leave context_prior at 0");
   return p;
 }
 

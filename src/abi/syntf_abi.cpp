@@ -70,6 +70,10 @@ dxt_status dxt_syntf(dxt_context* ctx, const dxt_privatize_options* o, const dxt
         o->negations == DXT_NEGATIONS_KEEP)
       dxt::fail(DXT_E_UNSUPPORTED, "dxt_syntf keeps no word as written: negations keep is not for syntf");
     forced.negations = DXT_NEGATIONS_PRIVATIZE;
+    // And a preset's context prior, which weights the ordering mechanism's
+    // law only; the caller's own is refused (make_mechanism).
+    if (o->struct_size < offsetof(dxt_privatize_options, context_prior) + sizeof(double) || o->context_prior == 0)
+      forced.context_prior = 0;
     auto& m = static_cast<dxt::SyntfMechanism&>(mechanism_for(ctx, forced));
     const dxt::TokenPolicies policies = resolve_policies(forced);
     for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c)

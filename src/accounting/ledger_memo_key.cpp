@@ -90,7 +90,7 @@ Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism
   e.put(uint64_t{DXT_VERSION_NUMBER});
 
   const auto& [id, epsilon, tem_gamma, tem_beta, vickrey_t, mahalanobis_lambda, syntf_s, sampler, search, ivf_nprobe,
-               candidate_list_size, candidate_cache_entries, output, floor] = mechanism;
+               candidate_list_size, candidate_cache_entries, output, floor, context_prior] = mechanism;
   e.put(id);
   e.put(epsilon);
   e.put(tem_gamma);
@@ -105,6 +105,7 @@ Digest text_memo_key(const Digest& memo_secret, const MechanismParams& mechanism
   e.put(candidate_cache_entries);
   e.put(output);
   e.put(floor);
+  e.put(context_prior);
 
   const auto& [policy, placeholder, shape, preset, typed, typed_consistent, keep_number_shape, keep_negations] =
       policies;

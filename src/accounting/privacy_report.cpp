@@ -160,6 +160,7 @@ void fill_record(dxt_release_record& record, const Mechanism& mechanism, const M
   r.typed_dropped = dropped_typed_classes(shape);
   r.uniform_floor = mechanism.params().floor;
   r.worst_case_per_word = mechanism.worst_case_per_word();
+  r.context_prior = mechanism.params().context_prior;
   // syntf's L is the number of words it ranges over (docs/guarantees.md).
   if (mechanism.id() == DXT_MECHANISM_SYNTF)
     r.epsilon_vocabulary = syntf_vocabulary_bound(mechanism.epsilon(), r.output_size);
@@ -259,7 +260,11 @@ const char* shape_name(uint32_t shape) {
 // "min(eps * d(x, y), C)".
 std::string word_loss(const dxt_release_record& r, const std::string& E, const std::string& d, const char* x,
                       const char* y) {
-  const std::string loss = E + " * " + d + "(" + x + ", " + y + ")";
+  const std::string metric = E + " * " + d + "(" + x + ", " + y + ")";
+  // A context prior's renormalisation adds at most ln(1 + B), and at most
+  // the metric term again.
+  const std::string loss =
+      r.context_prior > 0 ? metric + " + min(" + metric + ", " + short_num(std::log1p(r.context_prior)) + ")" : metric;
   if (!(r.uniform_floor > 0) || !std::isfinite(r.worst_case_per_word)) return loss;
   return "min(" + loss + ", " + short_num(r.worst_case_per_word) + ")";
 }
@@ -273,7 +278,7 @@ std::string bound_sentence(const dxt_release_record& r, double e) {
     case DXT_BOUND_WORD: return discrete ? E + "-DP between any two words" : word_loss(r, E, d, "w", "w'");
     case DXT_BOUND_POSITIONWISE:
       return (discrete ? E + " * (the number of positions i where x_i != x'_i)"
-              : r.uniform_floor > 0 && std::isfinite(r.worst_case_per_word)
+              : r.context_prior > 0 || (r.uniform_floor > 0 && std::isfinite(r.worst_case_per_word))
                   ? "sum_i " + word_loss(r, E, d, "x_i", "x'_i")
                   : E + " * sum_i " + d + "(x_i, x'_i)") +
              " for two texts with the same number of privatised words, paired in order (word order is not "
@@ -319,6 +324,7 @@ std::string record_to_json(const dxt_release_record& r) {
   // A record from before the floor has neither field (0): left out.
   if (r.uniform_floor > 0) s += ",\"floor\":" + num(r.uniform_floor);
   if (r.worst_case_per_word != 0) s += ",\"worst_case_per_word\":" + num(r.worst_case_per_word);
+  if (r.context_prior > 0) s += ",\"context_prior\":" + num(r.context_prior);
   if (r.epsilon_vocabulary > 0) s += ",\"epsilon_vocabulary\":" + num(r.epsilon_vocabulary);
   // A caller's record older than the field has no shape (0): left out.
   if (r.release_shape != DXT_SHAPE_DEFAULT) s += ",\"shape\":\"" + std::string(shape_name(r.release_shape)) + "\"";

@@ -61,13 +61,13 @@ bool has_exact_law(const Mechanism& m) {
 }
 
 void exact_log_law(const Mechanism& m, const Model& model, std::optional<uint32_t> index,
-                   std::vector<double>& log_law) {
+                   std::vector<double>& log_law, std::optional<uint32_t> previous) {
   if (!has_exact_law(m))
     fail(DXT_E_UNSUPPORTED, std::string("no exact law is known for the ") + mechanism_name(m.id()) +
                                 " mechanism; only its bound (epsilon * d, capped by a floor) is");
   const Mechanism& inner = without_floor(m);
   if (inner.id() == DXT_MECHANISM_ORDERING)
-    static_cast<const OrderingMechanism&>(inner).log_law(index, log_law);
+    static_cast<const OrderingMechanism&>(inner).log_law(index, log_law, previous);
   else
     softmax_log_law(inner, model, index, log_law);
   // The floor: ln((1 - p) Pr_M[o | w] + p / |S|) on S.
@@ -85,8 +85,9 @@ void exact_log_law(const Mechanism& m, const Model& model, std::optional<uint32_
   }
 }
 
-void exact_law(const Mechanism& m, const Model& model, std::optional<uint32_t> index, std::vector<double>& law) {
-  exact_log_law(m, model, index, law);
+void exact_law(const Mechanism& m, const Model& model, std::optional<uint32_t> index, std::vector<double>& law,
+               std::optional<uint32_t> previous) {
+  exact_log_law(m, model, index, law, previous);
   for (double& x : law) x = std::exp(x);
 }
 

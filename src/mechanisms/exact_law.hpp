@@ -20,11 +20,15 @@ bool has_exact_law(const Mechanism& m);
 // log_law[o] = ln Pr[o | index] over the vocabulary (-infinity outside the
 // output vocabulary); index nullopt: the out-of-vocabulary point. In logs,
 // so that a mass too small for a double (e^-20000 along a long ordering)
-// still counts. Throws DXT_E_UNSUPPORTED when !has_exact_law(m).
-void exact_log_law(const Mechanism& m, const Model& model, std::optional<uint32_t> index, std::vector<double>& log_law);
+// still counts. With `previous`, the law after that released word (a context
+// prior's; the same law without one). Throws DXT_E_UNSUPPORTED when
+// !has_exact_law(m).
+void exact_log_law(const Mechanism& m, const Model& model, std::optional<uint32_t> index, std::vector<double>& log_law,
+                   std::optional<uint32_t> previous = std::nullopt);
 
 // The same law as probabilities: law[o] = Pr[o | index].
-void exact_law(const Mechanism& m, const Model& model, std::optional<uint32_t> index, std::vector<double>& law);
+void exact_law(const Mechanism& m, const Model& model, std::optional<uint32_t> index, std::vector<double>& law,
+               std::optional<uint32_t> previous = std::nullopt);
 
 // The privacy loss between the inputs of two laws in logs: max over outputs
 // o of |a[o] - b[o]|; infinity when one law gives o mass and the other none.

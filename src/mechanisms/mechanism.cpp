@@ -75,6 +75,12 @@ std::unique_ptr<Mechanism> make_mechanism(const Model& model, const MechanismPar
     fail(DXT_E_INVALID_ARGUMENT, "the output vocabulary is empty or was built for another model");
   if (!(p.floor >= 0 && p.floor < 1))
     fail(DXT_E_INVALID_ARGUMENT, "floor must be from 0 to below 1 (got " + format_number(p.floor) + ")");
+  if (!(p.context_prior >= 0 && p.context_prior <= DXT_EPSILON_MAX))
+    fail(DXT_E_INVALID_ARGUMENT,
+         "context_prior must be from 0 to 1e6 (got " + format_number(p.context_prior) + "); 0: none");
+  if (p.context_prior > 0 && p.id != DXT_MECHANISM_ORDERING)
+    fail(DXT_E_UNSUPPORTED, std::string("context_prior weights the ordering mechanism's law only, not ") +
+                                mechanism_name(p.id) + "'s; leave it at 0");
   if (p.floor > 0 && p.id == DXT_MECHANISM_SYNTF)
     fail(DXT_E_UNSUPPORTED,
          "the uniform floor does not apply to syntf: each of its draws is already epsilon-DP between any two "

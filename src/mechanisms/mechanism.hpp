@@ -48,13 +48,19 @@ struct MechanismParams {
   // The uniform floor p in [0, 1): with probability p the released word is
   // uniform over the output vocabulary (mechanisms/uniform_floor.hpp).
   double floor = 0;
+  // The context prior's strength B >= 0 (ordering only; 0: none): each
+  // candidate's probability is weighted by min(1 + B, its lift after the
+  // word released before it) and renormalised
+  // (mechanisms/ordering_mechanism.hpp, docs/guarantees.md "The context
+  // prior").
+  double context_prior = 0;
 
   bool operator==(const MechanismParams& o) const {
     return id == o.id && epsilon == o.epsilon && tem_gamma == o.tem_gamma && tem_beta == o.tem_beta &&
            vickrey_t == o.vickrey_t && mahalanobis_lambda == o.mahalanobis_lambda && syntf_s == o.syntf_s &&
            sampler == o.sampler && search == o.search && ivf_nprobe == o.ivf_nprobe &&
            candidate_list_size == o.candidate_list_size && candidate_cache_entries == o.candidate_cache_entries &&
-           floor == o.floor && same_output(output.get(), o.output.get());
+           floor == o.floor && context_prior == o.context_prior && same_output(output.get(), o.output.get());
   }
 };
 
@@ -74,6 +80,15 @@ class Mechanism {
   // Privatise the word at `index`; nullopt privatises the fixed point that
   // stands for every out-of-vocabulary word. Returns the released word.
   virtual uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) = 0;
+  // Privatise the word at `index` right after the release of the word
+  // `previous` (nullopt: none, or not a vocabulary word). Only a mechanism
+  // with a context prior reads `previous` (reads_context()); the others
+  // privatise as privatize() does.
+  virtual uint32_t privatize_after(RandomStream& rng, std::optional<uint32_t> index,
+                                   std::optional<uint32_t> /*previous*/) {
+    return privatize(rng, index);
+  }
+  virtual bool reads_context() const { return false; }
   // out[j] is privatize(rng, indices[j]) for j < count, drawn independently
   // in order. Mechanisms that decode noisy points override it to decode the
   // whole batch in one pass over the matrix.

@@ -33,6 +33,13 @@ class UniformFloor final : public Mechanism {
 
   dxt_metric metric() const override { return inner_->metric(); }
   uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) override;
+  // M's word after `previous`, then the floor: the prior weights M's law
+  // only, so the floor's cap holds as it does for M (docs/guarantees.md).
+  uint32_t privatize_after(RandomStream& rng, std::optional<uint32_t> index,
+                           std::optional<uint32_t> previous) override {
+    return mix(rng, inner_->privatize_after(rng, index, previous));
+  }
+  bool reads_context() const override { return inner_->reads_context(); }
   void privatize_batch(RandomStream& rng, const std::optional<uint32_t>* indices, size_t count, uint32_t* out) override;
   size_t cache_bytes() const override { return inner_->cache_bytes(); }
 

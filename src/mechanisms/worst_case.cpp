@@ -64,8 +64,14 @@ double worst_case_per_word(const Mechanism& m, const Model& model) {
     return vocabulary > 0 ? std::min(m.epsilon(), vocabulary) : m.epsilon();
   }
   const double metric = m.epsilon() * metric_diameter_bound(m, model);
-  const double cap = floor_cap(m.params().floor, largest_output_probability(m, model), output_count(model, m.params()));
-  return std::min(metric, cap);
+  // The context prior's weights, at most 1 + B, add min(eps D, ln(1 + B))
+  // and raise the largest probability of one output by at most 1 + B
+  // (ordering_mechanism.hpp).
+  const double B = m.params().context_prior;
+  const double prior = std::min(metric, std::log1p(B));
+  const double largest = std::min(1.0, largest_output_probability(m, model) * (1 + B));
+  const double cap = floor_cap(m.params().floor, largest, output_count(model, m.params()));
+  return std::min(metric + prior, cap);
 }
 
 }  // namespace dxt

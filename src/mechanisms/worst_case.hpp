@@ -37,7 +37,9 @@ double largest_output_probability(const Mechanism& m, const Model& model);
 double floor_cap(double p, double m, uint32_t output_size);
 
 // min(eps * D, floor_cap) for `m` as built (its floor in m.params().floor);
-// syntf: eps per draw (its vocabulary bound when smaller).
+// with a context prior B, min(eps * D + min(eps * D, ln(1 + B)), floor_cap
+// with m (1 + B) for m); syntf: eps per draw (its vocabulary bound when
+// smaller).
 double worst_case_per_word(const Mechanism& m, const Model& model);
 
 }  // namespace dxt

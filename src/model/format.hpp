@@ -17,14 +17,16 @@ inline constexpr uint8_t kMagic[8] = {0x89, 'D', 'X', 'E', '\r', '\n', 0x1A, '\n
 inline constexpr uint16_t kVersionMajor = 1;
 // The newest minor version this library reads and writes. 1.1 adds the
 // covariance section (kind 9), 1.2 the search index (kind 10), 1.3 the
-// orderings (kind 11), 1.4 the typed classes (kind 12). The writer
+// orderings (kind 11), 1.4 the typed classes (kind 12), 1.5 the context
+// prior (kind 13). The writer
 // stamps the oldest minor version whose sections the file uses, so a file
 // without either is a 1.0 file byte for byte.
-inline constexpr uint16_t kVersionMinor = 4;
+inline constexpr uint16_t kVersionMinor = 5;
 inline constexpr uint16_t kMinorCovariance = 1;
 inline constexpr uint16_t kMinorSearchIndex = 2;
 inline constexpr uint16_t kMinorOrderings = 3;
 inline constexpr uint16_t kMinorTypedClasses = 4;
+inline constexpr uint16_t kMinorContextPrior = 5;
 inline constexpr uint32_t kEndianTag = 0x0A0B0C0Du;
 
 inline constexpr size_t kHeaderFixedSize = 128;
@@ -41,7 +43,7 @@ inline constexpr uint64_t kMaxMetadataSize = 1u << 20;
 // subnormal elements would have a squared norm that rounds to 0).
 inline constexpr double kMaxRowSquaredNorm = 1e30;
 inline constexpr double kMinRowSquaredNorm = 1e-30;
-// Sections of unknown kinds (11, 13 and above) hold together at most this many
+// Sections of unknown kinds (14 and above) hold together at most this many
 // bytes plus kUnknownSectionsFactor times the bytes of the sections whose
 // sizes the header's counts fix (every known kind but metadata and strings):
 // docs/format.md §4, check 21. This bounds what reading a whole file costs.
@@ -93,8 +95,9 @@ enum class SectionKind : uint32_t {
   kSearchIndex = 10,   // since 1.2
   kOrderings = 11,     // since 1.3
   kTypedClasses = 12,  // since 1.4 (docs/format.md §10.4)
+  kContextPrior = 13,  // since 1.5 (docs/format.md §10.5)
 };
-inline constexpr uint32_t kHighestKnownKind = 12;
+inline constexpr uint32_t kHighestKnownKind = 13;
 
 // The search index section (kind 10, docs/format.md §10.2): a 64-byte
 // header, then the centroids, their squared norms, the cell offsets and the

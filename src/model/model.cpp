@@ -19,6 +19,7 @@
 #include "model/checked_math.hpp"
 #include "model/f16.hpp"
 #include "model/format.hpp"
+#include "model/context_prior.hpp"
 #include "model/typed_lists.hpp"
 #include "unicode/fold.hpp"
 #include "unicode/utf8.hpp"
@@ -70,6 +71,7 @@ const char* kind_name(uint32_t kind) {
     case SectionKind::kSearchIndex: return "search index";
     case SectionKind::kOrderings: return "orderings";
     case SectionKind::kTypedClasses: return "typed classes";
+    case SectionKind::kContextPrior: return "context prior";
   }
   return "unknown";
 }
@@ -236,7 +238,8 @@ void Model::validate(const ModelOpenOptions& options) {
                                                           &covariance_,
                                                           &search_index_section_,
                                                           &orderings_section_,
-                                                          &typed_section_};
+                                                          &typed_section_,
+                                                          &prior_section_};
   for (uint32_t s = 0; s < section_count; ++s) {
     const uint8_t* e = h + format::kHeaderFixedSize + uint64_t{s} * format::kSectionEntrySize;
     const uint32_t kind = load_u32(e + format::entry::kKind);
@@ -318,6 +321,7 @@ void Model::validate(const ModelOpenOptions& options) {
   // Check 18 (docs/format.md §10.4): the header and size now, in constant
   // time; the members on first use (typed_lists()).
   if (typed_section_.data != nullptr) check_typed_lists_header(typed_section_.data, typed_section_.size);
+  if (prior_section_.data != nullptr) check_context_prior_header(prior_section_.data, prior_section_.size, vocabulary_size_);
   if (strings_.size > UINT32_MAX) corrupt("vocabulary strings exceed 4 GiB");
   const uint32_t* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
   if (offsets[0] != 0 || offsets[V] != strings_.size) corrupt("vocabulary offsets do not span the string section");
@@ -341,7 +345,8 @@ void Model::validate(const ModelOpenOptions& options) {
         unknown += r.end - r.begin;
       else if (r.kind != static_cast<uint32_t>(SectionKind::kMetadata) &&
                r.kind != static_cast<uint32_t>(SectionKind::kVocabStrings) &&
-               r.kind != static_cast<uint32_t>(SectionKind::kTypedClasses))
+               r.kind != static_cast<uint32_t>(SectionKind::kTypedClasses) &&
+               r.kind != static_cast<uint32_t>(SectionKind::kContextPrior))
         counted += r.end - r.begin;
     }
     const auto scaled = checked_mul(counted, format::kUnknownSectionsFactor);
@@ -358,7 +363,7 @@ void Model::validate(const ModelOpenOptions& options) {
 
   if (options.verify_digests) {
     for (SectionView* v : {&offsets_, &strings_, &hash_, &matrix_, &scales_, &norms_, &frequencies_, &covariance_,
-                           &search_index_section_, &orderings_section_, &typed_section_}) {
+                           &search_index_section_, &orderings_section_, &typed_section_, &prior_section_}) {
       if (v->data == nullptr) continue;
       if (sha256(v->data, v->size) != v->digest) {
         const auto kind =
@@ -723,6 +728,21 @@ const TypedLists* Model::typed_lists() const {
   });
   if (!typed_error_.empty()) fail(DXT_E_CORRUPT_MODEL, typed_error_);
   return typed_lists_.get();
+}
+
+const ContextPrior* Model::context_prior() const {
+  if (prior_section_.data == nullptr) return nullptr;
+  std::call_once(prior_once_, [this] {
+    // Copied out of the file once and checked on the copy (§12.4).
+    const std::vector<uint8_t> copy(prior_section_.data, prior_section_.data + prior_section_.size);
+    try {
+      prior_ = std::make_unique<ContextPrior>(decode_context_prior(copy.data(), copy.size(), vocabulary_size_));
+    } catch (const Error& e) {
+      prior_error_ = e.what();
+    }
+  });
+  if (!prior_error_.empty()) fail(DXT_E_CORRUPT_MODEL, prior_error_);
+  return prior_.get();
 }
 
 }  // namespace dxt

@@ -31,7 +31,8 @@
 namespace dxt {
 
 struct ModelBytes;  // the mapping or the caller's buffer
-struct TypedLists;  // model/typed_lists.hpp
+struct TypedLists;    // model/typed_lists.hpp
+struct ContextPrior;  // model/context_prior.hpp
 
 struct ModelOpenOptions {
   bool verify_digests = false;
@@ -98,6 +99,11 @@ class Model {
   // the section is copied and every member checked (O(section size)); a
   // failed check throws DXT_E_CORRUPT_MODEL on every call.
   const TypedLists* typed_lists() const;
+  bool has_context_prior() const { return prior_section_.data != nullptr; }
+  // The context prior section (kind 13, docs/format.md §10.5) decoded, or
+  // nullptr without one; checked like the typed classes: the header at
+  // open, every pair on the first call (O(V + P)).
+  const ContextPrior* context_prior() const;
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
 
   // The word at index i (validated: in bounds, NUL-terminated, UTF-8).
@@ -177,7 +183,7 @@ class Model {
   void parse_orderings();
 
   SectionView metadata_section_, offsets_, strings_, hash_, matrix_, scales_, norms_, frequencies_, covariance_,
-      search_index_section_, orderings_section_, typed_section_;
+      search_index_section_, orderings_section_, typed_section_, prior_section_;
   SearchIndexView search_index_;
   OrderingsView orderings_header_;  // header fields, set at open
   uint64_t hash_capacity_ = 0;
@@ -197,6 +203,9 @@ class Model {
   mutable std::once_flag typed_once_;
   mutable std::unique_ptr<TypedLists> typed_lists_;
   mutable std::string typed_error_;
+  mutable std::once_flag prior_once_;
+  mutable std::unique_ptr<ContextPrior> prior_;
+  mutable std::string prior_error_;
   mutable std::once_flag rows_once_;
   mutable std::string rows_error_;  // empty when the rows are valid
   mutable std::once_flag fingerprint_once_;

@@ -489,13 +489,20 @@ void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) 
     tally_.add(d.cls, d.action);
     if (d.uses_mechanism()) inputs.push_back(d.index);
   }
+  // With a context prior each word is drawn after the word released before
+  // it, in order; otherwise all are drawn and decoded together first.
+  const bool in_context = mechanism_.reads_context();
   std::vector<uint32_t> released(inputs.size());
-  mechanism_.privatize_batch(rng_, inputs.data(), inputs.size(), released.data());
+  if (!in_context) mechanism_.privatize_batch(rng_, inputs.data(), inputs.size(), released.data());
+  // The vocabulary word released by the word before, when only spaces or
+  // tabs separate the two (so a prior reads no clause or line across).
+  std::optional<uint32_t> previous;
 
   size_t next_decision = 0, next_released = 0;
   for (const Token& t : tokens) {
     const std::string_view piece = text.substr(t.begin, t.end - t.begin);
     if (t.kind == TokenKind::kSpan) {
+      if (piece.find_first_not_of(" \t") != std::string_view::npos) previous.reset();
       shaper.span(piece);
       continue;
     }
@@ -513,9 +520,16 @@ void TextPrivatizer::privatize_piece(std::string_view text, TextShaper& shaper) 
       // sentence capital under normalize, the input's case shape under keep);
       // a placeholder or kept token as it is.
       shaper.word(render_typed(d, piece), piece, d.typed_action == DXT_TYPED_REPLACE);
+      previous.reset();
       continue;
     }
-    const uint32_t r = d.uses_mechanism() ? released[next_released++] : 0;
+    uint32_t r = 0;
+    if (d.uses_mechanism()) {
+      r = in_context ? mechanism_.privatize_after(rng_, d.index, previous) : released[next_released++];
+      previous = r;
+    } else {
+      previous = d.action == DXT_POLICY_KEEP ? d.index : std::nullopt;
+    }
     if (auto replaced = render(d, piece, r)) shaper.word(*replaced, piece, d.action == DXT_POLICY_PRIVATIZE);
   }
 }

@@ -157,6 +157,12 @@ const std::vector<CommandHelp>& command_help() {
        "      copy IN with the typed classes section (names, places, organisations, health\n"
        "      terms) built from LISTS (class<TAB>word<TAB>common a line; models/typed/)\n",
        false},
+      {"context-prior",
+       "  context-prior PAIRS.tsv IN.dxe OUT.dxe [--successors M]\n"
+       "      copy IN with the context prior section (the words that follow each word in\n"
+       "      public text, with their lift) built from PAIRS (context<TAB>successor<TAB>lift\n"
+       "      a line; the first M of each context kept, default 16; models/prior/)\n",
+       false},
       {"bench",
        "  bench [--model M | --geometry G] [--mechanism NAME | --preset NAME] [--epsilon E] [--batch B]\n"
        "        [--threads T] [--seconds S] [--numpy-script PATH] [--python PATH] [--no-baselines]\n"

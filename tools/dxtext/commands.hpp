@@ -34,6 +34,7 @@ int run_index(int argc, char** argv);
 int run_order(int argc, char** argv);
 int run_orderings(int argc, char** argv);
 int run_typed_classes(int argc, char** argv);
+int run_context_prior(int argc, char** argv);
 int run_ledger(int argc, char** argv);
 int run_presets(int argc, char** argv);
 int run_loss(int argc, char** argv);

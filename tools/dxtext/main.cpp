@@ -81,6 +81,7 @@ int main(int argc, char** argv) {
     if (command == "order") return run_order(argc, argv);
     if (command == "orderings") return run_orderings(argc, argv);
     if (command == "typed-classes") return run_typed_classes(argc, argv);
+    if (command == "context-prior") return run_context_prior(argc, argv);
     if (command == "ledger") return run_ledger(argc, argv);
     if (command == "presets") return run_presets(argc, argv);
     if (command == "loss") return run_loss(argc, argv);

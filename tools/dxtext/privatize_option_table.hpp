@@ -53,6 +53,7 @@ inline constexpr PrivatizeOptionRow kPrivatizeOptionRows[] = {
     {"number-shape", nullptr, OptionType::kEnum, "hide=0 keep=1"},
     {"floor", nullptr, OptionType::kDouble, ""},
     {"negations", nullptr, OptionType::kEnum, "privatize=1 keep=2"},
+    {"context-prior", nullptr, OptionType::kDouble, ""},
 };
 // clang-format on
 
@@ -83,6 +84,10 @@ inline bool set_privatize_option(dxt_privatize_options& o, std::string_view name
   }
   if (name == "floor") {
     o.uniform_floor = value;
+    return true;
+  }
+  if (name == "context-prior") {
+    o.context_prior = value;
     return true;
   }
   return false;

@@ -69,6 +69,8 @@ export interface OptionsObject {
   floor?: number;
   /** negators (not, never, no, nothing, nobody, none, neither, nor, nowhere, without, cannot, nope, nah, words ending in n't): keep = released as written, and no other word is released as one (the output vocabulary leaves them out), so a release keeps exactly its input's negations; reveals which words are negators; not with the strict shape nor syntf; docs/guarantees.md, "Negations" (default privatize). */
   negations?: 'privatize' | 'keep';
+  /** the context prior's strength B: after the release of a word c, each candidate y is weighted by min(1 + B, lift(c, y)), how much more often y follows c in the model's public text, and the law renormalised, so that replacements fit the word before them; c is the word released just before, when only spaces separate them; the loss per word becomes eps * d + min(eps * d, ln(1 + B)); docs/guarantees.md, "The context prior" (default 0). */
+  contextPrior?: number;
   /** true adds localDiagnostics (token counts of the input) to the result. */
   localDiagnostics?: boolean;
 }

@@ -33,6 +33,7 @@ const OPTIONS = Object.freeze([
   { name: 'numberShape', field: 'number_shape', type: 'enum', values: { 'hide': 0, 'keep': 1 } },
   { name: 'floor', field: 'uniform_floor', type: 'double' },
   { name: 'negations', field: 'negations', type: 'enum', values: { 'privatize': 1, 'keep': 2 } },
+  { name: 'contextPrior', field: 'context_prior', type: 'double' },
 ]);
 
 /**

@@ -43,6 +43,7 @@ OPTIONS = (
     Option("number_shape", "enum", {"hide": 0, "keep": 1}),
     Option("floor", "double", None),
     Option("negations", "enum", {"privatize": 1, "keep": 2}),
+    Option("context_prior", "double", None),
 )
 
 
@@ -79,6 +80,7 @@ class OptionValues(TypedDict, total=False):
     number_shape: Union[Literal["hide", "keep"], int]
     floor: float
     negations: Union[Literal["privatize", "keep"], int]
+    context_prior: float
 
 
 class PresetValues(NamedTuple):

@@ -475,6 +475,11 @@ impl Options {
     pub fn negations(self, value: impl OptionName) -> Options {
         self.set("negations", &value.option_name())
     }
+
+    /// the context prior's strength B: after the release of a word c, each candidate y is weighted by min(1 + B, lift(c, y)), how much more often y follows c in the model's public text, and the law renormalised, so that replacements fit the word before them; c is the word released just before, when only spaces separate them; the loss per word becomes eps * d + min(eps * d, ln(1 + B)); docs/guarantees.md, "The context prior" (default 0).
+    pub fn context_prior(self, value: f64) -> Options {
+        self.number("context_prior", value)
+    }
     // generated: end options
 }
 

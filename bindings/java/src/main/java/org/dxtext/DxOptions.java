@@ -366,5 +366,10 @@ public final class DxOptions {
   public DxOptions negations(Enum<?> value) {
     return set("negations", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
+
+  /** the context prior's strength B: after the release of a word c, each candidate y is weighted by min(1 + B, lift(c, y)), how much more often y follows c in the model's public text, and the law renormalised, so that replacements fit the word before them; c is the word released just before, when only spaces separate them; the loss per word becomes eps * d + min(eps * d, ln(1 + B)); docs/guarantees.md, "The context prior" (context_prior; default 0). */
+  public DxOptions contextPrior(double value) {
+    return set("context_prior", value);
+  }
   // generated: end options
 }

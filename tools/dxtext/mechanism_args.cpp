@@ -21,6 +21,7 @@ MechanismParams mechanism_params_of(const dxt_privatize_options& o) {
   p.search = static_cast<dxt_search>(o.search);
   p.ivf_nprobe = o.ivf_nprobe;
   p.floor = o.uniform_floor;
+  p.context_prior = o.context_prior;
   return p;
 }
 

@@ -42,7 +42,7 @@ const OPTIONS = Object.freeze([
  * same values and resolves a preset itself; these are for tests and tools.
  */
 const PRESETS = Object.freeze([
-  Object.freeze({ name: 'readable', number: 1, options: Object.freeze({ epsilon: 2.5, mechanism: 'ordering', inVocabulary: 'privatize', oov: 'placeholder', numbers: 'privatize', stopwords: 'privatize', releaseShape: 'normalize', outputTop: 10000, names: 'replace', places: 'replace', organizations: 'replace', typedNumbers: 'replace', addresses: 'replace', health: 'replace', floor: 0.05, negations: 'keep' }) }),
+  Object.freeze({ name: 'readable', number: 1, options: Object.freeze({ epsilon: 2.5, mechanism: 'ordering', inVocabulary: 'privatize', oov: 'placeholder', numbers: 'privatize', stopwords: 'privatize', releaseShape: 'normalize', outputTop: 10000, names: 'replace', places: 'replace', organizations: 'replace', typedNumbers: 'replace', addresses: 'replace', health: 'replace', floor: 0.05, negations: 'keep', contextPrior: 1023 }) }),
   Object.freeze({ name: 'features', number: 2, options: Object.freeze({ epsilon: 0.8, mechanism: 'ordering', inVocabulary: 'privatize', oov: 'privatize', numbers: 'drop', stopwords: 'privatize', releaseShape: 'strict', outputTop: 5000, names: 'drop', places: 'drop', organizations: 'drop', typedNumbers: 'drop', addresses: 'drop', health: 'drop', floor: 0.05 }) }),
   Object.freeze({ name: 'strongest', number: 3, options: Object.freeze({ epsilon: 2.5, mechanism: 'exponential', inVocabulary: 'privatize', oov: 'privatize', numbers: 'drop', stopwords: 'privatize', releaseShape: 'strict', outputTop: 0, names: 'drop', places: 'drop', organizations: 'drop', typedNumbers: 'drop', addresses: 'drop', health: 'drop', floor: 0.2 }) }),
 ]);

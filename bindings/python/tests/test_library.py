@@ -45,6 +45,7 @@ class PrivatizeOptions(ctypes.Structure):
         ("number_shape", native.c_u32),
         ("uniform_floor", native.c_double),
         ("negations", native.c_u32),
+        ("context_prior", native.c_double),
     ]
 
 

@@ -94,7 +94,7 @@ class PresetValues(NamedTuple):
 
 # The presets' values (tools/options/presets.table).
 PRESETS = (
-    PresetValues("readable", 1, {"epsilon": 2.5, "mechanism": "ordering", "in_vocabulary": "privatize", "oov": "placeholder", "numbers": "privatize", "stopwords": "privatize", "release_shape": "normalize", "output_top": 10000, "names": "replace", "places": "replace", "organizations": "replace", "typed_numbers": "replace", "addresses": "replace", "health": "replace", "floor": 0.05, "negations": "keep"}),
+    PresetValues("readable", 1, {"epsilon": 2.5, "mechanism": "ordering", "in_vocabulary": "privatize", "oov": "placeholder", "numbers": "privatize", "stopwords": "privatize", "release_shape": "normalize", "output_top": 10000, "names": "replace", "places": "replace", "organizations": "replace", "typed_numbers": "replace", "addresses": "replace", "health": "replace", "floor": 0.05, "negations": "keep", "context_prior": 1023.0}),
     PresetValues("features", 2, {"epsilon": 0.8, "mechanism": "ordering", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "drop", "stopwords": "privatize", "release_shape": "strict", "output_top": 5000, "names": "drop", "places": "drop", "organizations": "drop", "typed_numbers": "drop", "addresses": "drop", "health": "drop", "floor": 0.05}),
     PresetValues("strongest", 3, {"epsilon": 2.5, "mechanism": "exponential", "in_vocabulary": "privatize", "oov": "privatize", "numbers": "drop", "stopwords": "privatize", "release_shape": "strict", "output_top": 0, "names": "drop", "places": "drop", "organizations": "drop", "typed_numbers": "drop", "addresses": "drop", "health": "drop", "floor": 0.2}),
 )

@@ -353,6 +353,7 @@ pub struct dxt_privatize_options {
     pub number_shape: u32,
     pub uniform_floor: f64,
     pub negations: u32,
+    pub context_prior: f64,
 }
 extern "C" {
     pub fn dxt_privatize_options_init_sized(
@@ -452,6 +453,7 @@ pub struct dxt_release_record {
     pub uniform_floor: f64,
     pub worst_case_per_word: f64,
     pub typed_dropped: u32,
+    pub context_prior: f64,
 }
 extern "C" {
     pub fn dxt_release_record_init_sized(record: *mut dxt_release_record, struct_size: usize);

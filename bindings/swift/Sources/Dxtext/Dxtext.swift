@@ -203,6 +203,8 @@ public struct PrivatizeOptions {
     public var floor: Double? = nil
     /// true: negators (not, never, n't, ...) are released as written and no other word becomes one.
     public var negations: Bool? = nil
+    /// The context prior's strength B (ordering only; docs/guarantees.md, "The context prior").
+    public var contextPrior: Double? = nil
 
     public init(epsilon: Double, mechanism: Mechanism = .laplace) {
         self.epsilon = epsilon
@@ -261,6 +263,7 @@ public struct PrivatizeOptions {
         if let v = numberShape { out.append(("number_shape", v ? "keep" : "hide")) }
         if let v = floor { out.append(("floor", "\(v)")) }
         if let v = negations { out.append(("negations", v ? "keep" : "privatize")) }
+        if let v = contextPrior { out.append(("context_prior", "\(v)")) }
         for (name, value) in byName.sorted(by: { $0.key < $1.key }) { out.append((name, value)) }
         return out
     }

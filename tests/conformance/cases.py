@@ -72,6 +72,12 @@ def case_inputs() -> list[dict]:
         privatize("word, vickrey", "word", "river", {"epsilon": 10, "mechanism": "vickrey", "vickrey_t": 0.5}),
         privatize("word, out of vocabulary, placeholder", "word", "zzqxv",
                   {"epsilon": 10, "oov": "placeholder", "placeholder": "[gone]"}),
+        privatize("word, laplace at a huge epsilon keeps the word", "word", "house", {"epsilon": 1000}),
+        privatize("word, exponential, permute-and-flip", "word", "river",
+                  {"epsilon": 5, "mechanism": "exponential", "sampler": "permute-and-flip"}),
+        privatize("text, out of vocabulary and numbers kept", "text", "Call zzqxv at 5 about the war.",
+                  {"epsilon": 20, "oov": "keep", "numbers": "keep"}),
+        privatize("text, empty", "text", "", {"epsilon": 10}),
         privatize("text, laplace", "text", SENTENCE, {"epsilon": 10}),
         privatize("text, laplace, another seed", "text", SENTENCE, {"epsilon": 10}, SEED_2),
         privatize("text, tem", "text", SENTENCE, {"epsilon": 5, "mechanism": "tem"}),
@@ -111,6 +117,9 @@ def case_inputs() -> list[dict]:
         privatize("error: hyperbolic on a euclidean model", "word", "house", {"epsilon": 50, "mechanism": "hyperbolic"}),
         bag("bag, laplace", {"war": 3, "peace": 2, "zzqxv": 1}, {"epsilon": 10}),
         bag("bag, out of vocabulary dropped", {"war": 3, "peace": 2, "zzqxv": 1}, {"epsilon": 10, "oov": "drop"}),
+        bag("bag, out of vocabulary placeholder", {"war": 1, "zzqxv": 2},
+            {"epsilon": 2, "oov": "placeholder", "placeholder": "<oov>"}),
+        bag("error: bag, epsilon negative", {"war": 1}, {"epsilon": -3}),
         bag("bag, preset features", {"the": 1, "war": 3, "42": 2, "zzqxv": 1, "paris": 1}, {"preset": "features"}),
         bag("error: bag, a preset and an option it fixes", {"war": 1}, {"preset": "readable", "mechanism": "tem"}),
         bag("syntf", {"war": 2, "peace": 1}, {"epsilon": 2, "syntf_s": 0.5}, n_out=5),
@@ -144,6 +153,8 @@ def case_inputs() -> list[dict]:
         opening("open: the default model", MODEL),
         opening("error: not a model file", "tests/conformance/data/not_a_model.txt"),
         opening("error: truncated model", "tests/conformance/data/truncated.dxe"),
+        # tests/data/golden_v1.dxe with its reserved header byte 60 set: the header digest no longer matches.
+        opening("error: damaged header", "tests/conformance/data/damaged_header.dxe"),
     ]
     return cases
 

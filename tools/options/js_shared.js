@@ -7,6 +7,9 @@
 //
 // - Names of the C enums by number, and the shapes of release records and
 //   local diagnostics built from their numbers (recordOf, diagnosticsOf).
+// - Status (the dxt_status codes, which generate.py reads from
+//   include/dxtext/dxtext.h and writes above this file's code), the error
+//   classes, and errorFor: the error of a status.
 // - optionPairs: the options object of a privatisation call, turned into
 //   [name, value] pairs for the library's by-name path (dxt_options_set,
 //   dxt_options_set_words).
@@ -111,4 +114,64 @@ function diagnosticsOf(raw) {
     });
   });
   return Object.freeze({ counts, wordsPrivatized: raw.wordsPrivatized, wordsLeaked: raw.wordsLeaked, json: raw.json });
+}
+
+// A dxtext call failed: an instance of the subclass for its status.
+// `status` is the dxt_status number, `code` its C name
+// ('DXT_E_INVALID_EPSILON'), `message` the library's detailed message.
+const STATUS_NAMES = Object.fromEntries(Object.entries(Status).map(([name, value]) => [value, name]));
+const DxtextError = class DxtextError extends Error {
+  constructor(status, message, options) {
+    super(message, options);
+    this.name = new.target.name;
+    this.status = status;
+    this.code = STATUS_NAMES[status] ? `DXT_E_${STATUS_NAMES[status]}` : 'DXT_E_UNKNOWN';
+  }
+};
+const InvalidArgumentError = class InvalidArgumentError extends DxtextError {};
+const InvalidEpsilonError = class InvalidEpsilonError extends DxtextError {};
+const FileError = class FileError extends DxtextError {};
+// The model file or buffer is unusable (the five statuses below).
+const ModelError = class ModelError extends DxtextError {};
+const NotAModelError = class NotAModelError extends ModelError {};
+const UnsupportedVersionError = class UnsupportedVersionError extends ModelError {};
+const CorruptModelError = class CorruptModelError extends ModelError {};
+const TruncatedModelError = class TruncatedModelError extends ModelError {};
+const DigestMismatchError = class DigestMismatchError extends ModelError {};
+const OutOfMemoryError = class OutOfMemoryError extends DxtextError {};
+const RandomGeneratorError = class RandomGeneratorError extends DxtextError {};
+const InvalidUtf8Error = class InvalidUtf8Error extends DxtextError {};
+const NotFoundError = class NotFoundError extends DxtextError {};
+const UnsupportedError = class UnsupportedError extends DxtextError {};
+const InputTooLargeError = class InputTooLargeError extends DxtextError {};
+const ParseError = class ParseError extends DxtextError {};
+const InternalError = class InternalError extends DxtextError {};
+// Another thread was inside a call on the same context (status 17).
+const ContextBusyError = class ContextBusyError extends DxtextError {};
+// A Ledger refused the release: it would pass the scope's cap (status 18).
+// Nothing was drawn, released or spent.
+const BudgetExceededError = class BudgetExceededError extends DxtextError {};
+// The ledger fails its MAC or format checks (status 19); it is left as it is.
+const LedgerCorruptError = class LedgerCorruptError extends DxtextError {};
+// The ledger is older than the anchor the app kept for it (status 20): an
+// earlier copy was put back, or it was deleted or replaced. Nothing was
+// drawn or released.
+const LedgerRollbackError = class LedgerRollbackError extends DxtextError {};
+
+// The subclass of each status by its name in Status; a status without one
+// (a code added to the library since) is a plain DxtextError.
+const ERROR_CLASSES = {
+  INVALID_ARGUMENT: InvalidArgumentError, INVALID_EPSILON: InvalidEpsilonError, IO: FileError,
+  NOT_A_MODEL: NotAModelError, UNSUPPORTED_VERSION: UnsupportedVersionError, CORRUPT_MODEL: CorruptModelError,
+  TRUNCATED_MODEL: TruncatedModelError, DIGEST_MISMATCH: DigestMismatchError, OUT_OF_MEMORY: OutOfMemoryError,
+  RNG_FAILURE: RandomGeneratorError, INVALID_UTF8: InvalidUtf8Error, NOT_FOUND: NotFoundError,
+  UNSUPPORTED: UnsupportedError, INPUT_TOO_LARGE: InputTooLargeError, PARSE: ParseError, INTERNAL: InternalError,
+  CONTEXT_BUSY: ContextBusyError, BUDGET_EXCEEDED: BudgetExceededError, LEDGER_CORRUPT: LedgerCorruptError,
+  LEDGER_ROLLBACK: LedgerRollbackError,
+};
+
+// The error of a status: an instance of its subclass.
+function errorFor(status, message, options) {
+  const Class = ERROR_CLASSES[STATUS_NAMES[status]] || DxtextError;
+  return new Class(status, message, options);
 }

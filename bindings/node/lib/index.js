@@ -17,69 +17,17 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, diagnosticsOf, optionPairs, recordOf } = require('./shared.js');
+const shared = require('./shared.js');
 
-// --------------------------------------------------------------------------
-// Errors
-
-class DxtextError extends Error {
-  constructor(message, status, code) {
-    super(message);
-    this.name = new.target.name;
-    this.status = status;
-    this.code = code;
-  }
-}
-class InvalidArgumentError extends DxtextError {}
-class InvalidEpsilonError extends DxtextError {}
-class FileError extends DxtextError {}
-/** The model file or buffer is unusable (the five statuses below). */
-class ModelError extends DxtextError {}
-class NotAModelError extends ModelError {}
-class UnsupportedVersionError extends ModelError {}
-class CorruptModelError extends ModelError {}
-class TruncatedModelError extends ModelError {}
-class DigestMismatchError extends ModelError {}
-class OutOfMemoryError extends DxtextError {}
-class RandomGeneratorError extends DxtextError {}
-class InvalidUtf8Error extends DxtextError {}
-class NotFoundError extends DxtextError {}
-class UnsupportedError extends DxtextError {}
-class InputTooLargeError extends DxtextError {}
-class ParseError extends DxtextError {}
-class InternalError extends DxtextError {}
-/** Another thread was inside a call on the same context (status 17). */
-class ContextBusyError extends DxtextError {}
-/** A Ledger refused the release: it would pass the scope's cap (status 18).
-    Nothing was drawn, released or spent. */
-class BudgetExceededError extends DxtextError {}
-/** The ledger file fails its MAC or format checks (status 19); it is left as it is. */
-class LedgerCorruptError extends DxtextError {}
-/** The ledger file is older than the anchor the app kept for it (status 20):
-    an earlier copy was put back, or the file was deleted or replaced.
-    Nothing was drawn or released. */
-class LedgerRollbackError extends DxtextError {}
-
-/** dxt_status codes (include/dxtext/dxtext.h). New codes may be added. */
-const Status = Object.freeze({
-  OK: 0, INVALID_ARGUMENT: 1, INVALID_EPSILON: 2, IO: 3, NOT_A_MODEL: 4, UNSUPPORTED_VERSION: 5, CORRUPT_MODEL: 6,
-  TRUNCATED_MODEL: 7, DIGEST_MISMATCH: 8, OUT_OF_MEMORY: 9, RNG_FAILURE: 10, INVALID_UTF8: 11, NOT_FOUND: 12,
-  UNSUPPORTED: 13, INPUT_TOO_LARGE: 14, PARSE: 15, INTERNAL: 16, CONTEXT_BUSY: 17, BUDGET_EXCEEDED: 18,
-  LEDGER_CORRUPT: 19, LEDGER_ROLLBACK: 20,
-});
-
-const ERROR_CLASSES = [
-  null, InvalidArgumentError, InvalidEpsilonError, FileError, NotAModelError, UnsupportedVersionError,
-  CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError,
-  InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError,
-  ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError,
-];
+const { GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, Status, DxtextError, diagnosticsOf, errorFor, optionPairs, recordOf } =
+  shared;
+// The error classes (tools/options/js_shared.js): one copy for both packages.
+const ERRORS = Object.fromEntries(Object.entries(shared).filter(([name]) => name.endsWith('Error')));
 
 /** The typed error for an error thrown by the addon (others pass through). */
 function typed(error) {
   if (error instanceof DxtextError || typeof error?.status !== 'number') return error;
-  const Class = ERROR_CLASSES[error.status] || DxtextError;
-  return new Class(error.message, error.status, error.code);
+  return errorFor(error.status, error.message);
 }
 
 function call(fn) {
@@ -91,7 +39,7 @@ function call(fn) {
 }
 
 function invalid(message) {
-  return new InvalidArgumentError(`invalid argument: ${message}`, 1, 'DXT_E_INVALID_ARGUMENT');
+  return errorFor(Status.INVALID_ARGUMENT, `invalid argument: ${message}`);
 }
 
 // --------------------------------------------------------------------------
@@ -259,7 +207,7 @@ class Model {
       await this.lookup(String(word));
       return true;
     } catch (error) {
-      if (error instanceof NotFoundError) return false;
+      if (error instanceof ERRORS.NotFoundError) return false;
       throw error;
     }
   }
@@ -597,6 +545,7 @@ const MECHANISM_NAMES = Object.freeze(MECHANISMS.slice(1));
 const PRESET_NAMES = Object.freeze(PRESETS.slice(1));
 
 module.exports = {
+  ...ERRORS,
   Model,
   Privatizer,
   OutputSet,
@@ -607,28 +556,6 @@ module.exports = {
   MECHANISM_NAMES,
   PRESET_NAMES,
   MAX_BAG_WORDS,
-  BudgetExceededError,
-  LedgerCorruptError,
-  LedgerRollbackError,
   EPSILON_MIN,
   EPSILON_MAX,
-  DxtextError,
-  InvalidArgumentError,
-  InvalidEpsilonError,
-  FileError,
-  ModelError,
-  NotAModelError,
-  UnsupportedVersionError,
-  CorruptModelError,
-  TruncatedModelError,
-  DigestMismatchError,
-  OutOfMemoryError,
-  RandomGeneratorError,
-  InvalidUtf8Error,
-  NotFoundError,
-  UnsupportedError,
-  InputTooLargeError,
-  ParseError,
-  InternalError,
-  ContextBusyError,
 };

@@ -27,45 +27,19 @@
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static const char *status_code(dxt_status s) {
-  switch (s) {
-    case DXT_E_INVALID_ARGUMENT: return "DXT_E_INVALID_ARGUMENT";
-    case DXT_E_INVALID_EPSILON: return "DXT_E_INVALID_EPSILON";
-    case DXT_E_IO: return "DXT_E_IO";
-    case DXT_E_NOT_A_MODEL: return "DXT_E_NOT_A_MODEL";
-    case DXT_E_UNSUPPORTED_VERSION: return "DXT_E_UNSUPPORTED_VERSION";
-    case DXT_E_CORRUPT_MODEL: return "DXT_E_CORRUPT_MODEL";
-    case DXT_E_TRUNCATED_MODEL: return "DXT_E_TRUNCATED_MODEL";
-    case DXT_E_DIGEST_MISMATCH: return "DXT_E_DIGEST_MISMATCH";
-    case DXT_E_OUT_OF_MEMORY: return "DXT_E_OUT_OF_MEMORY";
-    case DXT_E_RNG_FAILURE: return "DXT_E_RNG_FAILURE";
-    case DXT_E_INVALID_UTF8: return "DXT_E_INVALID_UTF8";
-    case DXT_E_NOT_FOUND: return "DXT_E_NOT_FOUND";
-    case DXT_E_UNSUPPORTED: return "DXT_E_UNSUPPORTED";
-    case DXT_E_INPUT_TOO_LARGE: return "DXT_E_INPUT_TOO_LARGE";
-    case DXT_E_PARSE: return "DXT_E_PARSE";
-    case DXT_E_INTERNAL: return "DXT_E_INTERNAL";
-    case DXT_E_CONTEXT_BUSY: return "DXT_E_CONTEXT_BUSY";
-    case DXT_E_BUDGET_EXCEEDED: return "DXT_E_BUDGET_EXCEEDED";
-    case DXT_E_LEDGER_CORRUPT: return "DXT_E_LEDGER_CORRUPT";
-    case DXT_E_LEDGER_ROLLBACK: return "DXT_E_LEDGER_ROLLBACK";
-    default: return "DXT_E_UNKNOWN";
-  }
-}
-
-/* An Error with .status (number) and .code (string); its message is the
-   library's, as it is (dxt_last_error_message is the whole message), or the
-   status's text when there is none. */
+/* An Error with .status (number); its message is the library's, as it is
+   (dxt_last_error_message is the whole message), or the status's text when
+   there is none. lib/index.js makes it the typed error of its status, with
+   .code (the status's C name). */
 static napi_value make_error(napi_env env, dxt_status status, const char *detail) {
   char message[1024];
-  napi_value code, msg, error, status_value;
+  napi_value msg, error, status_value;
   if (detail != NULL && detail[0] != '\0')
     snprintf(message, sizeof message, "%s", detail);
   else
     snprintf(message, sizeof message, "%s", dxt_status_string(status));
-  napi_create_string_utf8(env, status_code(status), NAPI_AUTO_LENGTH, &code);
   napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &msg);
-  napi_create_error(env, code, msg, &error);
+  napi_create_error(env, NULL, msg, &error);
   napi_create_int32(env, status, &status_value);
   napi_set_named_property(env, error, "status", status_value);
   return error;

@@ -67,8 +67,8 @@ test('privatizes a bag', async () => {
     new Map([['war', 3], ['peace', 2], ['zzqxv', 1]]),
     { epsilon: 10, localDiagnostics: true },
   );
+  // The bag and its record are the conformance suite's; here the types and the diagnostics.
   assert.ok(bag instanceof Map);
-  assert.equal([...bag.values()].reduce((a, b) => a + b, 0), 6);
   assert.equal(localDiagnostics.wordsPrivatized, 6);
   assert.equal(localDiagnostics.counts.outOfVocabulary.privatized, 1);
   assert.equal(record.bound, 'bagEmd');
@@ -77,13 +77,11 @@ test('privatizes a bag', async () => {
     { epsilon: 10, oov: 'drop', localDiagnostics: true },
   );
   assert.equal(dropped.localDiagnostics.counts.outOfVocabulary.dropped, 1);
-  assert.deepEqual(dropped.record.reveals, ['wordCount', 'tokenClasses']);
-  assert.equal([...dropped.bag.values()].reduce((a, b) => a + b, 0), 5);
 });
 
 test('single words, syntf and calibration', async () => {
+  // Their outputs and records are the conformance suite's; here the result shapes.
   const privatizer = new dxtext.Privatizer(model);
-  assert.equal((await privatizer.privatizeWord('house', 1000)).text, 'house');
   const placeholder = { epsilon: 5, oov: 'placeholder', placeholder: '[x]' };
   const { text, record, localDiagnostics } = await privatizer.privatizeWord('zzqxv', {
     ...placeholder,
@@ -93,15 +91,11 @@ test('single words, syntf and calibration', async () => {
   assert.equal(record.bound, 'word');
   assert.equal(localDiagnostics.counts.outOfVocabulary.placeholder, 1);
   const synthetic = await privatizer.syntf([['war', 2], ['peace', 1]], 5, 2);
-  assert.equal([...synthetic.bag.values()].reduce((a, b) => a + b, 0), 5);
-  assert.equal(synthetic.record.bound, 'anyInputs');
+  assert.ok(synthetic.bag instanceof Map);
   assert.equal(synthetic.record.draws, 5);
   assert.equal(synthetic.record.epsilonTotal, 10);
   assert.ok(synthetic.record.epsilonVocabulary > 0 && synthetic.record.epsilonVocabulary < 2);
-  const c = await privatizer.calibrate(20, { words: 20, trials: 10 });
-  assert.equal(c.words, 20);
-  assert.equal(c.trials, 10);
-  assert.ok(c.keepMean >= 0 && c.keepMean <= 1);
+  assert.equal((await privatizer.calibrate(20, { words: 20, trials: 10 })).words, 20);
 });
 
 test('seeded privatizers repeat and are not private', async () => {
@@ -172,28 +166,16 @@ test('a missing file is a FileError', async () => {
   });
 });
 
-test('corrupt models are ModelErrors', async () => {
+test('models from buffers; corrupt models are ModelErrors', async () => {
+  // The statuses and messages of corrupt files are the conformance suite's; here buffers and the classes.
   const bytes = fs.readFileSync(GOLDEN);
   (await dxtext.Model.fromBuffer(bytes)).close();
   (await dxtext.Model.fromBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))).close();
-  await assert.rejects(dxtext.Model.fromBuffer(bytes.subarray(0, bytes.length / 2)), dxtext.TruncatedModelError);
-  await assert.rejects(dxtext.Model.fromBuffer(new Uint8Array(256).fill(0x42)), (error) => {
-    assert.ok(error instanceof dxtext.NotAModelError, String(error));
-    // The library's message as it is: the status's words once, not twice.
-    assert.match(error.message, /^not a dxtext model/);
-    assert.doesNotMatch(error.message, /not a dxtext model: not a dxtext model/);
+  await assert.rejects(dxtext.Model.fromBuffer(bytes.subarray(0, bytes.length / 2)), (error) => {
+    assert.ok(error instanceof dxtext.TruncatedModelError && error instanceof dxtext.ModelError, String(error));
+    assert.equal(error.code, 'DXT_E_TRUNCATED_MODEL');
     return true;
   });
-  const damaged = Buffer.from(bytes);
-  damaged[60] = 1;
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-node-')), 'damaged.dxe');
-  fs.writeFileSync(file, damaged);
-  await assert.rejects(dxtext.Model.open(file), (error) => {
-    assert.ok(error instanceof dxtext.DigestMismatchError, String(error));
-    assert.ok(error instanceof dxtext.ModelError);
-    return true;
-  });
-  fs.rmSync(path.dirname(file), { recursive: true });
   await assert.rejects(dxtext.Model.fromBuffer('not bytes'), dxtext.InvalidArgumentError);
 });
 

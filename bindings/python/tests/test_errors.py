@@ -12,7 +12,8 @@ import dxtext
 from dxtext.errors import error_for
 
 
-@pytest.mark.parametrize("epsilon", [0.0, -1.0, math.nan, math.inf, -math.inf])
+# 0, -1 and out of range, in each call: the conformance suite; here the floats JSON cannot write.
+@pytest.mark.parametrize("epsilon", [math.nan, math.inf, -math.inf])
 def test_bad_epsilon(model: dxtext.Model, epsilon: float) -> None:
     with pytest.raises(dxtext.InvalidEpsilonError) as e:
         model.privatize("hello", epsilon=epsilon)
@@ -46,16 +47,9 @@ def test_corrupt_models(golden_bytes: bytes, tmp_path: Path) -> None:
     assert truncated.value.status == 7
     assert isinstance(truncated.value, dxtext.ModelError)
 
-    short = tmp_path / "short.dxe"
-    short.write_bytes(golden_bytes[:-100])
-    with pytest.raises(dxtext.TruncatedModelError):
-        dxtext.Model.open(short)
-
-    with pytest.raises(dxtext.NotAModelError) as not_a_model:
+    # Files (truncated, not a model, a damaged header) with their messages: the conformance suite.
+    with pytest.raises(dxtext.NotAModelError):
         dxtext.Model.from_bytes(b"x" * len(golden_bytes))
-    # The library's message as it is: the status's words once, not twice.
-    assert str(not_a_model.value).startswith("not a dxtext model")
-    assert "not a dxtext model: not a dxtext model" not in str(not_a_model.value)
     with pytest.raises(dxtext.ModelError):
         dxtext.Model.from_bytes(b"")
 

@@ -30,87 +30,18 @@
 import createDxtextCore from './dxtext_core.js';
 import { DEFAULT_MODEL } from './default_model.js';
 import {
-  ACTIONS, GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, TOKEN_CLASSES, diagnosticsOf, optionPairs, recordOf,
+  ACTIONS, GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, TOKEN_CLASSES, Status, DxtextError, NotFoundError,
+  diagnosticsOf, errorFor, optionPairs, recordOf,
 } from './shared.js';
 
-/** dxt_status codes (include/dxtext/dxtext.h). New codes may be added. */
-export const Status = Object.freeze({
-  OK: 0,
-  INVALID_ARGUMENT: 1,
-  INVALID_EPSILON: 2,
-  IO: 3,
-  NOT_A_MODEL: 4,
-  UNSUPPORTED_VERSION: 5,
-  CORRUPT_MODEL: 6,
-  TRUNCATED_MODEL: 7,
-  DIGEST_MISMATCH: 8,
-  OUT_OF_MEMORY: 9,
-  RNG_FAILURE: 10,
-  INVALID_UTF8: 11,
-  NOT_FOUND: 12,
-  UNSUPPORTED: 13,
-  INPUT_TOO_LARGE: 14,
-  PARSE: 15,
-  INTERNAL: 16,
-  CONTEXT_BUSY: 17,
-  BUDGET_EXCEEDED: 18,
-  LEDGER_CORRUPT: 19,
-  LEDGER_ROLLBACK: 20,
-});
-const STATUS_CODES = Object.fromEntries(Object.entries(Status).map(([name, value]) => [value, name]));
-
-/**
- * A dxtext call failed: an instance of the subclass for its status (the same
- * classes as the Node.js binding's). `status` is the dxt_status number,
- * `code` its C name ('DXT_E_INVALID_EPSILON'), `message` the library's
- * detailed message.
- */
-export class DxtextError extends Error {
-  constructor(status, message, options) {
-    super(message, options);
-    this.name = new.target.name;
-    this.status = status;
-    this.code = STATUS_CODES[status] ? `DXT_E_${STATUS_CODES[status]}` : 'DXT_E_UNKNOWN';
-  }
-}
-export class InvalidArgumentError extends DxtextError {}
-export class InvalidEpsilonError extends DxtextError {}
-export class FileError extends DxtextError {}
-/** The model file or buffer is unusable (the five statuses below). */
-export class ModelError extends DxtextError {}
-export class NotAModelError extends ModelError {}
-export class UnsupportedVersionError extends ModelError {}
-export class CorruptModelError extends ModelError {}
-export class TruncatedModelError extends ModelError {}
-export class DigestMismatchError extends ModelError {}
-export class OutOfMemoryError extends DxtextError {}
-export class RandomGeneratorError extends DxtextError {}
-export class InvalidUtf8Error extends DxtextError {}
-export class NotFoundError extends DxtextError {}
-export class UnsupportedError extends DxtextError {}
-export class InputTooLargeError extends DxtextError {}
-export class ParseError extends DxtextError {}
-export class InternalError extends DxtextError {}
-export class ContextBusyError extends DxtextError {}
-export class BudgetExceededError extends DxtextError {}
-export class LedgerCorruptError extends DxtextError {}
-/** The ledger is older than the anchor the app kept for it (status 20): an
-    earlier copy of its bytes was put back, or they were deleted or
-    replaced. Nothing was drawn or released. */
-export class LedgerRollbackError extends DxtextError {}
-
-const ERROR_CLASSES = [
-  null, InvalidArgumentError, InvalidEpsilonError, FileError, NotAModelError, UnsupportedVersionError,
-  CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError,
-  InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError,
-  ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError,
-];
-
-/** The error of a status: an instance of its subclass. */
-function errorFor(status, message, options) {
-  const Class = ERROR_CLASSES[status] || DxtextError;
-  return new Class(status, message, options);
-}
+// Status, the error classes and errorFor are tools/options/js_shared.js's,
+// the same as the Node.js binding's.
+export {
+  Status, DxtextError, InvalidArgumentError, InvalidEpsilonError, FileError, ModelError, NotAModelError,
+  UnsupportedVersionError, CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError,
+  RandomGeneratorError, InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError,
+  InternalError, ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError,
+} from './shared.js';
 
 const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
 /** DXT_EPSILON_MIN and DXT_EPSILON_MAX: the range of epsilon every call accepts. */

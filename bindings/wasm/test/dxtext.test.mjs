@@ -24,7 +24,6 @@ const modelFile = (prefix) => {
   return path.join(modelsDir, names[names.length - 1]);
 };
 const euclidPath = modelFile('dxtext-en-euclid-');
-const poincarePath = modelFile('dxtext-wordnet-poincare-');
 const expectedSha256 = Object.fromEntries(
   fs.readFileSync(path.join(modelsDir, 'SHA256SUMS'), 'utf8').trim().split('\n').map((line) => line.split(/\s+/).reverse()),
 );
@@ -109,7 +108,7 @@ test('fresh noise on every call', async () => {
   assert.notEqual(a.text, b.text);
 });
 
-test('local diagnostics count each policy', async () => {
+test('local diagnostics count each policy (the text is the conformance suite\'s)', async () => {
   await ready;
   const out = await privatizer.privatizeText('Call qzxqzxqzx at 5', {
     epsilon: 20,
@@ -146,12 +145,10 @@ test('privatises a bag (Map, object or pairs) with epsilon * N * EMD', async () 
     epsilon: 15,
     localDiagnostics: true,
   });
+  // Seeded bags and their records are the conformance suite's; here the types and the inputs' forms.
   assert.ok(bag instanceof Map);
-  assert.equal([...bag.values()].reduce((x, y) => x + y, 0), 6);
-  for (const word of bag.keys()) assert.ok(await model.has(word), word);
   assert.equal(localDiagnostics.wordsPrivatized, 6);
   assert.equal(record.bound, 'bagEmd');
-  assert.match(JSON.parse(record.json).guarantee.release, /^15 \* N \* EMD/);
   const fromObject = await seeded().privatizeBag({ president: 2, nation: 1 }, { epsilon: 15 });
   const fromPairs = await seeded().privatizeBag([['president', 2], ['nation', 1]], { epsilon: 15 });
   assert.deepEqual(fromObject.bag, fromPairs.bag);
@@ -160,44 +157,20 @@ test('privatises a bag (Map, object or pairs) with epsilon * N * EMD', async () 
 
 test('SynTF draws a synthetic bag of nOut words', async () => {
   await ready;
+  // The bag and its record are the conformance suite's; here the typed record's SynTF fields.
   const { bag, record } = await privatizer.syntf({ president: 3, war: 1 }, 5, { epsilon: 2 });
-  assert.equal([...bag.values()].reduce((x, y) => x + y, 0), 5);
-  assert.equal(record.mechanism, 'syntf');
-  assert.equal(record.bound, 'anyInputs');
+  assert.ok(bag instanceof Map);
   assert.equal(record.draws, 5);
   assert.equal(record.epsilonTotal, 10);
   assert.ok(record.epsilonVocabulary > 0 && record.epsilonVocabulary < 2);
 });
 
-test('calibrate: N_w near 1 at a huge epsilon, below 1 at a small one', async () => {
-  await ready;
-  const high = await seeded().calibrate({ epsilon: 1e6 }, { words: 5, trials: 4 });
-  assert.equal(high.words, 5);
-  assert.equal(high.trials, 4);
-  assert.equal(high.keepMedian, 1);
-  assert.equal(high.distinctMax, 1);
-  const low = await seeded().calibrate({ epsilon: 1 }, { words: 5, trials: 4 });
-  assert.ok(low.keepMean < 1);
-  assert.ok(low.distinctMean > 1);
-  await rejectsWith(() => privatizer.calibrate({ epsilon: 1 }, { words: 0, trials: 4 }), Status.INVALID_ARGUMENT, /words/);
-});
-
 test('a bad epsilon is a DxtextError INVALID_EPSILON with the library message', async () => {
   await ready;
-  // 0, -1, out of range, unset: the conformance suite; here the numbers JSON cannot write.
+  // 0, -1, out of range, unset, a bag's and hyperbolic's bounds: the
+  // conformance suite; here the numbers JSON cannot write.
   for (const epsilon of [NaN, Infinity]) {
     await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon }), Status.INVALID_EPSILON, /epsilon/);
-  }
-  await rejectsWith(() => privatizer.privatizeText(SENTENCE), Status.INVALID_EPSILON, /not set/);
-  await rejectsWith(() => privatizer.privatizeBag({ war: 1 }, { epsilon: -3 }), Status.INVALID_EPSILON);
-  const poincare = await Model.fromBuffer(fs.readFileSync(poincarePath));
-  const ball = new Privatizer(poincare);
-  try {
-    await rejectsWith(() => ball.privatizeText('entity', { epsilon: 5, mechanism: 'hyperbolic' }), Status.INVALID_EPSILON, /> n - 1 = 9/);
-    assert.equal(typeof (await ball.privatizeText('entity', { epsilon: 12, mechanism: 'hyperbolic' })).text, 'string');
-  } finally {
-    await ball.close();
-    poincare.close();
   }
 });
 
@@ -237,11 +210,10 @@ test('a missing file is a DxtextError IO from the Node file helper', async () =>
 });
 
 test('corrupt models are refused with the status of what is wrong', async () => {
+  // A damaged header, a truncated file, not a model: the conformance suite
+  // (which opens them from their bytes here); here a section's digest, checked only when asked.
   await ready;
   const good = new Uint8Array(readArrayBuffer(euclidPath));
-  const header = good.slice();
-  header[60] = 1; // a reserved header byte (docs/format.md §3), under the header digest
-  await rejectsWith(() => Model.fromBuffer(header), Status.DIGEST_MISMATCH, /header/);
   const flipped = good.slice();
   flipped[good.length - 1000] ^= 0x40; // inside the last section
   await rejectsWith(() => Model.fromBuffer(flipped, { verifyDigests: true }), Status.DIGEST_MISMATCH, /digest/);

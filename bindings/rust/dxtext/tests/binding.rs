@@ -66,36 +66,28 @@ fn privatizes_a_bag() {
     let mut context = Context::new(&model).unwrap();
     let bag = [("war", 3u64), ("peace", 2), ("zzqxv-not-a-word", 1)];
     let mut diagnostics = LocalDiagnostics::new();
-    let (out, record) = context.privatize_bag(&bag, &Options::new(10.0), Some(&mut diagnostics)).unwrap();
-    assert_eq!(out.iter().map(|(_, c)| c).sum::<u64>(), 6);
+    // Seeded bags and their records are the conformance suite's; here the local diagnostics.
+    let (_, record) = context.privatize_bag(&bag, &Options::new(10.0), Some(&mut diagnostics)).unwrap();
     assert_eq!(diagnostics.words_privatized(), 6);
     assert_eq!(diagnostics.count(TokenClass::OutOfVocabulary, Policy::Privatize), 1);
     assert_eq!(record.bound(), Bound::BagEmd);
 
     let drop = Options::new(10.0).oov(Policy::Drop);
-    let (dropped, _) = context.privatize_bag(&bag, &drop, Some(&mut diagnostics)).unwrap();
-    assert_eq!(dropped.iter().map(|(_, c)| c).sum::<u64>(), 5);
+    context.privatize_bag(&bag, &drop, Some(&mut diagnostics)).unwrap();
     assert_eq!(diagnostics.count(TokenClass::OutOfVocabulary, Policy::Drop), 1);
 }
 
 #[test]
-fn words_syntf_and_calibration() {
+fn syntf_and_calibration_types() {
+    // Words, SynTF bags and calibrations by seed are the conformance suite's;
+    // here the typed fields it does not read.
     let model = default_model();
     let mut context = Context::new(&model).unwrap();
-    let options = Options::new(1000.0);
-    // At a huge epsilon the noise is far below the distance to any other word.
-    assert_eq!(context.privatize_word("house", &options).unwrap(), "house");
-    let placeholder = Options::new(5.0).policy(TokenClass::OutOfVocabulary, Policy::Placeholder).placeholder("[x]");
-    assert_eq!(context.privatize_word("zzqxv", &placeholder.unwrap()).unwrap(), "[x]");
-    let (bag, record) = context.syntf(&[("war", 2), ("peace", 1)], 5, &Options::new(2.0), None).unwrap();
-    assert_eq!(bag.iter().map(|(_, c)| c).sum::<u64>(), 5);
-    assert_eq!(record.bound(), Bound::AnyInputs);
+    let (_, record) = context.syntf(&[("war", 2), ("peace", 1)], 5, &Options::new(2.0), None).unwrap();
     assert_eq!(record.draws(), 5);
     assert_eq!(record.epsilon_total(), 10.0);
     assert!(record.epsilon_vocabulary() > 0.0 && record.epsilon_vocabulary() < 2.0);
-    let c = context.calibrate(&Options::new(20.0), 20, 10).unwrap();
-    assert_eq!((c.words, c.trials), (20, 10));
-    assert!(c.keep_mean >= 0.0 && c.keep_mean <= 1.0 && c.distinct_max <= 10.0);
+    assert_eq!(context.calibrate(&Options::new(20.0), 20, 10).unwrap().words, 20);
 }
 
 #[test]
@@ -120,8 +112,6 @@ fn enum_options_reach_the_library() {
     let exponential = Options::new(10.0).mechanism(Mechanism::Exponential).sampler(Sampler::PermuteAndFlip);
     assert!(!context.privatize_text("the war", &exponential).unwrap().is_empty());
     assert!(!context.privatize_text("the war", &Options::new(10.0).search(Search::Exact)).unwrap().is_empty());
-    let ivf = context.privatize_text("the war", &Options::new(10.0).search(Search::Ivf)).unwrap_err();
-    assert_eq!(ivf.kind(), ErrorKind::Unsupported, "{}", ivf);
 }
 
 #[test]
@@ -143,18 +133,7 @@ fn corrupt_models_are_typed_errors() {
 
     let garbage = Model::from_bytes(&[0x42u8; 256]).unwrap_err();
     assert_eq!(garbage.kind(), ErrorKind::NotAModel);
-
-    let dir = std::env::temp_dir().join(format!("dxtext-rust-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    // A damaged header byte: the header digest no longer matches.
-    let path = dir.join("reserved.dxe");
-    let mut corrupt = bytes.clone();
-    corrupt[60] = 1;
-    std::fs::write(&path, &corrupt).unwrap();
-    let error = Model::open(&path).unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::DigestMismatch, "{}", error);
-    assert!(error.kind().is_model_error());
-    std::fs::remove_dir_all(&dir).unwrap();
+    // A damaged header from a file: the conformance suite.
 }
 
 #[test]

@@ -122,37 +122,27 @@ public class DxTextTest {
   @Test
   public void privatizesABag() {
     try (DxPrivatizer p = new DxPrivatizer(model)) {
+      // Seeded bags and their records are the conformance suite's; here the local diagnostics.
       DxBag out = p.privatizeBagWithLocalDiagnostics(bag("war", 3, "peace", 2, "zzqxv", 1), DxOptions.epsilon(10));
-      assertEquals(6, out.size());
       assertEquals(6, out.getLocalDiagnostics().getWordsPrivatized());
       assertEquals(1, out.getLocalDiagnostics().getCount(DxTokenClass.OUT_OF_VOCABULARY, DxPolicy.PRIVATIZE));
-      assertEquals(DxReleaseRecord.Bound.BAG_EMD, out.getRecord().getBound());
       DxBag dropped = p.privatizeBagWithLocalDiagnostics(bag("war", 3, "peace", 2, "zzqxv", 1),
           DxOptions.epsilon(10).policy(DxTokenClass.OUT_OF_VOCABULARY, DxPolicy.DROP));
-      assertEquals(5, dropped.size());
       assertEquals(1, dropped.getLocalDiagnostics().getCount(DxTokenClass.OUT_OF_VOCABULARY, DxPolicy.DROP));
       assertNull(p.privatizeBag(bag("war", 1), DxOptions.epsilon(10)).getLocalDiagnostics());
     }
   }
 
   @Test
-  public void wordsSyntfAndCalibration() {
+  public void syntfAndCalibrationTypes() {
+    // Words, SynTF bags and calibrations by seed are the conformance suite's; here the typed fields it does not read.
     try (DxPrivatizer p = new DxPrivatizer(model)) {
-      assertEquals("house", p.privatizeWord("house", DxOptions.epsilon(1000)));
-      DxOptions placeholder = DxOptions.epsilon(5)
-          .policy(DxTokenClass.OUT_OF_VOCABULARY, DxPolicy.PLACEHOLDER).placeholder("[x]");
-      assertEquals("[x]", p.privatizeWord("zzqxv", placeholder));
       DxBag synthetic = p.syntf(bag("war", 2, "peace", 1), 5, DxOptions.epsilon(2));
-      assertEquals(5, synthetic.size());
-      assertEquals(DxReleaseRecord.Bound.ANY_INPUTS, synthetic.getRecord().getBound());
       assertEquals(5, synthetic.getRecord().getDraws());
       assertEquals(10.0, synthetic.getRecord().getEpsilonTotal(), 0);
       double vocabularyBound = synthetic.getRecord().getEpsilonVocabulary();
       assertTrue(vocabularyBound > 0 && vocabularyBound < 2);
-      DxCalibration c = p.calibrate(DxOptions.epsilon(20), 20, 10);
-      assertEquals(20, c.words);
-      assertEquals(10, c.trials);
-      assertTrue(c.keepMean >= 0 && c.keepMean <= 1);
+      assertEquals(20, p.calibrate(DxOptions.epsilon(20), 20, 10).words);
     }
   }
 
@@ -219,6 +209,7 @@ public class DxTextTest {
 
   @Test
   public void missingFileIsAnIoError() {
+    // A damaged header, a truncated file, not a model: the conformance suite.
     DxException e = assertThrows(DxException.class, () -> DxModel.open("/nonexistent/dxtext/model.dxe"));
     assertEquals(DxStatus.IO, e.getStatus());
     assertTrue(e.getMessage(), e.getMessage().contains("model.dxe"));
@@ -236,17 +227,6 @@ public class DxTextTest {
     java.util.Arrays.fill(garbage, (byte) 0x42);
     DxException notAModel = assertThrows(DxException.class, () -> DxModel.fromBytes(garbage));
     assertEquals(DxStatus.NOT_A_MODEL, notAModel.getStatus());
-    byte[] damaged = bytes.clone();
-    damaged[60] = 1;
-    Path file = Files.createTempFile("dxtext-java-", ".dxe");
-    try {
-      Files.write(file, damaged);
-      DxException e = assertThrows(DxException.class, () -> DxModel.open(file));
-      assertEquals(DxStatus.DIGEST_MISMATCH, e.getStatus());
-      assertTrue(e.getStatus().isModelError());
-    } finally {
-      Files.delete(file);
-    }
   }
 
   @Test

@@ -950,6 +950,21 @@ TYPED_LISTS="$DATA/../../models/typed/typed-lists-en.tsv"
 cp "$tmp/mf.dxe" "$tmp/mf-untyped.dxe"
 "$BIN" typed-classes "$TYPED_LISTS" "$tmp/mf.dxe" "$tmp/mf.dxe" >/dev/null 2>&1 || bad "typed-classes on mf.dxe exited $?"
 "$BIN" typed-classes "$TYPED_LISTS" "$tmp/m.dxe" "$tmp/m-typed.dxe" >/dev/null 2>&1 || bad "typed-classes on m.dxe exited $?"
+# readable's context prior needs the context prior section: here each word
+# is followed by the next one, with lift 4.
+echo "$WORDS" | tr ' ' '\n' | awk 'NR > 1 { print prev "\t" $1 "\t4" } { prev = $1 }' >"$tmp/pairs.tsv"
+cp "$tmp/mf.dxe" "$tmp/mf-no-prior.dxe"
+"$BIN" context-prior "$tmp/pairs.tsv" "$tmp/mf.dxe" "$tmp/mf.dxe" 2>"$tmp/prior.err" || bad "context-prior on mf.dxe exited $?"
+check "context-prior: says what it wrote" grep -q "context prior section of .* 19 pairs, 19 words with successors" "$tmp/prior.err"
+check "context-prior: the model is format 1.5" grep -q '"format_version":"1.5"' <("$BIN" inspect "$tmp/mf.dxe")
+expect_fail "privatize --preset readable on a model without the context prior section" \
+  "context_prior needs a model with a context prior section" "$BIN" privatize --model "$tmp/mf-no-prior.dxe" --preset readable cat
+printf 'cat\tnosuchword\t3\n' >"$tmp/pairs-bad.tsv"
+expect_fail "context-prior: a word the model lacks" "pairs-bad.tsv:1: 'nosuchword' is not a word of the model" \
+  "$BIN" context-prior "$tmp/pairs-bad.tsv" "$tmp/mf.dxe" "$tmp/never.dxe"
+printf 'cat\tsat\t0.5\n' >"$tmp/pairs-bad.tsv"
+expect_fail "context-prior: a lift below 1" "at least 1" "$BIN" context-prior "$tmp/pairs-bad.tsv" "$tmp/mf.dxe" "$tmp/never.dxe"
+check "context-prior: nothing written on failure" test ! -e "$tmp/never.dxe"
 for name in readable features strongest; do
   expect_fail "privatize --preset $name on a model without the typed classes section" \
     "preset '$name' sets it.*no typed classes section" "$BIN" privatize --model "$tmp/mf-untyped.dxe" --preset "$name" cat

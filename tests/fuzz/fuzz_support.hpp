@@ -129,7 +129,19 @@ struct Models {
     ModelWriter w(out, o);
     for (size_t i = 0; i < s.words.size(); ++i) w.add(s.words[i], s.vectors[i].data(), 100 + i);
     w.finish();
-    bytes.emplace_back(typed ? test::with_typed_section(out.str(), test::toy_typed_lists()) : out.str());
+    if (!typed) {
+      bytes.emplace_back(out.str());
+      return;
+    }
+    // With typed lists also orderings and a context prior (every word
+    // followed by the next three, with growing lifts), so that the ordering
+    // mechanism and its prior are reached.
+    std::vector<PriorPair> pairs;
+    const auto V = static_cast<uint32_t>(s.words.size());
+    for (uint32_t c = 0; c < V; ++c)
+      for (uint32_t k = 1; k <= 3; ++k) pairs.push_back({c, (c + k) % V, 1.5 * k * k});
+    bytes.emplace_back(test::with_context_prior(
+        test::with_orderings_section(test::with_typed_section(out.str(), test::toy_typed_lists())), pairs));
   }
 };
 
@@ -154,7 +166,7 @@ inline dxt_privatize_options pick_options(Input& in, std::string& placeholder_st
   dxt_privatize_options o;
   dxt_privatize_options_init(&o);
   const uint8_t mech = in.u8();
-  o.mechanism = mech < 240 ? mech % 8u : mech;  // mostly known ones, sometimes unknown
+  o.mechanism = mech < 240 ? mech % 9u : mech;  // mostly known ones (0 = the default), sometimes unknown
   o.epsilon = pick_double(in.u8(), 64.0);
   const uint8_t pol = in.u8(), pol2 = in.u8();
   for (int c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c) {
@@ -198,6 +210,7 @@ inline dxt_privatize_options pick_options(Input& in, std::string& placeholder_st
   }
   if (typed & 8) o.negations = (typed >> 4) % 4u;  // 3 is unknown
   if (typed & 64) o.uniform_floor = pick_double(in.u8(), 0.01);
+  if (typed & 128) o.context_prior = pick_double(in.u8(), 4.0);
   // Wrong sizes must be refused (larger ones would make the caller, not
   // dxtext, read past the struct).
   if (params & 64) o.struct_size = in.u32() % static_cast<uint32_t>(sizeof o + 1);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/context_prior.hpp"
 #include "model/format.hpp"
 #include "model/model.hpp"
 #include "model/model_writer.hpp"
@@ -45,6 +46,9 @@ struct ToyModelSpec {
   // (toy_typed_lists; the presets type names, places, organizations and
   // health terms and are refused on a model without one).
   bool with_typed_lists = false;
+  // A context prior section (each word followed by the next, lift 4; the
+  // readable preset's prior needs one); with the orderings only.
+  bool with_context_prior = false;
 };
 
 inline TypedLists toy_typed_lists() {
@@ -60,15 +64,38 @@ inline TypedLists toy_typed_lists() {
   return l;
 }
 
-// `bytes` (a whole model) with the typed classes section `lists` appended.
-inline std::string with_typed_section(const std::string& bytes, const TypedLists& lists) {
+// `bytes` (a whole model) with one section appended: make(model) gives its
+// bytes, from the model `bytes` opens to.
+template <typename Make>
+inline std::string with_section(const std::string& bytes, format::SectionKind kind, uint16_t minor, Make make) {
   std::vector<uint64_t> aligned(bytes.size() / 8 + 1, 0);
   std::memcpy(aligned.data(), bytes.data(), bytes.size());
   const auto model = Model::open_memory(aligned.data(), bytes.size(), {});
   std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
-  write_model_with_section(*model, static_cast<uint32_t>(format::SectionKind::kTypedClasses), encode_typed_lists(lists),
-                           format::kMinorTypedClasses, out);
+  write_model_with_section(*model, static_cast<uint32_t>(kind), make(*model), minor, out);
   return out.str();
+}
+
+// `bytes` with the typed classes section `lists` appended.
+inline std::string with_typed_section(const std::string& bytes, const TypedLists& lists) {
+  return with_section(bytes, format::SectionKind::kTypedClasses, format::kMinorTypedClasses,
+                      [&](const Model&) { return encode_typed_lists(lists); });
+}
+
+// `bytes` with two orderings (4 neighbours) appended.
+inline std::string with_orderings_section(const std::string& bytes) {
+  return with_section(bytes, format::SectionKind::kOrderings, format::kMinorOrderings, [](const Model& m) {
+    OrderingBuildOptions orderings;
+    orderings.count = 2;
+    orderings.neighbours = 4;
+    return encode_orderings(m, orderings, build_orderings(m, orderings, nullptr));
+  });
+}
+
+// `bytes` with a context prior section of `pairs` appended.
+inline std::string with_context_prior(const std::string& bytes, const std::vector<PriorPair>& pairs) {
+  return with_section(bytes, format::SectionKind::kContextPrior, format::kMinorContextPrior,
+                      [&](const Model& m) { return encode_context_prior(m.vocabulary_size(), pairs, 16); });
 }
 
 inline std::string build_model_bytes(const ToyModelSpec& spec) {
@@ -85,18 +112,13 @@ inline std::string build_model_bytes(const ToyModelSpec& spec) {
   for (size_t i = 0; i < spec.words.size(); ++i) w.add(spec.words[i], spec.vectors[i].data(), 1000 - i);
   w.finish();
   if (!spec.with_orderings) return spec.with_typed_lists ? with_typed_section(out.str(), toy_typed_lists()) : out.str();
-  const std::string plain = out.str();
-  std::vector<uint64_t> aligned(plain.size() / 8 + 1, 0);
-  std::memcpy(aligned.data(), plain.data(), plain.size());
-  const auto model = Model::open_memory(aligned.data(), plain.size(), {});
-  OrderingBuildOptions orderings;
-  orderings.count = 2;
-  orderings.neighbours = 4;
-  std::stringstream ordered(std::ios::in | std::ios::out | std::ios::binary);
-  write_model_with_section(*model, static_cast<uint32_t>(format::SectionKind::kOrderings),
-                           encode_orderings(*model, orderings, build_orderings(*model, orderings, nullptr)),
-                           format::kMinorOrderings, ordered);
-  return spec.with_typed_lists ? with_typed_section(ordered.str(), toy_typed_lists()) : ordered.str();
+  std::string ordered = with_orderings_section(out.str());
+  if (spec.with_context_prior) {
+    std::vector<PriorPair> pairs;
+    for (uint32_t w = 0; w + 1 < spec.words.size(); ++w) pairs.push_back({w, w + 1, 4});
+    ordered = with_context_prior(ordered, pairs);
+  }
+  return spec.with_typed_lists ? with_typed_section(ordered, toy_typed_lists()) : ordered;
 }
 
 // A 2-D toy vocabulary of 20 words on a jittered grid, for distribution tests.

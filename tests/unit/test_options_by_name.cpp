@@ -38,6 +38,7 @@ struct Opened {
     s.with_frequencies = true;
     s.with_orderings = true;
     s.with_typed_lists = true;  // the presets' typed families need the lists
+    s.with_context_prior = true;  // and readable its context prior
     return dxt::test::build_model_bytes(s);
   }
 };

@@ -36,6 +36,7 @@ struct ListedToy {
     test::ToyModelSpec spec = test::grid_2d_spec();
     spec.with_frequencies = true;
     spec.with_orderings = true;
+    spec.with_context_prior = true;  // readable weights its words by a context prior
     bytes = test::AlignedBytes(test::build_model_bytes(spec));
     bool any = false;
     for (const auto& members : lists.members) any = any || !members.empty();

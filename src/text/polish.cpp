@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dxt {
@@ -28,7 +30,7 @@ constexpr std::string_view kCalendar[] = {"monday",     "tuesday",   "wednesday"
                                           "sunday",     "january",   "february",  "april",     "june",    "july",
                                           "september",  "october",   "november",  "december",  "mondays", "tuesdays",
                                           "wednesdays", "thursdays", "fridays",   "saturdays", "sundays"};
-constexpr size_t kLongest = 10;
+constexpr size_t kLongest = 10;  // also the longest pronoun (themselves)
 
 bool is_calendar_name(std::string_view lower_word) {
   return std::find(std::begin(kCalendar), std::end(kCalendar), lower_word) != std::end(kCalendar);
@@ -37,6 +39,28 @@ bool is_calendar_name(std::string_view lower_word) {
 bool is_first_person(std::string_view lower_word) {
   return lower_word == "i" || lower_word == "i'm" || lower_word == "i'll" || lower_word == "i've" ||
          lower_word == "i'd";
+}
+
+// The subject form of an object or reflexive pronoun, or "".
+std::string_view subject_form(std::string_view lower_word) {
+  static constexpr std::pair<std::string_view, std::string_view> kForms[] = {
+      {"me", "i"},          {"myself", "i"},     {"him", "he"},           {"himself", "he"},    {"her", "she"},
+      {"herself", "she"},   {"us", "we"},        {"ourselves", "we"},     {"them", "they"},     {"themselves", "they"},
+      {"yourself", "you"},  {"yourselves", "you"}, {"itself", "it"}};
+  for (const auto& [object, subject] : kForms)
+    if (lower_word == object) return subject;
+  return {};
+}
+
+// Verbs that take a subject right before them at the start of a sentence:
+// auxiliaries, modals and their negations ("Me would", "Them don't").
+bool is_finite_verb(std::string_view lower_word) {
+  static constexpr std::string_view kVerbs[] = {
+      "am",       "are",    "is",      "was",       "were",      "have",     "has",    "had",      "do",
+      "does",     "did",    "will",    "would",     "shall",     "should",   "can",    "could",    "may",
+      "might",    "must",   "don't",   "doesn't",   "didn't",    "won't",    "wouldn't", "can't",  "cannot",
+      "couldn't", "shouldn't", "isn't", "aren't",   "wasn't",    "weren't",  "haven't", "hasn't", "hadn't"};
+  return std::find(std::begin(kVerbs), std::end(kVerbs), lower_word) != std::end(kVerbs);
 }
 
 // A word of the release: [begin, end) in the text, letters, digits and
@@ -92,7 +116,19 @@ void polish_normalized(std::string& text) {
     if (s.end - s.begin > kLongest) continue;  // copied with what follows
     std::string w = text.substr(s.begin, s.end - s.begin);
     const std::string l = lowered(w);
-    if (is_first_person(l) || is_calendar_name(l)) {
+    // First in its sentence (the text's first word, or after a full stop)
+    // and right before a verb: a pronoun takes its subject form ("Me would"
+    // -> "I would", "Yourselves don't" -> "You don't").
+    const bool sentence_start = k == 0 || (words[k - 1].end < text.size() && text[words[k - 1].end] == '.');
+    const bool before_verb =
+        k + 1 < words.size() && s.end == words[k + 1].begin - 1 &&
+        is_finite_verb(lowered(std::string_view(text).substr(words[k + 1].begin, words[k + 1].end - words[k + 1].begin)));
+    const std::string_view subject = sentence_start && before_verb ? subject_form(l) : std::string_view();
+    if (!subject.empty()) {
+      const bool capital = w[0] >= 'A' && w[0] <= 'Z';
+      w = subject;
+      if (capital || subject == "i") w[0] = upper(w[0]);
+    } else if (is_first_person(l) || is_calendar_name(l)) {
       w[0] = upper(w[0]);
     } else if ((l == "a" || l == "an") && k + 1 < words.size() && s.end == words[k + 1].begin - 1) {
       // Only when one space, no mark, separates it from the next word.

@@ -7,9 +7,13 @@
 // - day names and month names that are nothing else ("friday", "january";
 //   not "may", "march", "august") with a capital;
 // - "a" or "an" by the sound of the next released word ("a idea" -> "an
-//   idea", "an car" -> "a car", "an university" -> "a university").
-// Each word's first letter is all it may change, and "a"/"an" it may swap:
-// no word is added, dropped or moved.
+//   idea", "an car" -> "a car", "an university" -> "a university");
+// - a sentence's first word, when it is an object or reflexive pronoun right
+//   before an auxiliary or modal verb, in its subject form ("Me would" ->
+//   "I would", "Yourselves don't" -> "You don't").
+// Each word's first letter is all it may change, "a"/"an" it may swap and a
+// pronoun it may put in its subject form: no word is added, dropped or
+// moved.
 #pragma once
 
 #include <string>

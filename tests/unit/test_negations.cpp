@@ -179,3 +179,17 @@ TEST_CASE("polish: capitals for I, days and months; a/an; nothing else moves") {
   CHECK(polish("an") == "an");
   CHECK(polish("Fridays are an [redacted] day") == "Fridays are a [redacted] day");
 }
+
+TEST_CASE("polish: a sentence's first pronoun before a verb takes its subject form, and only there") {
+  auto polish = [](std::string s) {
+    dxt::polish_normalized(s);
+    return s;
+  };
+  CHECK(polish("Me would not recommend it. Yourselves don't like it.") ==
+        "I would not recommend it. You don't like it.");
+  CHECK(polish("Them are late, and us was too. Her will come.") == "They are late, and us was too. She will come.");
+  CHECK(polish("me can go") == "I can go");
+  // Not inside a sentence, not before a word that is no verb, not across a mark.
+  CHECK(polish("Give it to me. Her car is red. Them, would you") == "Give it to me. Her car is red. Them, would you");
+  CHECK(polish("They told me would") == "They told me would");
+}

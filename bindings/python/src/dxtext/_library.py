@@ -74,6 +74,7 @@ class ReleaseRecordStruct(ctypes.Structure):
         ("uniform_floor", c_double),
         ("worst_case_per_word", c_double),
         ("typed_dropped", c_u32),
+        ("context_prior", c_double),
     ]
 
 

@@ -84,6 +84,7 @@ class ReleaseRecord:
             shape kept).
         typed_dropped: bit (1 << class) of every typed class whose tokens
             were dropped.
+        context_prior: the context prior's strength B (0: none).
     """
 
     release: ReleaseKind
@@ -108,6 +109,7 @@ class ReleaseRecord:
     typed_classes: int = 0
     typed_flags: int = 0
     typed_dropped: int = 0
+    context_prior: float = 0.0
 
     def to_json(self) -> str:
         """The record as one line of JSON, as the C library writes it: the
@@ -144,6 +146,7 @@ class ReleaseRecord:
             typed_classes=int(r.typed_classes),
             typed_flags=int(r.typed_flags),
             typed_dropped=int(r.typed_dropped),
+            context_prior=r.context_prior,
         )
 
     @classmethod
@@ -178,6 +181,7 @@ class ReleaseRecord:
             typed_classes=first.typed_classes,
             typed_flags=first.typed_flags,
             typed_dropped=first.typed_dropped,
+            context_prior=first.context_prior,
         )
 
 
@@ -207,6 +211,7 @@ def _record_struct(record: ReleaseRecord) -> native.ReleaseRecordStruct:
     r.typed_classes = record.typed_classes
     r.typed_flags = record.typed_flags
     r.typed_dropped = record.typed_dropped
+    r.context_prior = record.context_prior
     return r
 
 

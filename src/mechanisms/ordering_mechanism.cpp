@@ -146,19 +146,12 @@ uint32_t OrderingMechanism::privatize(RandomStream& rng, std::optional<uint32_t>
 
 void OrderingMechanism::log_law(std::optional<uint32_t> index, std::vector<double>& log_law,
                                 std::optional<uint32_t> previous) const {
-  // ln f_n(r) = ln((1-a)/(1+a) / (1 - a^n)) - eps min(r, n-r) + ln(1 + a^|n-2r|),
-  // a = e^-eps: the two-sided geometric law wrapped on n places
-  // (ordering_mechanism.hpp), in logs so that far places keep their mass
-  // (e^-eps r underflows long before r reaches n/2 on a large vocabulary).
-  const double eps = epsilon();
-  const double base = std::log(-std::expm1(-eps)) - std::log1p(std::exp(-eps)) - std::log(-std::expm1(-eps * n_)) -
-                      std::log(static_cast<double>(K_));
+  // The wrapped law by cyclic distance, in logs (log_place_law): far places
+  // keep their mass (e^-eps r underflows long before r reaches n/2 on a
+  // large vocabulary).
+  const std::vector<double> by_distance = log_place_law();
   std::vector<double> f(n_);
-  for (uint32_t r = 0; r < n_; ++r) {
-    const uint32_t near = r < n_ - r ? r : n_ - r;
-    const double gap = r > n_ - r ? 2.0 * r - n_ : n_ - 2.0 * r;
-    f[r] = base - eps * near + std::log1p(std::exp(-eps * gap));
-  }
+  for (uint32_t r = 0; r < n_; ++r) f[r] = by_distance[r < n_ - r ? r : n_ - r];
   log_law.assign(V_, -std::numeric_limits<double>::infinity());
   for (uint64_t L = 0; L < K_; ++L) {
     const uint32_t from = index ? start_[L * V_ + *index] : 0;

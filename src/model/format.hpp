@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Constants of the .dxe model format, version 1.4. docs/format.md is the
+// Constants of the .dxe model format, version 1.5. docs/format.md is the
 // normative description; this file must agree with it field for field.
 #pragma once
 

@@ -42,8 +42,7 @@ ClockShape clock_shape(std::string_view time) {
 }
 
 std::string clock_time_replacement(const ClockShape& shape, RandomStream& rng) {
-  std::string out =
-      shape.twelve_hour ? std::to_string(1 + uniform_index(rng, 12)) : two_digits(uniform_index(rng, 24));
+  std::string out = shape.twelve_hour ? std::to_string(1 + uniform_index(rng, 12)) : two_digits(uniform_index(rng, 24));
   if (shape.fields >= 1) out += shape.separator + two_digits(uniform_index(rng, 60));
   if (shape.fields >= 2) out += ':' + two_digits(uniform_index(rng, 60));
   if (shape.twelve_hour) {

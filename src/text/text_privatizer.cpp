@@ -321,7 +321,12 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
       join = true;
     }
     const size_t n = words.size();
-    auto strong = [&](size_t k) { return tokens[words[k]].kind == TokenKind::kNumber || is_number_word(folded[k]); };
+    // (A clock time is a whole value: "one" beside it, "at 9 am, one of
+    // us", is no digit of it.)
+    auto strong = [&](size_t k) {
+      const Token& t = tokens[words[k]];
+      return (t.kind == TokenKind::kNumber && t.typed != DXT_TYPED_TIME) || is_number_word(folded[k]);
+    };
     std::vector<bool> number(n, false);
     for (size_t k = 0; k < n; ++k) number[k] = strong(k);
     for (size_t k = 1; k < n; ++k) {

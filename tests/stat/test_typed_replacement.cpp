@@ -144,7 +144,8 @@ std::string two(int v) { return std::string(1, static_cast<char>('0' + v / 10)) 
 // The chi-square p-value of kDraws replacements of `input`, read through
 // `part` (a field of the time: its hour, its minutes), against the uniform
 // law over `values`.
-double part_uniform_p(const Draw& draw, const std::string& input, const std::function<std::string(const std::string&)>& part,
+double part_uniform_p(const Draw& draw, const std::string& input,
+                      const std::function<std::string(const std::string&)>& part,
                       const std::vector<std::string>& values, uint8_t seed) {
   const Draw through = [&](const std::string& in, RandomStream& rng) { return part(draw(in, rng)); };
   return uniform_p(through, input, values, seed);

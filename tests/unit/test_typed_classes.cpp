@@ -762,6 +762,9 @@ TEST_CASE("typed: a time stays a time: one token, replaced in its shape, [time],
   CHECK((r.typed_classes & (1u << DXT_TYPED_TIME)) != 0);
   CHECK(t.run(o, "at 9am and at 6:45 a.m. and 14:30") == "at [time] and at [time]. and [time]");
   CHECK(t.run(o, "at 13:30 pm and 2.08") == "at [number] pm and [number]");
+  // A time is a whole value: "one" beside it is no number ("5 one" is).
+  CHECK(t.run(o, "at 9 am, one of them") == "at [time], one of them");
+  CHECK(t.run(o, "at 5 one of them") == "at [number] [number] of them");
   // Replace: the input's shape under keep and normalize.
   o.typed[DXT_FAMILY_NUMBERS] = DXT_TYPED_REPLACE;
   for (int i = 0; i < 20; ++i) {

@@ -12,8 +12,9 @@ NOT the lists the model ships wherever one exists:
 - cities: faker's en `city_name` (US cities) and en_IN `city_name`, one-word
   names only; countries: faker's en `country`, one-word names only;
 - conditions and drugs: a short hand list of everyday ones (below);
-- numbers, phone numbers, e-mail addresses, URLs and handles: formats
-  written here.
+- numbers, clock times, phone numbers, e-mail addresses, URLs and handles:
+  formats written here (times are labelled `time` since the time class;
+  the draws are the same, so only those labels changed).
 
 Every entity is written lower case, Title-case or as the template has it, at
 random, because capitalisation must not be required. Distractor sentences
@@ -164,7 +165,7 @@ def main(argv):
         if slot == "year":
             return str(rng.randint(1950, 2025)), "number"
         if slot == "time":
-            return rng.choice([f"{rng.randint(1, 12)}:{rng.randint(0, 59):02d}", f"{rng.randint(1, 12)}pm"]), "number"
+            return rng.choice([f"{rng.randint(1, 12)}:{rng.randint(0, 59):02d}", f"{rng.randint(1, 12)}pm"]), "time"
         if slot == "date":
             d, m, y = rng.randint(1, 28), rng.randint(1, 12), rng.randint(2000, 2030)
             return rng.choice([f"{m}/{d}/{y}", f"{y}-{m:02d}-{d:02d}", f"{d}.{m}.{y}"]), "number"

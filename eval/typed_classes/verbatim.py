@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """How often each preset releases a labelled entity of tests/data/typed_eval.txt
 verbatim (the same string, any case, as a whole token of the output), per
-family: names, places, numbers (with phone numbers), e-mail addresses, health
+family: names, places, numbers (with phone numbers and times), e-mail addresses, health
 terms. Runs `dxtext privatize --jsonl` RUNS times per preset (the system
 generator: each run draws anew), plus the readable preset's options with every
 typed family left to privatize ("readable-untyped": the readable preset before
@@ -26,7 +26,7 @@ import sys
 from collections import Counter
 
 FAMILY = {"first_name": "names", "surname": "names", "city": "places", "country": "places", "region": "places",
-          "number": "numbers", "phone": "numbers", "email": "e-mail", "url": "URLs", "handle": "handles",
+          "number": "numbers", "time": "numbers", "phone": "numbers", "email": "e-mail", "url": "URLs", "handle": "handles",
           "condition": "health", "drug": "health"}
 FAMILIES = ["names", "places", "numbers", "e-mail", "health"]
 POLICIES = ["in_vocabulary", "oov", "numbers", "stopwords"]

@@ -303,8 +303,8 @@ typedef enum dxt_token_class {
 /** Typed classes (docs/guarantees.md, "Typed replacement"): tokens found to
     be names, places, organisations, health terms (from the lists of the
     model's typed classes section, docs/format.md §10.4) or numbers,
-    phone numbers, e-mail addresses, URLs, user handles and street
-    addresses (from their pattern, whatever the model). Bit (1u << class) of
+    phone numbers, clock times, e-mail addresses, URLs, user handles and
+    street addresses (from their pattern, whatever the model), month names. Bit (1u << class) of
     dxt_release_record.typed_classes. */
 typedef enum dxt_typed_class {
   DXT_TYPED_NONE = 0,
@@ -316,22 +316,23 @@ typedef enum dxt_typed_class {
   DXT_TYPED_ORGANIZATION = 6, /**< "[organization]" */
   DXT_TYPED_CONDITION = 7,    /**< disease, illness: "[condition]" */
   DXT_TYPED_DRUG = 8,         /**< drug, medicine: "[drug]" */
-  DXT_TYPED_NUMBER = 9,       /**< digits, amounts, dates, times, versions, ordinals, number words: "[number]" */
+  DXT_TYPED_NUMBER = 9,       /**< digits, amounts, dates, versions, ordinals, number words: "[number]" */
   DXT_TYPED_PHONE = 10,       /**< phone number: "[phone]" */
   DXT_TYPED_EMAIL = 11,       /**< e-mail address: "[email]" */
   DXT_TYPED_URL = 12,         /**< URL: "[url]" */
   DXT_TYPED_HANDLE = 13,      /**< user handle, "@name": "[handle]" */
   DXT_TYPED_STREET = 14,      /**< street address, "412 Spring Road, apt 4": "[street]" */
-  DXT_TYPED_MONTH = 15        /**< month name, "October" (part of a date): "[month]" */
+  DXT_TYPED_MONTH = 15,       /**< month name, "October" (part of a date): "[month]" */
+  DXT_TYPED_TIME = 16         /**< clock time, "2:08 PM", "14:30", "9am" (its am/pm one token): "[time]" */
 } dxt_typed_class;
-#define DXT_TYPED_CLASS_COUNT 16
+#define DXT_TYPED_CLASS_COUNT 17
 
 /** Families of typed classes: one policy each (dxt_privatize_options.typed). */
 typedef enum dxt_typed_family {
   DXT_FAMILY_NAMES = 0,         /**< first names, surnames */
   DXT_FAMILY_PLACES = 1,        /**< cities, regions, countries */
   DXT_FAMILY_ORGANIZATIONS = 2, /**< organisations */
-  DXT_FAMILY_NUMBERS = 3,       /**< numbers of every shape, phone numbers, month names */
+  DXT_FAMILY_NUMBERS = 3,       /**< numbers of every shape, phone numbers, month names, clock times */
   DXT_FAMILY_ADDRESSES = 4,     /**< e-mail addresses, URLs, user handles, street addresses */
   DXT_FAMILY_HEALTH = 5         /**< conditions, drugs */
 } dxt_typed_family;
@@ -387,6 +388,11 @@ typedef enum dxt_number_shape {
       revealed (DXT_TYPED_FLAG_NUMBER_SHAPE) */
   DXT_NUMBER_SHAPE_KEEP = 1
 } dxt_number_shape;
+/* A replaced clock time (DXT_TYPED_TIME) is a uniform time of day written in
+   its input's shape (12- or 24-hour, hour only, minutes or seconds, the
+   am/pm spelling) under the keep and normalize release shapes, whatever
+   number_shape says; under strict it is a uniform "HH:MM" unless
+   number_shape is keep (docs/guarantees.md, "Typed replacement"). */
 
 /* ------------------------------------------------------------------------ */
 /* Models                                                                    */

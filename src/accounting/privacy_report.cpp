@@ -238,7 +238,9 @@ constexpr RevealBit kReveals[] = {
      "between which words other punctuation stands (, ; : dashes, quotes, brackets, all written ',')"},
     {DXT_REVEALS_TYPED_CLASSES, "typed_classes",
      "which words are names, places, numbers, addresses or health terms of the typed classes listed, and of which "
-     "class (found from each word and the words and marks around it)"},
+     "class (found from each word and the words and marks around it); a replaced time also shows its shape (12- or "
+     "24-hour, hour alone, minutes or seconds, the am/pm spelling), except under the strict shape with number_shape "
+     "hide"},
     {DXT_REVEALS_INPUT_WORDS, "input_words",
      "the input's words themselves: at this epsilon the model's words are so far apart that the mechanism "
      "returns them unchanged"},

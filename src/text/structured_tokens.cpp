@@ -431,6 +431,63 @@ std::optional<StructuredMatch> match_number(const Reader& r, size_t at) {
   return StructuredMatch{i, DXT_TYPED_NUMBER};
 }
 
+// A clock time: H:MM or H:MM:SS with an hour 0..23 ("14:30", "9:05",
+// "23:59:30"); or, with am/pm after it (attached or after one space, any
+// case, a full stop between its letters: "2:08 PM", "2:08pm", "9 a.m"), H,
+// H:MM, H.MM or H:MM:SS with an hour 1..12 ("9am", "12.30 pm"). Minutes and
+// seconds are two digits, 00..59. The full stop after "a.m" is left to the
+// text: it may end the sentence too. Not a time when more digits are joined
+// on ("12:30:45.5", "1:30/2", "12:345"): then the number pattern applies; a
+// '-' and digits may follow ("10:00-11:30", a range of two times).
+std::optional<StructuredMatch> match_time(const Reader& r, size_t at) {
+  size_t i = at;
+  int hour = 0, hour_digits = 0;
+  for (Unit u = r.at(i); is_digit(u.c) && hour_digits < 3; u = r.at(i)) {
+    hour = hour * 10 + (u.c - '0');
+    ++hour_digits;
+    i = u.next;
+  }
+  if (hour_digits == 0 || hour_digits > 2) return std::nullopt;
+  // Two digits 00..59 at k, no third one after them.
+  auto two_digits = [&](size_t& k) {
+    const Unit a = r.at(k);
+    if (!is_digit(a.c)) return false;
+    const Unit b = r.at(a.next);
+    if (!is_digit(b.c) || is_digit(r.at(b.next).c) || (a.c - '0') * 10 + (b.c - '0') > 59) return false;
+    k = b.next;
+    return true;
+  };
+  char separator = 0;
+  int fields = 0;  // after the hour: 1 minutes, 2 minutes and seconds
+  if (const Unit s = r.at(i); s.c == ':' || s.c == '.') {
+    size_t k = s.next;
+    if (two_digits(k)) {
+      separator = s.c, fields = 1, i = k;
+      if (const Unit s2 = r.at(i); separator == ':' && s2.c == ':') {
+        size_t k2 = s2.next;
+        if (two_digits(k2)) fields = 2, i = k2;
+      }
+    }
+  }
+  const Unit joiner = r.at(i);
+  if (joiner.c != kEnd && std::strchr(".,:/", joiner.c) != nullptr && is_digit(r.at(joiner.next).c))
+    return std::nullopt;
+  // am / pm: attached or after one space (U+00A0 too: read folded).
+  size_t k = i;
+  if (r.at(k).c == ' ') k = r.at(k).next;
+  if (const Unit a = r.at(k); lower(a.c) == 'a' || lower(a.c) == 'p') {
+    size_t m = a.next;
+    if (r.at(m).c == '.') m = r.at(m).next;
+    const Unit mu = r.at(m);
+    if (lower(mu.c) == 'm' && !runs_on(r, mu.next)) {
+      if (hour < 1 || hour > 12) return std::nullopt;
+      return StructuredMatch{mu.next, DXT_TYPED_TIME};
+    }
+  }
+  if (fields == 0 || separator != ':' || hour > 23 || runs_on(r, i)) return std::nullopt;
+  return StructuredMatch{i, DXT_TYPED_TIME};
+}
+
 // Street types. After words written lower case only the first row counts
 // ("412 spring street", not "a 2 hour drive" nor "a 5 mile road").
 constexpr std::string_view kStrongStreetTypes[] = {"street", "st", "avenue", "ave", "boulevard", "blvd"};
@@ -534,6 +591,7 @@ std::optional<StructuredMatch> match_structured(std::string_view text, size_t at
     if (auto m = match_email(r, at)) return m;
     if (auto m = match_street(r, at)) return m;
     if (auto m = match_phone(r, at)) return m;
+    if (auto m = match_time(r, at)) return m;
     return match_number(r, at);
   }
   return std::nullopt;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The typed tokens found by their pattern: e-mail addresses, URLs, user
-// handles, street addresses, phone numbers and numbers of every shape (dates,
-// times, versions, amounts, ordinals). The tokenizer tries them at every
+// handles, street addresses, phone numbers, clock times and numbers of every
+// shape (dates, versions, amounts, ordinals). The tokenizer tries them at every
 // token start, so that each is ONE token (and the '.' of "example.com" is no
 // sentence end).
 //
@@ -32,7 +32,7 @@ inline constexpr size_t kMaxStructuredBytes = 256;
 
 struct StructuredMatch {
   size_t end;           // one past the token's last byte
-  dxt_typed_class cls;  // DXT_TYPED_EMAIL, _URL, _HANDLE, _STREET, _PHONE or _NUMBER
+  dxt_typed_class cls;  // DXT_TYPED_EMAIL, _URL, _HANDLE, _STREET, _PHONE, _TIME or _NUMBER
 };
 
 // The structured token that starts at byte `at` of `text`, if any. `at`
@@ -66,6 +66,10 @@ struct StructuredMatch {
 //   phone   '+' or '(' then digits, or 7..15 digits in 2 or more groups of
 //           2..4 (the last of at least 3; two groups only as 3-4) separated
 //           by single '-', '.', ' ' (with '.', exactly 3-3-4)
+//   time    H:MM or H:MM:SS, hour 0..23 (14:30, 23:59:30); or with am/pm
+//           (attached or after one space, any case, "a.m": 2:08 PM, 9am,
+//           12.30 p.m) H, H:MM, H.MM or H:MM:SS, hour 1..12; minutes and
+//           seconds 00..59; no more digits joined on (a '-' may follow)
 //   number  digits (full-width digits too) joined by single . , : / - between digits (1,000.50,
 //           2024-03-12, 12:30, 3/12/2024, 1.2.3), optionally followed by
 //           st nd rd th am pm (any case)

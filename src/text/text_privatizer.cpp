@@ -115,16 +115,23 @@ std::string TextPrivatizer::render_typed(const Decision& d, std::string_view wor
       // leaves it out).
       const size_t possessive = possessive_suffix(d.typed, word);
       const std::string_view base = word.substr(0, word.size() - possessive);
+      // A time is drawn in its input's shape (12- or 24-hour, precision,
+      // am/pm spelling), which strict does not release unless number_shape
+      // keeps shapes: there every time is drawn as a 24-hour "HH:MM".
+      const std::string_view drawn_as =
+          d.typed == DXT_TYPED_TIME && policies_.shape == DXT_SHAPE_STRICT && !policies_.keep_number_shape ? "00:00"
+                                                                                                           : base;
       std::string suffix;
       if (possessive != 0 && policies_.shape == DXT_SHAPE_KEEP) suffix = word.substr(base.size());
       if (possessive != 0 && policies_.shape == DXT_SHAPE_NORMALIZE) suffix = "'s";
       if (!policies_.typed_consistent)
-        return typed_replacement(d.typed, base, rng_, lists_, policies_.keep_number_shape) + suffix;
+        return typed_replacement(d.typed, drawn_as, rng_, lists_, policies_.keep_number_shape) + suffix;
       auto key = std::make_pair(d.typed, unicode::fold(base));
       auto it = consistent_.find(key);
       if (it == consistent_.end())
         it = consistent_
-                 .emplace(std::move(key), typed_replacement(d.typed, base, rng_, lists_, policies_.keep_number_shape))
+                 .emplace(std::move(key),
+                          typed_replacement(d.typed, drawn_as, rng_, lists_, policies_.keep_number_shape))
                  .first;
       return it->second + suffix;
     }
@@ -314,7 +321,12 @@ std::vector<TextPrivatizer::Decision> TextPrivatizer::decide_tokens(std::string_
       join = true;
     }
     const size_t n = words.size();
-    auto strong = [&](size_t k) { return tokens[words[k]].kind == TokenKind::kNumber || is_number_word(folded[k]); };
+    // (A clock time is a whole value: "one" beside it, "at 9 am, one of
+    // us", is no digit of it.)
+    auto strong = [&](size_t k) {
+      const Token& t = tokens[words[k]];
+      return (t.kind == TokenKind::kNumber && t.typed != DXT_TYPED_TIME) || is_number_word(folded[k]);
+    };
     std::vector<bool> number(n, false);
     for (size_t k = 0; k < n; ++k) number[k] = strong(k);
     for (size_t k = 1; k < n; ++k) {

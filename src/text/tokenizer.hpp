@@ -17,10 +17,10 @@
 //
 // Before those rules, at every token start (and at every code point of a
 // span), the patterns of text/structured_tokens.hpp are tried: an e-mail
-// address, URL, user handle, street address, phone number or number of any
-// shape (a date, a time, a version) that matches is ONE token, a word
-// (e-mail, URL, handle, street) or a number (phone, number), with its typed
-// class in `typed`.
+// address, URL, user handle, street address, phone number, clock time
+// ("2:08 PM", its am/pm included) or number of any shape (a date, a
+// version) that matches is ONE token, a word (e-mail, URL, handle, street)
+// or a number (phone, time, number), with its typed class in `typed`.
 #pragma once
 
 #include <cstddef>
@@ -37,7 +37,7 @@ struct Token {
   size_t begin;
   size_t end;
   TokenKind kind;
-  // DXT_TYPED_EMAIL, _URL, _HANDLE, _STREET, _PHONE, _NUMBER for a token that matched
+  // DXT_TYPED_EMAIL, _URL, _HANDLE, _STREET, _PHONE, _TIME, _NUMBER for a token that matched
   // a pattern; DXT_TYPED_NONE otherwise (every other number is a
   // DXT_TYPED_NUMBER too: see typed_classes.hpp).
   dxt_typed_class typed = DXT_TYPED_NONE;

@@ -7,6 +7,7 @@
 #include "errors/error.hpp"
 #include "sampling/samplers.hpp"
 #include "text/case_shape.hpp"
+#include "text/clock_times.hpp"
 #include "text/stopwords.hpp"
 #include "unicode/fold.hpp"
 
@@ -157,7 +158,8 @@ dxt_typed_family typed_family(dxt_typed_class cls) {
     case DXT_TYPED_DRUG: return DXT_FAMILY_HEALTH;
     case DXT_TYPED_NUMBER:
     case DXT_TYPED_PHONE:
-    case DXT_TYPED_MONTH: return DXT_FAMILY_NUMBERS;
+    case DXT_TYPED_MONTH:
+    case DXT_TYPED_TIME: return DXT_FAMILY_NUMBERS;
     case DXT_TYPED_EMAIL:
     case DXT_TYPED_URL:
     case DXT_TYPED_HANDLE:
@@ -183,6 +185,7 @@ const char* typed_placeholder(dxt_typed_class cls) {
     case DXT_TYPED_HANDLE: return "[handle]";
     case DXT_TYPED_STREET: return "[street]";
     case DXT_TYPED_MONTH: return "[month]";
+    case DXT_TYPED_TIME: return "[time]";
     default: fail(DXT_E_INTERNAL, "no placeholder for typed class " + std::to_string(cls));
   }
 }
@@ -204,6 +207,7 @@ const char* typed_class_name(dxt_typed_class cls) {
     case DXT_TYPED_HANDLE: return "handle";
     case DXT_TYPED_STREET: return "street";
     case DXT_TYPED_MONTH: return "month";
+    case DXT_TYPED_TIME: return "time";
     default: return "none";
   }
 }
@@ -373,6 +377,7 @@ std::string typed_replacement(dxt_typed_class cls, std::string_view input, Rando
                                                 "July",    "August",   "September", "October", "November", "December"};
       return kMonths[uniform_index(rng, 12)];
     }
+    case DXT_TYPED_TIME: return clock_time_replacement(clock_shape(input), rng);
     case DXT_TYPED_STREET: {
       // A house number 1..999, a street name and a type from fixed lists.
       static constexpr const char* kNames[] = {"Oak",    "Maple",   "Cedar", "Pine",  "Elm",   "Main",

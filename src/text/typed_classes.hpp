@@ -148,9 +148,10 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
 // class's members): list classes from `lists`, written Title-case for names,
 // places and organisations and lower case for health terms; numbers,
 // phones, e-mail addresses, URLs and handles from fixed public patterns,
-// months from the twelve month names
-// (`keep_number_shape` keeps a number's or phone's shape and draws its
-// digits). A possessive "'s" on `input` is kept.
+// months from the twelve month names, times as a uniform time of day in
+// `input`'s shape (text/clock_times.hpp: 12- or 24-hour, precision, am/pm
+// spelling) (`keep_number_shape` keeps a number's or phone's shape and draws
+// its digits). A possessive "'s" on `input` is kept.
 std::string typed_replacement(dxt_typed_class cls, std::string_view input, RandomStream& rng, const TypedLists* lists,
                               bool keep_number_shape);
 

@@ -136,3 +136,72 @@ TEST_CASE("statistical: a replaced phone number's digits are uniform") {
       if (c >= '0' && c <= '9') ++observed[c - '0'];
   CHECK(chi_square(observed, p).p_value > kAlpha);
 }
+
+namespace {
+
+std::string two(int v) { return std::string(1, static_cast<char>('0' + v / 10)) + static_cast<char>('0' + v % 10); }
+
+// The chi-square p-value of kDraws replacements of `input`, read through
+// `part` (a field of the time: its hour, its minutes), against the uniform
+// law over `values`.
+double part_uniform_p(const Draw& draw, const std::string& input,
+                      const std::function<std::string(const std::string&)>& part,
+                      const std::vector<std::string>& values, uint8_t seed) {
+  const Draw through = [&](const std::string& in, RandomStream& rng) { return part(draw(in, rng)); };
+  return uniform_p(through, input, values, seed);
+}
+
+}  // namespace
+
+TEST_CASE("statistical: a replaced time is a uniform time of day in the input's shape") {
+  const Draw time = [](const std::string& input, RandomStream& rng) {
+    return typed_replacement(DXT_TYPED_TIME, input, rng, nullptr, false);
+  };
+  // 12-hour with minutes: the 1440 times "H:MM AM" / "H:MM PM", for two inputs.
+  std::vector<std::string> twelve;
+  for (const char* half : {" AM", " PM"})
+    for (int h = 1; h <= 12; ++h)
+      for (int m = 0; m < 60; ++m) twelve.push_back(std::to_string(h) + ":" + two(m) + half);
+  CHECK(uniform_p(time, "2:08 PM", twelve, 20) > kAlpha);
+  CHECK(uniform_p(time, "11:59 AM", twelve, 21) > kAlpha);
+  // 24-hour: the 1440 times "HH:MM".
+  std::vector<std::string> day;
+  for (int h = 0; h < 24; ++h)
+    for (int m = 0; m < 60; ++m) day.push_back(two(h) + ":" + two(m));
+  CHECK(uniform_p(time, "14:30", day, 22) > kAlpha);
+  CHECK(uniform_p(time, "0:05", day, 23) > kAlpha);
+  // An hour alone with "am": the 24 hours "1am" .. "12pm".
+  std::vector<std::string> hours;
+  for (const char* half : {"am", "pm"})
+    for (int h = 1; h <= 12; ++h) hours.push_back(std::to_string(h) + half);
+  CHECK(uniform_p(time, "9am", hours, 24) > kAlpha);
+  // The fields one by one (sharper than the joint law): the 24-hour hour,
+  // the minutes, the seconds.
+  std::vector<std::string> h24, m60;
+  for (int h = 0; h < 24; ++h) h24.push_back(two(h));
+  for (int m = 0; m < 60; ++m) m60.push_back(two(m));
+  const auto hour = [](const std::string& t) { return t.substr(0, 2); };
+  const auto minutes = [](const std::string& t) { return t.substr(3, 2); };
+  const auto seconds = [](const std::string& t) { return t.substr(6, 2); };
+  CHECK(part_uniform_p(time, "23:59:30", hour, h24, 25) > kAlpha);
+  CHECK(part_uniform_p(time, "23:59:30", minutes, m60, 26) > kAlpha);
+  CHECK(part_uniform_p(time, "23:59:30", seconds, m60, 27) > kAlpha);
+  // Broken: keeps the input one time in twenty.
+  const Draw favours_input = [&](const std::string& input, RandomStream& rng) {
+    if (uniform_index(rng, 20) == 0) return input;
+    return time(input, rng);
+  };
+  CHECK(uniform_p(favours_input, "2:08 PM", twelve, 28) < kAlpha);
+  // Broken: the hour a byte modulo 24 (hours 0..15 get 11/256, the rest 10/256).
+  const Draw modulo_hour = [&](const std::string& input, RandomStream& rng) {
+    const std::string t = time(input, rng);
+    return two(static_cast<uint8_t>(rng.next_u64()) % 24) + t.substr(2);
+  };
+  CHECK(part_uniform_p(modulo_hour, "14:30", hour, h24, 29) < kAlpha);
+  // Broken: minutes that keep the input's one time in ten.
+  const Draw keeps_minutes = [&](const std::string& input, RandomStream& rng) {
+    const std::string t = time(input, rng);
+    return uniform_index(rng, 10) == 0 ? t.substr(0, 3) + input.substr(3, 2) + t.substr(5) : t;
+  };
+  CHECK(part_uniform_p(keeps_minutes, "14:30", minutes, m60, 30) < kAlpha);
+}

@@ -192,3 +192,55 @@ TEST_CASE("structured: numbers in full-width digits, and hostile input stays lin
   }
   CHECK(at == text.size());
 }
+
+TEST_CASE("structured: clock times are one token, am/pm included; other numbers stay numbers") {
+  // 24-hour: H:MM, H:MM:SS, hour 0..23.
+  one("at 14:30 sharp", "14:30", DXT_TYPED_TIME);
+  one("at 9:05.", "9:05", DXT_TYPED_TIME);
+  one("at 00:00 exactly", "00:00", DXT_TYPED_TIME);
+  one("finished at 23:59:30 last night", "23:59:30", DXT_TYPED_TIME);
+  // 12-hour: attached or after one space, any case, a full stop between the
+  // letters; the full stop after them is left to the text.
+  one("moved to 2:08 PM, can you", "2:08 PM", DXT_TYPED_TIME);
+  one("moved to 2:08pm.", "2:08pm", DXT_TYPED_TIME);
+  one("at 6:45 a.m. and", "6:45 a.m", DXT_TYPED_TIME);
+  one("at 7:30 P.M", "7:30 P.M", DXT_TYPED_TIME);
+  one("dentist at 9am tomorrow", "9am", DXT_TYPED_TIME);
+  one("doors open 7 pm, show", "7 pm", DXT_TYPED_TIME);
+  one("at 9 a.m. tomorrow", "9 a.m", DXT_TYPED_TIME);
+  one("lunch at 12.30 pm", "12.30 pm", DXT_TYPED_TIME);
+  one("at 11:59:30 PM", "11:59:30 PM", DXT_TYPED_TIME);
+  one("at 09:15 am", "09:15 am", DXT_TYPED_TIME);
+  // Read folded: full-width digits and colon, U+00A0 before "PM".
+  one("at \xEF\xBC\x92\xEF\xBC\x9A\xEF\xBC\x90\xEF\xBC\x98 now", "\xEF\xBC\x92\xEF\xBC\x9A\xEF\xBC\x90\xEF\xBC\x98",
+      DXT_TYPED_TIME);
+  one("at 2:08\xC2\xA0PM now", "2:08\xC2\xA0PM", DXT_TYPED_TIME);
+  // A range: two times.
+  const auto range = structured("open 10:00-11:30pm daily");
+  REQUIRE(range.size() == 2);
+  CHECK(range[0].text == "10:00");
+  CHECK(range[0].typed == DXT_TYPED_TIME);
+  CHECK(range[1].text == "11:30pm");
+  CHECK(range[1].typed == DXT_TYPED_TIME);
+  // A date and a time: a number and a time.
+  const auto stamp = structured("on 2024-03-12 14:30 we");
+  REQUIRE(stamp.size() == 2);
+  CHECK(stamp[0].typed == DXT_TYPED_NUMBER);
+  CHECK(stamp[1].text == "14:30");
+  CHECK(stamp[1].typed == DXT_TYPED_TIME);
+  // Not times: hours or minutes out of range, one-digit or three-digit
+  // minutes, more digits joined on, a decimal without am/pm, a version, a
+  // ratio, am/pm that runs into a word.
+  for (const char* text : {"at 24:00", "at 13:30 pm", "at 0:30 am", "at 9:60", "a ratio of 16:9", "at 12:345",
+                           "at 12:30:45.5", "at 1:30/2", "costs 2.08 now", "version v2.08", "version 1.2.3",
+                           "score 123:45", "at 5 amazing", "at 5 a man", "at 5 pmt", "at 9 a.mx", "at 13pm"})
+    none(text, DXT_TYPED_TIME);
+  one("at 13:30 pm", "13:30", DXT_TYPED_NUMBER);  // and "pm" a word
+  one("at 24:00", "24:00", DXT_TYPED_NUMBER);
+  one("costs 2.08 now", "2.08", DXT_TYPED_NUMBER);
+  CHECK(structured("version v2.08").empty());
+  // A verse reference with a two-digit verse and a chapter up to 23 reads as
+  // a time (the text alone cannot tell): docs/evaluation/typed-classes.md.
+  one("John 3:16 says", "3:16", DXT_TYPED_TIME);
+  one("Genesis 1:1 says", "1:1", DXT_TYPED_NUMBER);
+}

@@ -87,10 +87,12 @@ TEST_CASE("typed: structured tokens are one token each") {
   one("call 555.123.4567", "555.123.4567", DXT_TYPED_PHONE);
   one("on 2024-03-12 at", "2024-03-12", DXT_TYPED_NUMBER);
   one("on 3/12/2024.", "3/12/2024", DXT_TYPED_NUMBER);
-  one("at 12:30 sharp", "12:30", DXT_TYPED_NUMBER);
+  one("at 12:30 sharp", "12:30", DXT_TYPED_TIME);
+  one("at 2:08 PM sharp", "2:08 PM", DXT_TYPED_TIME);
   one("version 1.2.3", "1.2.3", DXT_TYPED_NUMBER);
   one("the 3rd time", "3rd", DXT_TYPED_NUMBER);
-  one("at 5pm", "5pm", DXT_TYPED_NUMBER);
+  one("at 5pm", "5pm", DXT_TYPED_TIME);
+  one("at 13pm", "13pm", DXT_TYPED_NUMBER);
   one("from 1990-2000", "1990-2000", DXT_TYPED_NUMBER);
   one("costs $1,000.50", "1,000.50", DXT_TYPED_NUMBER);
   // Not structured: words with digits, an '@' inside a word, a lone '@'.
@@ -276,6 +278,44 @@ TEST_CASE("typed: replacements have their class's public shape") {
   CHECK(std::string(typed_placeholder(DXT_TYPED_CITY)) == "[city]");
   CHECK(std::string(typed_placeholder(DXT_TYPED_NUMBER)) == "[number]");
   CHECK(std::string(typed_placeholder(DXT_TYPED_MONTH)) == "[month]");
+  CHECK(std::string(typed_placeholder(DXT_TYPED_TIME)) == "[time]");
+  CHECK(std::string(typed_class_name(DXT_TYPED_TIME)) == "time");
+  CHECK(typed_family(DXT_TYPED_TIME) == DXT_FAMILY_NUMBERS);
+}
+
+TEST_CASE("typed: a replaced time keeps its 12- or 24-hour shape, its precision and its am/pm spelling") {
+  RandomStream rng = seeded(2);
+  const std::vector<std::pair<std::string, std::string>> shapes = {
+      {"2:08 PM", "([1-9]|1[0-2]):[0-5][0-9] [AP]M"},
+      {"2:08pm", "([1-9]|1[0-2]):[0-5][0-9][ap]m"},
+      {"6:45 a.m", "([1-9]|1[0-2]):[0-5][0-9] [ap]\\.m"},
+      {"7:30 P.M", "([1-9]|1[0-2]):[0-5][0-9] [AP]\\.M"},
+      {"9am", "([1-9]|1[0-2])[ap]m"},
+      {"9 AM", "([1-9]|1[0-2]) [AP]M"},
+      {"12.30 pm", "([1-9]|1[0-2])\\.[0-5][0-9] [ap]m"},
+      {"11:59:30 PM", "([1-9]|1[0-2]):[0-5][0-9]:[0-5][0-9] [AP]M"},
+      {"14:30", "([01][0-9]|2[0-3]):[0-5][0-9]"},
+      {"9:05", "([01][0-9]|2[0-3]):[0-5][0-9]"},
+      {"23:59:30", "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"},
+      {"2:08\xC2\xA0PM", "([1-9]|1[0-2]):[0-5][0-9] [AP]M"},
+  };
+  for (const auto& [input, shape] : shapes) {
+    std::set<std::string> seen;
+    for (int i = 0; i < 200; ++i) {
+      // number_shape changes nothing for a time.
+      const std::string t = typed_replacement(DXT_TYPED_TIME, input, rng, nullptr, i % 2 == 0);
+      CHECK_MESSAGE(std::regex_match(t, std::regex(shape)), input, " -> ", t);
+      seen.insert(t);
+    }
+    CHECK_MESSAGE(seen.size() > 20, input);  // drawn, not copied
+  }
+  // Both halves of the day are drawn.
+  std::set<char> halves;
+  for (int i = 0; i < 100; ++i) {
+    const std::string t = typed_replacement(DXT_TYPED_TIME, "2:08 pm", rng, nullptr, false);
+    halves.insert(t[t.size() - 2]);
+  }
+  CHECK(halves == std::set<char>{'a', 'p'});
 }
 
 TEST_CASE("typed: the section round-trips and every fault is named") {
@@ -706,4 +746,61 @@ TEST_CASE("typed: a replacement is drawn from the members the model's vocabulary
   drawn.clear();
   for (int i = 0; i < 400; ++i) drawn.insert(typed_replacement(DXT_TYPED_FIRST_NAME, "Sarah", rng, loaded, false));
   CHECK(drawn.size() == loaded->members[DXT_TYPED_FIRST_NAME].size());
+}
+
+TEST_CASE("typed: a time stays a time: one token, replaced in its shape, [time], dropped, consistent, recorded") {
+  TypedModel t({"meeting", "moved", "to", "at", "and"});
+  dxt_privatize_options o;
+  dxt_privatize_options_init(&o);
+  o.epsilon = 1;
+  for (uint32_t& p : o.policy) p = DXT_POLICY_KEEP;  // only typed tokens change
+  o.typed[DXT_FAMILY_NUMBERS] = DXT_TYPED_PLACEHOLDER;
+  dxt_release_record r;
+  dxt_release_record_init(&r);
+  // The am/pm is part of the time, not a word of its own.
+  CHECK(t.run(o, "meeting moved to 2:08 PM, ok", &r) == "meeting moved to [time], ok");
+  CHECK((r.typed_classes & (1u << DXT_TYPED_TIME)) != 0);
+  CHECK(t.run(o, "at 9am and at 6:45 a.m. and 14:30") == "at [time] and at [time]. and [time]");
+  CHECK(t.run(o, "at 13:30 pm and 2.08") == "at [number] pm and [number]");
+  // A time is a whole value: "one" beside it is no number ("5 one" is).
+  CHECK(t.run(o, "at 9 am, one of them") == "at [time], one of them");
+  CHECK(t.run(o, "at 5 one of them") == "at [number] [number] of them");
+  // Replace: the input's shape under keep and normalize.
+  o.typed[DXT_FAMILY_NUMBERS] = DXT_TYPED_REPLACE;
+  for (int i = 0; i < 20; ++i) {
+    const std::string keep = t.run(o, "moved to 2:08 PM, and 14:30 and 6:45 a.m.");
+    CHECK_MESSAGE(std::regex_match(keep, std::regex("moved to ([1-9]|1[0-2]):[0-5][0-9] [AP]M, and "
+                                                    "([01][0-9]|2[0-3]):[0-5][0-9] and ([1-9]|1[0-2]):[0-5][0-9] "
+                                                    "[ap]\\.m\\.")),
+                  keep);
+  }
+  o.release_shape = DXT_SHAPE_NORMALIZE;
+  const std::string normalized = t.run(o, "moved to 2:08pm");
+  CHECK_MESSAGE(std::regex_match(normalized, std::regex("[Mm]oved to ([1-9]|1[0-2]):[0-5][0-9][ap]m")), normalized);
+  // Strict: every time a 24-hour HH:MM (its shape is not released), unless
+  // number_shape keeps shapes.
+  o.release_shape = DXT_SHAPE_STRICT;
+  for (uint32_t& p : o.policy) p = DXT_POLICY_PRIVATIZE;
+  const std::string strict = t.run(o, "2:08 PM 9am");
+  CHECK_MESSAGE(std::regex_match(strict, std::regex("([01][0-9]|2[0-3]):[0-5][0-9] ([01][0-9]|2[0-3]):[0-5][0-9]")),
+                strict);
+  o.number_shape = DXT_NUMBER_SHAPE_KEEP;
+  const std::string strict_kept = t.run(o, "2:08 PM 9am");
+  CHECK_MESSAGE(std::regex_match(strict_kept, std::regex("([1-9]|1[0-2]):[0-5][0-9] [AP]M ([1-9]|1[0-2])[ap]m")),
+                strict_kept);
+  o.number_shape = DXT_NUMBER_SHAPE_HIDE;
+  o.release_shape = DXT_SHAPE_KEEP;
+  for (uint32_t& p : o.policy) p = DXT_POLICY_KEEP;
+  // typed_consistent: the same time written the same way, one draw.
+  o.typed_consistent = 1;
+  for (int i = 0; i < 20; ++i) {
+    const std::string s = t.run(o, "at 2:08 PM and at 2:08 PM");
+    std::smatch m;
+    REQUIRE(std::regex_match(s, m, std::regex("at (.+) and at (.+)")));
+    CHECK(m[1].str() == m[2].str());
+  }
+  o.typed_consistent = 0;
+  // Drop: no trace.
+  o.typed[DXT_FAMILY_NUMBERS] = DXT_TYPED_DROP;
+  CHECK(t.run(o, "moved to 2:08 PM, ok") == "moved to, ok");
 }

@@ -55,7 +55,7 @@ export interface OptionsObject {
   places?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** organisations the model lists: replace = one drawn uniformly, placeholder = [organization] (default privatize). */
   organizations?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
-  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words), phone numbers and month names: replace = a uniform number (number_shape) or month, placeholder = [number] [phone] [month]; privatize leaves them to the numbers policy (default privatize). */
+  /** numbers of every shape (digits, amounts, dates, versions, ordinals, number words), phone numbers, month names and clock times: replace = a uniform number (number_shape), month or time of day (in the time's 12- or 24-hour shape), placeholder = [number] [phone] [month] [time]; privatize leaves them to the numbers policy (default privatize). */
   typedNumbers?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** e-mail addresses, URLs, user handles, street addresses (each one token): replace = one drawn uniformly from a public pattern (name00@example.com, https://example.com/xxxxxx, @name00, 123 Oak Street), placeholder = [email] [url] [handle] [street] (default privatize). */
   addresses?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
@@ -63,7 +63,7 @@ export interface OptionsObject {
   health?: 'privatize' | 'placeholder' | 'replace' | 'keep' | 'drop';
   /** on: within one call, equal typed tokens get the same replacement (the release then shows which typed tokens were the same entity) (default off). */
   typedConsistent?: 'off' | 'on';
-  /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (default hide). */
+  /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape); a clock time keeps its 12- or 24-hour shape either way, except under the strict shape with hide (a uniform HH:MM) (default hide). */
   numberShape?: 'hide' | 'keep';
   /** the uniform floor p: each privatised word is released, with probability p, as a word drawn uniformly from the output vocabulary (n words), which caps the loss per word at ln(1 + (1 - p) m n / p) nats, m the largest probability of one output (the record's worst_case_per_word); docs/guarantees.md, "The uniform floor" (default 0). */
   floor?: number;

@@ -441,7 +441,7 @@ impl Options {
         self.set("organizations", &value.option_name())
     }
 
-    /// numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words), phone numbers and month names: replace = a uniform number (number_shape) or month, placeholder = [number] [phone] [month]; privatize leaves them to the numbers policy (default privatize). One of privatize, placeholder, replace, keep, drop.
+    /// numbers of every shape (digits, amounts, dates, versions, ordinals, number words), phone numbers, month names and clock times: replace = a uniform number (number_shape), month or time of day (in the time's 12- or 24-hour shape), placeholder = [number] [phone] [month] [time]; privatize leaves them to the numbers policy (default privatize). One of privatize, placeholder, replace, keep, drop.
     pub fn typed_numbers(self, value: impl OptionName) -> Options {
         self.set("typed_numbers", &value.option_name())
     }
@@ -461,7 +461,7 @@ impl Options {
         self.set("typed_consistent", &value.option_name())
     }
 
-    /// what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (default hide). One of hide, keep.
+    /// what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape); a clock time keeps its 12- or 24-hour shape either way, except under the strict shape with hide (a uniform HH:MM) (default hide). One of hide, keep.
     pub fn number_shape(self, value: impl OptionName) -> Options {
         self.set("number_shape", &value.option_name())
     }

@@ -302,12 +302,12 @@ public final class DxOptions {
     return set("organizations", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
-  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words), phone numbers and month names: replace = a uniform number (number_shape) or month, placeholder = [number] [phone] [month]; privatize leaves them to the numbers policy (typed_numbers; default privatize). One of privatize, placeholder, replace, keep, drop. */
+  /** numbers of every shape (digits, amounts, dates, versions, ordinals, number words), phone numbers, month names and clock times: replace = a uniform number (number_shape), month or time of day (in the time's 12- or 24-hour shape), placeholder = [number] [phone] [month] [time]; privatize leaves them to the numbers policy (typed_numbers; default privatize). One of privatize, placeholder, replace, keep, drop. */
   public DxOptions typedNumbers(String value) {
     return set("typed_numbers", value);
   }
 
-  /** numbers of every shape (digits, amounts, dates, times, versions, ordinals, number words), phone numbers and month names: replace = a uniform number (number_shape) or month, placeholder = [number] [phone] [month]; privatize leaves them to the numbers policy (typed_numbers; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  /** numbers of every shape (digits, amounts, dates, versions, ordinals, number words), phone numbers, month names and clock times: replace = a uniform number (number_shape), month or time of day (in the time's 12- or 24-hour shape), placeholder = [number] [phone] [month] [time]; privatize leaves them to the numbers policy (typed_numbers; default privatize). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
   public DxOptions typedNumbers(Enum<?> value) {
     return set("typed_numbers", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
@@ -342,12 +342,12 @@ public final class DxOptions {
     return set("typed_consistent", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
-  /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (number_shape; default hide). One of hide, keep. */
+  /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape); a clock time keeps its 12- or 24-hour shape either way, except under the strict shape with hide (a uniform HH:MM) (number_shape; default hide). One of hide, keep. */
   public DxOptions numberShape(String value) {
     return set("number_shape", value);
   }
 
-  /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape) (number_shape; default hide). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
+  /** what a replaced number keeps: hide (a uniform 0..99; a phone a uniform NNN-NNN-NNNN) or keep (separators and digit count kept, every digit drawn: reveals the shape); a clock time keeps its 12- or 24-hour shape either way, except under the strict shape with hide (a uniform HH:MM) (number_shape; default hide). The constant's name is the value's (PERMUTE_AND_FLIP: permute-and-flip). */
   public DxOptions numberShape(Enum<?> value) {
     return set("number_shape", value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }

@@ -60,8 +60,8 @@ bool has_exact_law(const Mechanism& m) {
          (inner.id() == DXT_MECHANISM_EXPONENTIAL && inner.params().sampler == DXT_SAMPLER_GUMBEL);
 }
 
-void exact_log_law(const Mechanism& m, const Model& model, std::optional<uint32_t> index,
-                   std::vector<double>& log_law, std::optional<uint32_t> previous) {
+void exact_log_law(const Mechanism& m, const Model& model, std::optional<uint32_t> index, std::vector<double>& log_law,
+                   std::optional<uint32_t> previous) {
   if (!has_exact_law(m))
     fail(DXT_E_UNSUPPORTED, std::string("no exact law is known for the ") + mechanism_name(m.id()) +
                                 " mechanism; only its bound (epsilon * d, capped by a floor) is");

@@ -60,8 +60,7 @@ class OrderingMechanism final : public Mechanism {
   OrderingMechanism(const Model& model, const MechanismParams& params);
   dxt_metric metric() const override { return DXT_METRIC_ORDERING; }
   uint32_t privatize(RandomStream& rng, std::optional<uint32_t> index) override;
-  uint32_t privatize_after(RandomStream& rng, std::optional<uint32_t> index,
-                           std::optional<uint32_t> previous) override;
+  uint32_t privatize_after(RandomStream& rng, std::optional<uint32_t> index, std::optional<uint32_t> previous) override;
   bool reads_context() const override { return prior_ != nullptr; }
 
   // The offset along a cycle of n places: floor(E1/eps) - floor(E2/eps)

@@ -17,9 +17,9 @@
 
 #include "errors/error.hpp"
 #include "model/checked_math.hpp"
+#include "model/context_prior.hpp"
 #include "model/f16.hpp"
 #include "model/format.hpp"
-#include "model/context_prior.hpp"
 #include "model/typed_lists.hpp"
 #include "unicode/fold.hpp"
 #include "unicode/utf8.hpp"
@@ -321,7 +321,8 @@ void Model::validate(const ModelOpenOptions& options) {
   // Check 18 (docs/format.md §10.4): the header and size now, in constant
   // time; the members on first use (typed_lists()).
   if (typed_section_.data != nullptr) check_typed_lists_header(typed_section_.data, typed_section_.size);
-  if (prior_section_.data != nullptr) check_context_prior_header(prior_section_.data, prior_section_.size, vocabulary_size_);
+  if (prior_section_.data != nullptr)
+    check_context_prior_header(prior_section_.data, prior_section_.size, vocabulary_size_);
   if (strings_.size > UINT32_MAX) corrupt("vocabulary strings exceed 4 GiB");
   const uint32_t* offsets = reinterpret_cast<const uint32_t*>(offsets_.data);
   if (offsets[0] != 0 || offsets[V] != strings_.size) corrupt("vocabulary offsets do not span the string section");

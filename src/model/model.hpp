@@ -30,7 +30,7 @@
 
 namespace dxt {
 
-struct ModelBytes;  // the mapping or the caller's buffer
+struct ModelBytes;    // the mapping or the caller's buffer
 struct TypedLists;    // model/typed_lists.hpp
 struct ContextPrior;  // model/context_prior.hpp
 

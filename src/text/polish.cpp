@@ -44,9 +44,9 @@ bool is_first_person(std::string_view lower_word) {
 // The subject form of an object or reflexive pronoun, or "".
 std::string_view subject_form(std::string_view lower_word) {
   static constexpr std::pair<std::string_view, std::string_view> kForms[] = {
-      {"me", "i"},          {"myself", "i"},     {"him", "he"},           {"himself", "he"},    {"her", "she"},
-      {"herself", "she"},   {"us", "we"},        {"ourselves", "we"},     {"them", "they"},     {"themselves", "they"},
-      {"yourself", "you"},  {"yourselves", "you"}, {"itself", "it"}};
+      {"me", "i"},         {"myself", "i"},       {"him", "he"},       {"himself", "he"}, {"her", "she"},
+      {"herself", "she"},  {"us", "we"},          {"ourselves", "we"}, {"them", "they"},  {"themselves", "they"},
+      {"yourself", "you"}, {"yourselves", "you"}, {"itself", "it"}};
   for (const auto& [object, subject] : kForms)
     if (lower_word == object) return subject;
   return {};
@@ -56,10 +56,10 @@ std::string_view subject_form(std::string_view lower_word) {
 // auxiliaries, modals and their negations ("Me would", "Them don't").
 bool is_finite_verb(std::string_view lower_word) {
   static constexpr std::string_view kVerbs[] = {
-      "am",       "are",    "is",      "was",       "were",      "have",     "has",    "had",      "do",
-      "does",     "did",    "will",    "would",     "shall",     "should",   "can",    "could",    "may",
-      "might",    "must",   "don't",   "doesn't",   "didn't",    "won't",    "wouldn't", "can't",  "cannot",
-      "couldn't", "shouldn't", "isn't", "aren't",   "wasn't",    "weren't",  "haven't", "hasn't", "hadn't"};
+      "am",       "are",       "is",    "was",     "were",   "have",    "has",      "had",    "do",
+      "does",     "did",       "will",  "would",   "shall",  "should",  "can",      "could",  "may",
+      "might",    "must",      "don't", "doesn't", "didn't", "won't",   "wouldn't", "can't",  "cannot",
+      "couldn't", "shouldn't", "isn't", "aren't",  "wasn't", "weren't", "haven't",  "hasn't", "hadn't"};
   return std::find(std::begin(kVerbs), std::end(kVerbs), lower_word) != std::end(kVerbs);
 }
 
@@ -120,9 +120,9 @@ void polish_normalized(std::string& text) {
     // and right before a verb: a pronoun takes its subject form ("Me would"
     // -> "I would", "Yourselves don't" -> "You don't").
     const bool sentence_start = k == 0 || (words[k - 1].end < text.size() && text[words[k - 1].end] == '.');
-    const bool before_verb =
-        k + 1 < words.size() && s.end == words[k + 1].begin - 1 &&
-        is_finite_verb(lowered(std::string_view(text).substr(words[k + 1].begin, words[k + 1].end - words[k + 1].begin)));
+    const bool before_verb = k + 1 < words.size() && s.end == words[k + 1].begin - 1 &&
+                             is_finite_verb(lowered(std::string_view(text).substr(
+                                 words[k + 1].begin, words[k + 1].end - words[k + 1].begin)));
     const std::string_view subject = sentence_start && before_verb ? subject_form(l) : std::string_view();
     if (!subject.empty()) {
       const bool capital = w[0] >= 'A' && w[0] <= 'Z';

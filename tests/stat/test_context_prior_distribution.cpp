@@ -132,8 +132,8 @@ std::vector<double> bonus(std::optional<uint32_t> c, double B, bool uncapped = f
   return b;
 }
 
-std::vector<double> prior_law(const Toy& t, double eps, double B, std::optional<uint32_t> w,
-                              std::optional<uint32_t> c, const std::vector<uint8_t>& s = {}, bool uncapped = false) {
+std::vector<double> prior_law(const Toy& t, double eps, double B, std::optional<uint32_t> w, std::optional<uint32_t> c,
+                              const std::vector<uint8_t>& s = {}, bool uncapped = false) {
   std::vector<double> p = ordering_law(t, eps, w, s);
   const std::vector<double> b = bonus(c, B, uncapped);
   double z = 1;
@@ -175,8 +175,7 @@ TEST_CASE("context prior: the released word follows P(y | w) (1 + b(c, y)) / Z_c
           CAPTURE(w.value_or(999));
           CAPTURE(c.value_or(999));
           const std::vector<double> p = prior_law(t, eps, B, w, c);
-          CHECK(test::chi_square(histogram([&] { return mech.privatize_after(rng, w, c); }), p).p_value >
-                test::kAlpha);
+          CHECK(test::chi_square(histogram([&] { return mech.privatize_after(rng, w, c); }), p).p_value > test::kAlpha);
           // The library's exact law (what `dxtext loss` reads) is the same law.
           std::vector<double> lib;
           exact_law(mech, *t.model, w, lib, c);

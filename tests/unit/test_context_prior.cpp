@@ -30,8 +30,8 @@ std::string with_prior(const std::vector<uint8_t>& section) {
   test::AlignedBytes base(test::build_model_bytes(test::grid_2d_spec()));
   const auto m = Model::open_memory(base.data(), base.size, {});
   std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
-  write_model_with_section(*m, static_cast<uint32_t>(fmt::SectionKind::kContextPrior), section,
-                           fmt::kMinorContextPrior, out);
+  write_model_with_section(*m, static_cast<uint32_t>(fmt::SectionKind::kContextPrior), section, fmt::kMinorContextPrior,
+                           out);
   return out.str();
 }
 

@@ -37,7 +37,7 @@ struct Opened {
     dxt::test::ToyModelSpec s = dxt::test::grid_2d_spec();
     s.with_frequencies = true;
     s.with_orderings = true;
-    s.with_typed_lists = true;  // the presets' typed families need the lists
+    s.with_typed_lists = true;    // the presets' typed families need the lists
     s.with_context_prior = true;  // and readable its context prior
     return dxt::test::build_model_bytes(s);
   }

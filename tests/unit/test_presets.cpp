@@ -40,7 +40,7 @@ struct Opened {
     dxt::test::ToyModelSpec s = dxt::test::grid_2d_spec();
     s.with_frequencies = frequencies;
     s.with_orderings = true;
-    s.with_typed_lists = true;  // the presets type names, places, ...
+    s.with_typed_lists = true;    // the presets type names, places, ...
     s.with_context_prior = true;  // readable weights its words by a context prior
     return dxt::test::build_model_bytes(s);
   }

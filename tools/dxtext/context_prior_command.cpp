@@ -54,8 +54,7 @@ std::vector<PriorPair> read_pairs(const std::string& path, const Model& model) {
 
 int run_context_prior(int argc, char** argv) {
   Args args(argc, argv, 2, {"successors"}, {});
-  if (args.positional().size() != 3)
-    throw UsageError("context-prior needs PAIRS.tsv IN.dxe OUT.dxe [--successors M]");
+  if (args.positional().size() != 3) throw UsageError("context-prior needs PAIRS.tsv IN.dxe OUT.dxe [--successors M]");
   const std::string pairs_path = args.positional()[0], in_path = args.positional()[1], out_path = args.positional()[2];
   const uint64_t successors = args.count("successors", 16);
   if (successors == 0 || successors > prior_format::kMaxSuccessorsLimit)

@@ -20,7 +20,6 @@
 #include <cmath>
 #include <functional>
 #include <memory>
-#include <sstream>
 #include <vector>
 
 #include "errors/error.hpp"
@@ -28,10 +27,8 @@
 #include "mechanisms/ordering_mechanism.hpp"
 #include "mechanisms/uniform_floor.hpp"
 #include "model/context_prior.hpp"
-#include "model/format.hpp"
-#include "model/ordering_builder.hpp"
-#include "model/section_append_writer.hpp"
 #include "sampling/samplers.hpp"
+#include "support/ordering_toy.hpp"
 #include "support/statistics.hpp"
 #include "support/toy_models.hpp"
 #include "text/text_privatizer.hpp"
@@ -41,8 +38,8 @@ using namespace dxt;
 namespace {
 
 constexpr size_t kTrials = 100000;
-constexpr uint32_t kWords = 20;
-constexpr uint32_t kK = 3;
+constexpr uint32_t kWords = test::kToyWords;
+using Toy = test::OrderingToy;
 
 RandomStream seeded(uint8_t tag) {
   std::array<uint8_t, 32> seed{};
@@ -51,73 +48,15 @@ RandomStream seeded(uint8_t tag) {
   return RandomStream(make_keyed_stream(seed));
 }
 
-std::vector<uint32_t> toy_orderings() {
-  std::vector<uint32_t> words;
-  for (uint32_t p = 0; p < kWords; ++p) words.push_back(p);
-  for (uint32_t p = 0; p < kWords; ++p) words.push_back((7 * p + 3) % kWords);
-  const uint32_t shuffled[kWords] = {5, 17, 2, 11, 0, 19, 8, 13, 3, 16, 9, 1, 14, 6, 18, 4, 12, 10, 15, 7};
-  words.insert(words.end(), shuffled, shuffled + kWords);
-  return words;
-}
-
 // Word 0 is followed by 3 (lift 4), 7 (2), 12 (30) and 8 (1.5); word 5 by
 // 0 (8), 19 (64), 6 (3); word 7 by 8 (200); the others by nothing.
 std::vector<PriorPair> toy_pairs() {
   return {{0, 3, 4}, {0, 7, 2}, {0, 12, 30}, {0, 8, 1.5}, {5, 0, 8}, {5, 19, 64}, {5, 6, 3}, {7, 8, 200}};
 }
 
-struct Toy {
-  test::AlignedBytes bytes;
-  std::shared_ptr<const Model> model;
-  std::vector<uint32_t> words;  // K x V
-};
+Toy make_toy() { return test::make_ordering_toy(toy_pairs()); }
 
-Toy make_toy() {
-  Toy t;
-  test::AlignedBytes base(test::build_model_bytes(test::grid_2d_spec()));
-  const auto m = Model::open_memory(base.data(), base.size, {});
-  t.words = toy_orderings();
-  OrderingBuildOptions o;
-  o.count = kK;
-  std::stringstream ordered(std::ios::in | std::ios::out | std::ios::binary);
-  write_model_with_section(*m, static_cast<uint32_t>(format::SectionKind::kOrderings), encode_orderings(*m, o, t.words),
-                           format::kMinorOrderings, ordered);
-  test::AlignedBytes with_orderings(ordered.str());
-  const auto m2 = Model::open_memory(with_orderings.data(), with_orderings.size, {});
-  std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
-  write_model_with_section(*m2, static_cast<uint32_t>(format::SectionKind::kContextPrior),
-                           encode_context_prior(kWords, toy_pairs(), 16), format::kMinorContextPrior, out);
-  t.bytes = test::AlignedBytes(out.str());
-  t.model = Model::open_memory(t.bytes.data(), t.bytes.size, {});
-  return t;
-}
-
-double wrapped(double eps, uint32_t n, uint32_t r) {
-  const double a = std::exp(-eps);
-  return (1 - a) / (1 + a) * (std::pow(a, r) + std::pow(a, n - r)) / (1 - std::pow(a, n));
-}
-
-// The ordering law for input w over the vocabulary, output vocabulary s
-// (empty: all words).
-std::vector<double> ordering_law(const Toy& t, double eps, std::optional<uint32_t> w, const std::vector<uint8_t>& s) {
-  std::vector<double> p(kWords, 0.0);
-  for (uint32_t L = 0; L < kK; ++L) {
-    const uint32_t* cycle = t.words.data() + L * kWords;
-    std::vector<uint32_t> members;
-    for (uint32_t q = 0; q < kWords; ++q)
-      if (s.empty() || s[cycle[q]]) members.push_back(cycle[q]);
-    const auto n = static_cast<uint32_t>(members.size());
-    uint32_t start = 0;
-    if (w) {
-      const auto place = static_cast<uint32_t>(std::find(cycle, cycle + kWords, *w) - cycle);
-      uint32_t before = 0;
-      for (uint32_t q = 0; q < place; ++q) before += s.empty() || s[cycle[q]];
-      start = before == n ? 0 : before;
-    }
-    for (uint32_t r = 0; r < n; ++r) p[members[(start + r) % n]] += wrapped(eps, n, r) / kK;
-  }
-  return p;
-}
+using test::ordering_law;
 
 // b(c, y) for every y: min(B, lift - 1) with the lift as stored (its code);
 // `uncapped` ignores B (a broken variant).
@@ -266,13 +205,7 @@ TEST_CASE("context prior: the exact law meets eps d + min(eps d, ln(1 + B)) for 
         for (uint32_t w = 0; w < kWords; ++w) law[w] = prior_law(t, eps, B, w, c);
         for (uint32_t w = 0; w < kWords; ++w)
           for (uint32_t v = 0; v < kWords; ++v) {
-            uint32_t d = 0;
-            for (uint32_t L = 0; L < kK; ++L) {
-              const uint32_t* cyc = t.words.data() + L * kWords;
-              const auto pw = static_cast<uint32_t>(std::find(cyc, cyc + kWords, w) - cyc);
-              const auto pv = static_cast<uint32_t>(std::find(cyc, cyc + kWords, v) - cyc);
-              d = std::max(d, cyclic_distance(pw, pv, kWords));
-            }
+            const uint32_t d = test::toy_ordering_distance(t, w, v);
             const double bound = eps * d + std::min(eps * d, std::log1p(B));
             for (uint32_t o = 0; o < kWords; ++o) {
               const double loss = std::log(law[w][o] / law[v][o]);

@@ -18,14 +18,11 @@
 #include <functional>
 #include <memory>
 #include <numeric>
-#include <sstream>
 #include <vector>
 
 #include "mechanisms/ordering_mechanism.hpp"
-#include "model/format.hpp"
-#include "model/ordering_builder.hpp"
-#include "model/section_append_writer.hpp"
 #include "sampling/samplers.hpp"
+#include "support/ordering_toy.hpp"
 #include "support/statistics.hpp"
 #include "support/toy_models.hpp"
 
@@ -34,7 +31,8 @@ using namespace dxt;
 namespace {
 
 constexpr size_t kTrials = 100000;
-constexpr uint32_t kWords = 20;
+constexpr uint32_t kWords = test::kToyWords;
+using Toy = test::OrderingToy;
 
 RandomStream seeded(uint8_t tag) {
   std::array<uint8_t, 32> seed{};
@@ -43,68 +41,13 @@ RandomStream seeded(uint8_t tag) {
   return RandomStream(make_keyed_stream(seed));
 }
 
-// Three fixed orderings of the 20 toy words: the identity, a stride-7
-// permutation and a hand-shuffled one.
-std::vector<uint32_t> toy_orderings() {
-  std::vector<uint32_t> words;
-  for (uint32_t p = 0; p < kWords; ++p) words.push_back(p);
-  for (uint32_t p = 0; p < kWords; ++p) words.push_back((7 * p + 3) % kWords);
-  const uint32_t shuffled[kWords] = {5, 17, 2, 11, 0, 19, 8, 13, 3, 16, 9, 1, 14, 6, 18, 4, 12, 10, 15, 7};
-  words.insert(words.end(), shuffled, shuffled + kWords);
-  return words;
-}
+Toy make_toy() { return test::make_ordering_toy(); }
 
-struct Toy {
-  test::AlignedBytes bytes;
-  std::shared_ptr<const Model> model;
-  std::vector<uint32_t> words;  // K x V
-  uint32_t K = 3;
-};
+using test::wrapped;
 
-Toy make_toy() {
-  Toy t;
-  const std::string plain = test::build_model_bytes(test::grid_2d_spec());
-  test::AlignedBytes base(plain);
-  const auto m = Model::open_memory(base.data(), base.size, {});
-  t.words = toy_orderings();
-  OrderingBuildOptions o;
-  o.count = t.K;
-  std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
-  write_model_with_section(*m, static_cast<uint32_t>(format::SectionKind::kOrderings), encode_orderings(*m, o, t.words),
-                           format::kMinorOrderings, out);
-  t.bytes = test::AlignedBytes(out.str());
-  t.model = Model::open_memory(t.bytes.data(), t.bytes.size, {});
-  return t;
-}
-
-// f_n(r) for r in [0, n).
-double wrapped(double eps, uint32_t n, uint32_t r) {
-  const double a = std::exp(-eps);
-  return (1 - a) / (1 + a) * (std::pow(a, r) + std::pow(a, n - r)) / (1 - std::pow(a, n));
-}
-
-// The exact law of the mechanism for input w (nullopt: out of vocabulary),
-// over the vocabulary, with the output vocabulary `s` (empty: all words).
 std::vector<double> exact_law(const Toy& t, double eps, std::optional<uint32_t> w, const std::vector<uint8_t>& s,
                               uint32_t orderings_used = 0) {
-  const uint32_t K = orderings_used == 0 ? t.K : orderings_used;
-  std::vector<double> p(kWords, 0.0);
-  for (uint32_t L = 0; L < K; ++L) {
-    const uint32_t* cycle = t.words.data() + L * kWords;
-    std::vector<uint32_t> members;  // S in L's order
-    for (uint32_t q = 0; q < kWords; ++q)
-      if (s.empty() || s[cycle[q]]) members.push_back(cycle[q]);
-    const auto n = static_cast<uint32_t>(members.size());
-    uint32_t start = 0;  // the first member at or after w's place (wrapping to 0)
-    if (w) {
-      const uint32_t place = static_cast<uint32_t>(std::find(cycle, cycle + kWords, *w) - cycle);
-      uint32_t before = 0;
-      for (uint32_t q = 0; q < place; ++q) before += s.empty() || s[cycle[q]];
-      start = before == n ? 0 : before;
-    }
-    for (uint32_t r = 0; r < n; ++r) p[members[(start + r) % n]] += wrapped(eps, n, r) / K;
-  }
-  return p;
+  return test::ordering_law(t, eps, w, s, orderings_used);
 }
 
 std::vector<double> histogram(const std::function<uint32_t()>& draw) {
@@ -163,7 +106,7 @@ TEST_CASE("ordering: the released word follows the exact mixture law; broken var
   };
   // 1.5 eps.
   CHECK(test::chi_square(histogram([&] {
-                           const uint32_t L = uniform_index(rng, t.K);
+                           const uint32_t L = uniform_index(rng, test::kToyOrderings);
                            const uint32_t k = OrderingMechanism::cycle_offset(rng, 1.5 * eps, kWords);
                            return t.words[L * kWords + (place_of(L, w) + k) % kWords];
                          }),
@@ -178,7 +121,7 @@ TEST_CASE("ordering: the released word follows the exact mixture law; broken var
             .p_value < test::kAlpha);
   // Lines instead of cycles: the step is clamped at the ends.
   CHECK(test::chi_square(histogram([&] {
-                           const uint32_t L = uniform_index(rng, t.K);
+                           const uint32_t L = uniform_index(rng, test::kToyOrderings);
                            const double g =
                                std::floor(sample_exponential(rng) / eps) - std::floor(sample_exponential(rng) / eps);
                            const double at = std::clamp(place_of(L, w) + g, 0.0, double{kWords - 1});
@@ -229,13 +172,7 @@ TEST_CASE("ordering: the exact law meets eps * max_L d_L for every pair of words
       for (uint32_t w = 0; w < kWords; ++w) law.push_back(exact_law(t, eps, w, set));
       for (uint32_t w = 0; w < kWords; ++w)
         for (uint32_t v = 0; v < kWords; ++v) {
-          uint32_t d = 0;
-          for (uint32_t L = 0; L < t.K; ++L) {
-            const uint32_t* c = t.words.data() + L * kWords;
-            const auto pw = static_cast<uint32_t>(std::find(c, c + kWords, w) - c);
-            const auto pv = static_cast<uint32_t>(std::find(c, c + kWords, v) - c);
-            d = std::max(d, cyclic_distance(pw, pv, kWords));
-          }
+          const uint32_t d = test::toy_ordering_distance(t, w, v);
           for (uint32_t o = 0; o < kWords; ++o) {
             if (law[v][o] == 0) {
               CHECK(law[w][o] == 0);

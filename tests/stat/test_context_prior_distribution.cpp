@@ -216,6 +216,35 @@ TEST_CASE("context prior: the exact law meets eps d + min(eps d, ln(1 + B)) for 
     }
 }
 
+TEST_CASE("context prior: the worst case per word the record states holds for every context, input and output") {
+  // A high eps makes the mechanism keep its input with probability near m;
+  // the prior (word 5 is followed by 19 with lift 64) pushes it near 1, past
+  // m: a cap computed without the prior's (1 + B) would be exceeded.
+  const Toy t = make_toy();
+  for (const double eps : {0.5, 4.0})
+    for (const double B : {3.0, 1000.0}) {
+      MechanismParams params = prior_params(eps, B);
+      params.floor = 0.3;
+      const std::unique_ptr<Mechanism> mech = make_mechanism(*t.model, params);
+      const double stated = mech->worst_case_per_word();
+      CAPTURE(eps);
+      CAPTURE(B);
+      CAPTURE(stated);
+      double worst = 0;
+      for (const auto c : kContexts) {
+        std::vector<std::vector<double>> law(kWords);
+        for (uint32_t w = 0; w < kWords; ++w) {
+          law[w] = prior_law(t, eps, B, w, c);
+          for (double& p : law[w]) p = 0.7 * p + 0.3 / kWords;
+        }
+        for (uint32_t w = 0; w < kWords; ++w)
+          for (uint32_t v = 0; v < kWords; ++v)
+            for (uint32_t o = 0; o < kWords; ++o) worst = std::max(worst, std::log(law[w][o] / law[v][o]));
+      }
+      CHECK(worst <= stated * (1 + 1e-12));
+    }
+}
+
 TEST_CASE("context prior in text: each word is drawn after the word released before it, none across a comma") {
   const Toy t = make_toy();
   RandomStream rng = seeded(4);

@@ -117,33 +117,38 @@ DXT_API uint32_t dxt_format_version(void);
 
 typedef int32_t dxt_status;
 enum {
-  DXT_OK = 0,
-  DXT_E_INVALID_ARGUMENT = 1,    /**< NULL pointer, bad option, bad struct_size */
-  DXT_E_INVALID_EPSILON = 2,     /**< epsilon outside [DXT_EPSILON_MIN, DXT_EPSILON_MAX] or a mechanism's bound */
-  DXT_E_IO = 3,                  /**< a file could not be opened, read or written */
-  DXT_E_NOT_A_MODEL = 4,         /**< bad magic: not a .dxe file */
-  DXT_E_UNSUPPORTED_VERSION = 5, /**< unknown major format version */
-  DXT_E_CORRUPT_MODEL = 6,       /**< a field of the model fails validation */
-  DXT_E_TRUNCATED_MODEL = 7,     /**< the model is shorter than it says */
-  DXT_E_DIGEST_MISMATCH = 8,     /**< a stored SHA-256 digest does not match */
-  DXT_E_OUT_OF_MEMORY = 9,
-  DXT_E_RNG_FAILURE = 10,     /**< the random generator failed; no output */
-  DXT_E_INVALID_UTF8 = 11,    /**< input text is not valid UTF-8 */
-  DXT_E_NOT_FOUND = 12,       /**< word or index not in the vocabulary */
-  DXT_E_UNSUPPORTED = 13,     /**< mechanism/geometry/option not supported */
-  DXT_E_INPUT_TOO_LARGE = 14, /**< a count or size exceeds a documented limit */
-  DXT_E_PARSE = 15,           /**< malformed input to a converter */
-  DXT_E_INTERNAL = 16,        /**< a bug in dxtext; please report it */
-  /** another thread is inside a call on the same context; nothing was done.
+  DXT_OK = 0, /**< The call succeeded. */
+  /** A NULL pointer, a bad option or value, or a bad struct_size. */
+  DXT_E_INVALID_ARGUMENT = 1,
+  /** Epsilon is not finite, outside [DXT_EPSILON_MIN, DXT_EPSILON_MAX], or
+      below the mechanism's bound. */
+  DXT_E_INVALID_EPSILON = 2,
+  DXT_E_IO = 3,                  /**< A file could not be opened, read or written. */
+  DXT_E_NOT_A_MODEL = 4,         /**< The bytes are not a .dxe model (bad magic). */
+  DXT_E_UNSUPPORTED_VERSION = 5, /**< The model's major format version is newer than this library. */
+  DXT_E_CORRUPT_MODEL = 6,       /**< A field of the model fails validation. */
+  DXT_E_TRUNCATED_MODEL = 7,     /**< The model is shorter than its header says. */
+  DXT_E_DIGEST_MISMATCH = 8,     /**< A stored SHA-256 digest does not match. */
+  DXT_E_OUT_OF_MEMORY = 9,       /**< Memory ran out; nothing was released. */
+  DXT_E_RNG_FAILURE = 10,        /**< The random generator failed; nothing was released. */
+  DXT_E_INVALID_UTF8 = 11,       /**< The input is not valid UTF-8. */
+  /** A word or index is not in the vocabulary, or there is no default model. */
+  DXT_E_NOT_FOUND = 12,
+  DXT_E_UNSUPPORTED = 13,     /**< The mechanism, geometry or option is not supported here. */
+  DXT_E_INPUT_TOO_LARGE = 14, /**< A count or size exceeds a documented limit, or a buffer is too small. */
+  DXT_E_PARSE = 15,           /**< Malformed input to a converter. */
+  DXT_E_INTERNAL = 16,        /**< A bug in dxtext; please report it. */
+  /** Another thread is inside a call on the same context; nothing was done.
       A context is for one thread at a time: give each thread its own. */
   DXT_E_CONTEXT_BUSY = 17,
-  /** a ledger refused the release: it would pass the ledger's cap. Nothing
+  /** A ledger refused the release: it would pass the scope's cap. Nothing
       was drawn, released or spent (see "Privacy ledger"). */
   DXT_E_BUDGET_EXCEEDED = 18,
-  /** a ledger file fails its MAC or its format checks (corrupted, truncated,
-      edited, or opened with the wrong key); it is refused, never reset. */
+  /** A ledger file fails its MAC or its format checks (damaged, truncated,
+      edited, or opened with another app key); it is left as it is, never
+      reset. */
   DXT_E_LEDGER_CORRUPT = 19,
-  /** a ledger is older than the anchor the app kept for it (an earlier copy
+  /** A ledger is older than the anchor the app kept for it (an earlier copy
       of its file was put back, or the file was deleted or replaced): the
       call is refused, nothing is drawn or released (see "Rollback"). */
   DXT_E_LEDGER_ROLLBACK = 20

@@ -31,6 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
+import c_header  # tools/options, this script's folder
+import from_header
+
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "tools" / "options" / "privatize_options.table"
 PRESETS = ROOT / "tools" / "options" / "presets.table"
@@ -910,10 +913,32 @@ def js_declarations(path: Path, sections: Dict[str, List[str]]) -> str:
     return "\n".join(out)
 
 
+PYTHON_PACKAGE = ROOT / "bindings" / "python" / "src" / "dxtext"
+RUST_ERROR = ROOT / "bindings" / "rust" / "dxtext" / "src" / "error.rs"
+
+
+def header_outputs() -> Dict[Path, str]:
+    """What the bindings repeat of include/dxtext/dxtext.h (from_header.py)."""
+    h = c_header.read()
+
+    def marked(path: Path, name: str, lines: List[str], comment: str = "#") -> str:
+        return between_markers(path, f"{comment} generated: {name}", f"{comment} generated: end {name}", lines)
+
+    return {
+        PYTHON_PACKAGE / "_library.py": marked(PYTHON_PACKAGE / "_library.py", "declarations",
+                                               from_header.python_declarations(h)),
+        PYTHON_PACKAGE / "errors.py": marked(PYTHON_PACKAGE / "errors.py", "statuses", from_header.python_errors(h)),
+        PYTHON_PACKAGE / "enums.py": marked(PYTHON_PACKAGE / "enums.py", "enums", from_header.python_enums(h)),
+        JAVA_OPTIONS.parent / "DxStatus.java": from_header.java_status(h),
+        RUST_ERROR: marked(RUST_ERROR, "statuses", from_header.rust_error_kind(h), "//"),
+    }
+
+
 def outputs(options: List[Option]) -> Dict[Path, str]:
     presets = read_presets(options)
     sections = js_shared_sections(options)
     return {
+        **header_outputs(),
         **{path: js_declarations(path, sections) for path in JS_DECLARATIONS},
         ROOT / "docs" / "options.md": docs(options, presets),
         ROOT / "src" / "text" / "preset_table.inc": preset_table(options, presets),

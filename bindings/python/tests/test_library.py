@@ -18,37 +18,6 @@ from dxtext import _library as native
 IMPORT_ROOT = Path(dxtext.__file__).resolve().parents[1]
 
 
-class PrivatizeOptions(ctypes.Structure):
-    """dxt_privatize_options as a C caller sees it, for the struct_size tests
-    (the package itself passes options by name)."""
-
-    _fields_ = [
-        ("struct_size", native.c_u32),
-        ("mechanism", native.c_u32),
-        ("epsilon", native.c_double),
-        ("policy", native.c_u32 * 4),
-        ("placeholder", ctypes.c_char_p),
-        ("tem_gamma", native.c_double),
-        ("tem_beta", native.c_double),
-        ("vickrey_t", native.c_double),
-        ("mahalanobis_lambda", native.c_double),
-        ("syntf_s", native.c_double),
-        ("exponential_sampler", native.c_u32),
-        ("search", native.c_u32),
-        ("ivf_nprobe", native.c_u32),
-        ("release_shape", native.c_u32),
-        ("output_top", native.c_u32),
-        ("output_set", ctypes.c_void_p),
-        ("preset", native.c_u32),
-        ("typed", native.c_u32 * 6),
-        ("typed_consistent", native.c_u32),
-        ("number_shape", native.c_u32),
-        ("uniform_floor", native.c_double),
-        ("negations", native.c_u32),
-        ("context_prior", native.c_double),
-    ]
-
-
 def test_version_and_path() -> None:
     assert dxtext.library_version() == dxtext.__version__
     path = dxtext.library_path()
@@ -59,19 +28,19 @@ def test_version_and_path() -> None:
 @pytest.mark.parametrize(
     "struct, init",
     [
-        (native.ModelOpenOptions, "dxt_model_open_options_init_sized"),
-        (native.ModelInfoStruct, "dxt_model_info_init_sized"),
-        (native.ContextOptions, "dxt_context_options_init_sized"),
-        (PrivatizeOptions, "dxt_privatize_options_init_sized"),
-        (native.ReleaseRecordStruct, "dxt_release_record_init_sized"),
-        (native.LocalDiagnosticsStruct, "dxt_local_diagnostics_init_sized"),
-        (native.CalibrationStruct, "dxt_calibration_init_sized"),
+        (native.dxt_model_open_options, "dxt_model_open_options_init_sized"),
+        (native.dxt_model_info, "dxt_model_info_init_sized"),
+        (native.dxt_context_options, "dxt_context_options_init_sized"),
+        (native.dxt_privatize_options, "dxt_privatize_options_init_sized"),
+        (native.dxt_release_record, "dxt_release_record_init_sized"),
+        (native.dxt_local_diagnostics, "dxt_local_diagnostics_init_sized"),
+        (native.dxt_calibration, "dxt_calibration_init_sized"),
     ],
 )
 def test_init_sized_writes_only_the_declared_size(struct: type, init: str) -> None:
     size = ctypes.sizeof(struct)
     scratch = ctypes.create_string_buffer(b"\xa5" * (size + 64), size + 64)
-    getattr(native.lib(), init)(scratch, size)
+    getattr(native.lib(), init)(ctypes.cast(scratch, ctypes.POINTER(struct)), size)
     assert ctypes.c_uint32.from_buffer(scratch).value == size
     assert scratch.raw[size:] == b"\xa5" * 64
     value = native.initialised(struct, init)
@@ -105,48 +74,48 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
 
     out = ctypes.c_void_p()
     assert accepted(
-        native.ModelOpenOptions,
+        native.dxt_model_open_options,
         "dxt_model_open_options_init_sized",
         lambda o: library.dxt_model_open_file(b"/nonexistent/model.dxe", ctypes.byref(o), ctypes.byref(out)),
     )
     assert accepted(
-        native.ModelInfoStruct,
+        native.dxt_model_info,
         "dxt_model_info_init_sized",
         lambda o: library.dxt_model_get_info(ptr, ctypes.byref(o)),
     )
     buffer = ctypes.create_string_buffer(4096)
     assert accepted(
-        native.ReleaseRecordStruct,
+        native.dxt_release_record,
         "dxt_release_record_init_sized",
         lambda o: library.dxt_release_record_to_json(ctypes.byref(o), buffer, 4096, None),
     )
     assert accepted(
-        native.LocalDiagnosticsStruct,
+        native.dxt_local_diagnostics,
         "dxt_local_diagnostics_init_sized",
         lambda o: library.dxt_local_diagnostics_to_json(ctypes.byref(o), buffer, 4096, None),
     )
     contexts = []
 
-    def create(o: native.ContextOptions) -> int:
+    def create(o: native.dxt_context_options) -> int:
         ctx = ctypes.c_void_p()
         status = library.dxt_context_create(ptr, ctypes.byref(o), ctypes.byref(ctx))
         contexts.append(ctx.value)
         return int(status)
 
-    assert accepted(native.ContextOptions, "dxt_context_options_init_sized", create)
+    assert accepted(native.dxt_context_options, "dxt_context_options_init_sized", create)
     context = contexts[0]
     try:
         index = ctypes.c_uint32()
 
-        def privatize(o: PrivatizeOptions) -> int:
+        def privatize(o: native.dxt_privatize_options) -> int:
             o.epsilon = 1.0
             return int(library.dxt_privatize_index(context, ctypes.byref(o), 0, ctypes.byref(index), None, None))
 
-        assert accepted(PrivatizeOptions, "dxt_privatize_options_init_sized", privatize)
-        options = native.initialised(PrivatizeOptions, "dxt_privatize_options_init_sized")
+        assert accepted(native.dxt_privatize_options, "dxt_privatize_options_init_sized", privatize)
+        options = native.initialised(native.dxt_privatize_options, "dxt_privatize_options_init_sized")
         options.epsilon = 1.0
         assert accepted(
-            native.CalibrationStruct,
+            native.dxt_calibration,
             "dxt_calibration_init_sized",
             lambda c: library.dxt_calibrate(context, ctypes.byref(options), 1, 1, ctypes.byref(c)),
         )
@@ -156,7 +125,7 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
 
 
 def test_privatize_options_defaults() -> None:
-    o = native.initialised(PrivatizeOptions, "dxt_privatize_options_init_sized")
+    o = native.initialised(native.dxt_privatize_options, "dxt_privatize_options_init_sized")
     assert o.mechanism == dxtext.Mechanism.LAPLACE
     assert list(o.policy) == [dxtext.Policy.PRIVATIZE] * 4
     assert 0.0 < o.vickrey_t <= 1.0 and 0.0 <= o.mahalanobis_lambda <= 1.0

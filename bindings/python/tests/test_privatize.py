@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import warnings
 
 import pytest
@@ -169,3 +170,22 @@ def test_record_is_a_value(model: dxtext.Model) -> None:
 def test_epsilon_range_constants() -> None:
     assert dxtext.EPSILON_MIN == dxtext._library.lib().dxt_epsilon_min()
     assert dxtext.EPSILON_MAX == dxtext._library.lib().dxt_epsilon_max()
+
+
+def test_record_attributes_are_the_json_fields(model: dxtext.Model) -> None:
+    """Every field of the C record is an attribute, with the JSON's value:
+    read from the struct by name, so a field the library adds needs no
+    change here. The record pickles (Dask moves it between processes)."""
+    _, record = model.privatize(model.word(0), epsilon=1.0, with_record=True)
+    as_json = record.to_dict()
+    names = record.field_names()
+    assert {"epsilon", "mechanism", "worst_case_per_word", "context_prior", "floor"} <= set(names)
+    numbers = [n for n in names if isinstance(as_json.get(n), (int, float)) and not isinstance(as_json[n], bool)]
+    assert {"epsilon", "worst_case_per_word"} <= set(numbers)
+    for name in numbers:
+        assert getattr(record, name) == pytest.approx(as_json[name]), name
+    assert record.mechanism.name.lower() == as_json["mechanism"]
+    with pytest.raises(AttributeError):
+        record.no_such_field  # noqa: B018
+    assert pickle.loads(pickle.dumps(record)) == record
+    assert "worst_case_per_word=" in repr(record)

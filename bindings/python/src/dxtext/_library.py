@@ -17,216 +17,477 @@ from .errors import LibraryNotFoundError, error_for
 
 ABI_VERSION = 0  # DXT_ABI_VERSION these declarations describe
 
-c_status = ctypes.c_int32
-c_u32 = ctypes.c_uint32
-c_u64 = ctypes.c_uint64
-c_size = ctypes.c_size_t
-c_double = ctypes.c_double
-c_bool = ctypes.c_bool
-c_ptr = ctypes.c_void_p
+# generated: declarations
 
 
-class ModelOpenOptions(ctypes.Structure):
-    _fields_ = [("struct_size", c_u32), ("flags", c_u32)]
-
-
-class ModelInfoStruct(ctypes.Structure):
+class dxt_model_open_options(ctypes.Structure):
     _fields_ = [
-        ("struct_size", c_u32),
-        ("format_major", c_u32),
-        ("format_minor", c_u32),
-        ("dimension", c_u32),
-        ("vocabulary_size", c_u32),
-        ("geometry", c_u32),
-        ("quantization", c_u32),
-        ("lowercase", c_bool),
-        ("has_frequencies", c_bool),
+        ("struct_size", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),
     ]
 
 
-class ContextOptions(ctypes.Structure):
-    _fields_ = [("struct_size", c_u32), ("rng_mode", c_u32), ("seed", ctypes.c_uint8 * 32)]
-
-
-class ReleaseRecordStruct(ctypes.Structure):
+class dxt_model_info(ctypes.Structure):
     _fields_ = [
-        ("struct_size", c_u32),
-        ("mechanism", c_u32),
-        ("epsilon", c_double),
-        ("metric", c_u32),
-        ("rng_mode", c_u32),
-        ("is_private", c_bool),
-        ("fingerprint_valid", c_bool),
-        ("model_fingerprint", ctypes.c_uint8 * 32),
-        ("release", c_u32),
-        ("bound", c_u32),
-        ("reveals", c_u32),
-        ("draws", c_u64),
-        ("epsilon_total", c_double),
-        ("epsilon_vocabulary", c_double),
-        ("release_shape", c_u32),
-        ("output_kind", c_u32),
-        ("output_size", c_u32),
-        ("output_digest", ctypes.c_uint8 * 32),
-        ("preset", c_u32),
-        ("typed_classes", c_u32),
-        ("typed_flags", c_u32),
-        ("uniform_floor", c_double),
-        ("worst_case_per_word", c_double),
-        ("typed_dropped", c_u32),
-        ("context_prior", c_double),
+        ("struct_size", ctypes.c_uint32),
+        ("format_major", ctypes.c_uint32),
+        ("format_minor", ctypes.c_uint32),
+        ("dimension", ctypes.c_uint32),
+        ("vocabulary_size", ctypes.c_uint32),
+        ("geometry", ctypes.c_uint32),
+        ("quantization", ctypes.c_uint32),
+        ("lowercase", ctypes.c_bool),
+        ("has_frequencies", ctypes.c_bool),
     ]
 
 
-class LocalDiagnosticsStruct(ctypes.Structure):
+class dxt_context_options(ctypes.Structure):
     _fields_ = [
-        ("struct_size", c_u32),
-        ("counts", (c_u64 * 4) * 4),
-        ("words_privatized", c_u64),
-        ("words_leaked", c_u64),
+        ("struct_size", ctypes.c_uint32),
+        ("rng_mode", ctypes.c_uint32),
+        ("seed", (ctypes.c_uint8 * 32)),
     ]
 
 
-class BagEntry(ctypes.Structure):
-    _fields_ = [("word", c_ptr), ("length", c_size), ("count", c_u64)]
-
-
-class BagStruct(ctypes.Structure):
-    _fields_ = [("entries", ctypes.POINTER(BagEntry)), ("size", c_size)]
-
-
-class CalibrationStruct(ctypes.Structure):
+class dxt_privatize_options(ctypes.Structure):
     _fields_ = [
-        ("struct_size", c_u32),
-        ("words", c_u32),
-        ("trials", c_u32),
-        ("keep_mean", c_double),
-        ("keep_median", c_double),
-        ("keep_max", c_double),
-        ("distinct_mean", c_double),
-        ("distinct_median", c_double),
-        ("distinct_max", c_double),
+        ("struct_size", ctypes.c_uint32),
+        ("mechanism", ctypes.c_uint32),
+        ("epsilon", ctypes.c_double),
+        ("policy", (ctypes.c_uint32 * 4)),
+        ("placeholder", ctypes.c_void_p),
+        ("tem_gamma", ctypes.c_double),
+        ("tem_beta", ctypes.c_double),
+        ("vickrey_t", ctypes.c_double),
+        ("mahalanobis_lambda", ctypes.c_double),
+        ("syntf_s", ctypes.c_double),
+        ("exponential_sampler", ctypes.c_uint32),
+        ("search", ctypes.c_uint32),
+        ("ivf_nprobe", ctypes.c_uint32),
+        ("release_shape", ctypes.c_uint32),
+        ("output_top", ctypes.c_uint32),
+        ("output_set", ctypes.c_void_p),
+        ("preset", ctypes.c_uint32),
+        ("typed", (ctypes.c_uint32 * 6)),
+        ("typed_consistent", ctypes.c_uint32),
+        ("number_shape", ctypes.c_uint32),
+        ("uniform_floor", ctypes.c_double),
+        ("negations", ctypes.c_uint32),
+        ("context_prior", ctypes.c_double),
     ]
 
 
-class LedgerAnchorStruct(ctypes.Structure):
+class dxt_option_info(ctypes.Structure):
     _fields_ = [
-        ("struct_size", c_u32),
-        ("ledger_id", ctypes.c_uint8 * 16),
-        ("commits", c_u64),
-        ("spent", c_double),
+        ("struct_size", ctypes.c_uint32),
+        ("kind", ctypes.c_uint32),
+        ("name", ctypes.c_void_p),
+        ("type_name", ctypes.c_void_p),
+        ("default_value", ctypes.c_void_p),
+        ("values", ctypes.c_void_p),
+        ("meaning", ctypes.c_void_p),
     ]
 
 
-class LedgerOptionsStruct(ctypes.Structure):
+class dxt_release_record(ctypes.Structure):
     _fields_ = [
-        ("struct_size", c_u32),
-        ("cap", c_double),
-        ("memo_capacity", c_u32),
-        ("key", c_ptr),
-        ("key_length", c_size),
-        ("anchor", c_ptr),  # const dxt_ledger_anchor *
+        ("struct_size", ctypes.c_uint32),
+        ("mechanism", ctypes.c_uint32),
+        ("epsilon", ctypes.c_double),
+        ("metric", ctypes.c_uint32),
+        ("rng_mode", ctypes.c_uint32),
+        ("is_private", ctypes.c_bool),
+        ("fingerprint_valid", ctypes.c_bool),
+        ("model_fingerprint", (ctypes.c_uint8 * 32)),
+        ("release", ctypes.c_uint32),
+        ("bound", ctypes.c_uint32),
+        ("reveals", ctypes.c_uint32),
+        ("draws", ctypes.c_uint64),
+        ("epsilon_total", ctypes.c_double),
+        ("epsilon_vocabulary", ctypes.c_double),
+        ("release_shape", ctypes.c_uint32),
+        ("output_kind", ctypes.c_uint32),
+        ("output_size", ctypes.c_uint32),
+        ("output_digest", (ctypes.c_uint8 * 32)),
+        ("preset", ctypes.c_uint32),
+        ("typed_classes", ctypes.c_uint32),
+        ("typed_flags", ctypes.c_uint32),
+        ("uniform_floor", ctypes.c_double),
+        ("worst_case_per_word", ctypes.c_double),
+        ("typed_dropped", ctypes.c_uint32),
+        ("context_prior", ctypes.c_double),
     ]
 
 
-class LedgerTotalsStruct(ctypes.Structure):
+class dxt_local_diagnostics(ctypes.Structure):
     _fields_ = [
-        ("struct_size", c_u32),
-        ("cap", c_double),
-        ("spent", c_double),
-        ("spent_any_inputs", c_double),
-        ("releases", c_u64),
-        ("memoised", c_u64),
-        ("memo_capacity", c_u32),
-        ("words", c_u64),
+        ("struct_size", ctypes.c_uint32),
+        ("counts", ((ctypes.c_uint64 * 4) * 4)),
+        ("words_privatized", ctypes.c_uint64),
+        ("words_leaked", ctypes.c_uint64),
     ]
 
 
-_P = ctypes.POINTER
-_SIGNATURES = {
-    "dxt_version_number": (c_u32, []),
+class dxt_bag_entry(ctypes.Structure):
+    _fields_ = [
+        ("word", ctypes.c_void_p),
+        ("length", ctypes.c_size_t),
+        ("count", ctypes.c_uint64),
+    ]
+
+
+class dxt_bag(ctypes.Structure):
+    _fields_ = [
+        ("entries", ctypes.POINTER(dxt_bag_entry)),
+        ("size", ctypes.c_size_t),
+    ]
+
+
+class dxt_calibration(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("words", ctypes.c_uint32),
+        ("trials", ctypes.c_uint32),
+        ("keep_mean", ctypes.c_double),
+        ("keep_median", ctypes.c_double),
+        ("keep_max", ctypes.c_double),
+        ("distinct_mean", ctypes.c_double),
+        ("distinct_median", ctypes.c_double),
+        ("distinct_max", ctypes.c_double),
+    ]
+
+
+class dxt_ledger_anchor(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("ledger_id", (ctypes.c_uint8 * 16)),
+        ("commits", ctypes.c_uint64),
+        ("spent", ctypes.c_double),
+    ]
+
+
+class dxt_ledger_options(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("cap", ctypes.c_double),
+        ("memo_capacity", ctypes.c_uint32),
+        ("key", ctypes.c_void_p),
+        ("key_length", ctypes.c_size_t),
+        ("anchor", ctypes.POINTER(dxt_ledger_anchor)),
+    ]
+
+
+class dxt_ledger_totals(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("cap", ctypes.c_double),
+        ("spent", ctypes.c_double),
+        ("spent_any_inputs", ctypes.c_double),
+        ("releases", ctypes.c_uint64),
+        ("memoised", ctypes.c_uint64),
+        ("memo_capacity", ctypes.c_uint32),
+        ("words", ctypes.c_uint64),
+    ]
+
+
+# name: (return type, parameter types), for every DXT_API function.
+SIGNATURES = {
+    "dxt_version_number": (ctypes.c_uint32, []),
     "dxt_version_string": (ctypes.c_char_p, []),
-    "dxt_abi_version": (c_u32, []),
-    "dxt_format_version": (c_u32, []),
-    "dxt_status_string": (ctypes.c_char_p, [c_status]),
+    "dxt_abi_version": (ctypes.c_uint32, []),
+    "dxt_format_version": (ctypes.c_uint32, []),
+    "dxt_status_string": (ctypes.c_char_p, [ctypes.c_int32]),
     "dxt_last_error_message": (ctypes.c_char_p, []),
-    "dxt_model_open_options_init_sized": (None, [c_ptr, c_size]),
-    "dxt_model_open_file": (c_status, [ctypes.c_char_p, _P(ModelOpenOptions), _P(c_ptr)]),
-    "dxt_model_open_memory": (c_status, [c_ptr, c_size, _P(ModelOpenOptions), _P(c_ptr)]),
-    "dxt_model_close": (None, [c_ptr]),
-    "dxt_default_model_path": (c_status, [c_u32, ctypes.c_char_p, c_size, _P(c_size)]),
-    "dxt_model_info_init_sized": (None, [c_ptr, c_size]),
-    "dxt_model_get_info": (c_status, [c_ptr, _P(ModelInfoStruct)]),
-    "dxt_model_fingerprint": (c_status, [c_ptr, _P(ctypes.c_uint8)]),
-    "dxt_model_lookup": (c_status, [c_ptr, ctypes.c_char_p, c_size, _P(c_u32)]),
-    "dxt_model_word": (c_status, [c_ptr, c_u32, _P(c_ptr), _P(c_size)]),
-    "dxt_model_nearest": (c_status, [c_ptr, _P(ctypes.c_float), c_size, _P(c_u32)]),
-    "dxt_model_ordering_count": (c_status, [c_ptr, _P(c_u32)]),
-    "dxt_model_ordering_place": (c_status, [c_ptr, c_u32, c_u32, _P(c_u32), _P(c_u32)]),
-    "dxt_context_options_init_sized": (None, [c_ptr, c_size]),
-    "dxt_context_create": (c_status, [c_ptr, _P(ContextOptions), _P(c_ptr)]),
-    "dxt_context_destroy": (None, [c_ptr]),
-    "dxt_privatize_options_init_sized": (None, [c_ptr, c_size]),
-    "dxt_options_create": (c_status, [c_ptr, _P(c_ptr)]),
-    "dxt_options_destroy": (None, [c_ptr]),
-    "dxt_options_set": (c_status, [c_ptr, ctypes.c_char_p, ctypes.c_char_p]),
-    "dxt_options_set_words": (c_status, [c_ptr, ctypes.c_char_p, _P(ctypes.c_char_p), c_size]),
-    "dxt_options_get": (c_ptr, [c_ptr]),
-    "dxt_output_set_create": (c_status, [c_ptr, _P(ctypes.c_char_p), c_size, _P(c_ptr)]),
-    "dxt_output_set_size": (c_u32, [c_ptr]),
-    "dxt_output_set_free": (None, [c_ptr]),
-    "dxt_release_record_init_sized": (None, [c_ptr, c_size]),
-    "dxt_release_record_to_json": (c_status, [_P(ReleaseRecordStruct), ctypes.c_char_p, c_size, _P(c_size)]),
-    "dxt_local_diagnostics_init_sized": (None, [c_ptr, c_size]),
-    "dxt_local_diagnostics_to_json": (
-        c_status,
-        [_P(LocalDiagnosticsStruct), ctypes.c_char_p, c_size, _P(c_size)],
+    "dxt_model_open_options_init_sized": (
+        None,
+        [
+            ctypes.POINTER(dxt_model_open_options),
+            ctypes.c_size_t,
+        ],
     ),
-    "dxt_epsilon_min": (c_double, []),
-    "dxt_epsilon_max": (c_double, []),
+    "dxt_model_open_file": (
+        ctypes.c_int32,
+        [
+            ctypes.c_char_p,
+            ctypes.POINTER(dxt_model_open_options),
+            ctypes.POINTER(ctypes.c_void_p),
+        ],
+    ),
+    "dxt_model_open_memory": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(dxt_model_open_options),
+            ctypes.POINTER(ctypes.c_void_p),
+        ],
+    ),
+    "dxt_model_close": (None, [ctypes.c_void_p]),
+    "dxt_default_model_path": (
+        ctypes.c_int32,
+        [
+            ctypes.c_uint32,
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_size_t),
+        ],
+    ),
+    "dxt_model_info_init_sized": (None, [ctypes.POINTER(dxt_model_info), ctypes.c_size_t]),
+    "dxt_model_get_info": (ctypes.c_int32, [ctypes.c_void_p, ctypes.POINTER(dxt_model_info)]),
+    "dxt_model_fingerprint": (ctypes.c_int32, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint8)]),
+    "dxt_model_lookup": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_uint32),
+        ],
+    ),
+    "dxt_model_word": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_uint32,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_size_t),
+        ],
+    ),
+    "dxt_model_nearest": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_float),
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_uint32),
+        ],
+    ),
+    "dxt_model_ordering_count": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_uint32),
+        ],
+    ),
+    "dxt_model_ordering_place": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_uint32,
+            ctypes.c_uint32,
+            ctypes.POINTER(ctypes.c_uint32),
+            ctypes.POINTER(ctypes.c_uint32),
+        ],
+    ),
+    "dxt_context_options_init_sized": (
+        None,
+        [
+            ctypes.POINTER(dxt_context_options),
+            ctypes.c_size_t,
+        ],
+    ),
+    "dxt_context_create": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.POINTER(dxt_context_options),
+            ctypes.POINTER(ctypes.c_void_p),
+        ],
+    ),
+    "dxt_context_destroy": (None, [ctypes.c_void_p]),
+    "dxt_epsilon_min": (ctypes.c_double, []),
+    "dxt_epsilon_max": (ctypes.c_double, []),
+    "dxt_output_set_create": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_void_p),
+        ],
+    ),
+    "dxt_output_set_size": (ctypes.c_uint32, [ctypes.c_void_p]),
+    "dxt_output_set_free": (None, [ctypes.c_void_p]),
+    "dxt_privatize_options_init_sized": (None, [ctypes.c_void_p, ctypes.c_size_t]),
+    "dxt_options_create": (ctypes.c_int32, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
+    "dxt_options_destroy": (None, [ctypes.c_void_p]),
+    "dxt_options_set": (ctypes.c_int32, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p]),
+    "dxt_options_set_words": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_char_p,
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.c_size_t,
+        ],
+    ),
+    "dxt_options_get": (ctypes.c_void_p, [ctypes.c_void_p]),
+    "dxt_option_count": (ctypes.c_uint32, []),
+    "dxt_option_describe": (ctypes.c_int32, [ctypes.c_uint32, ctypes.POINTER(dxt_option_info)]),
+    "dxt_release_record_init_sized": (None, [ctypes.POINTER(dxt_release_record), ctypes.c_size_t]),
+    "dxt_release_record_to_json": (
+        ctypes.c_int32,
+        [
+            ctypes.POINTER(dxt_release_record),
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_size_t),
+        ],
+    ),
+    "dxt_local_diagnostics_init_sized": (
+        None,
+        [
+            ctypes.POINTER(dxt_local_diagnostics),
+            ctypes.c_size_t,
+        ],
+    ),
+    "dxt_local_diagnostics_to_json": (
+        ctypes.c_int32,
+        [
+            ctypes.POINTER(dxt_local_diagnostics),
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_size_t),
+        ],
+    ),
     "dxt_privatize_index": (
-        c_status,
-        [c_ptr, c_ptr, c_u32, _P(c_u32), _P(ReleaseRecordStruct), _P(LocalDiagnosticsStruct)],
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.c_uint32,
+            ctypes.POINTER(ctypes.c_uint32),
+            ctypes.POINTER(dxt_release_record),
+            ctypes.POINTER(dxt_local_diagnostics),
+        ],
     ),
     "dxt_privatize_word": (
-        c_status,
-        [c_ptr, c_ptr, ctypes.c_char_p, c_size, _P(c_ptr), _P(c_size), _P(ReleaseRecordStruct),
-         _P(LocalDiagnosticsStruct)],
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_size_t),
+            ctypes.POINTER(dxt_release_record),
+            ctypes.POINTER(dxt_local_diagnostics),
+        ],
     ),
     "dxt_privatize_text": (
-        c_status,
-        [c_ptr, c_ptr, ctypes.c_char_p, c_size, _P(c_ptr), _P(c_size), _P(ReleaseRecordStruct),
-         _P(LocalDiagnosticsStruct)],
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_size_t),
+            ctypes.POINTER(dxt_release_record),
+            ctypes.POINTER(dxt_local_diagnostics),
+        ],
     ),
-    "dxt_text_free": (None, [c_ptr]),
+    "dxt_text_free": (None, [ctypes.c_void_p]),
     "dxt_privatize_bag": (
-        c_status,
-        [c_ptr, c_ptr, _P(BagEntry), c_size, _P(_P(BagStruct)), _P(ReleaseRecordStruct),
-         _P(LocalDiagnosticsStruct)],
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.POINTER(dxt_bag_entry),
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.POINTER(dxt_bag)),
+            ctypes.POINTER(dxt_release_record),
+            ctypes.POINTER(dxt_local_diagnostics),
+        ],
     ),
-    "dxt_bag_free": (None, [_P(BagStruct)]),
+    "dxt_bag_free": (None, [ctypes.POINTER(dxt_bag)]),
     "dxt_syntf": (
-        c_status,
-        [c_ptr, c_ptr, _P(BagEntry), c_size, c_u32, _P(_P(BagStruct)), _P(ReleaseRecordStruct),
-         _P(LocalDiagnosticsStruct)],
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.POINTER(dxt_bag_entry),
+            ctypes.c_size_t,
+            ctypes.c_uint32,
+            ctypes.POINTER(ctypes.POINTER(dxt_bag)),
+            ctypes.POINTER(dxt_release_record),
+            ctypes.POINTER(dxt_local_diagnostics),
+        ],
     ),
-    "dxt_ledger_options_init_sized": (None, [c_ptr, c_size]),
-    "dxt_ledger_open": (c_status, [ctypes.c_char_p, ctypes.c_char_p, _P(LedgerOptionsStruct), _P(c_ptr)]),
-    "dxt_ledger_close": (None, [c_ptr]),
-    "dxt_ledger_set_cap": (c_status, [c_ptr, c_double]),
+    "dxt_calibration_init_sized": (None, [ctypes.POINTER(dxt_calibration), ctypes.c_size_t]),
+    "dxt_calibrate": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.c_uint32,
+            ctypes.c_uint32,
+            ctypes.POINTER(dxt_calibration),
+        ],
+    ),
+    "dxt_ledger_anchor_init_sized": (None, [ctypes.POINTER(dxt_ledger_anchor), ctypes.c_size_t]),
+    "dxt_ledger_options_init_sized": (None, [ctypes.POINTER(dxt_ledger_options), ctypes.c_size_t]),
+    "dxt_ledger_open": (
+        ctypes.c_int32,
+        [
+            ctypes.c_char_p,
+            ctypes.c_char_p,
+            ctypes.POINTER(dxt_ledger_options),
+            ctypes.POINTER(ctypes.c_void_p),
+        ],
+    ),
+    "dxt_ledger_close": (None, [ctypes.c_void_p]),
+    "dxt_ledger_open_memory": (
+        ctypes.c_int32,
+        [
+            ctypes.POINTER(ctypes.c_uint8),
+            ctypes.c_size_t,
+            ctypes.c_char_p,
+            ctypes.POINTER(dxt_ledger_options),
+            ctypes.POINTER(ctypes.c_void_p),
+        ],
+    ),
+    "dxt_ledger_save": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_uint8),
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_size_t),
+        ],
+    ),
+    "dxt_ledger_set_cap": (ctypes.c_int32, [ctypes.c_void_p, ctypes.c_double]),
     "dxt_ledger_privatize_text": (
-        c_status,
-        [c_ptr, c_ptr, c_ptr, ctypes.c_char_p, c_size, c_u32, _P(c_ptr), _P(c_size), _P(c_bool),
-         _P(ReleaseRecordStruct), _P(LocalDiagnosticsStruct)],
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.c_uint32,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_size_t),
+            ctypes.POINTER(ctypes.c_bool),
+            ctypes.POINTER(dxt_release_record),
+            ctypes.POINTER(dxt_local_diagnostics),
+        ],
     ),
-    "dxt_ledger_totals_init_sized": (None, [c_ptr, c_size]),
-    "dxt_ledger_get_totals": (c_status, [c_ptr, _P(LedgerTotalsStruct)]),
-    "dxt_ledger_anchor_init_sized": (None, [c_ptr, c_size]),
-    "dxt_ledger_get_anchor": (c_status, [c_ptr, _P(LedgerAnchorStruct)]),
-    "dxt_ledger_to_json": (c_status, [c_ptr, ctypes.c_char_p, c_size, _P(c_size)]),
-    "dxt_calibration_init_sized": (None, [c_ptr, c_size]),
-    "dxt_calibrate": (c_status, [c_ptr, c_ptr, c_u32, c_u32, _P(CalibrationStruct)]),
+    "dxt_ledger_totals_init_sized": (None, [ctypes.POINTER(dxt_ledger_totals), ctypes.c_size_t]),
+    "dxt_ledger_get_totals": (ctypes.c_int32, [ctypes.c_void_p, ctypes.POINTER(dxt_ledger_totals)]),
+    "dxt_ledger_get_anchor": (ctypes.c_int32, [ctypes.c_void_p, ctypes.POINTER(dxt_ledger_anchor)]),
+    "dxt_ledger_to_json": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_size_t),
+        ],
+    ),
 }
+
+# generated: end declarations
 
 
 def _library_file_names() -> Tuple[str, ...]:
@@ -266,7 +527,7 @@ _loaded: Optional[Tuple[ctypes.CDLL, str]] = None
 
 
 def _declare(lib: ctypes.CDLL) -> None:
-    for name, (restype, argtypes) in _SIGNATURES.items():
+    for name, (restype, argtypes) in SIGNATURES.items():
         function = getattr(lib, name)
         function.restype = restype
         function.argtypes = argtypes

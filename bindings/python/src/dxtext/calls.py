@@ -41,11 +41,11 @@ def _encode(text: str, what: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def _outputs() -> Tuple[native.ReleaseRecordStruct, native.LocalDiagnosticsStruct]:
+def _outputs() -> Tuple[native.dxt_release_record, native.dxt_local_diagnostics]:
     """A fresh record and diagnostics for one call."""
     return (
-        native.initialised(native.ReleaseRecordStruct, "dxt_release_record_init_sized"),
-        native.initialised(native.LocalDiagnosticsStruct, "dxt_local_diagnostics_init_sized"),
+        native.initialised(native.dxt_release_record, "dxt_release_record_init_sized"),
+        native.initialised(native.dxt_local_diagnostics, "dxt_local_diagnostics_init_sized"),
     )
 
 
@@ -85,7 +85,7 @@ def _bag_entries(bag: BagLike) -> Tuple[ctypes.Array, List[bytes]]:  # type: ign
     """The C entries of a bag, and the encoded words they point into (keep
     the list alive for the call)."""
     items = list(bag.items()) if isinstance(bag, Mapping) else list(bag)
-    entries = (native.BagEntry * len(items))()
+    entries = (native.dxt_bag_entry * len(items))()
     keep: List[bytes] = []
     for i, (word, count) in enumerate(items):
         data = _encode(word, "bag word")
@@ -97,7 +97,7 @@ def _bag_entries(bag: BagLike) -> Tuple[ctypes.Array, List[bytes]]:  # type: ign
     return entries, keep
 
 
-def _take_bag(status: int, out: "ctypes._Pointer[native.BagStruct]") -> Dict[str, int]:
+def _take_bag(status: int, out: "ctypes._Pointer[native.dxt_bag]") -> Dict[str, int]:
     """The Python dict of a library-owned bag, which is then freed."""
     library = native.lib()
     try:

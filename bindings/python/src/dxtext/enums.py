@@ -8,86 +8,151 @@ import enum
 from typing import Type, TypeVar, Union
 
 
+# generated: enums
+
+
 class Geometry(enum.IntEnum):
+    """dxt_geometry (dxt_geometry)"""
+
     UNKNOWN = 0
     EUCLIDEAN = 1
     POINCARE = 2
 
 
 class Quantization(enum.IntEnum):
+    """dxt_quantization (dxt_quantization)"""
+
     UNKNOWN = 0
     F32 = 1
     F16 = 2
-    INT8 = 3
+    INT8 = 3  # int8 with one f32 scale per row
 
 
 class Mechanism(enum.IntEnum):
-    """The mechanisms; docs/guarantees.md states and proves each guarantee."""
+    """The mechanisms; docs/guarantees.md states and proves each guarantee. (dxt_mechanism)"""
 
     UNKNOWN = 0
-    LAPLACE = 1
-    HYPERBOLIC = 2
-    EXPONENTIAL = 3
-    SYNTF = 4
-    MAHALANOBIS = 5
-    VICKREY = 6
-    TEM = 7
-    ORDERING = 8  # a few places along one of the model's public orderings
+    LAPLACE = 1  # z = phi(w) + R*u, R ~ Gamma(n, 1/eps), u uniform on the sphere; output the nearest word ...
+    HYPERBOLIC = 2  # Poincare models: noise of density ∝ exp(-eps*dH) w.r.t. hyperbolic volume, sampled e ...
+    EXPONENTIAL = 3  # Pr[o|w] ∝ exp(-eps*d(w,o)/2) over the vocabulary, in the model's geometry (Euclidea ...
+    SYNTF = 4  # Exponential mechanism with rating cos(v,w) - s*Dice(bigrams(v), bigrams(w)) of range 2+s: ...
+    MAHALANOBIS = 5  # z = phi(w) + R * Sigma_l^(1/2) u, Sigma_l = l*Sigma + (1-l)*I: eps*||Sigma_l^(-1/2) ...
+    VICKREY = 6  # laplace noise, then the 1st or 2nd nearest word of z with probability p = (1-t)d2/(t*d1 ...
+    TEM = 7  # Truncated exponential mechanism: words within gamma of w compete with one "bottom" candidat ...
+    ORDERING = 8  # One of the model's K public orderings of the vocabulary (cycles in which neighbours ar ...
 
 
 class Metric(enum.IntEnum):
-    """The distance d of a release record's bound."""
+    """The metric d of a release record's bound. (dxt_metric)"""
 
     UNKNOWN = 0
-    EUCLIDEAN = 1
-    HYPERBOLIC = 2
-    MAHALANOBIS = 3
-    DISCRETE = 4
-    ORDERING = 5  # the most places between two words along the model's orderings
+    EUCLIDEAN = 1  # ||phi(w) - phi(w')||
+    HYPERBOLIC = 2  # Poincare-ball distance
+    MAHALANOBIS = 3  # ||Sigma_l^(-1/2)(phi(w) - phi(w'))||
+    DISCRETE = 4  # 1 for any two distinct words: plain eps-DP
+    ORDERING = 5  # max over the model's orderings of the number of places between w and w' along the cycl ...
 
 
 class ReleaseKind(enum.IntEnum):
-    """Which call made a release."""
+    """Which call made a release (dxt_release_record.release). (dxt_release_kind)"""
 
     UNKNOWN = 0
-    WORD = 1
-    TEXT = 2
-    BAG = 3
-    SYNTHETIC_BAG = 4
+    WORD = 1  # dxt_privatize_index, dxt_privatize_word
+    TEXT = 2  # dxt_privatize_text: words in their order
+    BAG = 3  # dxt_privatize_bag
+    SYNTHETIC_BAG = 4  # dxt_syntf
 
 
 class Bound(enum.IntEnum):
-    """The form of a release's guarantee (docs/guarantees.md)."""
+    """The form of a release's guarantee (dxt_release_record.bound): for two inputs x, x' the
+    probability of any set of outputs changes by at most the factor exp(B(x, x')), with d the
+    record's metric and epsilon its epsilon (docs/guarantees.md proves each). (dxt_bound)"""
 
     UNKNOWN = 0
-    WORD = 1  # epsilon * d(w, w')
-    POSITIONWISE = 2  # ordered text: epsilon * sum_i d(x_i, x'_i); not EMD
-    BAG_EMD = 3  # bags of equal size N: epsilon * N * EMD(b, b')
-    ANY_INPUTS = 4  # epsilon_total-DP between any two inputs (syntf)
-
-
-class Reveals(enum.IntFlag):
-    """Features of the input that a release shows as they are."""
-
-    NOTHING = 0
-    WORD_COUNT = 0x1
-    LAYOUT = 0x2
-    CASE_SHAPE = 0x4
-    TOKEN_CLASSES = 0x8
-    KEPT_WORDS = 0x10
-    SENTENCE_BOUNDARIES = 0x20  # normalize: where sentences end
-    CLAUSE_BOUNDARIES = 0x40  # normalize: where other punctuation stood
-    TYPED_CLASSES = 0x80  # which tokens are of a typed class (names, places, ...), and which class
-    INPUT_WORDS = 0x100  # the model's geometry makes the mechanism keep its input
-    NEGATIONS = 0x200  # which words are negators, and which: released as written (negations keep)
+    WORD = 1  # one word: B = epsilon * d(w, w')
+    POSITIONWISE = 2  # ordered text: B = epsilon * sum_i d(x_i, x'_i), the privatised words of two texts ...
+    BAG_EMD = 3  # bags of equal size N: B = epsilon * N * EMD_d(b, b') = epsilon * (the least sum of d ov ...
+    ANY_INPUTS = 4  # plain DP with any two inputs adjacent: B = epsilon_total (dxt_syntf).
 
 
 class ReleaseShape(enum.IntEnum):
-    """What of the input's form a text release copies (option release_shape)."""
+    """What of the input's form a text release copies (dxt_privatize_options. release_shape;
+    docs/guarantees.md, "Release shapes"). 0 selects keep. (dxt_release_shape)"""
 
-    KEEP = 1  # spans between words and case shapes verbatim
-    NORMALIZE = 2  # one canonical mark per gap ('.', ',' or ' '), sentence capitals
-    STRICT = 3  # the words alone, one space apart
+    DEFAULT = 0
+    KEEP = 1  # the text between words verbatim and each word's case shape (lower, Title, UPPER) restored: ...
+    NORMALIZE = 2  # words joined by one space; a sentence end between two words (or after the last) becom ...
+    STRICT = 3  # words as the model spells them, joined by one space, nothing else: the text is a functio ...
+
+
+class OutputKind(enum.IntEnum):
+    """Which words a mechanism may release (dxt_release_record.output_kind). (dxt_output_kind)"""
+
+    VOCABULARY = 0  # the whole vocabulary
+    TOP = 1  # the N most frequent words (output_top)
+    LIST = 2  # a word list of the application (output_set)
+
+
+class Sampler(enum.IntEnum):
+    """Samplers of the exponential mechanism. (dxt_exponential_sampler)"""
+
+    DEFAULT = 0  # Gumbel-max
+    GUMBEL = 1  # argmax of score + Gumbel noise
+    PERMUTE_AND_FLIP = 2  # McKenna & Sheldon 2020
+
+
+class Search(enum.IntEnum):
+    """How laplace, vickrey and mahalanobis decode a noisy point to a word. Both are deterministic
+    functions of the noisy point alone (post-processing), so the privacy guarantee is the same;
+    only utility can differ. (dxt_search)"""
+
+    EXACT = 0  # the exact nearest word: a scan of the whole vocabulary (default)
+    IVF = 1  # approximate: the rows of the ivf_nprobe cells of the model's search index whose centroids a ...
+
+
+class RngMode(enum.IntEnum):
+    """dxt_rng_mode (dxt_rng_mode)"""
+
+    UNKNOWN = 0
+    SYSTEM = 1  # OpenSSL RAND_priv_bytes: the private mode
+    DETERMINISTIC = 2  # AES-256-CTR keyed by a 32-byte seed: NOT private, for tests and reproducible research
+
+
+class Policy(enum.IntEnum):
+    """What to do with one class of token. 0 selects the class's default. (dxt_token_policy)"""
+
+    DEFAULT = 0
+    PRIVATIZE = 1  # replace by the mechanism's output
+    PLACEHOLDER = 2  # replace by the placeholder string
+    DROP = 3  # remove the token
+    KEEP = 4  # pass through verbatim: a leak (DXT_REVEALS_KEPT_WORDS)
+
+
+class TokenClass(enum.IntEnum):
+    """Token classes; also the row index of dxt_local_diagnostics.counts. (dxt_token_class)"""
+
+    IN_VOCABULARY = 0
+    OUT_OF_VOCABULARY = 1
+    NUMBER = 2
+    STOPWORD = 3
+
+
+class Reveals(enum.IntFlag):
+    """The DXT_REVEALS_* bits of the C API: features of the input a release shows as they are."""
+
+    NOTHING = 0
+    WORD_COUNT = 0x1  # how many words (bag: occurrences) were not dropped
+    LAYOUT = 0x2  # the text between words verbatim: whitespace, punctuation, line and sentence boundaries ...
+    CASE_SHAPE = 0x4  # each word's case shape (lower, Title, UPPER)
+    TOKEN_CLASSES = 0x8  # which words belong to a class whose policy is placeholder or drop
+    KEPT_WORDS = 0x10  # the words of classes whose policy is keep, verbatim
+    SENTENCE_BOUNDARIES = 0x20  # DXT_SHAPE_NORMALIZE: between which words a sentence ends (one of . ! ? a ...
+    CLAUSE_BOUNDARIES = 0x40  # DXT_SHAPE_NORMALIZE: between which words, within a sentence, there was oth ...
+    TYPED_CLASSES = 0x80  # which tokens belong to a typed class (dxt_release_record.typed_classes) whose ...
+    INPUT_WORDS = 0x100  # the input's words themselves: the model's words are so far apart at this epsilo ...
+    NEGATIONS = 0x200  # which words are negators, and which negator each is: they are released as written ...
+
+# generated: end enums
 
 
 def _preset_values() -> "dict[str, int]":
@@ -102,53 +167,6 @@ def _preset_values() -> "dict[str, int]":
 # _options_table.py): NONE, READABLE, FEATURES, STRONGEST. Their values are
 # listed in docs/options.md, "Presets".
 Preset = enum.IntEnum("Preset", _preset_values(), module=__name__)  # type: ignore[misc]
-
-
-class OutputKind(enum.IntEnum):
-    """Which words a mechanism could release (the record's output_kind)."""
-
-    VOCABULARY = 0  # the whole vocabulary
-    TOP = 1  # the model's N most frequent words (output_top)
-    LIST = 2  # a word list of the application (output_words)
-
-
-class Sampler(enum.IntEnum):
-    """Samplers of the exponential mechanism."""
-
-    DEFAULT = 0
-    GUMBEL = 1
-    PERMUTE_AND_FLIP = 2
-
-
-class Search(enum.IntEnum):
-    """How laplace, vickrey and mahalanobis decode a noisy point: exactly
-    (default), or through the model's search index (`dxtext index`)."""
-
-    EXACT = 0
-    IVF = 1
-
-
-class RngMode(enum.IntEnum):
-    UNKNOWN = 0
-    SYSTEM = 1
-    DETERMINISTIC = 2
-
-
-class Policy(enum.IntEnum):
-    """What to do with one class of token."""
-
-    DEFAULT = 0
-    PRIVATIZE = 1
-    PLACEHOLDER = 2
-    DROP = 3
-    KEEP = 4
-
-
-class TokenClass(enum.IntEnum):
-    IN_VOCABULARY = 0
-    OUT_OF_VOCABULARY = 1
-    NUMBER = 2
-    STOPWORD = 3
 
 
 E = TypeVar("E", bound=enum.IntEnum)

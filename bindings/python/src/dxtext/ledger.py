@@ -136,7 +136,7 @@ class Ledger:
             raise invalid_argument("the path contains a NUL character")
         if not isinstance(cap, (int, float)) or isinstance(cap, bool):
             raise TypeError(f"cap must be a number, not {type(cap).__name__}")
-        options = native.initialised(native.LedgerOptionsStruct, "dxt_ledger_options_init_sized")
+        options = native.initialised(native.dxt_ledger_options, "dxt_ledger_options_init_sized")
         options.cap = float(cap)
         options.memo_capacity = unsigned(memo_capacity, "memo_capacity", 32)
         key_buffer = None
@@ -152,11 +152,11 @@ class Ledger:
                 raise TypeError(f"anchor must be a LedgerAnchor, not {type(anchor).__name__}")
             if len(anchor.ledger_id) != 16:
                 raise invalid_argument("anchor.ledger_id is 16 bytes")
-            anchor_struct = native.initialised(native.LedgerAnchorStruct, "dxt_ledger_anchor_init_sized")
+            anchor_struct = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
             anchor_struct.ledger_id[:] = list(anchor.ledger_id)
             anchor_struct.commits = unsigned(anchor.commits, "anchor.commits", 64)
             anchor_struct.spent = float(anchor.spent)
-            options.anchor = ctypes.cast(ctypes.pointer(anchor_struct), ctypes.c_void_p).value
+            options.anchor = ctypes.pointer(anchor_struct)
         out = ctypes.c_void_p()
         status = native.lib().dxt_ledger_open(name, _scope_bytes(scope), ctypes.byref(options), ctypes.byref(out))
         if key_buffer is not None:
@@ -198,14 +198,14 @@ class Ledger:
     def anchor(self) -> LedgerAnchor:
         """The ledger's anchor now: store it after every call (replacing the
         one before) and give it to Ledger.open(anchor=...) next time."""
-        raw = native.initialised(native.LedgerAnchorStruct, "dxt_ledger_anchor_init_sized")
+        raw = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
         with self._lock:
             native.check(native.lib().dxt_ledger_get_anchor(self._require(), ctypes.byref(raw)))
         return LedgerAnchor(bytes(raw.ledger_id), raw.commits, raw.spent)
 
     def totals(self) -> LedgerTotals:
         """The scope's totals, read from the file."""
-        raw = native.initialised(native.LedgerTotalsStruct, "dxt_ledger_totals_init_sized")
+        raw = native.initialised(native.dxt_ledger_totals, "dxt_ledger_totals_init_sized")
         with self._lock:
             native.check(native.lib().dxt_ledger_get_totals(self._require(), ctypes.byref(raw)))
         return LedgerTotals(

@@ -59,7 +59,7 @@ class _Context:
         self.destroy_function = library.dxt_context_destroy
         options = None
         if seed is not None:
-            options = native.initialised(native.ContextOptions, "dxt_context_options_init_sized")
+            options = native.initialised(native.dxt_context_options, "dxt_context_options_init_sized")
             options.rng_mode = 2  # DXT_RNG_DETERMINISTIC
             ctypes.memmove(options.seed, seed, 32)
         out = ctypes.c_void_p()
@@ -101,8 +101,8 @@ class Model:
     # -- opening and closing ------------------------------------------------
 
     @staticmethod
-    def _open_options(verify_digests: bool) -> native.ModelOpenOptions:
-        options = native.initialised(native.ModelOpenOptions, "dxt_model_open_options_init_sized")
+    def _open_options(verify_digests: bool) -> native.dxt_model_open_options:
+        options = native.initialised(native.dxt_model_open_options, "dxt_model_open_options_init_sized")
         options.flags = 1 if verify_digests else 0  # DXT_OPEN_VERIFY_DIGESTS
         return options
 
@@ -216,7 +216,7 @@ class Model:
         """Format version, dimension, vocabulary size, geometry, quantisation."""
         if self._info is None:
             handle = self._require()
-            raw = native.initialised(native.ModelInfoStruct, "dxt_model_info_init_sized")
+            raw = native.initialised(native.dxt_model_info, "dxt_model_info_init_sized")
             native.check(native.lib().dxt_model_get_info(handle.ptr, ctypes.byref(raw)))
             self._info = ModelInfo(
                 format_major=raw.format_major,
@@ -459,7 +459,7 @@ class Model:
         context = self._context(seed)
         function = native.lib().dxt_privatize_word
         if local_diagnostics is not None:
-            local_diagnostics._set(native.initialised(native.LocalDiagnosticsStruct, "dxt_local_diagnostics_init_sized"))
+            local_diagnostics._set(native.initialised(native.dxt_local_diagnostics, "dxt_local_diagnostics_init_sized"))
         results = []
         for w in encoded:
             each = LocalDiagnostics() if local_diagnostics is not None else None
@@ -513,7 +513,7 @@ class Model:
         made = make_options(self._require(), options)
         context = self._context(seed)
         record, diagnostics = _outputs()
-        out = ctypes.POINTER(native.BagStruct)()
+        out = ctypes.POINTER(native.dxt_bag)()
         status = native.lib().dxt_privatize_bag(
             context.ptr, made.pointer, entries, len(entries), ctypes.byref(out), ctypes.byref(record),
             ctypes.byref(diagnostics),
@@ -569,7 +569,7 @@ class Model:
         made = make_options(self._require(), options)
         context = self._context(seed)
         record, diagnostics = _outputs()
-        out = ctypes.POINTER(native.BagStruct)()
+        out = ctypes.POINTER(native.dxt_bag)()
         status = native.lib().dxt_syntf(
             context.ptr, made.pointer, entries, len(entries), n_out, ctypes.byref(out), ctypes.byref(record),
             ctypes.byref(diagnostics),
@@ -596,7 +596,7 @@ class Model:
         unsigned(trials, "trials", 32)
         made = make_options(self._require(), options)
         context = self._context(seed)
-        raw = native.initialised(native.CalibrationStruct, "dxt_calibration_init_sized")
+        raw = native.initialised(native.dxt_calibration, "dxt_calibration_init_sized")
         native.check(native.lib().dxt_calibrate(context.ptr, made.pointer, words, trials, ctypes.byref(raw)))
         return Calibration(
             words=raw.words,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ctypes
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, Optional
+from typing import Any, Dict, Iterable, Optional, Tuple
 
 from . import _library as native
 from .enums import (
@@ -42,79 +42,104 @@ def _json_of(struct: ctypes.Structure, function_name: str) -> str:
     return buffer.value.decode("utf-8")
 
 
-@dataclass(frozen=True)
 class ReleaseRecord:
     """What a call released and the guarantee it carries. Every field depends
     only on the options, the model and the generator mode (and n_out for
     syntf), never on the input: safe to send beside the output.
 
-    Attributes:
-        release: which call made it (WORD, TEXT, BAG, SYNTHETIC_BAG).
-        mechanism: the mechanism that ran.
+    Its attributes are the fields of the C struct dxt_release_record
+    (include/dxtext/dxtext.h documents each), read-only, with these types:
+    release (ReleaseKind), mechanism, metric, rng_mode (RngMode), bound,
+    reveals (Reveals flags), release_shape, preset and output_kind as their
+    enumerations; model_fingerprint as 32 bytes or None; output_digest as
+    bytes; floor as another name of uniform_floor; every other field as the
+    number or bool it is. Among them:
+
         epsilon: per word, per unit of the metric.
-        metric: the distance d of the bound.
-        rng_mode: SYSTEM (private) or DETERMINISTIC (seeded: NOT private).
         is_private: False when the noise came from a seed.
-        model_fingerprint: SHA-256 of the model file (32 bytes), or None.
-        bound: the form of the guarantee: WORD (epsilon * d(w, w')),
-            POSITIONWISE (ordered text: epsilon * sum_i d(x_i, x'_i); not an
-            EMD bound), BAG_EMD (bags of equal size N: epsilon * N * EMD),
-            ANY_INPUTS (epsilon_total-DP between any two inputs).
-        reveals: features of the input the output shows as they are.
-        draws: ANY_INPUTS: the number of draws n_out; 0 otherwise.
-        epsilon_total: ANY_INPUTS: epsilon * draws; 0 otherwise.
-        epsilon_vocabulary: syntf only (0 otherwise): epsilon + ln eta(epsilon,
-            V) <= epsilon, usable in place of epsilon in the bound.
-        release_shape: what of the input's form a text release copied (KEEP,
-            NORMALIZE, STRICT).
-        preset: the preset of the call's options (Preset.NONE without one);
-            the fields above are its resolved values.
-        output_kind: which words the mechanism could release: the whole
-            VOCABULARY, the TOP N most frequent, or a LIST (output_words).
-        output_size: how many words that is.
-        output_digest: SHA-256 of those words in vocabulary order, each
-            followed by a newline (32 zero bytes for the whole vocabulary).
-        floor: the uniform floor p of the options (0: none).
+        bound: WORD (epsilon * d(w, w')), POSITIONWISE (ordered text: epsilon
+            * sum_i d(x_i, x'_i); not an EMD bound), BAG_EMD (bags of equal
+            size N: epsilon * N * EMD), ANY_INPUTS (epsilon_total-DP between
+            any two inputs).
         worst_case_per_word: the largest privacy loss in nats for one word
-            between any two inputs (inf when no bound is known); a text of N
-            words loses at most N times it.
-        typed_classes: bit (1 << class) of every typed class the options
-            handled otherwise than as words.
-        typed_flags: DXT_TYPED_FLAG_* bits (consistent replacement, number
-            shape kept).
-        typed_dropped: bit (1 << class) of every typed class whose tokens
-            were dropped.
-        context_prior: the context prior's strength B (0: none).
+            between any two inputs (inf when no bound is known).
+
+    A field the library adds later is an attribute here too, with no change
+    to this package.
     """
 
-    release: ReleaseKind
-    mechanism: Mechanism
-    epsilon: float
-    metric: Metric
-    rng_mode: RngMode
-    is_private: bool
-    model_fingerprint: Optional[bytes]
-    bound: Bound
-    reveals: Reveals
-    draws: int = 0
-    epsilon_total: float = 0.0
-    epsilon_vocabulary: float = 0.0
-    release_shape: ReleaseShape = ReleaseShape.KEEP
-    preset: int = 0  # a Preset
-    output_kind: OutputKind = OutputKind.VOCABULARY
-    output_size: int = 0
-    output_digest: bytes = bytes(32)
-    floor: float = 0.0
-    worst_case_per_word: float = 0.0
-    typed_classes: int = 0
-    typed_flags: int = 0
-    typed_dropped: int = 0
-    context_prior: float = 0.0
+    __slots__ = ("_raw",)
+
+    _TYPES: Dict[str, Any] = {
+        "release": ReleaseKind,
+        "mechanism": Mechanism,
+        "metric": Metric,
+        "rng_mode": RngMode,
+        "bound": Bound,
+        "reveals": Reveals,
+        "release_shape": ReleaseShape,
+        "preset": Preset,
+        "output_kind": OutputKind,
+    }
+    _ALIASES = {"floor": "uniform_floor"}
+    # Fields that are an attribute of another form (model_fingerprint) or none.
+    _HIDDEN = {"struct_size", "fingerprint_valid"}
+
+    def __init__(self, struct: native.dxt_release_record) -> None:
+        object.__setattr__(self, "_raw", bytes(struct))
+
+    def _struct(self) -> native.dxt_release_record:
+        return native.dxt_release_record.from_buffer_copy(self._raw)
+
+    @classmethod
+    def field_names(cls) -> Tuple[str, ...]:
+        """The record's attributes, in the C struct's order."""
+        names = [name for name, _ in native.dxt_release_record._fields_ if name not in cls._HIDDEN]
+        return tuple("floor" if name == "uniform_floor" else name for name in names)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        r = self._struct()
+        if name == "model_fingerprint":
+            return bytes(r.model_fingerprint) if r.fingerprint_valid else None
+        name = self._ALIASES.get(name, name)
+        if name in self._HIDDEN or not hasattr(r, name):
+            raise AttributeError(f"ReleaseRecord has no field {name!r}")
+        value = getattr(r, name)
+        if name in self._TYPES:
+            return self._TYPES[name](value)
+        return bytes(value) if isinstance(value, ctypes.Array) else value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a ReleaseRecord is read-only")
+
+    def _values(self) -> Tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.field_names())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ReleaseRecord) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "ReleaseRecord(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.field_names()) + ")"
+
+    def __dir__(self) -> Iterable[str]:
+        return sorted(set(super().__dir__()) | set(self.field_names()))
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (ReleaseRecord._from_bytes, (self._raw,))
+
+    @classmethod
+    def _from_bytes(cls, raw: bytes) -> "ReleaseRecord":
+        return cls(native.dxt_release_record.from_buffer_copy(raw))
 
     def to_json(self) -> str:
         """The record as one line of JSON, as the C library writes it: the
         fields, the guarantee in words, and what the output reveals."""
-        return _json_of(_record_struct(self), "dxt_release_record_to_json")
+        return _json_of(self._struct(), "dxt_release_record_to_json")
 
     def to_dict(self) -> Dict[str, Any]:
         """The JSON record parsed into a dict."""
@@ -122,32 +147,8 @@ class ReleaseRecord:
         return result
 
     @classmethod
-    def _from_struct(cls, r: native.ReleaseRecordStruct) -> "ReleaseRecord":
-        return cls(
-            release=ReleaseKind(r.release),
-            mechanism=Mechanism(r.mechanism),
-            epsilon=r.epsilon,
-            metric=Metric(r.metric),
-            rng_mode=RngMode(r.rng_mode),
-            is_private=bool(r.is_private),
-            model_fingerprint=bytes(r.model_fingerprint) if r.fingerprint_valid else None,
-            bound=Bound(r.bound),
-            reveals=Reveals(r.reveals),
-            draws=int(r.draws),
-            epsilon_total=r.epsilon_total,
-            epsilon_vocabulary=r.epsilon_vocabulary,
-            release_shape=ReleaseShape(r.release_shape or ReleaseShape.KEEP),
-            preset=Preset(r.preset),
-            output_kind=OutputKind(r.output_kind),
-            output_size=int(r.output_size),
-            output_digest=bytes(r.output_digest),
-            floor=r.uniform_floor,
-            worst_case_per_word=r.worst_case_per_word,
-            typed_classes=int(r.typed_classes),
-            typed_flags=int(r.typed_flags),
-            typed_dropped=int(r.typed_dropped),
-            context_prior=r.context_prior,
-        )
+    def _from_struct(cls, r: native.dxt_release_record) -> "ReleaseRecord":
+        return cls(r)
 
     @classmethod
     def _sequence(cls, records: Iterable["ReleaseRecord"]) -> Optional["ReleaseRecord"]:
@@ -156,63 +157,15 @@ class ReleaseRecord:
         items = list(records)
         if not items:
             return None
-        first = items[0]
-        reveals = Reveals.NOTHING
-        for r in items:
-            reveals |= r.reveals
-        return cls(
-            release=first.release,
-            mechanism=first.mechanism,
-            epsilon=first.epsilon,
-            metric=first.metric,
-            rng_mode=first.rng_mode,
-            is_private=all(r.is_private for r in items),
-            model_fingerprint=first.model_fingerprint,
-            bound=Bound.POSITIONWISE,
-            reveals=reveals,
-            epsilon_vocabulary=first.epsilon_vocabulary,
-            release_shape=first.release_shape,
-            preset=first.preset,
-            output_kind=first.output_kind,
-            output_size=first.output_size,
-            output_digest=first.output_digest,
-            floor=first.floor,
-            worst_case_per_word=first.worst_case_per_word,
-            typed_classes=first.typed_classes,
-            typed_flags=first.typed_flags,
-            typed_dropped=first.typed_dropped,
-            context_prior=first.context_prior,
-        )
-
-
-def _record_struct(record: ReleaseRecord) -> native.ReleaseRecordStruct:
-    r = native.initialised(native.ReleaseRecordStruct, "dxt_release_record_init_sized")
-    r.release = int(record.release)
-    r.mechanism = int(record.mechanism)
-    r.epsilon = record.epsilon
-    r.metric = int(record.metric)
-    r.rng_mode = int(record.rng_mode)
-    r.is_private = record.is_private
-    r.fingerprint_valid = record.model_fingerprint is not None
-    if record.model_fingerprint is not None:
-        ctypes.memmove(r.model_fingerprint, record.model_fingerprint, 32)
-    r.bound = int(record.bound)
-    r.reveals = int(record.reveals)
-    r.draws = record.draws
-    r.epsilon_total = record.epsilon_total
-    r.epsilon_vocabulary = record.epsilon_vocabulary
-    r.release_shape = int(record.release_shape)
-    r.preset = int(record.preset)
-    r.output_kind = int(record.output_kind)
-    r.output_size = record.output_size
-    ctypes.memmove(r.output_digest, record.output_digest, 32)
-    r.uniform_floor = record.floor
-    r.worst_case_per_word = record.worst_case_per_word
-    r.typed_classes = record.typed_classes
-    r.typed_flags = record.typed_flags
-    r.typed_dropped = record.typed_dropped
-    r.context_prior = record.context_prior
-    return r
+        r = items[0]._struct()
+        for other in items[1:]:
+            o = other._struct()
+            r.reveals |= o.reveals
+            r.is_private = r.is_private and o.is_private
+        r.bound = int(Bound.POSITIONWISE)
+        r.draws = 0
+        r.epsilon_total = 0.0
+        return cls(r)
 
 
 @dataclass
@@ -243,7 +196,7 @@ class LocalDiagnostics:
 
     def to_json(self) -> str:
         """As one line of JSON, as the C library writes it."""
-        d = native.initialised(native.LocalDiagnosticsStruct, "dxt_local_diagnostics_init_sized")
+        d = native.initialised(native.dxt_local_diagnostics, "dxt_local_diagnostics_init_sized")
         for c, class_key in enumerate(_CLASS_KEYS):
             for a, action_key in enumerate(_ACTION_KEYS):
                 d.counts[c][a] = self.counts[class_key][action_key]
@@ -251,7 +204,7 @@ class LocalDiagnostics:
         d.words_leaked = self.words_leaked
         return _json_of(d, "dxt_local_diagnostics_to_json")
 
-    def _set(self, d: native.LocalDiagnosticsStruct) -> None:
+    def _set(self, d: native.dxt_local_diagnostics) -> None:
         self.counts = {
             _CLASS_KEYS[c]: {_ACTION_KEYS[a]: int(d.counts[c][a]) for a in range(4)} for c in range(4)
         }

@@ -6,50 +6,61 @@ use std::fmt;
 
 use dxtext_sys as sys;
 
+// generated: statuses
 /// What went wrong: one variant per `dxt_status` of the C API.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// A bad argument or option (`DXT_E_INVALID_ARGUMENT`).
+    /// `DXT_E_INVALID_ARGUMENT`: A NULL pointer, a bad option or value, or a bad
+    /// struct_size.
     InvalidArgument,
-    /// Epsilon not finite, not positive, or below a mechanism's bound.
+    /// `DXT_E_INVALID_EPSILON`: Epsilon is not finite, outside [DXT_EPSILON_MIN,
+    /// DXT_EPSILON_MAX], or below the mechanism's bound.
     InvalidEpsilon,
-    /// A file could not be opened, read or written.
+    /// `DXT_E_IO`: A file could not be opened, read or written.
     Io,
-    /// The bytes are not a `.dxe` model (bad magic).
+    /// `DXT_E_NOT_A_MODEL`: The bytes are not a .dxe model (bad magic).
     NotAModel,
-    /// The model's major format version is unknown to this library.
+    /// `DXT_E_UNSUPPORTED_VERSION`: The model's major format version is newer than this
+    /// library.
     UnsupportedVersion,
-    /// A field of the model fails validation.
+    /// `DXT_E_CORRUPT_MODEL`: A field of the model fails validation.
     CorruptModel,
-    /// The model is shorter than its header says.
+    /// `DXT_E_TRUNCATED_MODEL`: The model is shorter than its header says.
     TruncatedModel,
-    /// A stored SHA-256 digest does not match.
+    /// `DXT_E_DIGEST_MISMATCH`: A stored SHA-256 digest does not match.
     DigestMismatch,
+    /// `DXT_E_OUT_OF_MEMORY`: Memory ran out; nothing was released.
     OutOfMemory,
-    /// The random generator failed; nothing was released.
+    /// `DXT_E_RNG_FAILURE`: The random generator failed; nothing was released.
     RngFailure,
+    /// `DXT_E_INVALID_UTF8`: The input is not valid UTF-8.
     InvalidUtf8,
-    /// A word or index is not in the vocabulary, or no default model exists.
+    /// `DXT_E_NOT_FOUND`: A word or index is not in the vocabulary, or there is no default
+    /// model.
     NotFound,
-    /// The mechanism, geometry or option is not supported.
+    /// `DXT_E_UNSUPPORTED`: The mechanism, geometry or option is not supported here.
     Unsupported,
-    /// A count or size exceeds a documented limit.
+    /// `DXT_E_INPUT_TOO_LARGE`: A count or size exceeds a documented limit, or a buffer is
+    /// too small.
     InputTooLarge,
+    /// `DXT_E_PARSE`: Malformed input to a converter.
     Parse,
-    /// A bug in dxtext.
+    /// `DXT_E_INTERNAL`: A bug in dxtext; please report it.
     Internal,
-    /// Another thread is inside a call on the same context; nothing was done.
+    /// `DXT_E_CONTEXT_BUSY`: Another thread is inside a call on the same context; nothing
+    /// was done. A context is for one thread at a time: give each thread its own.
     ContextBusy,
-    /// A ledger refused the release: it would pass the scope's cap. Nothing
-    /// was drawn, released or spent.
+    /// `DXT_E_BUDGET_EXCEEDED`: A ledger refused the release: it would pass the scope's
+    /// cap. Nothing was drawn, released or spent (see "Privacy ledger").
     BudgetExceeded,
-    /// The ledger file fails its MAC or format checks (damaged, edited, or
-    /// another app key); it is left as it is.
+    /// `DXT_E_LEDGER_CORRUPT`: A ledger file fails its MAC or its format checks (damaged,
+    /// truncated, edited, or opened with another app key); it is left as it is, never
+    /// reset.
     LedgerCorrupt,
-    /// The ledger file is older than the anchor the app kept for it (an
-    /// earlier copy was put back, or the file was deleted or replaced);
-    /// nothing was drawn or released. See `LedgerAnchor`.
+    /// `DXT_E_LEDGER_ROLLBACK`: A ledger is older than the anchor the app kept for it (an
+    /// earlier copy of its file was put back, or the file was deleted or replaced): the
+    /// call is refused, nothing is drawn or released (see "Rollback").
     LedgerRollback,
     /// A status this crate does not know (a newer library).
     Other(i32),
@@ -94,6 +105,7 @@ impl ErrorKind {
         )
     }
 }
+// generated: end statuses
 
 /// A failed dxtext call.
 #[derive(Clone, Debug, PartialEq, Eq)]

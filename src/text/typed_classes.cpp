@@ -334,13 +334,16 @@ dxt_typed_class classify_typed(std::string_view word, const TypedContext& contex
     // The writer's name after a sign-off: any word. The addressee after a
     // greeting: a listed name or a word the model lacks. The speaker before
     // a speech verb: a listed name. A first name before a name: a listed
-    // first name.
+    // first name. A sentence's first word before a name, both Title-case: a
+    // listed surname too (a surname written first, "Sun Li wrote back").
     const bool listed_name = listed_first || listed_surname;
-    const bool named = context.after_sign_off || (context.after_greeting && (listed_name || !context.in_vocabulary)) ||
-                       (context.after_weak_sign_off && (listed_name || !context.in_vocabulary)) ||
-                       (listed_name && context.sentence_start && context.before_speech_verb) ||
-                       (listed_first && context.sentence_start && base.size() != word.size() && capitalised) ||
-                       (listed_first && context.before_name && !context.after_determiner && !is_before_name(lower));
+    const bool surname_first = listed_surname && context.sentence_start && capitalised && context.before_name;
+    const bool named =
+        context.after_sign_off || (context.after_greeting && (listed_name || !context.in_vocabulary)) ||
+        (context.after_weak_sign_off && (listed_name || !context.in_vocabulary)) ||
+        (listed_name && context.sentence_start && context.before_speech_verb) ||
+        (listed_first && context.sentence_start && base.size() != word.size() && capitalised) ||
+        ((listed_first || surname_first) && context.before_name && !context.after_determiner && !is_before_name(lower));
     if (named) return listed_surname && !listed_first ? DXT_TYPED_SURNAME : DXT_TYPED_FIRST_NAME;
   }
   if (it == lists->by_word.end()) return DXT_TYPED_NONE;

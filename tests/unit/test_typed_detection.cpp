@@ -259,7 +259,10 @@ TEST_CASE("typed detection: romanised Chinese names, and the English words they 
       {"Please ask Dr. Fang about it.", {{"Fang", "surname"}}},
       {"We met Li and Sun at noon.", {{"Li", "first_name"}, {"Sun", "surname"}}},
       {"Thanks to Mr. Ma and Ms. Ouyang.", {{"Ma", "surname"}, {"Ouyang", "surname"}}},
-      {"Best regards,\nXiuying Tang", {{"Xiuying", "first_name"}, {"Tang", "surname"}}}};
+      {"Best regards,\nXiuying Tang", {{"Xiuying", "first_name"}, {"Tang", "surname"}}},
+      // A surname written first, first in its sentence, before a name.
+      {"Sun Li wrote back.", {{"Sun", "surname"}, {"Li", "first_name"}}},
+      {"Fang Wei called. Long Xiuying did not.", {{"Fang", "first_name"}, {"Long", "surname"}}}};
   for (const auto& [text, expected] : named) {
     CAPTURE(text);
     const auto found = typed(text);
@@ -269,10 +272,10 @@ TEST_CASE("typed detection: romanised Chinese names, and the English words they 
       CHECK(found.at(word) == cls);
     }
   }
-  for (const char* text :
-       {"It took a long time in the sun, and the dog bared a fang.", "Long ago the sun rose.",
-        "Sun rose early over the hills.", "Song and dance were long gone.", "Check the SHA-256 digest and the git sha.",
-        "Ha! Ye shall know them.", "My ma went to the li river with a long fang."}) {
+  for (const char* text : {"It took a long time in the sun, and the dog bared a fang.", "Long ago the sun rose.",
+                           "Sun rose early over the hills.", "Song and dance were long gone.",
+                           "Check the SHA-256 digest and the git sha.", "Long Island is far.", "Sun Valley was cold.",
+                           "Ha! Ye shall know them.", "My ma went to the li river with a long fang."}) {
     CAPTURE(text);
     for (const auto& [word, cls] : typed(text))
       if (cls != "number") CHECK_MESSAGE(false, word, " typed as ", cls);  // "SHA-256": 256 is one

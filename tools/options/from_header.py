@@ -112,6 +112,8 @@ def python_errors(h: Header) -> List[str]:
         out += ["", "", f"class {python_status_name(s.name)}({', '.join(bases)}):"]
         out += _docstring(f"{s.name}: {s.doc}", "    ")
         out += ["", f"    status = {s.value}"]
+    names = ["DxtextError", "ModelError", "LibraryNotFoundError"] + [python_status_name(s.name) for s in h.statuses[1:]]
+    out += ["", "", "__all__ = ["] + [f'    "{n}",' for n in sorted(names)] + ["]"]
     out += ["", "", "_BY_STATUS: Dict[int, Type[DxtextError]] = {"]
     out += [f"    {s.value}: {python_status_name(s.name)}," for s in h.statuses[1:]]
     out += ["}", ""]

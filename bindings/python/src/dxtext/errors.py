@@ -165,6 +165,33 @@ class LedgerRollbackError(DxtextError):
     status = 20
 
 
+__all__ = [
+    "BudgetExceededError",
+    "ContextBusyError",
+    "CorruptModelError",
+    "DigestMismatchError",
+    "DxtextError",
+    "DxtextIOError",
+    "DxtextMemoryError",
+    "InputTooLargeError",
+    "InternalError",
+    "InvalidArgumentError",
+    "InvalidEpsilonError",
+    "InvalidUtf8Error",
+    "LedgerCorruptError",
+    "LedgerRollbackError",
+    "LibraryNotFoundError",
+    "ModelError",
+    "NotAModelError",
+    "NotFoundError",
+    "ParseError",
+    "RngFailureError",
+    "TruncatedModelError",
+    "UnsupportedError",
+    "UnsupportedVersionError",
+]
+
+
 _BY_STATUS: Dict[int, Type[DxtextError]] = {
     1: InvalidArgumentError,
     2: InvalidEpsilonError,

@@ -78,6 +78,10 @@ def case_inputs() -> list[dict]:
         privatize("text, out of vocabulary and numbers kept", "text", "Call zzqxv at 5 about the war.",
                   {"epsilon": 20, "oov": "keep", "numbers": "keep"}),
         privatize("text, empty", "text", "", {"epsilon": 10}),
+        privatize("text, non-ASCII and a character beyond U+FFFF kept", "text",
+                  "Ünïcödé — “quoted” 😀 about the war.", {"epsilon": 20, "oov": "keep"}),
+        privatize("text, out of vocabulary placeholder by default", "text", "Call zzqxv about the war.",
+                  {"epsilon": 20, "oov": "placeholder"}),
         privatize("text, laplace", "text", SENTENCE, {"epsilon": 10}),
         privatize("text, laplace, another seed", "text", SENTENCE, {"epsilon": 10}, SEED_2),
         privatize("text, tem", "text", SENTENCE, {"epsilon": 5, "mechanism": "tem"}),
@@ -136,6 +140,13 @@ def case_inputs() -> list[dict]:
         ledger("ledger: a preset costs its epsilon", 3, "0f" * 32, [
             (SENTENCE, {"preset": "features"}), (SENTENCE, {"preset": "readable"}),
             (SENTENCE, {"preset": "features", "epsilon": 2})]),
+        ledger("ledger: another shape, policy or mechanism of the same text draws fresh", 100, "0f" * 32, [
+            ("The war is over.", {"epsilon": 1, **options}) for options in (
+                {}, {"release_shape": "strict"}, {"release_shape": "strict"}, {"oov": "placeholder"},
+                {"oov": "placeholder"}, {"oov": "placeholder", "placeholder": "*"},
+                {"oov": "placeholder", "placeholder": "*"}, {"mechanism": "vickrey"}, {"mechanism": "vickrey"},
+                {"mechanism": "vickrey", "vickrey_t": 0.5}, {"mechanism": "vickrey", "vickrey_t": 0.5},
+                {"output_top": 50}, {"output_top": 50}, {})]),
         ledger("ledger: a refused option spends nothing", 5, None, [
             (SENTENCE, {"epsilon": 4, "mechanism": "laplaze"}), (SENTENCE, {"epsilon": 4})]),
         privatize("poincare: hyperbolic above n - 1", "text", "dog entity river",

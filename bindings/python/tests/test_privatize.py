@@ -67,15 +67,13 @@ def test_privatize_words(model: dxtext.Model) -> None:
 
 
 def test_policies_and_placeholder(model: dxtext.Model) -> None:
-    assert model.privatize("zzzunknownzzz", epsilon=1, oov="placeholder") == "[redacted]"
+    # The default placeholder and a bad policy name: the conformance suite; here the enum member and a NUL.
     assert model.privatize("zzzunknownzzz", epsilon=1, oov=dxtext.Policy.PLACEHOLDER, placeholder="█") == "█"
     diagnostics = dxtext.LocalDiagnostics()
     # The text and record of kept words: the conformance suite; here the local diagnostics.
     model.privatize("zzzunknownzzz 42", epsilon=1, oov="keep", numbers="keep", local_diagnostics=diagnostics)
     assert diagnostics.words_leaked == 2
     assert json.loads(diagnostics.to_json())["words_leaked"] == 2
-    with pytest.raises(dxtext.InvalidArgumentError):
-        model.privatize("x", epsilon=1, oov="hide")
     with pytest.raises(dxtext.InvalidArgumentError):
         model.privatize("x", epsilon=1, oov="placeholder", placeholder="a\0b")
 
@@ -110,13 +108,6 @@ def test_syntf(model: dxtext.Model) -> None:
         model.syntf(bag, 0, epsilon=1.0)
 
 
-def test_calibrate(model: dxtext.Model) -> None:
-    c = model.calibrate(epsilon=5.0, words=min(5, len(model)), trials=20)
-    assert c.words == min(5, len(model)) and c.trials == 20
-    assert 0.0 <= c.keep_mean <= c.keep_max <= 1.0
-    assert 1.0 <= c.distinct_max <= 20.0
-
-
 def test_seeded_runs_reproduce_and_are_flagged(model: dxtext.Model, sentence: str) -> None:
     text = " ".join([sentence] * 4)
     with pytest.warns(dxtext.NotPrivateWarning):
@@ -132,12 +123,7 @@ def test_seeded_runs_reproduce_and_are_flagged(model: dxtext.Model, sentence: st
         assert model.privatize(text, epsilon=0.5, seed=bytes(31) + b"\x07") == first
         # A different seed gives different noise (over 4 x 8 words at epsilon 0.5).
         assert model.privatize(text, epsilon=0.5, seed=8) != first
-        bag = {model.word(0): 50}
-        assert model.privatize_bag(bag, epsilon=0.5, seed=1) == model.privatize_bag(bag, epsilon=0.5, seed=1)
-        assert model.syntf(bag, 20, epsilon=0.5, seed=1) == model.syntf(bag, 20, epsilon=0.5, seed=1)
-        assert model.calibrate(epsilon=1, words=3, trials=10, seed=1) == model.calibrate(
-            epsilon=1, words=3, trials=10, seed=1
-        )
+        # Seeded bags, SynTF and calibrations: the conformance suite.
         with pytest.raises(dxtext.InvalidArgumentError):
             model.privatize(text, epsilon=0.5, seed="abc")
         with pytest.raises(dxtext.InvalidArgumentError):
@@ -149,15 +135,13 @@ def test_seeded_runs_reproduce_and_are_flagged(model: dxtext.Model, sentence: st
     assert record.is_private
 
 
-def test_nul_and_non_ascii_text(model: dxtext.Model) -> None:
+def test_nul_in_text(model: dxtext.Model) -> None:
+    # Non-ASCII and empty texts: the conformance suite; here a NUL, which a C string would end at.
     w0, w1 = model.word(0), model.word(1)
     diagnostics = dxtext.LocalDiagnostics()
     out = model.privatize(f"{w0}\0{w1}", epsilon=1.0, local_diagnostics=diagnostics)
     assert "\0" in out
     assert diagnostics.words_privatized == 2
-    out = model.privatize("Ünïcödé — “quoted” 😀", epsilon=1.0, oov="keep")
-    assert out == "Ünïcödé — “quoted” 😀"
-    assert model.privatize("", epsilon=1.0) == ""
 
 
 def test_record_is_a_value(model: dxtext.Model) -> None:

@@ -76,28 +76,24 @@ test('budget, refusal before any draw, memo, and the bytes in the store', async 
   assert.ok(stored.includes(fresh.text));
 });
 
-test('another output vocabulary, shape or policy of the same text draws fresh', async () => {
+test('another output vocabulary of the same text draws fresh', async () => {
+  // Another shape, policy, mechanism or output_top: the conformance suite
+  // (its ledger cases); here a word list, which its cases do not pass.
   const ledger = await Ledger.open(Ledger.memoryStore(), { cap: 100, key: KEY });
   const text = 'zygote quixotic lunch anna';
-  const whole = await ledger.privatizeText(privatizer, text, { epsilon: 1 });
-  assert.equal(whole.memoised, false);
+  assert.equal((await ledger.privatizeText(privatizer, text, { epsilon: 1 })).memoised, false);
   // The reported case: the whole vocabulary's output memoised, then the
   // same text asked for with a smaller output vocabulary.
   const words = ['the', 'of', 'and', 'to'];
   const listed = await ledger.privatizeText(privatizer, text, { epsilon: 1, outputWords: words });
   assert.equal(listed.memoised, false);
   for (const word of listed.text.toLowerCase().split(/\s+/)) assert.ok(words.includes(word), listed.text);
+  const again = await ledger.privatizeText(privatizer, text, { epsilon: 1, outputWords: words });
+  assert.equal(again.memoised, true);
+  assert.equal(again.text, listed.text);
   const top = await ledger.privatizeText(privatizer, text, { epsilon: 1, outputTop: 50 });
-  assert.equal(top.memoised, false);
   assert.equal(top.record.outputKind, 'top');
-  for (const options of [{ releaseShape: 'strict' }, { oov: 'placeholder' }, { oov: 'placeholder', placeholder: '*' },
-    { mechanism: 'vickrey' }, { mechanism: 'vickrey', vickreyT: 0.5 }]) {
-    const r = await ledger.privatizeText(privatizer, text, { epsilon: 1, ...options });
-    assert.equal(r.memoised, false, JSON.stringify(options));
-    assert.equal((await ledger.privatizeText(privatizer, text, { epsilon: 1, ...options })).memoised, true);
-  }
-  assert.equal((await ledger.privatizeText(privatizer, text, { epsilon: 1, outputWords: words })).text, listed.text);
-  assert.equal(ledger.totals().releases, 8);
+  assert.equal(ledger.totals().releases, 3);
 });
 
 test('a release whose bytes cannot be stored is discarded, and was not charged', async () => {

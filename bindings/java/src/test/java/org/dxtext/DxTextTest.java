@@ -85,9 +85,7 @@ public class DxTextTest {
           + d.getCount(DxTokenClass.STOPWORD, DxPolicy.PRIVATIZE));
       assertTrue(d.toJson(), d.toJson().contains("\"words_privatized\":9"));
       assertNull(p.privatizeTextWithRecord(SENTENCE, DxOptions.epsilon(20)).getLocalDiagnostics());
-      // Non-ASCII text crosses JNI as UTF-8, including characters beyond U+FFFF.
-      String out = p.privatizeText("Caf\u00e9 \ud83d\ude00 war", DxOptions.epsilon(20));
-      assertTrue(out, out.contains("\ud83d\ude00"));
+      // Non-ASCII text across JNI, characters beyond U+FFFF included: the conformance suite.
     }
   }
 

@@ -19,8 +19,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const shared = require('./shared.js');
 
-const { GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, Status, DxtextError, diagnosticsOf, errorFor, optionPairs, recordOf } =
-  shared;
+const {
+  GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, Status, DxtextError, LedgerAnchor, diagnosticsOf, errorFor, optionPairs,
+  recordOf,
+} = shared;
 // The error classes (tools/options/js_shared.js): one copy for both packages.
 const ERRORS = Object.fromEntries(Object.entries(shared).filter(([name]) => name.endsWith('Error')));
 
@@ -381,68 +383,12 @@ class Privatizer {
 // --------------------------------------------------------------------------
 // Ledger
 
-const ANCHOR_BYTES = 32;
-
-/**
- * What the app keeps outside the ledger file to detect a rollback (an older
- * copy of the file put back, or the file deleted): take it with
- * ledger.anchor() after every call, store anchor.toBytes() where the file's
- * writer cannot change it (a keystore, a server), and give
- * LedgerAnchor.fromBytes(stored) back to Ledger.open({ anchor }). Without it
- * a rollback is not detected (docs/budgets.md, "Rollback").
- */
-class LedgerAnchor {
-  /** Use ledger.anchor() or LedgerAnchor.fromBytes(). */
-  constructor(bytes) {
-    if (!(bytes instanceof Uint8Array) || bytes.length !== ANCHOR_BYTES) {
-      throw invalid(`a ledger anchor is ${ANCHOR_BYTES} bytes`);
-    }
-    this._bytes = Buffer.from(bytes); // a copy
-    Object.freeze(this);
-  }
-
-  /** The anchor from the 32 bytes toBytes() gave (a Buffer, Uint8Array or ArrayBuffer). */
-  static fromBytes(bytes) {
-    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-    else if (ArrayBuffer.isView(bytes) && !(bytes instanceof Uint8Array)) {
-      bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }
-    if (!(bytes instanceof Uint8Array)) throw invalid('LedgerAnchor.fromBytes takes a Buffer, a Uint8Array or an ArrayBuffer');
-    return new LedgerAnchor(bytes);
-  }
-
-  /** The 32 bytes to store: the ledger id, then the commits and the spent total (little-endian). */
-  toBytes() {
-    return Buffer.from(this._bytes);
-  }
-
-  /** 16 bytes naming the ledger: the same for every copy of its file. */
-  get ledgerId() {
-    return Buffer.from(this._bytes.subarray(0, 16));
-  }
-
-  /** Commits made to the ledger (a bigint: it only grows). */
-  get commits() {
-    return this._bytes.readBigUInt64LE(16);
-  }
-
-  /** Epsilon spent over all the ledger's scopes (it only grows). */
-  get spent() {
-    return this._bytes.readDoubleLE(24);
-  }
-
-  /** True when `other` is a LedgerAnchor with the same bytes. */
-  equals(other) {
-    return other instanceof LedgerAnchor && this._bytes.equals(other._bytes);
-  }
-}
-
 function anchorBuffer(anchor) {
   if (anchor === undefined || anchor === null) return undefined;
   if (!(anchor instanceof LedgerAnchor)) {
     throw invalid('options.anchor must be a LedgerAnchor (LedgerAnchor.fromBytes(stored bytes))');
   }
-  return anchor._bytes;
+  return Buffer.from(anchor.toBytes());
 }
 
 class Ledger {

@@ -207,4 +207,71 @@ function errorFor(status, message, options) {
   return new Class(status, message, options);
 }
 
-module.exports = { Status, optionPairs, MECHANISMS, GEOMETRIES, QUANTIZATIONS, METRICS, RNG_MODES, RELEASES, BOUNDS, REVEALS, SHAPES, OUTPUT_KINDS, PRESETS, TOKEN_CLASSES, ACTIONS, recordOf, diagnosticsOf, STATUS_NAMES, DxtextError, InvalidArgumentError, InvalidEpsilonError, FileError, ModelError, NotAModelError, UnsupportedVersionError, CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError, InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError, ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError, ERROR_CLASSES, errorFor };
+// Bytes of a Uint8Array (itself), another view or an ArrayBuffer; null and
+// undefined give none. `what` names the argument in the error.
+function bytesOf(value, what) {
+  if (value === null || value === undefined) return new Uint8Array(0);
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  throw errorFor(Status.INVALID_ARGUMENT, `${what} must be a Uint8Array, an ArrayBuffer or null`);
+}
+
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; ++i) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+// What the app keeps outside the ledger to detect a rollback (an older copy
+// put back, or the ledger deleted): take it with ledger.anchor() after every
+// call, store anchor.toBytes() where the ledger's writer cannot change it (a
+// keystore, a server), and give LedgerAnchor.fromBytes(stored) back to
+// Ledger.open({ anchor }). Without it a rollback is not detected
+// (docs/budgets.md, "Rollback"). Its 32 bytes: the ledger id, then the
+// commits and the spent total, little-endian.
+const ANCHOR_BYTES = 32;
+const LedgerAnchor = class LedgerAnchor {
+  // Use ledger.anchor() or LedgerAnchor.fromBytes().
+  constructor(bytes) {
+    if (!(bytes instanceof Uint8Array) || bytes.length !== ANCHOR_BYTES) {
+      throw errorFor(Status.INVALID_ARGUMENT, `a ledger anchor is ${ANCHOR_BYTES} bytes`);
+    }
+    this._bytes = Uint8Array.from(bytes); // a copy
+    Object.freeze(this);
+  }
+
+  // The anchor from the 32 bytes toBytes() gave (a Uint8Array or Buffer,
+  // another view or an ArrayBuffer).
+  static fromBytes(bytes) {
+    if (!(bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes))) {
+      throw errorFor(Status.INVALID_ARGUMENT, 'LedgerAnchor.fromBytes takes a Uint8Array, another view or an ArrayBuffer');
+    }
+    return new LedgerAnchor(bytesOf(bytes, 'the anchor'));
+  }
+
+  toBytes() {
+    return Uint8Array.from(this._bytes);
+  }
+
+  // 16 bytes naming the ledger: the same for every copy of it.
+  get ledgerId() {
+    return this._bytes.slice(0, 16);
+  }
+
+  // Commits made to the ledger (a bigint: it only grows).
+  get commits() {
+    return new DataView(this._bytes.buffer).getBigUint64(16, true);
+  }
+
+  // Epsilon spent over all the ledger's scopes (it only grows).
+  get spent() {
+    return new DataView(this._bytes.buffer).getFloat64(24, true);
+  }
+
+  equals(other) {
+    return other instanceof LedgerAnchor && sameBytes(this._bytes, other._bytes);
+  }
+};
+
+module.exports = { Status, optionPairs, MECHANISMS, GEOMETRIES, QUANTIZATIONS, METRICS, RNG_MODES, RELEASES, BOUNDS, REVEALS, SHAPES, OUTPUT_KINDS, PRESETS, TOKEN_CLASSES, ACTIONS, recordOf, diagnosticsOf, STATUS_NAMES, DxtextError, InvalidArgumentError, InvalidEpsilonError, FileError, ModelError, NotAModelError, UnsupportedVersionError, CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError, InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError, ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError, ERROR_CLASSES, errorFor, bytesOf, sameBytes, ANCHOR_BYTES, LedgerAnchor };

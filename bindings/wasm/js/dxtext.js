@@ -31,7 +31,7 @@ import createDxtextCore from './dxtext_core.js';
 import { DEFAULT_MODEL } from './default_model.js';
 import {
   ACTIONS, GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, TOKEN_CLASSES, Status, DxtextError, NotFoundError,
-  diagnosticsOf, errorFor, optionPairs, recordOf,
+  ANCHOR_BYTES, LedgerAnchor, bytesOf, diagnosticsOf, errorFor, optionPairs, recordOf, sameBytes,
 } from './shared.js';
 
 // Status, the error classes and errorFor are tools/options/js_shared.js's,
@@ -40,7 +40,7 @@ export {
   Status, DxtextError, InvalidArgumentError, InvalidEpsilonError, FileError, ModelError, NotAModelError,
   UnsupportedVersionError, CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError,
   RandomGeneratorError, InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError,
-  InternalError, ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError,
+  InternalError, ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError, LedgerAnchor,
 } from './shared.js';
 
 const MAX_BAG_WORDS = 2 ** 24; // DXT_MAX_BAG_WORDS
@@ -906,20 +906,6 @@ function readBag(core, bagPtr) {
 const LEDGER_FRESH = 1; // DXT_LEDGER_FRESH
 const LEDGER_TOKEN = Symbol('dxtext.ledger');
 
-function ledgerBytes(value, what) {
-  if (value === null || value === undefined) return new Uint8Array(0);
-  if (value instanceof Uint8Array) return value;
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  throw invalidArgument(`${what} must be a Uint8Array, an ArrayBuffer or null`);
-}
-
-function sameBytes(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; ++i) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 function toBase64(bytes) {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -929,61 +915,6 @@ function toBase64(bytes) {
 function fromBase64(text) {
   const binary = atob(text);
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
-
-const ANCHOR_BYTES = 32;
-
-/**
- * What the app keeps outside the ledger's store to detect a rollback (an
- * older copy of the bytes put back, or the bytes deleted): take it with
- * ledger.anchor() after every call, store anchor.toBytes() where the
- * ledger's writer cannot change it (a server, a keystore; not beside the
- * ledger in the same localStorage), and give LedgerAnchor.fromBytes(stored)
- * back to Ledger.open({ anchor }). Without it a rollback is not detected
- * (docs/budgets.md, "Rollback").
- */
-export class LedgerAnchor {
-  /** Use ledger.anchor() or LedgerAnchor.fromBytes(). */
-  constructor(bytes) {
-    if (!(bytes instanceof Uint8Array) || bytes.length !== ANCHOR_BYTES) {
-      throw invalidArgument(`a ledger anchor is ${ANCHOR_BYTES} bytes`);
-    }
-    this._bytes = Uint8Array.from(bytes); // a copy
-    Object.freeze(this);
-  }
-
-  /** The anchor from the 32 bytes toBytes() gave (a Uint8Array, another view or an ArrayBuffer). */
-  static fromBytes(bytes) {
-    if (!(bytes instanceof Uint8Array || bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes))) {
-      throw invalidArgument('LedgerAnchor.fromBytes takes a Uint8Array, another view or an ArrayBuffer');
-    }
-    return new LedgerAnchor(ledgerBytes(bytes, 'the anchor'));
-  }
-
-  /** The 32 bytes to store: the ledger id, then the commits and the spent total (little-endian). */
-  toBytes() {
-    return Uint8Array.from(this._bytes);
-  }
-
-  /** 16 bytes naming the ledger: the same for every copy of it. */
-  get ledgerId() {
-    return this._bytes.slice(0, 16);
-  }
-
-  /** Commits made to the ledger (a bigint: it only grows). */
-  get commits() {
-    return new DataView(this._bytes.buffer).getBigUint64(16, true);
-  }
-
-  /** Epsilon spent over all the ledger's scopes (it only grows). */
-  get spent() {
-    return new DataView(this._bytes.buffer).getFloat64(24, true);
-  }
-
-  /** True when `other` is a LedgerAnchor with the same bytes. */
-  equals(other) {
-    return other instanceof LedgerAnchor && sameBytes(this._bytes, other._bytes);
-  }
 }
 
 // Each ledger store's transactions run one at a time: under a Web Lock named
@@ -1062,7 +993,7 @@ export class Ledger {
       scope: String(scope),
       cap,
       memoCapacity,
-      key: key === undefined || key === null ? null : Uint8Array.from(ledgerBytes(key, 'key')),
+      key: key === undefined || key === null ? null : Uint8Array.from(bytesOf(key, 'key')),
     };
     const ledger = new Ledger(LEDGER_TOKEN, core, ledgerStoreOf(store), settings);
     ledger._anchor = anchor instanceof LedgerAnchor ? anchor : null;
@@ -1072,7 +1003,7 @@ export class Ledger {
 
   /** Bytes in this object only: a ledger that lives as long as the page (and tests). */
   static memoryStore(bytes = null) {
-    let kept = bytes === null ? null : Uint8Array.from(ledgerBytes(bytes, 'bytes'));
+    let kept = bytes === null ? null : Uint8Array.from(bytesOf(bytes, 'bytes'));
     return {
       name: `memory:${++anonymousStores}`,
       load: () => kept,
@@ -1230,7 +1161,7 @@ export class Ledger {
   _transact(body) {
     if (this._closed) return Promise.reject(invalidArgument('the ledger is closed'));
     const run = underLedgerLock(this._name, async () => {
-      const loaded = ledgerBytes(await this._store.load(), "the store's load()");
+      const loaded = bytesOf(await this._store.load(), "the store's load()");
       const { result, bytes, anchor } = withFrame(this._core, (frame) => {
         const handle = this._handle(frame, loaded, this._anchor);
         const value = body(frame, handle);

@@ -28,7 +28,7 @@ from . import _library as native
 from .calls import _encode, _outputs, _take_text
 from .model import Model, PathLike
 from .options import Options, SeedLike, invalid_argument, make_options, unsigned
-from .reports import LocalDiagnostics, ReleaseRecord
+from .reports import LocalDiagnostics, ReleaseRecord, from_struct
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
@@ -208,15 +208,7 @@ class Ledger:
         raw = native.initialised(native.dxt_ledger_totals, "dxt_ledger_totals_init_sized")
         with self._lock:
             native.check(native.lib().dxt_ledger_get_totals(self._require(), ctypes.byref(raw)))
-        return LedgerTotals(
-            cap=raw.cap,
-            spent=raw.spent,
-            spent_any_inputs=raw.spent_any_inputs,
-            releases=raw.releases,
-            memoised=raw.memoised,
-            memo_capacity=raw.memo_capacity,
-            words=raw.words,
-        )
+        return from_struct(LedgerTotals, raw)
 
     def to_dict(self) -> Dict[str, Any]:
         """The scope as `dxtext ledger` prints it: totals, spent epsilon per

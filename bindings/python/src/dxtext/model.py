@@ -19,7 +19,7 @@ from .calls import BagLike, LedgerLike, _bag_entries, _call_text, _encode, _outp
 from .enums import Geometry, Quantization, coerce
 from .options import SeedLike, invalid_argument, make_options, seed_bytes, unsigned, warn_not_private
 from .output_set import OutputSet
-from .reports import Calibration, LocalDiagnostics, ModelInfo, ReleaseRecord
+from .reports import Calibration, LocalDiagnostics, ModelInfo, ReleaseRecord, from_struct
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
@@ -218,16 +218,8 @@ class Model:
             handle = self._require()
             raw = native.initialised(native.dxt_model_info, "dxt_model_info_init_sized")
             native.check(native.lib().dxt_model_get_info(handle.ptr, ctypes.byref(raw)))
-            self._info = ModelInfo(
-                format_major=raw.format_major,
-                format_minor=raw.format_minor,
-                dimension=raw.dimension,
-                vocabulary_size=raw.vocabulary_size,
-                geometry=Geometry(raw.geometry),
-                quantization=Quantization(raw.quantization),
-                lowercase=bool(raw.lowercase),
-                has_frequencies=bool(raw.has_frequencies),
-            )
+            self._info = from_struct(ModelInfo, raw, geometry=Geometry, quantization=Quantization, lowercase=bool,
+                                     has_frequencies=bool)
         return self._info
 
     def __len__(self) -> int:
@@ -509,20 +501,7 @@ class Model:
         independently; the record's bound is epsilon * N * EMD(b, b') for bags
         of equal size N (Fernandes, Dras & McIver 2019).
         The result is ordered by vocabulary index. Arguments as privatize()."""
-        entries, keep = _bag_entries(bag)
-        made = make_options(self._require(), options)
-        context = self._context(seed)
-        record, diagnostics = _outputs()
-        out = ctypes.POINTER(native.dxt_bag)()
-        status = native.lib().dxt_privatize_bag(
-            context.ptr, made.pointer, entries, len(entries), ctypes.byref(out), ctypes.byref(record),
-            ctypes.byref(diagnostics),
-        )
-        del keep
-        result = _take_bag(status, out)
-        if local_diagnostics is not None:
-            local_diagnostics._set(diagnostics)
-        return (result, ReleaseRecord._from_struct(record)) if with_record else result
+        return self._bag_call(native.lib().dxt_privatize_bag, (), bag, seed, with_record, local_diagnostics, options)
 
     @overload
     def syntf(
@@ -565,15 +544,27 @@ class Model:
         or "drop". The record's bound is ANY_INPUTS: epsilon_total =
         epsilon * n_out (plain DP, all documents adjacent)."""
         unsigned(n_out, "n_out", 32)
+        return self._bag_call(native.lib().dxt_syntf, (n_out,), bag, seed, with_record, local_diagnostics, options)
+
+    def _bag_call(
+        self,
+        function: Any,
+        extra: Tuple[int, ...],
+        bag: BagLike,
+        seed: Optional[SeedLike],
+        with_record: bool,
+        local_diagnostics: Optional[LocalDiagnostics],
+        options: Dict[str, Any],
+    ) -> Union[Dict[str, int], Tuple[Dict[str, int], ReleaseRecord]]:
+        """dxt_privatize_bag or dxt_syntf (`extra`: its arguments after the
+        entries), with the bag, options and outputs of privatize_bag()."""
         entries, keep = _bag_entries(bag)
         made = make_options(self._require(), options)
         context = self._context(seed)
         record, diagnostics = _outputs()
         out = ctypes.POINTER(native.dxt_bag)()
-        status = native.lib().dxt_syntf(
-            context.ptr, made.pointer, entries, len(entries), n_out, ctypes.byref(out), ctypes.byref(record),
-            ctypes.byref(diagnostics),
-        )
+        status = function(context.ptr, made.pointer, entries, len(entries), *extra, ctypes.byref(out),
+                          ctypes.byref(record), ctypes.byref(diagnostics))
         del keep
         result = _take_bag(status, out)
         if local_diagnostics is not None:
@@ -598,16 +589,7 @@ class Model:
         context = self._context(seed)
         raw = native.initialised(native.dxt_calibration, "dxt_calibration_init_sized")
         native.check(native.lib().dxt_calibrate(context.ptr, made.pointer, words, trials, ctypes.byref(raw)))
-        return Calibration(
-            words=raw.words,
-            trials=raw.trials,
-            keep_mean=raw.keep_mean,
-            keep_median=raw.keep_median,
-            keep_max=raw.keep_max,
-            distinct_mean=raw.distinct_mean,
-            distinct_median=raw.distinct_median,
-            distinct_max=raw.distinct_max,
-        )
+        return from_struct(Calibration, raw)
 
 
 def error_not_found(index: int) -> Exception:

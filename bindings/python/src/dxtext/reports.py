@@ -5,6 +5,7 @@ facts and calibration statistics."""
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Optional, Tuple
@@ -28,6 +29,12 @@ from .enums import (
 
 _CLASS_KEYS = ("in_vocabulary", "out_of_vocabulary", "number", "stopword")
 _ACTION_KEYS = ("privatized", "placeholder", "dropped", "kept")
+
+
+def from_struct(cls: Any, raw: ctypes.Structure, **convert: Any) -> Any:
+    """The dataclass `cls` with each field read from the C struct's field of
+    its name, through `convert[name]` where given."""
+    return cls(**{f.name: convert.get(f.name, lambda v: v)(getattr(raw, f.name)) for f in dataclasses.fields(cls)})
 
 
 def _json_of(struct: ctypes.Structure, function_name: str) -> str:

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: Apache-2.0
+// The tests of the one JavaScript API (Model, Privatizer, OutputSet, Ledger,
+// LedgerAnchor, the error classes), registered once for both packages: the
+// Node.js binding (bindings/node/test/dxtext.test.js) and the WebAssembly
+// package (bindings/wasm/test/dxtext.test.mjs). Seeded texts, records and the
+// library's refusals are the conformance suite's (conformance_tests.cjs);
+// here what the API adds: result shapes, typed records, input forms, error
+// classes, closing, the ledger's objects. What only one package has (Node's
+// thread pool, the WebAssembly memory, workers, stores) stays in its tests.
+'use strict';
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { test } = require('node:test');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const MODELS = path.join(REPO, 'models');
+const GOLDEN = path.join(REPO, 'tests', 'data', 'golden_v1.dxe');
+// The default Euclidean model: the newest models/dxtext-en-euclid-*.dxe, and its published SHA-256.
+const EUCLID = path.join(MODELS, fs.readdirSync(MODELS)
+  .filter((n) => n.startsWith('dxtext-en-euclid-') && n.endsWith('.dxe')).sort().pop());
+const EUCLID_SHA256 = fs.readFileSync(path.join(MODELS, 'SHA256SUMS'), 'utf8').trim().split('\n')
+  .map((line) => line.split(/\s+/)).find(([, name]) => name === path.basename(EUCLID))[0];
+
+const SENTENCE = 'The president spoke to the nation about the war and the economy.'; // 12 words
+const SEED = '00'.repeat(31) + '07';
+const KEY = new Uint8Array(32).fill(9); // a ledger's app key: without one a ledger memoises nothing
+
+// The members a .d.ts declares in `export class NAME { ... }`: [name, static?].
+function declaredMembers(types, name) {
+  const body = types.match(new RegExp(`^export class ${name} [^{]*\\{\\n([\\s\\S]*?)^\\}`, 'm'));
+  assert.ok(body, `no class ${name}`);
+  return [...body[1].matchAll(/^ {2}(static )?(?:readonly )?(\w+)[(:?]/gm)]
+    .filter((m) => m[2] !== 'constructor')
+    .map((m) => [m[2], Boolean(m[1])]);
+}
+
+// dxtext: the package under test; openModel(): a promise of the default
+// Euclidean model, opened as the package's users would.
+function apiTests({ dxtext, openModel }) {
+  const { DxtextError, Ledger, LedgerAnchor, Model, Privatizer, Status } = dxtext;
+  let model;
+  let privatizer; // for the tests that only read from it
+  const ready = (async () => {
+    model = await openModel();
+    privatizer = new Privatizer(model);
+  })();
+  const seeded = (seed = SEED) => new Privatizer(model, { seed });
+
+  // `fn` throws or rejects with a DxtextError of `status` (its class and code
+  // the status's), its message matching `pattern`.
+  async function rejectsWith(fn, status, pattern) {
+    await assert.rejects(async () => fn(), (e) => {
+      assert.ok(e instanceof DxtextError, `expected a DxtextError, got ${e}`);
+      assert.ok(e instanceof Error);
+      assert.equal(e.status, status, `status ${e.code} (${e.message})`);
+      assert.equal(e.code, `DXT_E_${Object.keys(Status).find((k) => Status[k] === status)}`);
+      if (pattern) assert.match(e.message, pattern);
+      return true;
+    });
+  }
+
+  // A directory for ledger files, removed after `fn`.
+  async function inTemporaryDirectory(fn) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dxtext-api-'));
+    try {
+      await fn(dir);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test('api: a model\'s info, words and published fingerprint', async () => {
+    await ready;
+    assert.match(await dxtext.libraryVersion(), /^\d+\.\d+\.\d+$/);
+    const info = model.info;
+    assert.equal(info.geometry, 'euclidean');
+    assert.ok(info.dimension > 0);
+    assert.ok(info.vocabularySize > 1000);
+    assert.equal(model.size, info.vocabularySize);
+    assert.equal(await model.word(await model.lookup('president')), 'president');
+    await rejectsWith(() => model.lookup('qzxqzxqzx'), Status.NOT_FOUND);
+    assert.equal(await model.has('president'), true);
+    assert.equal(await model.has('qzxqzxqzx'), false);
+    assert.equal(await model.fingerprint(), EUCLID_SHA256);
+    assert.equal(model.closed, false);
+  });
+
+  test('api: the package opens the default model it carries', async () => {
+    const m = await Model.openDefault();
+    assert.equal(m.info.geometry, 'euclidean');
+    assert.equal(await m.fingerprint(), EUCLID_SHA256);
+    const p = new Privatizer(m);
+    assert.equal((await p.privatizeText(SENTENCE, { epsilon: 20, localDiagnostics: true })).localDiagnostics.wordsPrivatized, 12);
+    await p.close();
+    m.close();
+  });
+
+  test('api: Model.open reads a file; a missing one is a FileError', async () => {
+    await ready;
+    await assert.rejects(Model.open(path.join(MODELS, 'no-such-model.dxe')), (e) => {
+      assert.ok(e instanceof dxtext.FileError, String(e));
+      assert.equal(e.status, Status.IO);
+      assert.equal(e.code, 'DXT_E_IO');
+      assert.match(e.message, /no-such-model\.dxe/);
+      return true;
+    });
+    const opened = await Model.open(EUCLID);
+    assert.equal(opened.info.vocabularySize, model.info.vocabularySize);
+    assert.equal(opened.path, EUCLID);
+    opened.close();
+  });
+
+  test('api: models from buffers; corrupt models are ModelErrors', async () => {
+    // A damaged header, a truncated file, not a model: the conformance suite;
+    // here the buffers' forms, the classes and a section's digest, checked only when asked.
+    await ready;
+    const bytes = fs.readFileSync(GOLDEN);
+    (await Model.fromBuffer(bytes)).close();
+    (await Model.fromBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))).close();
+    await assert.rejects(Model.fromBuffer(bytes.subarray(0, bytes.length / 2)), (e) => {
+      assert.ok(e instanceof dxtext.TruncatedModelError && e instanceof dxtext.ModelError, String(e));
+      assert.equal(e.code, 'DXT_E_TRUNCATED_MODEL');
+      return true;
+    });
+    const flipped = Uint8Array.from(fs.readFileSync(EUCLID));
+    flipped[flipped.length - 1000] ^= 0x40; // inside the last section
+    await rejectsWith(() => Model.fromBuffer(flipped, { verifyDigests: true }), Status.DIGEST_MISMATCH, /digest/);
+    await rejectsWith(() => Model.fromBuffer(new Uint8Array(0)), Status.NOT_A_MODEL);
+    await rejectsWith(() => Model.fromBuffer('not bytes'), Status.INVALID_ARGUMENT, /ArrayBuffer/);
+    assert.ok(new dxtext.NotAModelError(Status.NOT_A_MODEL, 'x') instanceof dxtext.ModelError);
+  });
+
+  test('api: privatises a text with the system generator; the local diagnostics when asked', async () => {
+    // Seeded texts and their records are the conformance suite's; here the
+    // system generator, the record's output fields and the diagnostics.
+    await ready;
+    const { text, record, localDiagnostics } = await privatizer.privatizeText(SENTENCE, {
+      epsilon: 20,
+      localDiagnostics: true,
+    });
+    assert.equal(typeof text, 'string');
+    assert.equal(record.rngMode, 'system');
+    assert.equal(record.isPrivate, true);
+    assert.equal(record.modelFingerprint, EUCLID_SHA256);
+    assert.equal(record.outputKind, 'vocabulary');
+    assert.equal(record.outputSize, model.size);
+    assert.equal(record.outputDigest, null);
+    assert.equal(JSON.parse(record.json).words_privatized, undefined); // the record says nothing about the input
+    assert.equal(localDiagnostics.wordsPrivatized, 12);
+    assert.equal(localDiagnostics.counts.inVocabulary.privatized + localDiagnostics.counts.stopword.privatized, 12);
+    assert.equal(localDiagnostics.wordsLeaked, 0);
+    assert.equal(JSON.parse(localDiagnostics.json).words_privatized, 12);
+    // Without the option, no diagnostics travel in the result.
+    assert.deepEqual(Object.keys(await privatizer.privatizeText(SENTENCE, 20)).sort(), ['record', 'text']);
+    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 20, localDiagnostics: 'yes' }), Status.INVALID_ARGUMENT);
+  });
+
+  test('api: fresh noise on every call', async () => {
+    await ready;
+    // At epsilon 1 in 100 dimensions the outputs are close to uniform over
+    // the vocabulary: two equal 12-word texts would be a broken generator.
+    const a = await privatizer.privatizeText(SENTENCE, { epsilon: 1 });
+    const b = await privatizer.privatizeText(SENTENCE, { epsilon: 1 });
+    assert.notEqual(a.text, b.text);
+  });
+
+  test('api: local diagnostics count each policy (the text is the conformance suite\'s)', async () => {
+    await ready;
+    const out = await privatizer.privatizeText('Call qzxqzxqzx at 5', {
+      epsilon: 20, oov: 'placeholder', numbers: 'keep', localDiagnostics: true,
+    });
+    assert.equal(out.localDiagnostics.counts.outOfVocabulary.placeholder, 1);
+    assert.equal(out.localDiagnostics.counts.number.kept, 1);
+    assert.equal(out.localDiagnostics.wordsLeaked, 1);
+  });
+
+  test('api: a seed makes the output reproducible, and the record says it is not private', async () => {
+    await ready;
+    // At epsilon 8 most words move (docs/calibration.md), so another seed
+    // gives another text; at 20 most stay and two seeds can agree.
+    const [a, b] = await Promise.all([
+      seeded().privatizeText(SENTENCE, { epsilon: 8 }),
+      seeded(Uint8Array.from(Buffer.from(SEED, 'hex'))).privatizeText(SENTENCE, 8),
+    ]);
+    assert.equal(a.text, b.text);
+    assert.equal(a.record.rngMode, 'deterministic');
+    assert.equal(a.record.isPrivate, false);
+    assert.equal((await seeded(Buffer.from(SEED, 'hex')).privatizeText(SENTENCE, 8)).text, a.text);
+    assert.notEqual((await seeded('11'.repeat(32)).privatizeText(SENTENCE, { epsilon: 8 })).text, a.text);
+    assert.throws(() => seeded(Buffer.alloc(5)), dxtext.InvalidArgumentError);
+    await rejectsWith(() => seeded('abc'), Status.INVALID_ARGUMENT, /seed/);
+  });
+
+  test('api: privatises a bag (Map, object or pairs) with epsilon * N * EMD', async () => {
+    // Seeded bags and their records are the conformance suite's; here the types, the inputs' forms and the diagnostics.
+    await ready;
+    const { bag, record, localDiagnostics } = await privatizer.privatizeBag(
+      new Map([['president', 2], ['nation', 1], ['war', 2], ['qzxqzxqzx', 1]]),
+      { epsilon: 15, localDiagnostics: true },
+    );
+    assert.ok(bag instanceof Map);
+    assert.equal(localDiagnostics.wordsPrivatized, 6);
+    assert.equal(localDiagnostics.counts.outOfVocabulary.privatized, 1);
+    assert.equal(record.bound, 'bagEmd');
+    const dropped = await privatizer.privatizeBag({ war: 3, qzxqzxqzx: 1 }, { epsilon: 10, oov: 'drop', localDiagnostics: true });
+    assert.equal(dropped.localDiagnostics.counts.outOfVocabulary.dropped, 1);
+    const fromObject = await seeded().privatizeBag({ president: 2, nation: 1 }, { epsilon: 15 });
+    const fromPairs = await seeded().privatizeBag([['president', 2], ['nation', 1]], { epsilon: 15 });
+    assert.deepEqual(fromObject.bag, fromPairs.bag);
+    assert.equal((await privatizer.privatizeBag({}, { epsilon: 15 })).bag.size, 0);
+  });
+
+  test('api: single words, SynTF and calibration: the result shapes', async () => {
+    // Their outputs and records are the conformance suite's.
+    await ready;
+    const { text, record, localDiagnostics } = await privatizer.privatizeWord('qzxqzxqzx', {
+      epsilon: 5, oov: 'placeholder', placeholder: '[x]', localDiagnostics: true,
+    });
+    assert.equal(text, '[x]');
+    assert.equal(record.bound, 'word');
+    assert.equal(localDiagnostics.counts.outOfVocabulary.placeholder, 1);
+    for (const [input, options] of [[{ president: 3, war: 1 }, { epsilon: 2 }], [[['president', 3], ['war', 1]], 2]]) {
+      const synthetic = await privatizer.syntf(input, 5, options);
+      assert.ok(synthetic.bag instanceof Map);
+      assert.equal(synthetic.record.draws, 5);
+      assert.equal(synthetic.record.epsilonTotal, 10);
+      assert.ok(synthetic.record.epsilonVocabulary > 0 && synthetic.record.epsilonVocabulary < 2);
+    }
+    assert.equal((await privatizer.calibrate(20, { words: 20, trials: 10 })).words, 20);
+  });
+
+  test('api: a bad epsilon is an InvalidEpsilonError, also for numbers JSON cannot write', async () => {
+    // 0, -1, out of range, unset, a bag's and hyperbolic's bounds: the
+    // conformance suite; here the error class and the numbers JSON cannot write.
+    await ready;
+    for (const epsilon of [NaN, Infinity, -Infinity]) {
+      await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon }), (e) => {
+        assert.ok(e instanceof dxtext.InvalidEpsilonError, String(e));
+        assert.ok(e instanceof DxtextError);
+        assert.equal(e.status, 2);
+        assert.equal(e.status, Status.INVALID_EPSILON);
+        assert.equal(e.code, 'DXT_E_INVALID_EPSILON');
+        assert.match(e.message, /epsilon/);
+        return true;
+      });
+    }
+    await assert.rejects(privatizer.privatizeWord('war', -3), dxtext.InvalidEpsilonError);
+  });
+
+  test('api: bad arguments are typed errors; integers out of range are refused, not wrapped', async () => {
+    await ready;
+    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, seed: SEED }), Status.INVALID_ARGUMENT, /unknown option 'seed'/);
+    await rejectsWith(() => privatizer.privatizeWord('house', { epsilon: 5, vickreyt: 0.5 }), Status.INVALID_ARGUMENT, /unknown option/);
+    await rejectsWith(() => privatizer.privatizeBag({ war: -1 }, { epsilon: 5 }), Status.INVALID_ARGUMENT, /non-negative/);
+    await rejectsWith(() => privatizer.privatizeText(42, { epsilon: 5 }), Status.INVALID_ARGUMENT, /text/);
+    await rejectsWith(() => privatizer.privatizeText(SENTENCE, 'five'), Status.INVALID_ARGUMENT, /options/);
+    // Integers beyond uint32_t are refused, not wrapped into another value
+    // (2 ** 32 + 3 would be mechanism 3, 2 ** 32 + 4 the keep policy, 3 trials).
+    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 2 ** 32 + 3 }), Status.INVALID_ARGUMENT, /mechanism/);
+    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, oov: 2 ** 32 + 4 }), Status.INVALID_ARGUMENT, /oov/);
+    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: -1 }), Status.INVALID_ARGUMENT, /mechanism/);
+    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, ivfNprobe: 2 ** 32 + 1 }), Status.INVALID_ARGUMENT, /ivfNprobe/);
+    for (const [words, trials] of [[1, 2 ** 32 + 3], [-1, 1], [1.5, 1], [1, NaN]]) {
+      await rejectsWith(() => privatizer.calibrate({ epsilon: 1 }, { words, trials }), Status.INVALID_ARGUMENT,
+        /(words|trials) must be an integer in \[0, 2\^32\)/);
+    }
+    for (const nOut of [-1, 2 ** 32, 2 ** 32 + 1, 0.5]) {
+      await rejectsWith(() => privatizer.syntf({ war: 1 }, nOut, { epsilon: 1 }), Status.INVALID_ARGUMENT, /nOut must be an integer/);
+    }
+    // 0 is refused by the package (wasm: 'nOut must be an integer from 1 ...') or by the library (Node: 'n_out must be at least 1').
+    await rejectsWith(() => privatizer.syntf({ war: 1 }, 0, { epsilon: 1 }), Status.INVALID_ARGUMENT, /nOut|n_out/);
+    for (const index of [-1, 2 ** 32, 1.5]) await rejectsWith(() => model.word(index), Status.INVALID_ARGUMENT);
+    await rejectsWith(() => model.word(2 ** 32 - 2), Status.NOT_FOUND);
+    assert.equal(Status.CONTEXT_BUSY, 17);
+    assert.equal(Status.BUDGET_EXCEEDED, 18);
+    assert.equal(Status.LEDGER_CORRUPT, 19);
+    assert.equal(Status.LEDGER_ROLLBACK, 20);
+  });
+
+  test('api: option values JSON cannot write are refused, named as written', async () => {
+    await ready;
+    for (const search of ['constructor', 7]) {
+      await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 4, search }), Status.INVALID_ARGUMENT);
+    }
+    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 2.5 }), Status.INVALID_ARGUMENT, /ivfNprobe/);
+  });
+
+  test('api: a closed model refuses calls; a privatizer outlives it', async () => {
+    await ready;
+    const m = await Model.fromBuffer(fs.readFileSync(GOLDEN));
+    const word = await m.word(0);
+    const p = new Privatizer(m);
+    assert.equal(typeof (await p.privatizeWord(word, 1)).text, 'string');
+    m.close();
+    m.close();
+    assert.equal(m.closed, true);
+    await rejectsWith(() => m.word(0), Status.INVALID_ARGUMENT, /closed/);
+    await rejectsWith(() => m.fingerprint(), Status.INVALID_ARGUMENT, /closed/);
+    await rejectsWith(() => new Privatizer(m), Status.INVALID_ARGUMENT, /closed/);
+    // The privatizer keeps what it needs of the model until it closes.
+    assert.equal(typeof (await p.privatizeWord(word, 1)).text, 'string');
+    assert.ok((await p.privatizeText(`${word} ${word}`, 1)).text.length > 0);
+    await p.close();
+    await p.close();
+    await rejectsWith(() => p.privatizeText(word, 1), Status.INVALID_ARGUMENT, /closed/);
+  });
+
+  test('api: output words: an OutputSet or an array; refusals come from the library', async () => {
+    await ready;
+    const allowed = ['house', 'river', 'music'];
+    const set = await model.outputSet(allowed);
+    assert.ok(set instanceof dxtext.OutputSet);
+    assert.equal(set.size, 3);
+    assert.deepEqual(set.words, allowed);
+    for (const outputWords of [set, allowed]) {
+      const { text, record } = await privatizer.privatizeText('the cat sat on the mat tonight', {
+        epsilon: 2, mechanism: 'exponential', releaseShape: 'strict', outputWords,
+      });
+      assert.ok(text.split(' ').every((w) => allowed.includes(w)), text);
+      assert.equal(record.outputKind, 'list');
+      assert.equal(record.outputSize, 3);
+    }
+    const { bag } = await privatizer.privatizeBag({ cat: 3, dog: 2 }, { epsilon: 2, outputWords: set });
+    assert.ok([...bag.keys()].every((w) => allowed.includes(w)));
+    await rejectsWith(() => model.outputSet([]), Status.INVALID_ARGUMENT, /at least one word/);
+    await rejectsWith(() => model.outputSet(['house', 'house']), Status.INVALID_ARGUMENT);
+    await rejectsWith(() => model.outputSet(['house', 'zzqxv']), Status.INVALID_ARGUMENT, /zzqxv/);
+    await rejectsWith(() => model.outputSet('house'), Status.INVALID_ARGUMENT);
+    await rejectsWith(() => privatizer.privatizeText('cat', { epsilon: 2, outputWords: set, outputTop: 10 }), Status.INVALID_ARGUMENT, /choose one/);
+    await rejectsWith(() => privatizer.privatizeText('cat', { preset: 'features', outputWords: set }), Status.INVALID_ARGUMENT,
+      /outputWords: the preset 'features' fixes the output vocabulary/);
+    const golden = await Model.fromBuffer(fs.readFileSync(GOLDEN));
+    const foreign = await golden.outputSet([await golden.word(0)]);
+    await rejectsWith(() => privatizer.privatizeText('cat', { epsilon: 2, outputWords: foreign }), Status.INVALID_ARGUMENT, /another model/);
+    set.close();
+    await rejectsWith(() => privatizer.privatizeText('cat', { epsilon: 2, outputWords: set }), Status.INVALID_ARGUMENT, /closed/);
+    golden.close();
+  });
+
+  test('api: one API: the exports, classes and members both declarations declare', async () => {
+    await ready;
+    const nodeTypes = fs.readFileSync(path.join(REPO, 'bindings', 'node', 'lib', 'index.d.ts'), 'utf8');
+    const wasmTypes = fs.readFileSync(path.join(REPO, 'bindings', 'wasm', 'js', 'dxtext.d.ts'), 'utf8');
+    const exported = (types) => new Set([...types.matchAll(/^export (?:class|function|const) (\w+)/gm)].map((m) => m[1]));
+    const nodeNames = exported(nodeTypes);
+    for (const name of nodeNames) assert.ok(name in dxtext, `the package does not export ${name}`);
+    for (const name of nodeNames) assert.ok(exported(wasmTypes).has(name), `dxtext.d.ts does not declare ${name}`);
+    const set = await model.outputSet(['war']);
+    const instances = { Model: model, Privatizer: privatizer, OutputSet: set };
+    for (const cls of ['Model', 'Privatizer', 'OutputSet']) {
+      // Model.defaultPath is a file path: Node.js only.
+      const node = declaredMembers(nodeTypes, cls).filter(([name]) => !(cls === 'Model' && name === 'defaultPath'));
+      assert.deepEqual(declaredMembers(wasmTypes, cls), node, `${cls} is declared alike`);
+      for (const [name, isStatic] of node) {
+        const target = isStatic ? dxtext[cls] : instances[cls];
+        assert.ok(name in target, `${cls}${isStatic ? '.' : '#'}${name}`);
+      }
+    }
+    set.close();
+  });
+
+  // The small-epsilon route of a Poincare model (docs/guarantees.md,
+  // "Poincare models at small epsilon") is the conformance suite's; the
+  // statistical check of what the words do at 0.5 and at 1e6 is Python's
+  // (bindings/python/tests/test_poincare.py).
+  test('api: a Poincare model: its info, and calibration of the exponential mechanism', async () => {
+    const ball = await Model.open(path.join(MODELS, 'dxtext-wordnet-poincare-10d.dxe'));
+    assert.equal(ball.info.geometry, 'poincare');
+    assert.equal(ball.info.dimension, 10);
+    const p = new Privatizer(ball, { seed: Buffer.alloc(32, 9) });
+    const low = await p.calibrate({ epsilon: 0.5, mechanism: 'exponential' }, { words: 20, trials: 20 });
+    const high = await p.calibrate({ epsilon: 50, mechanism: 'exponential' }, { words: 20, trials: 20 });
+    assert.equal(low.words, 20);
+    assert.equal(low.trials, 20);
+    assert.ok(low.keepMedian < 0.2, String(low.keepMedian));
+    assert.ok(low.distinctMean > 10, String(low.distinctMean));
+    assert.ok(high.keepMean > low.keepMean);
+    await p.close();
+    ball.close();
+  });
+
+  // The ledger in a file (a path, under Node, in both packages).
+  test('api: a ledger\'s totals, memo, fresh releases, setCap and its JSON', async () => {
+    // Spending, refusal and the memo are the conformance suite's (its ledger
+    // cases); here the objects: totals, fresh, setCap, the error class.
+    await ready;
+    await inTemporaryDirectory(async (dir) => {
+      const file = path.join(dir, 'privacy.dxl');
+      const ledger = await Ledger.open(file, { scope: 'alice', cap: 10, key: Buffer.alloc(32, 7) });
+      const first = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 });
+      assert.equal(first.memoised, false);
+      assert.equal(first.record.epsilon, 4);
+      const again = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 });
+      assert.equal(again.memoised, true);
+      assert.equal(again.text, first.text);
+      await ledger.privatizeText(privatizer, 'hello world', { epsilon: 4 });
+      assert.deepEqual({ ...ledger.totals() }, {
+        cap: 10, spent: 8, spentAnyInputs: 0, releases: 2, memoised: 2, memoCapacity: 64, words: 14,
+      });
+      await assert.rejects(ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 }, { fresh: true }), (e) => {
+        assert.ok(e instanceof dxtext.BudgetExceededError, String(e));
+        assert.equal(e.code, 'DXT_E_BUDGET_EXCEEDED');
+        assert.match(e.message, /nothing was drawn/);
+        return true;
+      });
+      // A memoised repeat still passes, free.
+      assert.equal((await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 })).text, first.text);
+      await ledger.setCap(20);
+      const fresh = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 }, { fresh: true });
+      assert.equal(fresh.memoised, false);
+      assert.equal(ledger.totals().spent, 12);
+      const json = ledger.toJSON();
+      assert.equal(json.scope, 'alice');
+      assert.equal(json.spent, 12);
+      assert.deepEqual(json.spent_by_metric, { euclidean: 12 });
+      // setCap is synchronous in one package, a promise in the other: either refuses.
+      await rejectsWith(() => ledger.setCap(NaN), Status.INVALID_ARGUMENT);
+      await rejectsWith(() => ledger.setCap('lots'), Status.INVALID_ARGUMENT, /cap/);
+      await rejectsWith(() => ledger.privatizeText({}, SENTENCE, { epsilon: 1 }), Status.INVALID_ARGUMENT, /Privatizer/);
+      await ledger.close();
+      await rejectsWith(() => ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 }), Status.INVALID_ARGUMENT, /closed/);
+      // Another Ledger on the file goes on where this one stopped; the input is nowhere in the file.
+      const reopened = await Ledger.open(file, { scope: 'alice', key: Buffer.alloc(32, 7) });
+      assert.equal(reopened.totals().spent, 12);
+      assert.equal((await reopened.privatizeText(privatizer, SENTENCE, { epsilon: 4 })).text, fresh.text);
+      await reopened.close();
+      const stored = fs.readFileSync(file).toString('latin1');
+      assert.ok(!stored.includes(SENTENCE));
+      assert.ok(stored.includes(fresh.text));
+    });
+  });
+
+  test('api: another output vocabulary of the same text draws fresh', async () => {
+    // Another shape, policy, mechanism or output_top: the conformance suite
+    // (its ledger cases); here a word list, which its cases do not pass.
+    await ready;
+    await inTemporaryDirectory(async (dir) => {
+      const ledger = await Ledger.open(path.join(dir, 'privacy.dxl'), { cap: 100, key: KEY });
+      const text = 'zygote quixotic lunch anna';
+      assert.equal((await ledger.privatizeText(privatizer, text, { epsilon: 1 })).memoised, false);
+      // The whole vocabulary's output memoised, then the same text asked for
+      // with a smaller output vocabulary.
+      const words = ['the', 'of', 'and', 'to'];
+      const listed = await ledger.privatizeText(privatizer, text, { epsilon: 1, outputWords: words });
+      assert.equal(listed.memoised, false);
+      for (const word of listed.text.toLowerCase().split(/\s+/)) assert.ok(words.includes(word), listed.text);
+      const again = await ledger.privatizeText(privatizer, text, { epsilon: 1, outputWords: words });
+      assert.equal(again.memoised, true);
+      assert.equal(again.text, listed.text);
+      const top = await ledger.privatizeText(privatizer, text, { epsilon: 1, outputTop: 50 });
+      assert.equal(top.record.outputKind, 'top');
+      assert.equal(ledger.totals().releases, 3);
+      await ledger.close();
+    });
+  });
+
+  test('api: damaged ledgers and a missing app key are refused, and the file is left as it was', async () => {
+    await ready;
+    await inTemporaryDirectory(async (dir) => {
+      const file = path.join(dir, 'privacy.dxl');
+      const key = new Uint8Array(32).fill(7);
+      const ledger = await Ledger.open(file, { scope: 'alice', cap: 10, key });
+      await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 1 });
+      await ledger.close();
+      const good = fs.readFileSync(file);
+      await rejectsWith(() => Ledger.open(file, { cap: 10 }), Status.LEDGER_CORRUPT, /app key/);
+      const bad = Uint8Array.from(good);
+      bad[bad.length >> 1] ^= 1;
+      fs.writeFileSync(file, bad);
+      await assert.rejects(Ledger.open(file, { scope: 'alice', key }), (e) => {
+        assert.ok(e instanceof dxtext.LedgerCorruptError, String(e));
+        assert.equal(e.status, Status.LEDGER_CORRUPT);
+        assert.match(e.message, /MAC/);
+        return true;
+      });
+      assert.deepEqual(Uint8Array.from(fs.readFileSync(file)), bad);
+      fs.writeFileSync(file, good.subarray(0, 50));
+      await rejectsWith(() => Ledger.open(file, { key }), Status.LEDGER_CORRUPT);
+      fs.writeFileSync(file, good);
+      const reopened = await Ledger.open(file, { scope: 'alice', key });
+      assert.equal(reopened.totals().spent, 1);
+      await reopened.close();
+      const fresh = path.join(dir, 'fresh.dxl');
+      await rejectsWith(() => Ledger.open(fresh, { key: new Uint8Array(4) }), Status.INVALID_ARGUMENT, /16 to 64/);
+      await rejectsWith(() => Ledger.open(fresh, { scope: '' }), Status.INVALID_ARGUMENT, /scope/);
+      // A scope with a NUL would be cut at it by the C call: refused.
+      await rejectsWith(() => Ledger.open(fresh, { scope: 'alice\0day1', cap: 1 }), Status.INVALID_ARGUMENT, /NUL/);
+    });
+  });
+
+  // Issue 27, case 1: the copy saved after the first release, put back after
+  // the second, is refused against the anchor stored after the last call.
+  test('api: a ledger rollback is refused against the stored anchor', async () => {
+    await ready;
+    await inTemporaryDirectory(async (dir) => {
+      const file = path.join(dir, 'privacy.dxl');
+      const ledger = await Ledger.open(file, { cap: 8, key: KEY });
+      await ledger.privatizeText(privatizer, 'hello', { epsilon: 4 });
+      const saved = fs.readFileSync(file);
+      await ledger.privatizeText(privatizer, 'world', { epsilon: 4 });
+      await rejectsWith(() => ledger.privatizeText(privatizer, 'again', { epsilon: 4 }), Status.BUDGET_EXCEEDED);
+      const anchor = ledger.anchor();
+      await ledger.close();
+      assert.ok(anchor instanceof LedgerAnchor);
+      assert.equal(anchor.spent, 8);
+      assert.equal(anchor.ledgerId.length, 16);
+      assert.equal(typeof anchor.commits, 'bigint');
+      // The stored form round-trips, from a Uint8Array or an ArrayBuffer.
+      const stored = anchor.toBytes();
+      assert.equal(stored.length, 32);
+      for (const bytes of [Uint8Array.from(stored), Uint8Array.from(stored).buffer]) {
+        const restored = LedgerAnchor.fromBytes(bytes);
+        assert.ok(restored.equals(anchor));
+        assert.deepEqual([restored.commits, restored.spent], [anchor.commits, anchor.spent]);
+        assert.deepEqual(Uint8Array.from(restored.ledgerId), Uint8Array.from(anchor.ledgerId));
+      }
+
+      fs.writeFileSync(file, saved);
+      await assert.rejects(Ledger.open(file, { key: KEY, anchor: LedgerAnchor.fromBytes(stored) }), (e) => {
+        assert.ok(e instanceof dxtext.LedgerRollbackError, String(e));
+        assert.equal(e.status, 20);
+        assert.equal(e.status, Status.LEDGER_ROLLBACK);
+        assert.equal(e.code, 'DXT_E_LEDGER_ROLLBACK');
+        assert.match(e.message, /rolled back/);
+        return true;
+      });
+      assert.deepEqual(fs.readFileSync(file), saved); // left as it was
+      // Without the anchor it is not detected (documented).
+      const blind = await Ledger.open(file, { key: KEY });
+      assert.equal(blind.totals().spent, 4);
+      await blind.close();
+      // A deleted file is a rollback too, and is not made anew.
+      fs.rmSync(file);
+      await rejectsWith(() => Ledger.open(file, { key: KEY, anchor }), Status.LEDGER_ROLLBACK);
+      assert.equal(fs.existsSync(file), false);
+    });
+  });
+
+  test('api: a fresh ledger anchor round-trips; a bad one is an InvalidArgumentError', async () => {
+    await inTemporaryDirectory(async (dir) => {
+      const file = path.join(dir, 'privacy.dxl');
+      const ledger = await Ledger.open(file, { cap: 1 });
+      const anchor = ledger.anchor();
+      assert.equal(anchor.spent, 0);
+      assert.ok(LedgerAnchor.fromBytes(anchor.toBytes()).equals(anchor));
+      assert.ok(ledger.anchor().equals(anchor)); // nothing changed since
+      await ledger.close();
+      const reopened = await Ledger.open(file, { anchor: LedgerAnchor.fromBytes(anchor.toBytes()) });
+      assert.ok(reopened.anchor().equals(anchor));
+      await reopened.close();
+
+      for (const bytes of [new Uint8Array(31), new Uint8Array(33), new Uint8Array(0)]) {
+        assert.throws(() => LedgerAnchor.fromBytes(bytes), (e) => {
+          assert.ok(e instanceof dxtext.InvalidArgumentError, String(e));
+          assert.match(e.message, /32 bytes/);
+          return true;
+        });
+      }
+      assert.throws(() => LedgerAnchor.fromBytes('not bytes'), dxtext.InvalidArgumentError);
+      await rejectsWith(() => Ledger.open(file, { anchor: anchor.toBytes() }), Status.INVALID_ARGUMENT);
+      // An anchor of another ledger is a rollback: this file is not its ledger.
+      const other = await Ledger.open(path.join(dir, 'other.dxl'), { cap: 1 });
+      const otherAnchor = other.anchor();
+      await other.close();
+      await rejectsWith(() => Ledger.open(file, { anchor: otherAnchor }), Status.LEDGER_ROLLBACK);
+    });
+  });
+}
+
+module.exports = { apiTests, SENTENCE, SEED, EUCLID, EUCLID_SHA256, GOLDEN };

@@ -170,10 +170,11 @@ DXT_API const char *dxt_last_error_message(void);
 /* Enumerations                                                              */
 /* ------------------------------------------------------------------------ */
 
+/** The geometry of a model's embedding space (dxt_model_info.geometry). */
 typedef enum dxt_geometry {
   DXT_GEOMETRY_UNKNOWN = 0,
-  DXT_GEOMETRY_EUCLIDEAN = 1,
-  DXT_GEOMETRY_POINCARE = 2
+  DXT_GEOMETRY_EUCLIDEAN = 1, /**< Euclidean space */
+  DXT_GEOMETRY_POINCARE = 2   /**< the Poincare ball: hyperbolic space */
 } dxt_geometry;
 
 typedef enum dxt_quantization {
@@ -274,8 +275,9 @@ typedef enum dxt_token_policy {
   DXT_POLICY_KEEP = 4         /**< pass through verbatim: a leak (DXT_REVEALS_KEPT_WORDS) */
 } dxt_token_policy;
 
-/** What of the input's form a text release copies (dxt_privatize_options.
-    release_shape; docs/guarantees.md, "Release shapes"). 0 selects keep. */
+/** What of the input's form a text release copies
+    (dxt_privatize_options.release_shape; docs/guarantees.md, "Release
+    shapes"). 0 selects keep. */
 typedef enum dxt_release_shape {
   DXT_SHAPE_DEFAULT = 0,
   /** the text between words verbatim and each word's case shape (lower,
@@ -296,10 +298,10 @@ typedef enum dxt_release_shape {
 
 /** Token classes; also the row index of dxt_local_diagnostics.counts. */
 typedef enum dxt_token_class {
-  DXT_CLASS_IN_VOCABULARY = 0,
-  DXT_CLASS_OUT_OF_VOCABULARY = 1,
-  DXT_CLASS_NUMBER = 2,
-  DXT_CLASS_STOPWORD = 3
+  DXT_CLASS_IN_VOCABULARY = 0,     /**< words of the model's vocabulary */
+  DXT_CLASS_OUT_OF_VOCABULARY = 1, /**< words not in it */
+  DXT_CLASS_NUMBER = 2,            /**< numbers */
+  DXT_CLASS_STOPWORD = 3           /**< stopwords */
 } dxt_token_class;
 #define DXT_TOKEN_CLASS_COUNT 4
 /** Columns of dxt_local_diagnostics.counts: DXT_POLICY_PRIVATIZE..KEEP minus one. */
@@ -635,8 +637,11 @@ DXT_API void dxt_output_set_free(dxt_output_set *set);
  * "Presets", lists them; `dxtext presets` prints them), chosen on the
  * default model models/dxtext-en-euclid-100d-40k.dxe, and may be retuned in
  * later versions: the record of every release says which preset and which
- * values were used. The guarantee of a preset is that of its mechanism and
- * release shape (docs/guarantees.md, "Presets").
+ * values were used. With a preset, an option it fixes may only be left at
+ * its default or given the preset's value (anything else is refused), and
+ * an epsilon, when given, overrides the preset's. The guarantee of a preset
+ * is that of its mechanism and release shape (docs/guarantees.md,
+ * "Presets").
  */
 typedef enum dxt_preset {
   DXT_PRESET_NONE = 0,     /**< no preset: every option as the caller set it (default) */

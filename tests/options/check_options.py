@@ -149,6 +149,40 @@ with tempfile.TemporaryDirectory() as directory:
             if needle not in generated.get(name, ""):
                 problems.append(f"generate.py: a new row does not reach {name} as {needle!r}")
 
+# 7. A new member of a C enumeration reaches the Rust and Java enums, their
+# conversions and option names, with no hand edit (tools/options/from_header.py).
+import c_header  # noqa: E402
+import from_header  # noqa: E402
+
+with tempfile.TemporaryDirectory() as directory:
+    trial = Path(directory) / "dxtext.h"
+    text = header
+    for last, added in (("DXT_MECHANISM_ORDERING = 8", "DXT_MECHANISM_TRIAL_KIND = 99 /**< a trial mechanism */"),
+                        ("DXT_BOUND_ANY_INPUTS = 4", "DXT_BOUND_TRIAL = 5 /**< a trial bound */")):
+        if text.count(last) != 1:
+            problems.append(f"check_options.py: no single {last!r} in the header to add a trial member after")
+        text = text.replace(last, f"{last},\n  {added}")
+    trial.write_text(text, encoding="utf-8")
+    h = c_header.read(trial)
+    generated = {
+        "options.rs": "\n".join(from_header.rust_enums(h, "options")),
+        "report.rs": "\n".join(from_header.rust_enums(h, "report")),
+        "DxMechanism.java": from_header.java_enum(h, "dxt_mechanism"),
+        "DxReleaseRecord.java": "\n".join(from_header.java_record_enums(h)),
+    }
+    expected = {
+        "options.rs": ["/// `DXT_MECHANISM_TRIAL_KIND`: A trial mechanism.\n    TrialKind,",
+                       "sys::DXT_MECHANISM_TRIAL_KIND => Mechanism::TrialKind,",
+                       'Mechanism::TrialKind => "trial-kind",'],
+        "report.rs": ["    Trial,\n", "sys::DXT_BOUND_TRIAL => Bound::Trial,"],
+        "DxMechanism.java": ["/** A trial mechanism. */\n  TRIAL_KIND(99);"],
+        "DxReleaseRecord.java": ["/** A trial bound. */\n    TRIAL\n"],
+    }
+    for name, needles in expected.items():
+        for needle in needles:
+            if needle not in generated[name]:
+                problems.append(f"from_header.py: a new enum member does not reach {name} as {needle!r}")
+
 for p in problems:
     print("FAIL " + p)
 print(f"{len(table)} options and {len(presets)} presets checked: {len(problems)} problems")

@@ -13,8 +13,9 @@ counted as their own row), except:
   bindgen.sh) or bindgen's "automatically generated";
 - the lines between a "generated: NAME" marker line (after // or #) and
   its "generated: end NAME" line (what tools/options/generate.py writes
-  into DxOptions.java, options.rs, error.rs and the Python package's
-  _library.py, enums.py and errors.py), and the sections a
+  into DxOptions.java, DxReleaseRecord.java, options.rs, report.rs,
+  model.rs, error.rs and the Python package's _library.py, enums.py and
+  errors.py), and the sections a
   "// shared: NAME" marker copies from tools/options/js_shared.d.ts;
 - licence texts, JSON files, lock files, package metadata (package.json,
   Cargo.toml, pyproject.toml, pom.xml.in, Package.swift), .gitignore,

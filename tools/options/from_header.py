@@ -4,8 +4,12 @@
 
 - Python: the ctypes structs and function signatures (_library.py), the
   enumerations (enums.py) and one exception class per status (errors.py);
-- Java: DxStatus.java;
-- Rust: ErrorKind and its mapping from dxt_status (error.rs).
+- Java: DxStatus.java, the enumerations (DxMechanism.java and the other
+  files of JAVA_ENUMS) and those of DxReleaseRecord (JAVA_RECORD_ENUMS and
+  Reveals, from the DXT_REVEALS_* bits);
+- Rust: ErrorKind and its mapping from dxt_status (error.rs), and the
+  enumerations of RUST_ENUMS with their conversions and OptionName impls
+  (options.rs, report.rs, model.rs).
 
 (Node.js and WebAssembly get their status table from js_shared.js; Swift and
 the Rust -sys crate read the header itself.) A new status, enumeration
@@ -15,10 +19,12 @@ edit: run tools/options/generate.py.
 
 from __future__ import annotations
 
+import re
 import textwrap
-from typing import Dict, List
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
 
-from c_header import Enum, Header, camel, enum
+from c_header import Constant, Enum, Header, camel, enum
 
 # The statuses that say a model file or buffer is unusable: ModelError's
 # subclasses in Python, is_model_error in Rust, isModelError in Java.
@@ -219,6 +225,36 @@ def python_declarations(h: Header) -> List[str]:
     return out
 
 
+
+# --------------------------------------------------------------------------
+# Shared by the enumerations of Java and Rust
+
+# The members that name no value but "not set" or "not known": a binding's
+# enumeration has no constant for them (Rust: from_raw gives None or
+# Unknown; Java: of() gives its fallback).
+UNSET_MEMBERS = ("UNKNOWN", "DEFAULT")
+
+
+def _short(e: Enum, c_name: str) -> str:
+    return c_name[len(e.prefix):]
+
+
+def _values(e: Enum, skip: Tuple[str, ...] = ()) -> List[Constant]:
+    """The members of `e` a binding names, in the header's order."""
+    return [m for m in e.members if _short(e, m.name) not in UNSET_MEMBERS + skip]
+
+
+def _sentence(doc: str) -> str:
+    """A member's doc as a sentence: capitalised when it starts with a plain
+    lowercase word (not an identifier such as dxt_syntf, nor a variable as
+    in "z = ..."), with a full stop."""
+    doc = doc.strip()
+    if re.match(r"[a-z]+(?=[:,;]|$| [A-Za-z(\"'])", doc):
+        doc = doc[0].upper() + doc[1:]
+    if doc and doc[-1] not in ".!?":
+        doc += "."
+    return doc
+
 # --------------------------------------------------------------------------
 # Java
 
@@ -273,8 +309,250 @@ def java_status(h: Header) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class JavaEnum:
+    name: str  # the class, in a file of its own
+    fallback: str = "null"  # what of(code) gives for a code it does not know: a constant's name or null
+
+
+# The enumerations of the Java package that have files of their own: C name
+# -> class. Each constant holds its C value (code); of(code) maps back.
+JAVA_ENUMS = {
+    "dxt_mechanism": JavaEnum("DxMechanism"),
+    "dxt_preset": JavaEnum("DxPreset", fallback="NONE"),
+    "dxt_release_shape": JavaEnum("DxReleaseShape", fallback="KEEP"),
+    "dxt_token_policy": JavaEnum("DxPolicy"),
+    "dxt_exponential_sampler": JavaEnum("DxSampler"),
+    "dxt_search": JavaEnum("DxSearch"),
+    "dxt_token_class": JavaEnum("DxTokenClass"),
+}
+
+# The enumerations nested in DxReleaseRecord: C name -> name. Their
+# constants are every member, UNKNOWN too, so that a value is its
+# constant's ordinal (DxReleaseRecord.of); Reveals follows, one constant per
+# DXT_REVEALS_* bit, bit i its ordinal i.
+JAVA_RECORD_ENUMS = {
+    "dxt_release_kind": "Release",
+    "dxt_metric": "Metric",
+    "dxt_bound": "Bound",
+}
+JAVA_REVEALS_DOC = "Features of the input that the output shows as they are (DXT_REVEALS_* bits, in order)."
+
+
+def _javadoc(text: str, indent: str) -> List[str]:
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("@", "{@literal @}")
+    text = re.sub(r"`([^`]*)`", r"{@code \1}", text).replace("*/", "* /")
+    if len(indent) + len(text) + 7 <= 100:
+        return [f"{indent}/** {text} */"]
+    return [f"{indent}/**"] + _wrapped(text, f"{indent} * ") + [f"{indent} */"]
+
+
+def _java_constant_lines(e: Enum, members: List[Constant], indent: str, with_code: bool) -> List[str]:
+    out: List[str] = []
+    for i, m in enumerate(members):
+        if m.doc:
+            out += _javadoc(_sentence(m.doc), indent)
+        name = _short(e, m.name)
+        out.append(f"{indent}{name}({m.value})" if with_code else f"{indent}{name}")
+        out[-1] += ";" if with_code and i == len(members) - 1 else "," if i < len(members) - 1 else ""
+    return out
+
+
+def java_enum(h: Header, c_name: str) -> str:
+    """The file of one enumeration of JAVA_ENUMS."""
+    spec = JAVA_ENUMS[c_name]
+    e = enum(h, c_name)
+    members = _values(e)
+    names = [_short(e, m.name) for m in members]
+    if spec.fallback != "null" and spec.fallback not in names:
+        raise SystemExit(f"from_header.py: {spec.name}'s fallback {spec.fallback} is not a member of {c_name}")
+    unknown = "null" if spec.fallback == "null" else f"{{@link #{spec.fallback}}}"
+    lines = [
+        "// SPDX-License-Identifier: Apache-2.0",
+        "// Generated by tools/options/generate.py from include/dxtext/dxtext.h: do not edit.",
+        "package org.dxtext;",
+        "",
+    ]
+    lines += _javadoc(f"{e.doc} The C API's `{c_name}`." if e.doc else f"The C API's `{c_name}`.", "")
+    lines.append(f"public enum {spec.name} {{")
+    lines += _java_constant_lines(e, members, "  ", with_code=True)
+    lines += [
+        "",
+        "  final int code;",
+        "",
+        f"  {spec.name}(int code) {{",
+        "    this.code = code;",
+        "  }",
+        "",
+        f"  /** The constant whose code is {{@code code}}; {unknown} if there is none. */",
+        f"  static {spec.name} of(int code) {{",
+        f"    for ({spec.name} c : values()) {{",
+        "      if (c.code == code) {",
+        "        return c;",
+        "      }",
+        "    }",
+        f"    return {spec.fallback};",
+        "  }",
+        "}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def java_record_enums(h: Header) -> List[str]:
+    """The enumerations nested in DxReleaseRecord (its "generated: enums" section)."""
+    out: List[str] = []
+    for c_name, name in JAVA_RECORD_ENUMS.items():
+        e = enum(h, c_name)
+        if [m.value for m in e.members] != list(range(len(e.members))):
+            raise SystemExit(f"dxtext.h: the values of {c_name} are not 0, 1, 2...: DxReleaseRecord.{name} "
+                             "needs them to be its ordinals")
+        out += _javadoc(f"{e.doc} The C API's `{c_name}`." if e.doc else f"The C API's `{c_name}`.", "  ")
+        out.append(f"  public enum {name} {{")
+        out += _java_constant_lines(e, e.members, "    ", with_code=False)
+        out += ["  }", ""]
+    constants = h.flags["DXT_REVEALS_"]
+    if [c.value for c in constants] != [1 << i for i in range(len(constants))]:
+        raise SystemExit("dxtext.h: the DXT_REVEALS_* bits are not 1, 2, 4...: DxReleaseRecord.Reveals needs "
+                         "bit i to be its constant of ordinal i")
+    flags = Enum("DXT_REVEALS_*", "DXT_REVEALS_", constants)
+    out += _javadoc(JAVA_REVEALS_DOC, "  ")
+    out.append("  public enum Reveals {")
+    out += _java_constant_lines(flags, constants, "    ", with_code=False)
+    out.append("  }")
+    return out
+
+
 # --------------------------------------------------------------------------
 # Rust
+
+
+@dataclass(frozen=True)
+class RustEnum:
+    name: str
+    module: str  # the file of bindings/rust/dxtext/src it is declared in, between "generated: enums" markers
+    # An Unknown variant (the last) for the C UNKNOWN member and for values this
+    # crate does not know: from_raw gives it. Without one, from_raw gives None.
+    unknown: bool = False
+    non_exhaustive: bool = False
+    # Members (after the prefix) that are no variant, beside UNSET_MEMBERS.
+    skip: Tuple[str, ...] = ()
+    # Each variant's discriminant is its C value (`class as usize` indexes by it).
+    discriminants: bool = False
+    from_raw: bool = False  # pub(crate) fn from_raw(sys value)
+    to_raw: bool = False  # pub(crate) fn to_raw(self): the sys value (None for Unknown)
+    # The option of tools/options/privatize_options.table whose values the
+    # variants are (an OptionName impl: Sampler::PermuteAndFlip is
+    # "permute-and-flip"); generate.py checks each name and number against it.
+    option: str = ""
+
+
+# The enumerations of the Rust crate: C name -> how it is declared.
+RUST_ENUMS = {
+    "dxt_mechanism": RustEnum("Mechanism", "options", non_exhaustive=True, from_raw=True, option="mechanism"),
+    "dxt_token_class": RustEnum("TokenClass", "options", discriminants=True),
+    "dxt_token_policy": RustEnum("Policy", "options", discriminants=True, option="in_vocabulary"),
+    "dxt_exponential_sampler": RustEnum("Sampler", "options", option="sampler"),
+    "dxt_search": RustEnum("Search", "options", option="search"),
+    "dxt_release_shape": RustEnum("ReleaseShape", "options", from_raw=True, option="release_shape"),
+    "dxt_preset": RustEnum("Preset", "options", non_exhaustive=True, skip=("NONE",), from_raw=True, option="preset"),
+    "dxt_metric": RustEnum("Metric", "report", unknown=True, non_exhaustive=True, from_raw=True),
+    "dxt_release_kind": RustEnum("ReleaseKind", "report", unknown=True, non_exhaustive=True, from_raw=True),
+    "dxt_bound": RustEnum("Bound", "report", unknown=True, non_exhaustive=True, from_raw=True),
+    "dxt_geometry": RustEnum("Geometry", "model", unknown=True, from_raw=True, to_raw=True),
+}
+
+# A doc line that would start with one of these reads as Markdown (a list, a
+# quote, a heading): the word moves up to the line before.
+_MARKDOWN_STARTS = re.compile(r"([-+*>#]|\d+[.)])(\s|$)")
+
+
+def _rust_doc(text: str, indent: str) -> List[str]:
+    prefix = indent + "/// "
+    lines = textwrap.wrap(text, width=100 - len(prefix), break_on_hyphens=False, break_long_words=False)
+    i = 1
+    while i < len(lines):
+        if _MARKDOWN_STARTS.match(lines[i]):
+            head, _, last = lines[i - 1].rpartition(" ")
+            if head:
+                lines[i - 1], lines[i] = head, last + " " + lines[i]
+                continue
+        i += 1
+    return [prefix + line for line in lines]
+
+
+def rust_variants(c_name: str, e: Enum) -> List[Tuple[Constant, str]]:
+    """(member, variant name) of each variant of RUST_ENUMS[c_name] but Unknown."""
+    spec = RUST_ENUMS[c_name]
+    return [(m, camel(_short(e, m.name))) for m in _values(e, spec.skip)]
+
+
+def rust_option_names(h: Header, c_name: str) -> List[Tuple[str, int]]:
+    """(option value name, C value) of each variant with an OptionName impl."""
+    return [(_short(enum(h, c_name), m.name).lower().replace("_", "-"), m.value)
+            for m, _ in rust_variants(c_name, enum(h, c_name))]
+
+
+def rust_enums(h: Header, module: str) -> List[str]:
+    """The enumerations of RUST_ENUMS declared in src/<module>.rs, with their
+    conversions (its "generated: enums" section)."""
+    out: List[str] = []
+    for c_name, spec in RUST_ENUMS.items():
+        if spec.module != module:
+            continue
+        e = enum(h, c_name)
+        t = spec.name
+        variants = rust_variants(c_name, e)
+        unknown = [m for m in e.members if _short(e, m.name) == "UNKNOWN"]
+        if spec.unknown and spec.discriminants:
+            raise SystemExit(f"from_header.py: {t} cannot have both an Unknown variant and discriminants")
+        if out:
+            out.append("")
+        out += _rust_doc(e.doc, "") + ["///", f"/// The C API's `{c_name}`."]
+        out.append("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]")
+        if spec.non_exhaustive:
+            out.append("#[non_exhaustive]")
+        out.append(f"pub enum {t} {{")
+        for m, v in variants:
+            out += _rust_doc(f"`{m.name}`: {_sentence(m.doc)}" if m.doc else f"`{m.name}`.", "    ")
+            out.append(f"    {v} = {m.value}," if spec.discriminants else f"    {v},")
+        if spec.unknown:
+            which = f"`{unknown[0].name}`, or a" if unknown else "A"
+            out += _rust_doc(f"{which} value this crate does not know (a newer library).", "    ")
+            out.append("    Unknown,")
+        out.append("}")
+        raw = f"sys::{c_name}"
+        methods: List[str] = []
+        if spec.from_raw:
+            if spec.unknown:
+                methods += [f"    pub(crate) fn from_raw(raw: {raw}) -> {t} {{", "        match raw {"]
+                methods += [f"            sys::{m.name} => {t}::{v}," for m, v in variants]
+                methods += [f"            _ => {t}::Unknown,", "        }", "    }"]
+            else:
+                methods += [f"    pub(crate) fn from_raw(raw: {raw}) -> Option<{t}> {{", "        Some(match raw {"]
+                methods += [f"            sys::{m.name} => {t}::{v}," for m, v in variants]
+                methods += ["            _ => return None,", "        })", "    }"]
+        if spec.to_raw:
+            if methods:
+                methods.append("")
+            if spec.unknown:
+                methods += [f"    pub(crate) fn to_raw(self) -> Option<{raw}> {{", "        match self {"]
+                methods += [f"            {t}::{v} => Some(sys::{m.name})," for m, v in variants]
+                methods += [f"            {t}::Unknown => None,", "        }", "    }"]
+            else:
+                methods += [f"    pub(crate) fn to_raw(self) -> {raw} {{", "        match self {"]
+                methods += [f"            {t}::{v} => sys::{m.name}," for m, v in variants]
+                methods += ["        }", "    }"]
+        if methods:
+            out += ["", f"impl {t} {{"] + methods + ["}"]
+        if spec.option:
+            if spec.unknown:
+                raise SystemExit(f"from_header.py: {t} has an Unknown variant, which no option value names")
+            names = rust_option_names(h, c_name)
+            out += ["", f"impl OptionName for {t} {{", "    fn option_name(&self) -> String {", "        match self {"]
+            out += [f'            {t}::{v} => "{n}",' for (_, v), (n, _) in zip(variants, names)]
+            out += ["        }", "        .to_string()", "    }", "}"]
+    return out
 
 
 def rust_error_kind(h: Header) -> List[str]:

@@ -765,10 +765,11 @@ def java_option_methods(options: List[Option]) -> List[str]:
     return out[:-1]
 
 
-def between_markers(path: Path, begin: str, end: str, lines: List[str]) -> str:
-    """The file at `path` with the lines between the marker lines `begin`
-    and `end` (matched after stripping) replaced by `lines`."""
-    text = path.read_text(encoding="utf-8").split("\n")
+def between_markers(path: Path, begin: str, end: str, lines: List[str], current: Optional[str] = None) -> str:
+    """The file at `path` (or its text `current`, when another section of it
+    is generated too) with the lines between the marker lines `begin` and
+    `end` (matched after stripping) replaced by `lines`."""
+    text = (path.read_text(encoding="utf-8") if current is None else current).split("\n")
     starts = [i for i, line in enumerate(text) if line.strip().startswith(begin)]
     ends = [i for i, line in enumerate(text) if line.strip() == end]
     if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
@@ -915,6 +916,7 @@ def js_declarations(path: Path, sections: Dict[str, List[str]]) -> str:
 
 PYTHON_PACKAGE = ROOT / "bindings" / "python" / "src" / "dxtext"
 RUST_ERROR = ROOT / "bindings" / "rust" / "dxtext" / "src" / "error.rs"
+JAVA_RECORD = ROOT / "bindings" / "java" / "src" / "main" / "java" / "org" / "dxtext" / "DxReleaseRecord.java"
 
 
 def header_outputs() -> Dict[Path, str]:
@@ -930,15 +932,38 @@ def header_outputs() -> Dict[Path, str]:
         PYTHON_PACKAGE / "errors.py": marked(PYTHON_PACKAGE / "errors.py", "statuses", from_header.python_errors(h)),
         PYTHON_PACKAGE / "enums.py": marked(PYTHON_PACKAGE / "enums.py", "enums", from_header.python_enums(h)),
         JAVA_OPTIONS.parent / "DxStatus.java": from_header.java_status(h),
+        **{JAVA_OPTIONS.parent / f"{spec.name}.java": from_header.java_enum(h, c_name)
+           for c_name, spec in from_header.JAVA_ENUMS.items()},
+        JAVA_RECORD: marked(JAVA_RECORD, "enums", from_header.java_record_enums(h), "//"),
         RUST_ERROR: marked(RUST_ERROR, "statuses", from_header.rust_error_kind(h), "//"),
+        **{RUST_ERROR.parent / f"{module}.rs": marked(RUST_ERROR.parent / f"{module}.rs", "enums",
+                                                      from_header.rust_enums(h, module), "//")
+           for module in sorted({spec.module for spec in from_header.RUST_ENUMS.values()})},
     }
+
+
+def check_option_names(options: List[Option]) -> None:
+    """Each Rust enum with an OptionName impl names, for each variant, a
+    value of its option with the variant's C value (RustEnum.option)."""
+    h = c_header.read()
+    by_name = {o.name: o for o in options}
+    for c_name, spec in from_header.RUST_ENUMS.items():
+        if not spec.option:
+            continue
+        values = dict(by_name[spec.option].enum_values)
+        for name, number in from_header.rust_option_names(h, c_name):
+            if values.get(name) != number:
+                raise SystemExit(f"{spec.name}'s option name {name!r} ({c_name} {number}) is not a value of the "
+                                 f"option {spec.option} in {TABLE.relative_to(ROOT)}")
 
 
 def outputs(options: List[Option]) -> Dict[Path, str]:
     presets = read_presets(options)
+    check_option_names(options)
     sections = js_shared_sections(options)
+    from_c = header_outputs()  # options.rs has a section of each
     return {
-        **header_outputs(),
+        **from_c,
         **{path: js_declarations(path, sections) for path in JS_DECLARATIONS},
         ROOT / "docs" / "options.md": docs(options, presets),
         ROOT / "src" / "text" / "preset_table.inc": preset_table(options, presets),
@@ -948,7 +973,7 @@ def outputs(options: List[Option]) -> Dict[Path, str]:
         ROOT / "bindings" / "wasm" / "js" / "options_table.js": wasm_module(options, presets),
         ROOT / "bindings" / "node" / "lib" / "shared.js": js_shared_code("commonjs"),
         RUST_OPTIONS: between_markers(RUST_OPTIONS, "// generated: options", "// generated: end options",
-                                      rust_option_methods(options)),
+                                      rust_option_methods(options), from_c[RUST_OPTIONS]),
         JAVA_OPTIONS: between_markers(JAVA_OPTIONS, "// generated: options", "// generated: end options",
                                       java_option_methods(options)),
         ROOT / "bindings" / "wasm" / "js" / "shared.js": js_shared_code("esm"),

@@ -12,11 +12,11 @@ from typing import Type, TypeVar, Union
 
 
 class Geometry(enum.IntEnum):
-    """dxt_geometry (dxt_geometry)"""
+    """The geometry of a model's embedding space (dxt_model_info.geometry). (dxt_geometry)"""
 
     UNKNOWN = 0
-    EUCLIDEAN = 1
-    POINCARE = 2
+    EUCLIDEAN = 1  # Euclidean space
+    POINCARE = 2  # the Poincare ball: hyperbolic space
 
 
 class Quantization(enum.IntEnum):
@@ -76,7 +76,7 @@ class Bound(enum.IntEnum):
 
 
 class ReleaseShape(enum.IntEnum):
-    """What of the input's form a text release copies (dxt_privatize_options. release_shape;
+    """What of the input's form a text release copies (dxt_privatize_options.release_shape;
     docs/guarantees.md, "Release shapes"). 0 selects keep. (dxt_release_shape)"""
 
     DEFAULT = 0
@@ -131,10 +131,10 @@ class Policy(enum.IntEnum):
 class TokenClass(enum.IntEnum):
     """Token classes; also the row index of dxt_local_diagnostics.counts. (dxt_token_class)"""
 
-    IN_VOCABULARY = 0
-    OUT_OF_VOCABULARY = 1
-    NUMBER = 2
-    STOPWORD = 3
+    IN_VOCABULARY = 0  # words of the model's vocabulary
+    OUT_OF_VOCABULARY = 1  # words not in it
+    NUMBER = 2  # numbers
+    STOPWORD = 3  # stopwords
 
 
 class Reveals(enum.IntFlag):

@@ -11,13 +11,38 @@ use dxtext_sys as sys;
 use crate::error::{check, Error, Result};
 use crate::options::{OutputSet, OutputSetHandle};
 
-/// The geometry of a model's embedding space.
+// generated: enums (tools/options/generate.py, from include/dxtext/dxtext.h)
+/// The geometry of a model's embedding space (dxt_model_info.geometry).
+///
+/// The C API's `dxt_geometry`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Geometry {
+    /// `DXT_GEOMETRY_EUCLIDEAN`: Euclidean space.
     Euclidean,
+    /// `DXT_GEOMETRY_POINCARE`: The Poincare ball: hyperbolic space.
     Poincare,
+    /// `DXT_GEOMETRY_UNKNOWN`, or a value this crate does not know (a newer library).
     Unknown,
 }
+
+impl Geometry {
+    pub(crate) fn from_raw(raw: sys::dxt_geometry) -> Geometry {
+        match raw {
+            sys::DXT_GEOMETRY_EUCLIDEAN => Geometry::Euclidean,
+            sys::DXT_GEOMETRY_POINCARE => Geometry::Poincare,
+            _ => Geometry::Unknown,
+        }
+    }
+
+    pub(crate) fn to_raw(self) -> Option<sys::dxt_geometry> {
+        match self {
+            Geometry::Euclidean => Some(sys::DXT_GEOMETRY_EUCLIDEAN),
+            Geometry::Poincare => Some(sys::DXT_GEOMETRY_POINCARE),
+            Geometry::Unknown => None,
+        }
+    }
+}
+// generated: end enums
 
 /// Facts about a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,11 +194,7 @@ impl Model {
             format_minor: raw.format_minor,
             dimension: raw.dimension,
             vocabulary_size: raw.vocabulary_size,
-            geometry: match raw.geometry {
-                sys::DXT_GEOMETRY_EUCLIDEAN => Geometry::Euclidean,
-                sys::DXT_GEOMETRY_POINCARE => Geometry::Poincare,
-                _ => Geometry::Unknown,
-            },
+            geometry: Geometry::from_raw(raw.geometry),
             lowercase: raw.lowercase,
             has_frequencies: raw.has_frequencies,
         })
@@ -230,11 +251,7 @@ impl Model {
 /// `dxtext-wordnet-poincare-*.dxe` (Poincaré) of the installed models
 /// directory, then of the source tree's `models/`.
 pub fn default_model_path(geometry: Geometry) -> Result<PathBuf> {
-    let raw = match geometry {
-        Geometry::Euclidean => sys::DXT_GEOMETRY_EUCLIDEAN,
-        Geometry::Poincare => sys::DXT_GEOMETRY_POINCARE,
-        Geometry::Unknown => return Err(Error::invalid_argument("geometry must be Euclidean or Poincare")),
-    };
+    let raw = geometry.to_raw().ok_or_else(|| Error::invalid_argument("geometry must be Euclidean or Poincare"))?;
     let mut buffer: Vec<u8> = vec![0; 512];
     loop {
         let mut required = 0usize;

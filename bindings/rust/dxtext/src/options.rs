@@ -9,30 +9,48 @@ use dxtext_sys as sys;
 
 use crate::error::{check, Error, Result};
 
-/// The mechanisms; `docs/guarantees.md` states and proves each guarantee.
+// generated: enums (tools/options/generate.py, from include/dxtext/dxtext.h)
+/// The mechanisms; docs/guarantees.md states and proves each guarantee.
+///
+/// The C API's `dxt_mechanism`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Mechanism {
-    /// Multivariate Laplace noise, nearest word: eps·d2(w, w') per word.
+    /// `DXT_MECHANISM_LAPLACE`: z = phi(w) + R*u, R ~ Gamma(n, 1/eps), u uniform on the sphere;
+    /// output the nearest word. eps*d2(w,w') per word (Fernandes et al. 2019).
     Laplace,
-    /// The same in the Poincaré ball (needs a Poincaré model, eps > n-1).
+    /// `DXT_MECHANISM_HYPERBOLIC`: Poincare models: noise of density ∝ exp(-eps*dH) w.r.t.
+    /// hyperbolic volume, sampled exactly; nearest word in dH. eps*dH(w,w'); needs eps > n-1
+    /// (Feyisetan, Diethe, Drake 2019). Below that, use DXT_MECHANISM_EXPONENTIAL or
+    /// DXT_MECHANISM_TEM on the same model: eps*dH(w,w') for any eps.
     Hyperbolic,
-    /// Pr[o|w] ∝ exp(-eps·d(w,o)/2) over the vocabulary.
+    /// `DXT_MECHANISM_EXPONENTIAL`: Pr[o|w] ∝ exp(-eps*d(w,o)/2) over the vocabulary, in the
+    /// model's geometry (Euclidean or dH). eps*d(w,w') for any eps (SanText, Yue et al. 2021).
     Exponential,
-    /// Weggenmann & Kerschbaum's SynTF rating; plain eps-DP per word.
+    /// `DXT_MECHANISM_SYNTF`: Exponential mechanism with rating cos(v,w) - s*Dice(bigrams(v),
+    /// bigrams(w)) of range 2+s: eps-DP per word with all words adjacent (Weggenmann & Kerschbaum
+    /// 2018); dxt_syntf builds synthetic bags.
     Syntf,
-    /// Laplace noise shaped by the embedding covariance (needs one).
+    /// `DXT_MECHANISM_MAHALANOBIS`: z = phi(w) + R * Sigma_l^(1/2) u, Sigma_l = l*Sigma + (1-l)*I:
+    /// eps*||Sigma_l^(-1/2)(x-y)|| (Xu et al. 2020). Needs a covariance.
     Mahalanobis,
-    /// Laplace noise, then the 1st or 2nd nearest word.
+    /// `DXT_MECHANISM_VICKREY`: Laplace noise, then the 1st or 2nd nearest word of z with
+    /// probability p = (1-t)d2/(t*d1+(1-t)d2) for the first: as laplace (Xu et al. 2021).
     Vickrey,
-    /// Truncated exponential mechanism.
+    /// `DXT_MECHANISM_TEM`: Truncated exponential mechanism: words within gamma of w compete with
+    /// one "bottom" candidate standing for all others: eps*d (Carvalho et al. 2023).
     Tem,
-    /// A few places along one of the model's public orderings of the vocabulary.
+    /// `DXT_MECHANISM_ORDERING`: One of the model's K public orderings of the vocabulary (cycles in
+    /// which neighbours are near words; `dxtext order` adds them) is picked uniformly, and the word
+    /// k places along it released, k two-sided geometric: Pr[k] ∝ exp(-eps*|k|), wrapped around the
+    /// cycle. eps*d_ord(w,w') with d_ord the largest distance between w and w' along any of the
+    /// orderings (after 1-Diffractor, Meisenbacher et al. 2024). Needs a model with an orderings
+    /// section; eps is per place along an ordering, so its scale is not the Euclidean mechanisms'.
     Ordering,
 }
 
 impl Mechanism {
-    pub(crate) fn from_raw(raw: u32) -> Option<Mechanism> {
+    pub(crate) fn from_raw(raw: sys::dxt_mechanism) -> Option<Mechanism> {
         Some(match raw {
             sys::DXT_MECHANISM_LAPLACE => Mechanism::Laplace,
             sys::DXT_MECHANISM_HYPERBOLIC => Mechanism::Hyperbolic,
@@ -47,74 +65,180 @@ impl Mechanism {
     }
 }
 
-/// Classes of token, each with its own `Policy`.
+impl OptionName for Mechanism {
+    fn option_name(&self) -> String {
+        match self {
+            Mechanism::Laplace => "laplace",
+            Mechanism::Hyperbolic => "hyperbolic",
+            Mechanism::Exponential => "exponential",
+            Mechanism::Syntf => "syntf",
+            Mechanism::Mahalanobis => "mahalanobis",
+            Mechanism::Vickrey => "vickrey",
+            Mechanism::Tem => "tem",
+            Mechanism::Ordering => "ordering",
+        }
+        .to_string()
+    }
+}
+
+/// Token classes; also the row index of dxt_local_diagnostics.counts.
+///
+/// The C API's `dxt_token_class`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TokenClass {
+    /// `DXT_CLASS_IN_VOCABULARY`: Words of the model's vocabulary.
     InVocabulary = 0,
+    /// `DXT_CLASS_OUT_OF_VOCABULARY`: Words not in it.
     OutOfVocabulary = 1,
+    /// `DXT_CLASS_NUMBER`: Numbers.
     Number = 2,
+    /// `DXT_CLASS_STOPWORD`: Stopwords.
     Stopword = 3,
 }
 
-/// What to do with one class of token.
+/// What to do with one class of token. 0 selects the class's default.
+///
+/// The C API's `dxt_token_policy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Policy {
-    /// Replace by the mechanism's output (the default).
+    /// `DXT_POLICY_PRIVATIZE`: Replace by the mechanism's output.
     Privatize = 1,
-    /// Replace by the placeholder string.
+    /// `DXT_POLICY_PLACEHOLDER`: Replace by the placeholder string.
     Placeholder = 2,
-    /// Remove the token.
+    /// `DXT_POLICY_DROP`: Remove the token.
     Drop = 3,
-    /// Pass through verbatim: a leak the release record names.
+    /// `DXT_POLICY_KEEP`: Pass through verbatim: a leak (DXT_REVEALS_KEPT_WORDS).
     Keep = 4,
 }
 
-/// The exponential mechanism's sampler.
+impl OptionName for Policy {
+    fn option_name(&self) -> String {
+        match self {
+            Policy::Privatize => "privatize",
+            Policy::Placeholder => "placeholder",
+            Policy::Drop => "drop",
+            Policy::Keep => "keep",
+        }
+        .to_string()
+    }
+}
+
+/// Samplers of the exponential mechanism.
+///
+/// The C API's `dxt_exponential_sampler`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sampler {
-    /// Gumbel-max (the default).
+    /// `DXT_SAMPLER_GUMBEL`: Argmax of score + Gumbel noise.
     Gumbel,
-    /// Permute-and-flip (McKenna and Sheldon 2020).
+    /// `DXT_SAMPLER_PERMUTE_AND_FLIP`: McKenna & Sheldon 2020.
     PermuteAndFlip,
 }
 
-/// How a noisy point is decoded to a word.
+impl OptionName for Sampler {
+    fn option_name(&self) -> String {
+        match self {
+            Sampler::Gumbel => "gumbel",
+            Sampler::PermuteAndFlip => "permute-and-flip",
+        }
+        .to_string()
+    }
+}
+
+/// How laplace, vickrey and mahalanobis decode a noisy point to a word. Both are deterministic
+/// functions of the noisy point alone (post-processing), so the privacy guarantee is the same; only
+/// utility can differ.
+///
+/// The C API's `dxt_search`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Search {
-    /// The exact nearest word (the default).
+    /// `DXT_SEARCH_EXACT`: The exact nearest word: a scan of the whole vocabulary (default).
     Exact,
-    /// The model's search index: approximate.
+    /// `DXT_SEARCH_IVF`: Approximate: the rows of the ivf_nprobe cells of the model's search index
+    /// whose centroids are nearest the noisy point (docs/format.md §10.2; built by `dxtext index`).
+    /// The word can differ from the exact one; `dxtext index` and `dxtext bench --search ivf` print
+    /// the measured recall. Models without an index give DXT_E_UNSUPPORTED, and so do the other
+    /// mechanisms (hyperbolic decodes exactly in hyperbolic distance; exponential, tem and syntf
+    /// rate every word).
     Ivf,
 }
 
-/// What of the input's form a text release copies (docs/guarantees.md,
-/// "Release shapes").
+impl OptionName for Search {
+    fn option_name(&self) -> String {
+        match self {
+            Search::Exact => "exact",
+            Search::Ivf => "ivf",
+        }
+        .to_string()
+    }
+}
+
+/// What of the input's form a text release copies (dxt_privatize_options.release_shape;
+/// docs/guarantees.md, "Release shapes"). 0 selects keep.
+///
+/// The C API's `dxt_release_shape`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReleaseShape {
-    /// The text between words and each word's case shape, verbatim (the default).
+    /// `DXT_SHAPE_KEEP`: The text between words verbatim and each word's case shape (lower, Title,
+    /// UPPER) restored: DXT_REVEALS_LAYOUT, DXT_REVEALS_CASE_SHAPE.
     Keep,
-    /// One canonical mark per gap ('.', ',' or a space), sentence capitals.
+    /// `DXT_SHAPE_NORMALIZE`: Words joined by one space; a sentence end between two words (or after
+    /// the last) becomes ". ", any other punctuation ", "; everything else between words
+    /// (whitespace, symbols, quotes, brackets) one space; words as the model spells them, the first
+    /// of each sentence capitalised: DXT_REVEALS_SENTENCE_BOUNDARIES,
+    /// DXT_REVEALS_CLAUSE_BOUNDARIES.
     Normalize,
-    /// The words alone, one space apart; a keep policy is refused.
+    /// `DXT_SHAPE_STRICT`: Words as the model spells them, joined by one space, nothing else: the
+    /// text is a function of the mechanism's draws and the number of tokens (and, with a
+    /// placeholder or drop policy, of which tokens belong to that class). A keep policy is refused
+    /// (DXT_E_INVALID_ARGUMENT).
     Strict,
 }
 
-/// Named presets (docs/options.md, "Presets"; values in
-/// tools/options/presets.table): each sets the mechanism, epsilon, release
-/// shape, output vocabulary and token policies for a common job.
+impl ReleaseShape {
+    pub(crate) fn from_raw(raw: sys::dxt_release_shape) -> Option<ReleaseShape> {
+        Some(match raw {
+            sys::DXT_SHAPE_KEEP => ReleaseShape::Keep,
+            sys::DXT_SHAPE_NORMALIZE => ReleaseShape::Normalize,
+            sys::DXT_SHAPE_STRICT => ReleaseShape::Strict,
+            _ => return None,
+        })
+    }
+}
+
+impl OptionName for ReleaseShape {
+    fn option_name(&self) -> String {
+        match self {
+            ReleaseShape::Keep => "keep",
+            ReleaseShape::Normalize => "normalize",
+            ReleaseShape::Strict => "strict",
+        }
+        .to_string()
+    }
+}
+
+/// Named presets (dxt_privatize_options.preset): each bundles a mechanism, epsilon, release shape,
+/// output vocabulary and token policies for a common job. Their values are in
+/// tools/options/presets.table (docs/options.md, "Presets", lists them; `dxtext presets` prints
+/// them), chosen on the default model models/dxtext-en-euclid-100d-40k.dxe, and may be retuned in
+/// later versions: the record of every release says which preset and which values were used. With a
+/// preset, an option it fixes may only be left at its default or given the preset's value (anything
+/// else is refused), and an epsilon, when given, overrides the preset's. The guarantee of a preset
+/// is that of its mechanism and release shape (docs/guarantees.md, "Presets").
+///
+/// The C API's `dxt_preset`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Preset {
-    /// Text a person will read.
+    /// `DXT_PRESET_READABLE`: Text a person will read.
     Readable,
-    /// Features for analytics or model training.
+    /// `DXT_PRESET_FEATURES`: Features for analytics or model training.
     Features,
-    /// The strongest privacy of the three.
+    /// `DXT_PRESET_STRONGEST`: The strongest privacy of the three.
     Strongest,
 }
 
 impl Preset {
-    pub(crate) fn from_raw(raw: u32) -> Option<Preset> {
+    pub(crate) fn from_raw(raw: sys::dxt_preset) -> Option<Preset> {
         Some(match raw {
             sys::DXT_PRESET_READABLE => Preset::Readable,
             sys::DXT_PRESET_FEATURES => Preset::Features,
@@ -123,6 +247,18 @@ impl Preset {
         })
     }
 }
+
+impl OptionName for Preset {
+    fn option_name(&self) -> String {
+        match self {
+            Preset::Readable => "readable",
+            Preset::Features => "features",
+            Preset::Strongest => "strongest",
+        }
+        .to_string()
+    }
+}
+// generated: end enums
 
 /// An output vocabulary: a public list of a model's words that the
 /// mechanisms may release (`Model::output_set`), shared by any number of
@@ -172,7 +308,8 @@ impl OutputSet {
 
 /// The value of an enum option: its name in docs/options.md (`"vickrey"`,
 /// `"permute-and-flip"`), or a variant of this crate's enum for it
-/// (`Mechanism::Vickrey`, `Sampler::PermuteAndFlip`), spelt mechanically.
+/// (`Mechanism::Vickrey`, `Sampler::PermuteAndFlip`: the impls are generated
+/// with the enums, from the C member's name).
 pub trait OptionName {
     fn option_name(&self) -> String;
 }
@@ -188,25 +325,6 @@ impl OptionName for String {
         self.clone()
     }
 }
-
-// A variant's name in kebab-case: PermuteAndFlip -> permute-and-flip.
-macro_rules! option_name_from_variant {
-    ($($t:ty),*) => {$(
-        impl OptionName for $t {
-            fn option_name(&self) -> String {
-                let mut out = String::new();
-                for (i, c) in format!("{:?}", self).chars().enumerate() {
-                    if c.is_ascii_uppercase() && i > 0 {
-                        out.push('-');
-                    }
-                    out.push(c.to_ascii_lowercase());
-                }
-                out
-            }
-        }
-    )*};
-}
-option_name_from_variant!(Mechanism, Policy, Sampler, Search, ReleaseShape, Preset);
 
 /// The value of a word-list option: an `OutputSet` of the model, or words.
 pub trait OptionWords {

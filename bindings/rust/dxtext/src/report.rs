@@ -10,45 +10,109 @@ use dxtext_sys as sys;
 use crate::error::{check, Error, Result};
 use crate::options::{Mechanism, Policy, Preset, ReleaseShape, TokenClass};
 
-/// The distance d of a guarantee eps·d.
+// generated: enums (tools/options/generate.py, from include/dxtext/dxtext.h)
+/// The metric d of a release record's bound.
+///
+/// The C API's `dxt_metric`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Metric {
+    /// `DXT_METRIC_EUCLIDEAN`: ||phi(w) - phi(w')||.
     Euclidean,
+    /// `DXT_METRIC_HYPERBOLIC`: Poincare-ball distance.
     Hyperbolic,
+    /// `DXT_METRIC_MAHALANOBIS`: ||Sigma_l^(-1/2)(phi(w) - phi(w'))||.
     Mahalanobis,
-    /// 1 between any two distinct words: plain eps-DP.
+    /// `DXT_METRIC_DISCRETE`: 1 for any two distinct words: plain eps-DP.
     Discrete,
-    /// The most places between two words along the model's orderings.
+    /// `DXT_METRIC_ORDERING`: Max over the model's orderings of the number of places between w and
+    /// w' along the cycle (DXT_MECHANISM_ORDERING).
     Ordering,
+    /// `DXT_METRIC_UNKNOWN`, or a value this crate does not know (a newer library).
     Unknown,
 }
 
-/// Which call made a release.
+impl Metric {
+    pub(crate) fn from_raw(raw: sys::dxt_metric) -> Metric {
+        match raw {
+            sys::DXT_METRIC_EUCLIDEAN => Metric::Euclidean,
+            sys::DXT_METRIC_HYPERBOLIC => Metric::Hyperbolic,
+            sys::DXT_METRIC_MAHALANOBIS => Metric::Mahalanobis,
+            sys::DXT_METRIC_DISCRETE => Metric::Discrete,
+            sys::DXT_METRIC_ORDERING => Metric::Ordering,
+            _ => Metric::Unknown,
+        }
+    }
+}
+
+/// Which call made a release (dxt_release_record.release).
+///
+/// The C API's `dxt_release_kind`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ReleaseKind {
+    /// `DXT_RELEASE_WORD`: dxt_privatize_index, dxt_privatize_word.
     Word,
+    /// `DXT_RELEASE_TEXT`: dxt_privatize_text: words in their order.
     Text,
+    /// `DXT_RELEASE_BAG`: dxt_privatize_bag.
     Bag,
+    /// `DXT_RELEASE_SYNTHETIC_BAG`: dxt_syntf.
     SyntheticBag,
+    /// `DXT_RELEASE_UNKNOWN`, or a value this crate does not know (a newer library).
     Unknown,
 }
 
-/// The form of a release's guarantee (docs/guarantees.md).
+impl ReleaseKind {
+    pub(crate) fn from_raw(raw: sys::dxt_release_kind) -> ReleaseKind {
+        match raw {
+            sys::DXT_RELEASE_WORD => ReleaseKind::Word,
+            sys::DXT_RELEASE_TEXT => ReleaseKind::Text,
+            sys::DXT_RELEASE_BAG => ReleaseKind::Bag,
+            sys::DXT_RELEASE_SYNTHETIC_BAG => ReleaseKind::SyntheticBag,
+            _ => ReleaseKind::Unknown,
+        }
+    }
+}
+
+/// The form of a release's guarantee (dxt_release_record.bound): for two inputs x, x' the
+/// probability of any set of outputs changes by at most the factor exp(B(x, x')), with d the
+/// record's metric and epsilon its epsilon (docs/guarantees.md proves each).
+///
+/// The C API's `dxt_bound`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Bound {
-    /// eps·d(w, w')
+    /// `DXT_BOUND_WORD`: One word: B = epsilon * d(w, w').
     Word,
-    /// Ordered text: eps·Σᵢ d(xᵢ, x'ᵢ), position by position. Not an EMD bound.
+    /// `DXT_BOUND_POSITIONWISE`: Ordered text: B = epsilon * sum_i d(x_i, x'_i), the privatised
+    /// words of two texts paired position by position (so texts with the same number of them).
+    /// Texts that differ only in word order are NOT close: the EMD bound of bags does not hold for
+    /// ordered text.
     Positionwise,
-    /// Bags of equal size N: eps·N·EMD(b, b').
+    /// `DXT_BOUND_BAG_EMD`: Bags of equal size N: B = epsilon * N * EMD_d(b, b') = epsilon * (the
+    /// least sum of d over pairings of the two bags' words) (Fernandes, Dras & McIver 2019; proved
+    /// in docs/guarantees.md).
     BagEmd,
-    /// `epsilon_total`-DP between any two inputs (SynTF bags).
+    /// `DXT_BOUND_ANY_INPUTS`: Plain DP with any two inputs adjacent: B = epsilon_total
+    /// (dxt_syntf).
     AnyInputs,
+    /// `DXT_BOUND_UNKNOWN`, or a value this crate does not know (a newer library).
     Unknown,
 }
+
+impl Bound {
+    pub(crate) fn from_raw(raw: sys::dxt_bound) -> Bound {
+        match raw {
+            sys::DXT_BOUND_WORD => Bound::Word,
+            sys::DXT_BOUND_POSITIONWISE => Bound::Positionwise,
+            sys::DXT_BOUND_BAG_EMD => Bound::BagEmd,
+            sys::DXT_BOUND_ANY_INPUTS => Bound::AnyInputs,
+            _ => Bound::Unknown,
+        }
+    }
+}
+// generated: end enums
 
 /// Calls `to_json(p, buffer, capacity, &required)` until the buffer fits.
 fn json_of<T>(p: &T, to_json: unsafe extern "C" fn(*const T, *mut c_char, usize, *mut usize) -> i32) -> Result<String> {
@@ -91,13 +155,7 @@ impl ReleaseRecord {
     }
 
     pub fn release(&self) -> ReleaseKind {
-        match self.raw.release {
-            sys::DXT_RELEASE_WORD => ReleaseKind::Word,
-            sys::DXT_RELEASE_TEXT => ReleaseKind::Text,
-            sys::DXT_RELEASE_BAG => ReleaseKind::Bag,
-            sys::DXT_RELEASE_SYNTHETIC_BAG => ReleaseKind::SyntheticBag,
-            _ => ReleaseKind::Unknown,
-        }
+        ReleaseKind::from_raw(self.raw.release)
     }
 
     pub fn mechanism(&self) -> Option<Mechanism> {
@@ -111,14 +169,7 @@ impl ReleaseRecord {
 
     /// The distance d of the bound.
     pub fn metric(&self) -> Metric {
-        match self.raw.metric {
-            sys::DXT_METRIC_EUCLIDEAN => Metric::Euclidean,
-            sys::DXT_METRIC_HYPERBOLIC => Metric::Hyperbolic,
-            sys::DXT_METRIC_MAHALANOBIS => Metric::Mahalanobis,
-            sys::DXT_METRIC_DISCRETE => Metric::Discrete,
-            sys::DXT_METRIC_ORDERING => Metric::Ordering,
-            _ => Metric::Unknown,
-        }
+        Metric::from_raw(self.raw.metric)
     }
 
     /// False when the noise came from a seeded (deterministic) context.
@@ -136,13 +187,7 @@ impl ReleaseRecord {
     }
 
     pub fn bound(&self) -> Bound {
-        match self.raw.bound {
-            sys::DXT_BOUND_WORD => Bound::Word,
-            sys::DXT_BOUND_POSITIONWISE => Bound::Positionwise,
-            sys::DXT_BOUND_BAG_EMD => Bound::BagEmd,
-            sys::DXT_BOUND_ANY_INPUTS => Bound::AnyInputs,
-            _ => Bound::Unknown,
-        }
+        Bound::from_raw(self.raw.bound)
     }
 
     /// `DXT_REVEALS_*` bits: features of the input the output shows as they are.
@@ -167,11 +212,8 @@ impl ReleaseRecord {
     }
 
     pub fn release_shape(&self) -> ReleaseShape {
-        match self.raw.release_shape {
-            sys::DXT_SHAPE_NORMALIZE => ReleaseShape::Normalize,
-            sys::DXT_SHAPE_STRICT => ReleaseShape::Strict,
-            _ => ReleaseShape::Keep,
-        }
+        // 0 (DXT_SHAPE_DEFAULT) is keep.
+        ReleaseShape::from_raw(self.raw.release_shape).unwrap_or(ReleaseShape::Keep)
     }
 
     /// SynTF only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of eps.

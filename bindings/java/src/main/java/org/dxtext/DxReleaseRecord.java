@@ -19,56 +19,114 @@ public final class DxReleaseRecord {
   /** The smallest and largest epsilon every call accepts (DXT_EPSILON_MIN, DXT_EPSILON_MAX). */
   public static final double EPSILON_MIN = 1e-6, EPSILON_MAX = 1e6;
 
-  /** Which call made a release. */
+  // generated: enums (tools/options/generate.py, from include/dxtext/dxtext.h)
+  /**
+   * Which call made a release (dxt_release_record.release). The C API's {@code
+   * dxt_release_kind}.
+   */
   public enum Release {
     UNKNOWN,
+    /** dxt_privatize_index, dxt_privatize_word. */
     WORD,
+    /** dxt_privatize_text: words in their order. */
     TEXT,
+    /** dxt_privatize_bag. */
     BAG,
+    /** dxt_syntf. */
     SYNTHETIC_BAG
   }
 
-  /** The distance d of the bound. */
+  /** The metric d of a release record's bound. The C API's {@code dxt_metric}. */
   public enum Metric {
     UNKNOWN,
+    /** ||phi(w) - phi(w')||. */
     EUCLIDEAN,
+    /** Poincare-ball distance. */
     HYPERBOLIC,
+    /** ||Sigma_l^(-1/2)(phi(w) - phi(w'))||. */
     MAHALANOBIS,
-    /** 1 between any two distinct words: plain eps-DP. */
+    /** 1 for any two distinct words: plain eps-DP. */
     DISCRETE,
-    /** The most places between two words along the model's orderings. */
+    /**
+     * Max over the model's orderings of the number of places between w and w' along the
+     * cycle (DXT_MECHANISM_ORDERING).
+     */
     ORDERING
   }
 
-  /** The form of the guarantee (docs/guarantees.md). */
+  /**
+   * The form of a release's guarantee (dxt_release_record.bound): for two inputs x, x' the
+   * probability of any set of outputs changes by at most the factor exp(B(x, x')), with d the
+   * record's metric and epsilon its epsilon (docs/guarantees.md proves each). The C API's
+   * {@code dxt_bound}.
+   */
   public enum Bound {
     UNKNOWN,
-    /** eps * d(w, w'). */
+    /** One word: B = epsilon * d(w, w'). */
     WORD,
-    /** Ordered text: eps * sum_i d(x_i, x'_i), position by position; not an EMD bound. */
+    /**
+     * Ordered text: B = epsilon * sum_i d(x_i, x'_i), the privatised words of two texts
+     * paired position by position (so texts with the same number of them). Texts that differ
+     * only in word order are NOT close: the EMD bound of bags does not hold for ordered
+     * text.
+     */
     POSITIONWISE,
-    /** Bags of equal size N: eps * N * EMD(b, b'). */
+    /**
+     * Bags of equal size N: B = epsilon * N * EMD_d(b, b') = epsilon * (the least sum of d
+     * over pairings of the two bags' words) (Fernandes, Dras &amp; McIver 2019; proved in
+     * docs/guarantees.md).
+     */
     BAG_EMD,
-    /** getEpsilonTotal()-DP between any two inputs (SynTF). */
+    /** Plain DP with any two inputs adjacent: B = epsilon_total (dxt_syntf). */
     ANY_INPUTS
   }
 
   /** Features of the input that the output shows as they are (DXT_REVEALS_* bits, in order). */
   public enum Reveals {
+    /** How many words (bag: occurrences) were not dropped. */
     WORD_COUNT,
+    /**
+     * The text between words verbatim: whitespace, punctuation, line and sentence
+     * boundaries, symbols (it includes the two boundary bits below, which are not set beside
+     * it).
+     */
     LAYOUT,
+    /** Each word's case shape (lower, Title, UPPER). */
     CASE_SHAPE,
+    /** Which words belong to a class whose policy is placeholder or drop. */
     TOKEN_CLASSES,
+    /** The words of classes whose policy is keep, verbatim. */
     KEPT_WORDS,
+    /**
+     * DXT_SHAPE_NORMALIZE: between which words a sentence ends (one of . ! ? and their
+     * Unicode kin), and whether the text ends with one.
+     */
     SENTENCE_BOUNDARIES,
+    /**
+     * DXT_SHAPE_NORMALIZE: between which words, within a sentence, there was other
+     * punctuation (, ; : dashes, quotes, brackets, ...).
+     */
     CLAUSE_BOUNDARIES,
-    /** Which tokens are of a typed class (names, places, ...), and of which. */
+    /**
+     * Which tokens belong to a typed class (dxt_release_record.typed_classes) whose policy
+     * is replace or placeholder, and which class.
+     */
     TYPED_CLASSES,
-    /** The model's geometry makes the mechanism keep its input words. */
+    /**
+     * The input's words themselves: the model's words are so far apart at this epsilon that
+     * the mechanism returns every word of a fixed sample unchanged with probability at least
+     * 1 - 1e-9 (laplace, exponential, tem and mahalanobis on Euclidean models;
+     * docs/guarantees.md, "A mechanism that keeps its input"). The record's is_private is
+     * then false.
+     */
     INPUT_WORDS,
-    /** Which words are negators, and which: released as written (negations keep). */
+    /**
+     * Which words are negators, and which negator each is: they are released as written
+     * (dxt_privatize_options.negations keep).
+     */
     NEGATIONS
   }
+  // generated: end enums
 
   private final double[] values;
   private final byte[] fingerprint;

@@ -1250,6 +1250,22 @@ static inline void dxt_ledger_anchor_init(dxt_ledger_anchor *anchor) {
   dxt_ledger_anchor_init_sized(anchor, sizeof(*anchor));
 }
 
+/** The bytes of an anchor as an app stores it: ledger_id, then commits and
+    the bits of spent (IEEE 754 binary64), each little-endian. */
+#define DXT_LEDGER_ANCHOR_BYTES 32u
+
+/** Write @p anchor as the DXT_LEDGER_ANCHOR_BYTES bytes to store into @p out
+    (@p capacity at least that); DXT_E_INVALID_ARGUMENT otherwise. The same
+    bytes in every binding and on every platform. */
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_anchor_encode(const dxt_ledger_anchor *anchor, uint8_t *out,
+                                                          size_t capacity);
+
+/** Read into @p anchor (dxt_ledger_anchor_init'ed by the call) the bytes
+    dxt_ledger_anchor_encode wrote; DXT_E_INVALID_ARGUMENT for any other
+    length, or a spent total that is negative or not finite. */
+DXT_API DXT_NODISCARD dxt_status dxt_ledger_anchor_decode(const uint8_t *bytes, size_t length,
+                                                          dxt_ledger_anchor *anchor);
+
 /** Default and largest number of memoised outputs per scope. */
 #define DXT_LEDGER_MEMO_DEFAULT 64u
 #define DXT_LEDGER_MEMO_MAX 4096u

@@ -132,6 +132,44 @@ void dxt_ledger_anchor_init_sized(dxt_ledger_anchor* a, size_t struct_size) {
   init_sized(a, struct_size, zeroed<dxt_ledger_anchor>());
 }
 
+dxt_status dxt_ledger_anchor_encode(const dxt_ledger_anchor* anchor, uint8_t* out, size_t capacity) {
+  return guarded([&] {
+    check_struct(anchor, kLedgerAnchorV1, "anchor");
+    require(out != nullptr, "out is NULL");
+    if (capacity < DXT_LEDGER_ANCHOR_BYTES)
+      dxt::fail(DXT_E_INVALID_ARGUMENT, "a ledger anchor needs " + std::to_string(DXT_LEDGER_ANCHOR_BYTES) +
+                                            " bytes, not " + std::to_string(capacity));
+    uint64_t spent_bits = 0;
+    std::memcpy(&spent_bits, &anchor->spent, sizeof spent_bits);
+    std::memcpy(out, anchor->ledger_id, 16);
+    for (int i = 0; i < 8; ++i) {
+      out[16 + i] = static_cast<uint8_t>(anchor->commits >> (8 * i));
+      out[24 + i] = static_cast<uint8_t>(spent_bits >> (8 * i));
+    }
+  });
+}
+
+dxt_status dxt_ledger_anchor_decode(const uint8_t* bytes, size_t length, dxt_ledger_anchor* anchor) {
+  return guarded([&] {
+    check_struct(anchor, kLedgerAnchorV1, "anchor");
+    require(bytes != nullptr || length == 0, "bytes is NULL");
+    if (length != DXT_LEDGER_ANCHOR_BYTES)
+      dxt::fail(DXT_E_INVALID_ARGUMENT, "a ledger anchor is " + std::to_string(DXT_LEDGER_ANCHOR_BYTES) +
+                                            " bytes, not " + std::to_string(length));
+    dxt_ledger_anchor a = zeroed<dxt_ledger_anchor>();
+    a.struct_size = anchor->struct_size;
+    uint64_t spent_bits = 0;
+    std::memcpy(a.ledger_id, bytes, 16);
+    for (int i = 0; i < 8; ++i) {
+      a.commits |= static_cast<uint64_t>(bytes[16 + i]) << (8 * i);
+      spent_bits |= static_cast<uint64_t>(bytes[24 + i]) << (8 * i);
+    }
+    std::memcpy(&a.spent, &spent_bits, sizeof a.spent);
+    require(std::isfinite(a.spent) && a.spent >= 0, "a ledger anchor's spent total is negative or not finite");
+    std::memcpy(anchor, &a, sizeof a);
+  });
+}
+
 dxt_status dxt_ledger_get_anchor(dxt_ledger* ledger, dxt_ledger_anchor* anchor) {
   return guarded([&] {
     require(ledger != nullptr, "ledger is NULL");

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <set>
 #include <string>
@@ -1603,4 +1604,40 @@ TEST_CASE("ledger in memory: two handles from the same bytes do not see each oth
   dxt_ledger_close(tab1);
   dxt_ledger_close(tab2);
   dxt_context_destroy(ctx);
+}
+
+TEST_CASE("ledger anchor: the 32 stored bytes, the same in every binding") {
+  dxt_ledger_anchor a;
+  dxt_ledger_anchor_init(&a);
+  for (int i = 0; i < 16; ++i) a.ledger_id[i] = static_cast<uint8_t>(0xa0 + i);
+  a.commits = 0x0102030405060708ull;
+  a.spent = 2.5;  // 0x4004000000000000
+  uint8_t bytes[DXT_LEDGER_ANCHOR_BYTES + 1] = {};
+  REQUIRE(dxt_ledger_anchor_encode(&a, bytes, sizeof bytes) == DXT_OK);
+  // ledger_id, then commits and the bits of spent, little-endian.
+  const uint8_t expected[DXT_LEDGER_ANCHOR_BYTES] = {
+      0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf,
+      0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x40};
+  CHECK(std::memcmp(bytes, expected, sizeof expected) == 0);
+  CHECK(bytes[DXT_LEDGER_ANCHOR_BYTES] == 0);  // nothing past the 32 bytes
+
+  dxt_ledger_anchor back;
+  dxt_ledger_anchor_init(&back);
+  REQUIRE(dxt_ledger_anchor_decode(bytes, DXT_LEDGER_ANCHOR_BYTES, &back) == DXT_OK);
+  CHECK(std::memcmp(back.ledger_id, a.ledger_id, 16) == 0);
+  CHECK(back.commits == a.commits);
+  CHECK(back.spent == a.spent);
+
+  // Any other length, too little room, a spent total no ledger has, NULL.
+  CHECK(dxt_ledger_anchor_decode(bytes, 31, &back) == DXT_E_INVALID_ARGUMENT);
+  CHECK(std::string(dxt_last_error_message()) == "a ledger anchor is 32 bytes, not 31");
+  CHECK(dxt_ledger_anchor_decode(bytes, 33, &back) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_ledger_anchor_encode(&a, bytes, 31) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_ledger_anchor_encode(&a, nullptr, 32) == DXT_E_INVALID_ARGUMENT);
+  CHECK(dxt_ledger_anchor_decode(nullptr, 32, &back) == DXT_E_INVALID_ARGUMENT);
+  for (double bad : {-1.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    a.spent = bad;
+    REQUIRE(dxt_ledger_anchor_encode(&a, bytes, DXT_LEDGER_ANCHOR_BYTES) == DXT_OK);
+    CHECK(dxt_ledger_anchor_decode(bytes, DXT_LEDGER_ANCHOR_BYTES, &back) == DXT_E_INVALID_ARGUMENT);
+  }
 }

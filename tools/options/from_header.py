@@ -193,10 +193,10 @@ def _ctype(h: Header, c_type: str, in_struct: bool) -> str:
         # frees, and in a struct a pointer to read with ctypes.string_at (it
         # need not end in NUL): a plain pointer.
         return "ctypes.c_char_p" if c_type.startswith("const ") and not in_struct else "ctypes.c_void_p"
-    if stars == 1 and base in SCALARS and not in_struct:
+    if stars == 1 and base in SCALARS and base != "uint8_t" and not in_struct:
         return f"ctypes.POINTER({SCALARS[base]})"
     if stars == 1:
-        return "ctypes.c_void_p"  # an opaque handle, bytes, or a pointer to read by hand
+        return "ctypes.c_void_p"  # an opaque handle, bytes (uint8_t *), or a pointer to read by hand
     return "ctypes.POINTER(ctypes.c_void_p)"  # where the library writes a handle or pointer
 
 

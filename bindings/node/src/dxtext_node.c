@@ -1048,37 +1048,8 @@ static ledger_box *get_ledger(napi_env env, napi_value v) {
   return l;
 }
 
-/* A dxt_ledger_anchor as the 32 bytes an app stores (lib/index.js,
-   LedgerAnchor; the same bytes as the Python binding's
-   LedgerAnchor.to_bytes): ledger_id, then commits and spent, little-endian. */
-#define ANCHOR_BYTES 32
-
-static void anchor_encode(const dxt_ledger_anchor *a, uint8_t out[ANCHOR_BYTES]) {
-  uint64_t spent_bits;
-  int i;
-  memcpy(out, a->ledger_id, 16);
-  memcpy(&spent_bits, &a->spent, sizeof spent_bits);
-  for (i = 0; i < 8; ++i) {
-    out[16 + i] = (uint8_t)(a->commits >> (8 * i));
-    out[24 + i] = (uint8_t)(spent_bits >> (8 * i));
-  }
-}
-
-static void anchor_decode(const uint8_t in[ANCHOR_BYTES], dxt_ledger_anchor *a) {
-  uint64_t commits = 0, spent_bits = 0;
-  int i;
-  dxt_ledger_anchor_init(a);
-  memcpy(a->ledger_id, in, 16);
-  for (i = 0; i < 8; ++i) {
-    commits |= (uint64_t)in[16 + i] << (8 * i);
-    spent_bits |= (uint64_t)in[24 + i] << (8 * i);
-  }
-  a->commits = commits;
-  memcpy(&a->spent, &spent_bits, sizeof a->spent);
-}
-
 /* ledgerOpen(path, scope, {cap, memoCapacity, key, anchor}) -> handle;
-   anchor: a Buffer of ANCHOR_BYTES */
+   anchor: a Buffer of DXT_LEDGER_ANCHOR_BYTES */
 static napi_value ledger_open(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3], out, key_value, anchor_value;
@@ -1129,13 +1100,20 @@ static napi_value ledger_open(napi_env env, napi_callback_info info) {
     size_t length = 0;
     bool is_buffer = false;
     napi_is_buffer(env, anchor_value, &is_buffer);
-    if (!is_buffer || napi_get_buffer_info(env, anchor_value, &bytes, &length) != napi_ok || length != ANCHOR_BYTES) {
+    dxt_ledger_anchor_init(&anchor);
+    if (!is_buffer || napi_get_buffer_info(env, anchor_value, &bytes, &length) != napi_ok) {
       free(path);
       free(scope);
-      throw_argument(env, "options.anchor must be a Buffer of 32 bytes (LedgerAnchor.toBytes())");
+      throw_argument(env, "options.anchor must be a Buffer (LedgerAnchor.toBytes())");
       return NULL;
     }
-    anchor_decode((const uint8_t *)bytes, &anchor);
+    s = dxt_ledger_anchor_decode((const uint8_t *)bytes, length, &anchor);
+    if (s != DXT_OK) {
+      free(path);
+      free(scope);
+      throw_status(env, s);
+      return NULL;
+    }
     options.anchor = &anchor;
   }
   s = dxt_ledger_open(path, scope, &options, &ledger);
@@ -1203,7 +1181,7 @@ static napi_value ledger_totals(napi_env env, napi_callback_info info) {
   return o;
 }
 
-/* ledgerAnchor(handle) -> a Buffer of ANCHOR_BYTES */
+/* ledgerAnchor(handle) -> a Buffer of DXT_LEDGER_ANCHOR_BYTES */
 static napi_value ledger_anchor(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1], out;
@@ -1214,8 +1192,8 @@ static napi_value ledger_anchor(napi_env env, napi_callback_info info) {
   if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
   dxt_ledger_anchor_init(&a);
   if (throw_status(env, dxt_ledger_get_anchor(l->ledger, &a))) return NULL;
-  NAPI_CALL(env, napi_create_buffer(env, ANCHOR_BYTES, &data, &out));
-  anchor_encode(&a, (uint8_t *)data);
+  NAPI_CALL(env, napi_create_buffer(env, DXT_LEDGER_ANCHOR_BYTES, &data, &out));
+  if (throw_status(env, dxt_ledger_anchor_encode(&a, (uint8_t *)data, DXT_LEDGER_ANCHOR_BYTES))) return NULL;
   return out;
 }
 

@@ -79,7 +79,7 @@ const LAYOUT_FIELDS = {
   dxt_calibration: ['words', 'trials', 'keep_mean', 'keep_median', 'keep_max', 'distinct_mean', 'distinct_median',
     'distinct_max'],
   dxt_ledger_options: ['cap', 'memo_capacity', 'key', 'key_length', 'anchor'],
-  dxt_ledger_anchor: ['ledger_id', 'commits', 'spent'],
+  dxt_ledger_anchor: [],
   dxt_ledger_totals: ['cap', 'spent', 'spent_any_inputs', 'releases', 'memoised', 'memo_capacity', 'words'],
 };
 
@@ -1099,6 +1099,7 @@ export class Ledger {
     const { scope, cap, memoCapacity, key } = this._settings;
     const options = frame.struct('dxt_ledger_options');
     const anchorAt = anchor ? frame.struct('dxt_ledger_anchor') : 0;
+    const anchorBytes = anchor ? frame.alloc(ANCHOR_BYTES) : 0;
     const keyAt = key ? frame.alloc(key.length) : 0;
     const data = bytes.length ? frame.alloc(bytes.length) : 0;
     const [scopeAt] = frame.string(scope);
@@ -1115,11 +1116,8 @@ export class Ledger {
       frame.onFree(() => core.m.HEAPU8.fill(0, keyAt, keyAt + key.length));
     }
     if (anchor) {
-      const A = (field) => anchorAt + core.layout('dxt_ledger_anchor', field);
-      const stored = new DataView(anchor._bytes.buffer);
-      core.m.HEAPU8.set(anchor._bytes.subarray(0, 16), A('ledger_id'));
-      view.setBigUint64(A('commits'), stored.getBigUint64(16, true), true);
-      view.setFloat64(A('spent'), stored.getFloat64(24, true), true);
+      core.m.HEAPU8.set(anchor._bytes, anchorBytes);
+      core.check(core.call('dxt_ledger_anchor_decode', anchorBytes, ANCHOR_BYTES, anchorAt));
       view.setUint32(L('anchor'), anchorAt, true);
     }
     if (data) core.m.HEAPU8.set(bytes, data);
@@ -1133,15 +1131,10 @@ export class Ledger {
   _readAnchor(frame, handle) {
     const core = this._core;
     const anchor = frame.struct('dxt_ledger_anchor');
+    const bytes = frame.alloc(ANCHOR_BYTES);
     core.check(core.call('dxt_ledger_get_anchor', handle, anchor));
-    const view = core.view();
-    const A = (field) => anchor + core.layout('dxt_ledger_anchor', field);
-    const bytes = new Uint8Array(ANCHOR_BYTES);
-    const out = new DataView(bytes.buffer);
-    bytes.set(core.m.HEAPU8.subarray(A('ledger_id'), A('ledger_id') + 16));
-    out.setBigUint64(16, view.getBigUint64(A('commits'), true), true);
-    out.setFloat64(24, view.getFloat64(A('spent'), true), true);
-    return new LedgerAnchor(bytes);
+    core.check(core.call('dxt_ledger_anchor_encode', anchor, bytes, ANCHOR_BYTES));
+    return new LedgerAnchor(core.m.HEAPU8.slice(bytes, bytes + ANCHOR_BYTES));
   }
 
   // The bytes of the ledger `handle`, copied out of WebAssembly memory.

@@ -426,6 +426,22 @@ SIGNATURES = {
         ],
     ),
     "dxt_ledger_anchor_init_sized": (None, [ctypes.POINTER(dxt_ledger_anchor), ctypes.c_size_t]),
+    "dxt_ledger_anchor_encode": (
+        ctypes.c_int32,
+        [
+            ctypes.POINTER(dxt_ledger_anchor),
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+        ],
+    ),
+    "dxt_ledger_anchor_decode": (
+        ctypes.c_int32,
+        [
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(dxt_ledger_anchor),
+        ],
+    ),
     "dxt_ledger_options_init_sized": (None, [ctypes.POINTER(dxt_ledger_options), ctypes.c_size_t]),
     "dxt_ledger_open": (
         ctypes.c_int32,
@@ -440,7 +456,7 @@ SIGNATURES = {
     "dxt_ledger_open_memory": (
         ctypes.c_int32,
         [
-            ctypes.POINTER(ctypes.c_uint8),
+            ctypes.c_void_p,
             ctypes.c_size_t,
             ctypes.c_char_p,
             ctypes.POINTER(dxt_ledger_options),
@@ -451,7 +467,7 @@ SIGNATURES = {
         ctypes.c_int32,
         [
             ctypes.c_void_p,
-            ctypes.POINTER(ctypes.c_uint8),
+            ctypes.c_void_p,
             ctypes.c_size_t,
             ctypes.POINTER(ctypes.c_size_t),
         ],

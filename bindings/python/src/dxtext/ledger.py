@@ -19,7 +19,6 @@ from __future__ import annotations
 import ctypes
 import json
 import os
-import struct
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Optional
@@ -71,15 +70,33 @@ class LedgerAnchor:
     spent: float
 
     def to_bytes(self) -> bytes:
-        """32 bytes to store: the id, the commits and the spent total."""
-        return self.ledger_id + struct.pack("<Qd", self.commits, self.spent)
+        """32 bytes to store: the id, the commits and the spent total
+        (dxt_ledger_anchor_encode: the same bytes in every binding)."""
+        out = ctypes.create_string_buffer(32)
+        native.check(native.lib().dxt_ledger_anchor_encode(ctypes.byref(self._struct()), out, len(out)))
+        return out.raw
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "LedgerAnchor":
-        if len(data) != 32:
-            raise invalid_argument("a ledger anchor is 32 bytes")
-        commits, spent = struct.unpack("<Qd", data[16:])
-        return cls(bytes(data[:16]), commits, spent)
+        """The anchor of the 32 bytes to_bytes() gave; InvalidArgumentError
+        for any other length or a spent total no ledger has."""
+        raw = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
+        data = bytes(data)
+        native.check(native.lib().dxt_ledger_anchor_decode(data, len(data), ctypes.byref(raw)))
+        return cls._of(raw)
+
+    @classmethod
+    def _of(cls, raw: native.dxt_ledger_anchor) -> "LedgerAnchor":
+        return cls(bytes(raw.ledger_id), raw.commits, raw.spent)
+
+    def _struct(self) -> native.dxt_ledger_anchor:
+        if len(self.ledger_id) != 16:
+            raise invalid_argument("anchor.ledger_id is 16 bytes")
+        raw = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
+        raw.ledger_id[:] = list(self.ledger_id)
+        raw.commits = unsigned(self.commits, "anchor.commits", 64)
+        raw.spent = float(self.spent)
+        return raw
 
 
 @dataclass(frozen=True)
@@ -150,12 +167,7 @@ class Ledger:
         if anchor is not None:
             if not isinstance(anchor, LedgerAnchor):
                 raise TypeError(f"anchor must be a LedgerAnchor, not {type(anchor).__name__}")
-            if len(anchor.ledger_id) != 16:
-                raise invalid_argument("anchor.ledger_id is 16 bytes")
-            anchor_struct = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
-            anchor_struct.ledger_id[:] = list(anchor.ledger_id)
-            anchor_struct.commits = unsigned(anchor.commits, "anchor.commits", 64)
-            anchor_struct.spent = float(anchor.spent)
+            anchor_struct = anchor._struct()
             options.anchor = ctypes.pointer(anchor_struct)
         out = ctypes.c_void_p()
         status = native.lib().dxt_ledger_open(name, _scope_bytes(scope), ctypes.byref(options), ctypes.byref(out))
@@ -201,7 +213,7 @@ class Ledger:
         raw = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
         with self._lock:
             native.check(native.lib().dxt_ledger_get_anchor(self._require(), ctypes.byref(raw)))
-        return LedgerAnchor(bytes(raw.ledger_id), raw.commits, raw.spent)
+        return LedgerAnchor._of(raw)
 
     def totals(self) -> LedgerTotals:
         """The scope's totals, read from the file."""

@@ -29,6 +29,7 @@ pub const DXT_TYPED_FLAG_CONSISTENT: u32 = 1;
 pub const DXT_TYPED_FLAG_NUMBER_SHAPE: u32 = 2;
 pub const DXT_REVEALS_INPUT_WORDS: u32 = 256;
 pub const DXT_REVEALS_NEGATIONS: u32 = 512;
+pub const DXT_LEDGER_ANCHOR_BYTES: u32 = 32;
 pub const DXT_LEDGER_MEMO_DEFAULT: u32 = 64;
 pub const DXT_LEDGER_MEMO_MAX: u32 = 4096;
 pub const DXT_LEDGER_FRESH: u32 = 1;
@@ -605,6 +606,20 @@ pub struct dxt_ledger_anchor {
 }
 extern "C" {
     pub fn dxt_ledger_anchor_init_sized(anchor: *mut dxt_ledger_anchor, struct_size: usize);
+}
+extern "C" {
+    pub fn dxt_ledger_anchor_encode(
+        anchor: *const dxt_ledger_anchor,
+        out: *mut u8,
+        capacity: usize,
+    ) -> dxt_status;
+}
+extern "C" {
+    pub fn dxt_ledger_anchor_decode(
+        bytes: *const u8,
+        length: usize,
+        anchor: *mut dxt_ledger_anchor,
+    ) -> dxt_status;
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]

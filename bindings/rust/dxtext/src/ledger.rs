@@ -60,28 +60,37 @@ impl LedgerAnchor {
     pub const BYTES: usize = 32;
 
     /// The 32 bytes to store: the id, then the commits and the spent total
-    /// (little-endian).
+    /// (little-endian), as `dxt_ledger_anchor_encode` writes them.
     pub fn to_bytes(&self) -> [u8; 32] {
+        let raw = self.raw();
         let mut out = [0u8; 32];
-        out[..16].copy_from_slice(&self.ledger_id);
-        out[16..24].copy_from_slice(&self.commits.to_le_bytes());
-        out[24..].copy_from_slice(&self.spent.to_le_bytes());
+        // SAFETY: a live, initialised struct; out holds 32 writable bytes.
+        let status = unsafe { sys::dxt_ledger_anchor_encode(&raw, out.as_mut_ptr(), out.len()) };
+        debug_assert_eq!(status, sys::DXT_OK);
         out
     }
 
-    /// The anchor from the 32 bytes `to_bytes` gave; `ErrorKind::InvalidArgument`
-    /// for any other length.
+    /// The anchor from the 32 bytes `to_bytes` gave (`dxt_ledger_anchor_decode`);
+    /// `ErrorKind::InvalidArgument` for any other length or a spent total
+    /// that is negative or not finite.
     pub fn from_bytes(bytes: &[u8]) -> Result<LedgerAnchor> {
-        if bytes.len() != Self::BYTES {
-            return Err(Error::invalid_argument(format!("a ledger anchor is {} bytes, not {}", Self::BYTES, bytes.len())));
+        let mut raw = Self::empty_raw();
+        // SAFETY: bytes.len() readable bytes; raw is a live, initialised struct.
+        check(unsafe { sys::dxt_ledger_anchor_decode(bytes.as_ptr(), bytes.len(), &mut raw) })?;
+        Ok(LedgerAnchor { ledger_id: raw.ledger_id, commits: raw.commits, spent: raw.spent })
+    }
+
+    fn empty_raw() -> sys::dxt_ledger_anchor {
+        let mut raw = std::mem::MaybeUninit::<sys::dxt_ledger_anchor>::uninit();
+        // SAFETY: a writable struct of the declared size, filled by the call.
+        unsafe {
+            sys::dxt_ledger_anchor_init(raw.as_mut_ptr());
+            raw.assume_init()
         }
-        let mut ledger_id = [0u8; 16];
-        ledger_id.copy_from_slice(&bytes[..16]);
-        let mut commits = [0u8; 8];
-        commits.copy_from_slice(&bytes[16..24]);
-        let mut spent = [0u8; 8];
-        spent.copy_from_slice(&bytes[24..]);
-        Ok(LedgerAnchor { ledger_id, commits: u64::from_le_bytes(commits), spent: f64::from_le_bytes(spent) })
+    }
+
+    fn raw(&self) -> sys::dxt_ledger_anchor {
+        sys::dxt_ledger_anchor { ledger_id: self.ledger_id, commits: self.commits, spent: self.spent, ..Self::empty_raw() }
     }
 }
 
@@ -147,17 +156,9 @@ impl Ledger {
             raw.key = key.as_ptr();
             raw.key_length = key.len();
         }
-        let mut anchor = std::mem::MaybeUninit::<sys::dxt_ledger_anchor>::uninit();
-        // SAFETY: a writable struct of the declared size, filled by the call.
-        let mut anchor = unsafe {
-            sys::dxt_ledger_anchor_init(anchor.as_mut_ptr());
-            anchor.assume_init()
-        };
-        if let Some(a) = &options.anchor {
-            anchor.ledger_id = a.ledger_id;
-            anchor.commits = a.commits;
-            anchor.spent = a.spent;
-            raw.anchor = &anchor;
+        let anchor = options.anchor.map(|a| a.raw());
+        if let Some(a) = &anchor {
+            raw.anchor = a;
         }
         let mut out: *mut sys::dxt_ledger = std::ptr::null_mut();
         // SAFETY: NUL-terminated strings, initialised options whose key and
@@ -197,13 +198,9 @@ impl Ledger {
     /// it back in `LedgerOptions::anchor` next time. `ErrorKind::LedgerRollback`
     /// when the file is older than what this handle last saw.
     pub fn anchor(&mut self) -> Result<LedgerAnchor> {
-        let mut raw = std::mem::MaybeUninit::<sys::dxt_ledger_anchor>::uninit();
-        // SAFETY: a writable struct of the declared size, filled by init and the call.
-        let raw = unsafe {
-            sys::dxt_ledger_anchor_init(raw.as_mut_ptr());
-            check(sys::dxt_ledger_get_anchor(self.ptr, raw.as_mut_ptr()))?;
-            raw.assume_init()
-        };
+        let mut raw = LedgerAnchor::empty_raw();
+        // SAFETY: a live ledger and an initialised struct the call fills.
+        check(unsafe { sys::dxt_ledger_get_anchor(self.ptr, &mut raw) })?;
         Ok(LedgerAnchor { ledger_id: raw.ledger_id, commits: raw.commits, spent: raw.spent })
     }
 

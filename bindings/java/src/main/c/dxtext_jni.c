@@ -692,42 +692,14 @@ static dxt_ledger *ledger_of(JNIEnv *env, jlong handle) {
   return l;
 }
 
-/* A dxt_ledger_anchor as the 32 bytes an app stores (DxLedgerAnchor; the
-   same bytes as the Python binding's LedgerAnchor.to_bytes): ledger_id, then
-   commits and spent, little-endian. */
-#define ANCHOR_BYTES 32
-
-static void anchor_encode(const dxt_ledger_anchor *a, uint8_t out[ANCHOR_BYTES]) {
-  uint64_t spent_bits;
-  int i;
-  memcpy(out, a->ledger_id, 16);
-  memcpy(&spent_bits, &a->spent, sizeof spent_bits);
-  for (i = 0; i < 8; ++i) {
-    out[16 + i] = (uint8_t)(a->commits >> (8 * i));
-    out[24 + i] = (uint8_t)(spent_bits >> (8 * i));
-  }
-}
-
-static void anchor_decode(const uint8_t in[ANCHOR_BYTES], dxt_ledger_anchor *a) {
-  uint64_t commits = 0, spent_bits = 0;
-  int i;
-  dxt_ledger_anchor_init(a);
-  memcpy(a->ledger_id, in, 16);
-  for (i = 0; i < 8; ++i) {
-    commits |= (uint64_t)in[16 + i] << (8 * i);
-    spent_bits |= (uint64_t)in[24 + i] << (8 * i);
-  }
-  a->commits = commits;
-  memcpy(&a->spent, &spent_bits, sizeof a->spent);
-}
-
-/* memo_capacity < 0: the default; key and anchor (ANCHOR_BYTES) may be null. */
+/* memo_capacity < 0: the default; key and anchor (its stored bytes) may be null. */
 JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_ledgerOpen(JNIEnv *env, jclass cls, jbyteArray path, jbyteArray scope,
                                                             jdouble cap, jint memo_capacity, jbyteArray key,
                                                             jbyteArray anchor) {
   dxt_ledger_options options;
   dxt_ledger_anchor stored_anchor;
-  uint8_t anchor_bytes[ANCHOR_BYTES];
+  uint8_t anchor_bytes[DXT_LEDGER_ANCHOR_BYTES];
+  jsize anchor_length = 0;
   dxt_ledger *ledger = NULL;
   char *p, *sc, *k = NULL;
   size_t key_length = 0, path_length = 0, scope_length = 0;
@@ -746,11 +718,16 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_ledgerOpen(JNIEnv *env, jclass 
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "the path or the scope contains a NUL character");
     return 0;
   }
-  if (anchor != NULL && (*env)->GetArrayLength(env, anchor) != ANCHOR_BYTES) {
-    free(p);
-    free(sc);
-    throw_dx(env, DXT_E_INVALID_ARGUMENT, "a ledger anchor is 32 bytes");
-    return 0;
+  dxt_ledger_anchor_init(&stored_anchor);
+  if (anchor != NULL) {
+    anchor_length = (*env)->GetArrayLength(env, anchor);
+    if (anchor_length == DXT_LEDGER_ANCHOR_BYTES)
+      (*env)->GetByteArrayRegion(env, anchor, 0, anchor_length, (jbyte *)anchor_bytes);
+    if (check(env, dxt_ledger_anchor_decode(anchor_bytes, (size_t)anchor_length, &stored_anchor))) {
+      free(p);
+      free(sc);
+      return 0;
+    }
   }
   if (key != NULL && (k = copy_bytes(env, key, &key_length, "key")) == NULL) {
     free(p);
@@ -762,11 +739,7 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_ledgerOpen(JNIEnv *env, jclass 
   if (memo_capacity >= 0) options.memo_capacity = (uint32_t)memo_capacity;
   options.key = (const uint8_t *)k;
   options.key_length = key_length;
-  if (anchor != NULL) {
-    (*env)->GetByteArrayRegion(env, anchor, 0, ANCHOR_BYTES, (jbyte *)anchor_bytes);
-    anchor_decode(anchor_bytes, &stored_anchor);
-    options.anchor = &stored_anchor;
-  }
+  if (anchor != NULL) options.anchor = &stored_anchor;
   s = dxt_ledger_open(p, sc, &options, &ledger);
   free(p);
   free(sc);
@@ -811,16 +784,16 @@ JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_ledgerTotals(JNIEnv *env
   return out;
 }
 
-/* The ledger's anchor as ANCHOR_BYTES bytes. */
+/* The ledger's anchor as its stored bytes. */
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerAnchor(JNIEnv *env, jclass cls, jlong handle) {
   dxt_ledger *l = ledger_of(env, handle);
   dxt_ledger_anchor a;
-  uint8_t bytes[ANCHOR_BYTES];
+  uint8_t bytes[DXT_LEDGER_ANCHOR_BYTES];
   (void)cls;
   if (l == NULL) return NULL;
   dxt_ledger_anchor_init(&a);
   if (check(env, dxt_ledger_get_anchor(l, &a))) return NULL;
-  anchor_encode(&a, bytes);
+  if (check(env, dxt_ledger_anchor_encode(&a, bytes, sizeof bytes))) return NULL;
   return new_bytes(env, (const char *)bytes, sizeof bytes);
 }
 

@@ -115,7 +115,7 @@ inline std::string build_model_bytes(const ToyModelSpec& spec) {
   std::string ordered = with_orderings_section(out.str());
   if (spec.with_context_prior) {
     std::vector<PriorPair> pairs;
-    for (uint32_t w = 0; w + 1 < spec.words.size(); ++w) pairs.push_back({w, w + 1, 4});
+    for (uint32_t i = 0; i + 1 < spec.words.size(); ++i) pairs.push_back({i, i + 1, 4});
     ordered = with_context_prior(ordered, pairs);
   }
   return spec.with_typed_lists ? with_typed_section(ordered, toy_typed_lists()) : ordered;

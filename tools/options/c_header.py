@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 HEADER = Path(__file__).resolve().parents[2] / "include" / "dxtext" / "dxtext.h"
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 from c_header import Constant, Enum, Header, camel, enum
 
@@ -225,7 +225,6 @@ def python_declarations(h: Header) -> List[str]:
     return out
 
 
-
 # --------------------------------------------------------------------------
 # Shared by the enumerations of Java and Rust
 
@@ -254,6 +253,7 @@ def _sentence(doc: str) -> str:
     if doc and doc[-1] not in ".!?":
         doc += "."
     return doc
+
 
 # --------------------------------------------------------------------------
 # Java

@@ -791,8 +791,9 @@ export class Privatizer {
 
   /** Promise of { bag, record }: a SynTF synthetic bag of exactly nOut words (options.mechanism is ignored). */
   async syntf(bag, nOut, options) {
-    if (!Number.isInteger(nOut) || nOut < 1 || nOut > MAX_BAG_WORDS) {
-      throw invalidArgument(`nOut must be an integer from 1 to ${MAX_BAG_WORDS}`);
+    // The type here; the value (at least 1, at most MAX_BAG_WORDS) the library checks.
+    if (!Number.isInteger(nOut) || nOut < 0 || nOut > 0xffffffff) {
+      throw invalidArgument('nOut must be an integer in [0, 2^32)');
     }
     return this._bag('syntf', bag, nOut, options);
   }

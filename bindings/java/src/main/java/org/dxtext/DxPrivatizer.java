@@ -105,8 +105,8 @@ public final class DxPrivatizer implements AutoCloseable {
 
   /** SynTF: a synthetic bag of exactly {@code nOut} words drawn from {@code bag}. */
   public synchronized DxBag syntf(Map<String, Long> bag, int nOut, DxOptions options) {
-    if (nOut < 0) {
-      throw new DxException(DxStatus.INVALID_ARGUMENT.code(), "invalid argument: nOut must be positive");
+    if (nOut < 0) {  // 0 and nOut above the largest bag: the library refuses them, with its message
+      throw new DxException(DxStatus.INVALID_ARGUMENT.code(), "invalid argument: nOut must not be negative");
     }
     return bagCall(bag, nOut, options, false);
   }

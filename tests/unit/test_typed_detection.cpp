@@ -85,6 +85,14 @@ struct Detector {
     return p;
   }();
   TextPrivatizer privatizer{*model, *mechanism, rng, policies};
+
+  // Each typed token of `text` and the name of its class.
+  std::map<std::string, std::string> typed(const std::string& text) {
+    std::map<std::string, std::string> out;
+    for (const auto& [token, cls] : privatizer.detect_typed(text))
+      if (cls != DXT_TYPED_NONE) out[text.substr(token.begin, token.end - token.begin)] = typed_class_name(cls);
+    return out;
+  }
 };
 
 // Scores `file` (under tests/data) against `floors`; checks the distractor
@@ -195,13 +203,7 @@ TEST_CASE("typed detection: everyday words that are rarely the class are not typ
   // which must stay typed.
   Detector d;
   REQUIRE(d.model->has_typed_lists());
-  TextPrivatizer& privatizer = d.privatizer;
-  auto typed = [&](const std::string& text) {
-    std::map<std::string, std::string> out;
-    for (const auto& [token, cls] : privatizer.detect_typed(text))
-      if (cls != DXT_TYPED_NONE) out[text.substr(token.begin, token.end - token.begin)] = typed_class_name(cls);
-    return out;
-  };
+  auto typed = [&](const std::string& text) { return d.typed(text); };
   for (const char* text : {"He left a trail of cigar smoke behind him.", "She wore an oversized fedora to the party.",
                            "Fedora ships a new kernel this spring.", "* Bump Standards-Version to 4.6.2.",
                            "Fix a race condition and the mouse events.", "Set debian-branch to debian/sid.",
@@ -245,13 +247,7 @@ TEST_CASE("typed detection: romanised Chinese names, and the English words they 
   // ("Wei Long", "Dr. Fang"), never in lower case nor first in a sentence.
   Detector d;
   REQUIRE(d.model->has_typed_lists());
-  TextPrivatizer& privatizer = d.privatizer;
-  auto typed = [&](const std::string& text) {
-    std::map<std::string, std::string> out;
-    for (const auto& [token, cls] : privatizer.detect_typed(text))
-      if (cls != DXT_TYPED_NONE) out[text.substr(token.begin, token.end - token.begin)] = typed_class_name(cls);
-    return out;
-  };
+  auto typed = [&](const std::string& text) { return d.typed(text); };
   const std::vector<std::pair<std::string, std::map<std::string, std::string>>> named = {
       {"I spoke with Zhang yesterday.", {{"Zhang", "surname"}}},
       {"ask zhou and huang tomorrow", {{"zhou", "surname"}, {"huang", "surname"}}},

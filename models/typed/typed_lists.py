@@ -153,8 +153,8 @@ def chinese_names(npm: Path):
             raise SystemExit(f"no reading for {hanzi!r} in pinyin-pro's dictionary")
         return pinyin_word(toneless(readings[ch]) for ch in hanzi)
 
-    faker = (npm / FAKER / "package" / "dist")
-    zh_cn = [f for f in sorted(faker.glob("zh_CN-*.js"))]
+    faker = npm / FAKER / "package" / "dist"
+    zh_cn = sorted(faker.glob("zh_CN-*.js"))
     if len(zh_cn) != 1:
         raise SystemExit("expected one zh_CN locale file in the faker package")
     text = zh_cn[0].read_text(encoding="utf-8")

@@ -698,7 +698,7 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_ledgerOpen(JNIEnv *env, jclass 
                                                             jbyteArray anchor) {
   dxt_ledger_options options;
   dxt_ledger_anchor stored_anchor;
-  uint8_t anchor_bytes[DXT_LEDGER_ANCHOR_BYTES];
+  uint8_t anchor_bytes[DXT_LEDGER_ANCHOR_BYTES] = {0};
   jsize anchor_length = 0;
   dxt_ledger *ledger = NULL;
   char *p, *sc, *k = NULL;

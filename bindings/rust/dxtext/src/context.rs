@@ -18,7 +18,7 @@ use crate::report::{Calibration, LocalDiagnostics, ReleaseRecord};
 /// `Model`.
 pub struct Context {
     pub(crate) ptr: *mut sys::dxt_context,
-    _model: Arc<ModelHandle>, // keeps a from_bytes buffer alive
+    model: Arc<ModelHandle>, // keeps a from_bytes buffer alive
 }
 
 // SAFETY: a dxt_context may be used from any thread, one at a time; &mut self
@@ -80,6 +80,18 @@ impl Drop for OwnedBag {
     }
 }
 
+/// `dxt_privatize_text` and `dxt_privatize_word`, which take the same arguments.
+type TextCall = unsafe extern "C" fn(
+    *mut sys::dxt_context,
+    *const sys::dxt_privatize_options,
+    *const c_char,
+    usize,
+    *mut *mut c_char,
+    *mut usize,
+    *mut sys::dxt_release_record,
+    *mut sys::dxt_local_diagnostics,
+) -> sys::dxt_status;
+
 fn bag_entries(bag: &[(&str, u64)]) -> Vec<sys::dxt_bag_entry> {
     bag.iter()
         .map(|(w, c)| sys::dxt_bag_entry { word: w.as_ptr() as *const c_char, length: w.len(), count: *c })
@@ -87,13 +99,13 @@ fn bag_entries(bag: &[(&str, u64)]) -> Vec<sys::dxt_bag_entry> {
 }
 
 impl Context {
-    /// A context drawing noise from the operating system's CSPRNG (OpenSSL
-    /// `RAND_priv_bytes`): the private mode.
     /// The model's handle, for the options of a call.
     pub(crate) fn model_ptr(&self) -> *mut sys::dxt_model {
-        self._model.ptr
+        self.model.ptr
     }
 
+    /// A context drawing noise from the operating system's CSPRNG (OpenSSL
+    /// `RAND_priv_bytes`): the private mode.
     pub fn new(model: &Model) -> Result<Context> {
         Context::create(model, None)
     }
@@ -129,13 +141,13 @@ impl Context {
             }
         };
         check(status)?;
-        Ok(Context { ptr: out, _model: Arc::clone(&model.handle) })
+        Ok(Context { ptr: out, model: Arc::clone(&model.handle) })
     }
 
     /// Privatise UTF-8 text: words are replaced, spacing and punctuation
     /// kept, each word's case shape restored.
     pub fn privatize_text(&mut self, text: &str, options: &Options) -> Result<String> {
-        self.text_call(text, options, None, None)
+        self.text_call(sys::dxt_privatize_text, text, options, None, None)
     }
 
     /// `privatize_text` with the release record of the call (its bound is
@@ -148,18 +160,19 @@ impl Context {
         diagnostics: Option<&mut LocalDiagnostics>,
     ) -> Result<(String, ReleaseRecord)> {
         let mut record = ReleaseRecord::empty();
-        let out = self.text_call(text, options, Some(&mut record), diagnostics)?;
+        let out = self.text_call(sys::dxt_privatize_text, text, options, Some(&mut record), diagnostics)?;
         Ok((out, record))
     }
 
     fn text_call(
         &mut self,
+        call: TextCall,
         text: &str,
         options: &Options,
         record: Option<&mut ReleaseRecord>,
         diagnostics: Option<&mut LocalDiagnostics>,
     ) -> Result<String> {
-        let resolved = options.resolve(self._model.ptr)?;
+        let resolved = options.resolve(self.model.ptr)?;
         let mut out: *mut c_char = std::ptr::null_mut();
         let mut length = 0usize;
         let record_ptr = record.map_or(std::ptr::null_mut(), |r| r.raw_mut());
@@ -167,7 +180,7 @@ impl Context {
         // SAFETY: live context, options valid while `options` is, text
         // passed with its length, writable outputs.
         let status = unsafe {
-            sys::dxt_privatize_text(
+            call(
                 self.ptr,
                 resolved.get(),
                 text.as_ptr() as *const c_char,
@@ -186,30 +199,12 @@ impl Context {
     /// Privatise one word (out-of-vocabulary words follow their policy; a
     /// dropped word gives "").
     pub fn privatize_word(&mut self, word: &str, options: &Options) -> Result<String> {
-        let resolved = options.resolve(self._model.ptr)?;
-        let mut out: *mut c_char = std::ptr::null_mut();
-        let mut length = 0usize;
-        // SAFETY: as in text_call.
-        let status = unsafe {
-            sys::dxt_privatize_word(
-                self.ptr,
-                resolved.get(),
-                word.as_ptr() as *const c_char,
-                word.len(),
-                &mut out,
-                &mut length,
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-            )
-        };
-        let owned = OwnedText(out, length);
-        check(status)?;
-        owned.to_string()
+        self.text_call(sys::dxt_privatize_word, word, options, None, None)
     }
 
     /// Privatise the vocabulary word at `index`; the released index.
     pub fn privatize_index(&mut self, index: u32, options: &Options) -> Result<u32> {
-        let resolved = options.resolve(self._model.ptr)?;
+        let resolved = options.resolve(self.model.ptr)?;
         let mut out = 0u32;
         // SAFETY: live context, valid options, writable output.
         check(unsafe { sys::dxt_privatize_index(self.ptr, resolved.get(), index, &mut out, std::ptr::null_mut(), std::ptr::null_mut()) })?;
@@ -226,7 +221,7 @@ impl Context {
         options: &Options,
         diagnostics: Option<&mut LocalDiagnostics>,
     ) -> Result<(Vec<(String, u64)>, ReleaseRecord)> {
-        let resolved = options.resolve(self._model.ptr)?;
+        let resolved = options.resolve(self.model.ptr)?;
         let entries = bag_entries(bag);
         let mut record = ReleaseRecord::empty();
         let diagnostics_ptr = diagnostics.map_or(std::ptr::null_mut(), |d| d.raw_mut());
@@ -258,7 +253,7 @@ impl Context {
         options: &Options,
         diagnostics: Option<&mut LocalDiagnostics>,
     ) -> Result<(Vec<(String, u64)>, ReleaseRecord)> {
-        let resolved = options.resolve(self._model.ptr)?;
+        let resolved = options.resolve(self.model.ptr)?;
         let entries = bag_entries(bag);
         let mut record = ReleaseRecord::empty();
         let diagnostics_ptr = diagnostics.map_or(std::ptr::null_mut(), |d| d.raw_mut());
@@ -283,7 +278,7 @@ impl Context {
 
     /// N_w and S_w over `words` random vocabulary words, `trials` each.
     pub fn calibrate(&mut self, options: &Options, words: u32, trials: u32) -> Result<Calibration> {
-        let resolved = options.resolve(self._model.ptr)?;
+        let resolved = options.resolve(self.model.ptr)?;
         let mut c = std::mem::MaybeUninit::<sys::dxt_calibration>::uninit();
         // SAFETY: a writable struct of the declared size, filled by the call.
         let mut c = unsafe {

@@ -6,20 +6,9 @@
 
 use dxtext::{Context, ErrorKind, Geometry, Mechanism, Model, Options, Preset, ReleaseShape};
 
-const PRESETS: [Preset; 3] = [Preset::Readable, Preset::Features, Preset::Strongest];
-
-fn default_model() -> Model {
-    Model::open_default(Geometry::Euclidean).expect("the default Euclidean model")
-}
-
-/// An enum value as the library's messages spell it (`Tem` -> "tem").
-fn spelt<T: std::fmt::Debug>(value: T) -> String {
-    format!("{:?}", value).to_lowercase()
-}
-
 #[test]
 fn output_words_restrict_what_is_released() {
-    let model = default_model();
+    let model = Model::open_default(Geometry::Euclidean).expect("the default Euclidean model");
     let mut context = Context::seeded(&model, [5; 32]).unwrap();
     let allowed = ["house", "river", "music"];
     let set = model.output_set(&allowed).unwrap();
@@ -41,8 +30,10 @@ fn output_words_restrict_what_is_released() {
     let both = options.clone().output_top(10);
     assert_eq!(context.privatize_text("cat", &both).unwrap_err().kind(), ErrorKind::InvalidArgument);
     let set = model.output_set(&allowed).unwrap();
-    for preset in PRESETS {
+    for preset in [Preset::Readable, Preset::Features, Preset::Strongest] {
         let error = context.privatize_text("cat", &Options::from_preset(preset).output_words(&set)).unwrap_err();
-        assert!(error.message().contains(&format!("output_words: the preset '{}' fixes the output vocabulary", spelt(preset))), "{}", error);
+        let name = format!("{:?}", preset).to_lowercase();
+        let message = format!("output_words: the preset '{}' fixes the output vocabulary", name);
+        assert!(error.message().contains(&message), "{}", error);
     }
 }

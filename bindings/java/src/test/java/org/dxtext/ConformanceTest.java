@@ -4,16 +4,23 @@ package org.dxtext;
 import static org.junit.Assert.assertEquals;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.AfterClass;
 import org.junit.Test;
 import org.junit.runner.RunWith;
@@ -21,8 +28,9 @@ import org.junit.runners.Parameterized;
 
 /**
  * The conformance suite of tests/conformance/cases.json (its README says what a case is) through
- * this binding: the same outputs, records and errors as the C ABI and every other binding. The
- * source tree is the system property dxtext.source.root (tools/ci/60-package-java.sh sets it).
+ * this binding: the same outputs, records and errors as the C ABI and every other binding, and
+ * typed records and statuses that say what the JSON and the status code say. The source tree is
+ * the system property dxtext.source.root (tools/ci/60-package-java.sh sets it).
  */
 @RunWith(Parameterized.class)
 public class ConformanceTest {
@@ -40,16 +48,12 @@ public class ConformanceTest {
   @Parameterized.Parameters(name = "{0}")
   public static Collection<Object[]> cases() throws IOException {
     byte[] bytes = Files.readAllBytes(ROOT.resolve("tests/conformance/cases.json"));
-    suite = asMap(new Json(new String(bytes, StandardCharsets.UTF_8)).document());
+    suite = asMap(Json.parse(new String(bytes, StandardCharsets.UTF_8)));
     List<Object[]> cases = new ArrayList<>();
     for (Object c : (List<?>) suite.get("cases")) {
       cases.add(new Object[] {asMap(c).get("name"), asMap(c)});
     }
     return cases;
-  }
-
-  private static DxModel model(String path) {
-    return models.computeIfAbsent(path, p -> DxModel.open(ROOT.resolve(p)));
   }
 
   @AfterClass
@@ -59,99 +63,72 @@ public class ConformanceTest {
 
   @Test
   public void conformance() throws IOException {
-    boolean opens = testCase.get("call").equals("open");
-    DxModel model = model((String) (opens ? suite : testCase).getOrDefault("model", suite.get("model")));
-    Map<String, Object> expect = asMap(testCase.get("expect"));
+    String call = (String) testCase.get("call");
+    String model = (String) testCase.getOrDefault("model", suite.get("model"));
+    String file = ROOT.resolve(model).toString(); // "{path}" in a message of the suite
+    Map<String, Object> expect = new LinkedHashMap<>(asMap(testCase.get("expect")));
     Map<String, Object> got = new LinkedHashMap<>();
-    DxReleaseRecord record = null;
-    // A file's path in a message is "{path}" in the suite.
-    String file = ROOT.resolve((String) testCase.getOrDefault("model", suite.get("model"))).toString();
     try {
-      String call = (String) testCase.get("call");
-      if (call.equals("ledger")) {
-        got.putAll(ledgerOutcome(model));
-      } else if (call.equals("open")) {
+      if (call.equals("open")) {
         DxModel.open(file).close();
         got.put("opened", true);
+      } else if (call.equals("ledger")) {
+        got.putAll(ledgerOutcome(model(model)));
       } else {
-        DxOptions options = options(asMap(testCase.get("options")));
-        try (DxPrivatizer privatizer = new DxPrivatizer(model, seed((String) testCase.get("seed")))) {
-          if (call.equals("calibrate")) {
-            DxCalibration c = privatizer.calibrate(options, ((Double) testCase.get("words")).intValue(),
-                ((Double) testCase.get("trials")).intValue());
-            Map<String, Object> calibration = new LinkedHashMap<>();
-            calibration.put("words", (double) c.words);
-            calibration.put("trials", (double) c.trials);
-            calibration.put("keep_mean", c.keepMean);
-            calibration.put("keep_median", c.keepMedian);
-            calibration.put("keep_max", c.keepMax);
-            calibration.put("distinct_mean", c.distinctMean);
-            calibration.put("distinct_median", c.distinctMedian);
-            calibration.put("distinct_max", c.distinctMax);
-            got.put("calibration", calibration);
-          } else if (call.equals("bag") || call.equals("syntf")) {
-            Map<String, Long> bag = new LinkedHashMap<>();
-            for (Object pair : (List<?>) testCase.get("bag")) { // [word, count], in the order of the draws
-              bag.put((String) ((List<?>) pair).get(0), ((Double) ((List<?>) pair).get(1)).longValue());
-            }
-            DxBag out = call.equals("bag") ? privatizer.privatizeBag(bag, options)
-                : privatizer.syntf(bag, ((Double) testCase.get("n_out")).intValue(), options);
-            Map<String, Object> words = new LinkedHashMap<>();
-            out.getWords().forEach((word, count) -> words.put(word, (double) count));
-            record = out.getRecord();
-            got.put("bag", words);
-            got.put("record", new Json(record.toJson()).document());
-          } else if (call.equals("word")) { // this binding gives no record for one word
-            got.put("text", privatizer.privatizeWord((String) testCase.get("input"), options));
-            expect = new LinkedHashMap<>(expect);
-            if (expect.remove("record") == null) {
-              throw new AssertionError("a word case without a record");
-            }
-          } else {
-            DxText result = privatizer.privatizeTextWithRecord((String) testCase.get("input"), options);
-            record = result.getRecord();
-            got.put("text", result.getText());
-            got.put("record", new Json(record.toJson()).document());
-          }
+        got.putAll(privatizerOutcome(call, model(model)));
+        if (call.equals("word")) { // this binding gives no record for one word: its text only
+          expect.remove("record");
         }
       }
     } catch (DxException e) {
       got.put("error", error(e, file));
     }
     assertEquals(expect, got);
-    if (record != null) { // the typed record says what its JSON says
-      Map<String, Object> json = asMap(expect.get("record"));
-      Map<String, Object> typed = new LinkedHashMap<>();
-      typed.put("release", name(record.getRelease()));
-      typed.put("mechanism", name(record.getMechanism()));
-      typed.put("epsilon", record.getEpsilon());
-      typed.put("metric", name(record.getMetric()));
-      typed.put("private", record.isPrivate());
-      StringBuilder sha256 = new StringBuilder();
-      for (byte b : record.getModelFingerprint()) {
-        sha256.append(String.format("%02x", b));
-      }
-      typed.put("model_sha256", sha256.toString());
-      typed.put("bound", name(record.getBound()));
-      List<String> reveals = new ArrayList<>();
-      record.getReveals().forEach(r -> reveals.add(name(r)));
-      typed.put("reveals", reveals);
-      typed.put("shape", name(record.getReleaseShape()));
-      typed.put("preset", name(record.getPreset()));
-      Map<String, Object> fromJson = new LinkedHashMap<>();
-      for (String key : typed.keySet()) {
-        fromJson.put(key, json.getOrDefault(key, key.equals("preset") ? "none" : null));
-      }
-      List<Object> sorted = new ArrayList<>((List<?>) json.get("reveals"));
-      sorted.sort(null);
-      fromJson.put("reveals", sorted);
-      reveals.sort(null);
-      assertEquals(fromJson, typed);
-    }
   }
 
-  private static String name(Enum<?> value) {
-    return value.name().toLowerCase(Locale.ROOT);
+  private static DxModel model(String path) {
+    return models.computeIfAbsent(path, p -> DxModel.open(ROOT.resolve(p)));
+  }
+
+  /** A text, word, bag, SynTF or calibration case through a privatizer of the case's seed. */
+  private Map<String, Object> privatizerOutcome(String call, DxModel model) {
+    DxOptions options = options(asMap(testCase.get("options")));
+    Map<String, Object> got = new LinkedHashMap<>();
+    try (DxPrivatizer privatizer = new DxPrivatizer(model, seed((String) testCase.get("seed")))) {
+      if (call.equals("text")) {
+        DxText result = privatizer.privatizeTextWithRecord((String) testCase.get("input"), options);
+        got.put("text", result.getText());
+        got.put("record", record(result.getRecord()));
+      } else if (call.equals("word")) {
+        got.put("text", privatizer.privatizeWord((String) testCase.get("input"), options));
+      } else if (call.equals("calibrate")) {
+        DxCalibration c = privatizer.calibrate(options, ((Double) testCase.get("words")).intValue(),
+            ((Double) testCase.get("trials")).intValue());
+        Map<String, Object> calibration = new LinkedHashMap<>();
+        calibration.put("words", (double) c.words);
+        calibration.put("trials", (double) c.trials);
+        calibration.put("keep_mean", c.keepMean);
+        calibration.put("keep_median", c.keepMedian);
+        calibration.put("keep_max", c.keepMax);
+        calibration.put("distinct_mean", c.distinctMean);
+        calibration.put("distinct_median", c.distinctMedian);
+        calibration.put("distinct_max", c.distinctMax);
+        got.put("calibration", calibration);
+      } else {
+        Map<String, Long> bag = new LinkedHashMap<>();
+        for (Object each : (List<?>) testCase.get("bag")) { // [word, count], in the order of the draws
+          List<?> pair = (List<?>) each;
+          bag.put((String) pair.get(0), ((Double) pair.get(1)).longValue());
+        }
+        DxBag out = call.equals("bag") ? privatizer.privatizeBag(bag, options)
+            : privatizer.syntf(bag, ((Double) testCase.get("n_out")).intValue(), options);
+        Map<String, Object> words = new LinkedHashMap<>();
+        out.getWords().forEach((word, count) -> words.put(word, (double) count));
+        got.put("bag", words);
+        got.put("record", record(out.getRecord()));
+      }
+    }
+    return got;
   }
 
   /**
@@ -180,7 +157,7 @@ public class ConformanceTest {
         releases.add(got);
       }
       outcome.put("releases", releases);
-      outcome.put("ledger", new Json(ledger.toJson()).document());
+      outcome.put("ledger", Json.parse(ledger.toJson()));
     } finally {
       Files.deleteIfExists(file);
       Files.deleteIfExists(directory.resolve("ledger.dxl.lock"));
@@ -189,19 +166,54 @@ public class ConformanceTest {
     return outcome;
   }
 
+  /** The record's JSON, once the typed record is checked to say what it says. */
+  private static Object record(DxReleaseRecord record) {
+    Map<String, Object> json = asMap(Json.parse(record.toJson()));
+    Map<String, Object> typed = new LinkedHashMap<>();
+    typed.put("release", name(record.getRelease()));
+    typed.put("mechanism", name(record.getMechanism()));
+    typed.put("epsilon", record.getEpsilon());
+    typed.put("metric", name(record.getMetric()));
+    typed.put("private", record.isPrivate());
+    typed.put("model_sha256", String.format("%064x", new BigInteger(1, record.getModelFingerprint())));
+    typed.put("bound", name(record.getBound()));
+    Set<String> reveals = new HashSet<>();
+    record.getReveals().forEach(r -> reveals.add(name(r)));
+    typed.put("reveals", reveals);
+    typed.put("shape", name(record.getReleaseShape()));
+    typed.put("preset", name(record.getPreset()));
+    typed.put("draws", (double) record.getDraws());
+    typed.put("epsilon_total", record.getEpsilonTotal());
+    typed.put("epsilon_vocabulary", record.getEpsilonVocabulary());
+    Map<String, Object> said = new LinkedHashMap<>(json);
+    said.keySet().retainAll(typed.keySet());
+    said.put("reveals", new HashSet<>((List<?>) json.get("reveals"))); // a set, in any order
+    said.putIfAbsent("preset", "none"); // these four are written only when they apply
+    said.putIfAbsent("draws", 0.0);
+    said.putIfAbsent("epsilon_total", 0.0);
+    said.putIfAbsent("epsilon_vocabulary", 0.0);
+    assertEquals(said, typed);
+    return json;
+  }
+
+  private static String name(Enum<?> value) {
+    return value.name().toLowerCase(Locale.ROOT);
+  }
+
+  private static Map<String, Object> error(DxException e, String file) {
+    assertEquals(e.getCode(), e.getStatus().code()); // the typed status is the code's
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("status", (double) e.getCode());
+    error.put("message", e.getMessage().replace(file, "{path}"));
+    return error;
+  }
+
   private static DxOptions options(Map<String, Object> given) {
     DxOptions options = DxOptions.defaults();
     for (Map.Entry<String, Object> option : given.entrySet()) {
       options = options.set(option.getKey(), optionText(option.getValue()));
     }
     return options;
-  }
-
-  private static Map<String, Object> error(DxException e, String file) {
-    Map<String, Object> error = new LinkedHashMap<>();
-    error.put("status", (double) e.getCode());
-    error.put("message", e.getMessage().replace(file, "{path}"));
-    return error;
   }
 
   // A JSON number as the other bindings write it: whole numbers without ".0".
@@ -231,125 +243,86 @@ public class ConformanceTest {
    * (ArrayList), strings, numbers (Double), true, false and null.
    */
   static final class Json {
-    private final String s;
-    private int at;
+    private static final Pattern TOKEN = Pattern.compile(
+        "\\s*(\"[^\"\\\\]*+(?:\\\\.[^\"\\\\]*+)*+\"|-?[0-9][-+0-9.eE]*|true|false|null|[{}\\[\\]:,])");
+    private static final Pattern ESCAPE = Pattern.compile("\\\\(u[0-9a-fA-F]{4}|[\"\\\\/bfnrt])");
 
-    Json(String s) {
-      this.s = s;
-    }
+    private Json() {}
 
-    Object document() {
-      Object value = value();
-      space();
-      if (at != s.length()) {
-        throw error("trailing text");
+    static Object parse(String text) {
+      Deque<String> tokens = new ArrayDeque<>();
+      Matcher token = TOKEN.matcher(text);
+      while (token.lookingAt()) {
+        tokens.add(token.group(1));
+        token.region(token.end(), text.length());
+      }
+      if (!text.substring(token.regionStart()).trim().isEmpty()) {
+        throw new IllegalArgumentException("JSON: unexpected text at offset " + token.regionStart());
+      }
+      Object value = value(tokens);
+      if (!tokens.isEmpty()) {
+        throw new IllegalArgumentException("JSON: trailing " + tokens.getFirst());
       }
       return value;
     }
 
-    private Object value() {
-      space();
-      if (at >= s.length()) {
-        throw error("unexpected end");
-      }
-      char c = s.charAt(at);
-      if (c == '{') {
+    private static Object value(Deque<String> tokens) {
+      String token = tokens.pop();
+      if (token.equals("{")) {
         Map<String, Object> object = new LinkedHashMap<>();
-        at++;
-        space();
-        if (s.charAt(at) == '}') {
-          at++;
-          return object;
-        }
-        do {
-          space();
-          String key = string();
-          space();
-          expect(':');
-          object.put(key, value());
-          space();
-        } while (s.charAt(at++) == ',');
-        if (s.charAt(at - 1) != '}') {
-          throw error("expected , or }");
+        while (more(tokens, "}", object.isEmpty())) {
+          String key = string(tokens.pop());
+          expect(tokens, ":");
+          object.put(key, value(tokens));
         }
         return object;
       }
-      if (c == '[') {
+      if (token.equals("[")) {
         List<Object> array = new ArrayList<>();
-        at++;
-        space();
-        if (s.charAt(at) == ']') {
-          at++;
-          return array;
-        }
-        do {
-          array.add(value());
-          space();
-        } while (s.charAt(at++) == ',');
-        if (s.charAt(at - 1) != ']') {
-          throw error("expected , or ]");
+        while (more(tokens, "]", array.isEmpty())) {
+          array.add(value(tokens));
         }
         return array;
       }
-      if (c == '"') {
-        return string();
+      if (token.startsWith("\"")) {
+        return string(token);
       }
-      for (String word : new String[] {"true", "false", "null"}) {
-        if (s.startsWith(word, at)) {
-          at += word.length();
-          return word.equals("null") ? null : Boolean.valueOf(word);
-        }
+      if (token.equals("true") || token.equals("false")) {
+        return Boolean.valueOf(token);
       }
-      int start = at;
-      while (at < s.length() && "+-0123456789.eE".indexOf(s.charAt(at)) >= 0) {
-        at++;
-      }
-      if (start == at) {
-        throw error("unexpected character");
-      }
-      return Double.valueOf(s.substring(start, at));
+      return token.equals("null") ? null : Double.valueOf(token);
     }
 
-    private String string() {
-      expect('"');
-      StringBuilder out = new StringBuilder();
-      for (char c = s.charAt(at++); c != '"'; c = s.charAt(at++)) {
-        if (c != '\\') {
-          out.append(c);
-          continue;
-        }
-        char e = s.charAt(at++);
-        switch (e) {
-          case 'n': out.append('\n'); break;
-          case 't': out.append('\t'); break;
-          case 'r': out.append('\r'); break;
-          case 'b': out.append('\b'); break;
-          case 'f': out.append('\f'); break;
-          case 'u':
-            out.append((char) Integer.parseInt(s.substring(at, at + 4), 16));
-            at += 4;
-            break;
-          default: out.append(e); // " \ /
-        }
+    // Whether another member follows: takes the "," before it, or the closing token.
+    private static boolean more(Deque<String> tokens, String close, boolean first) {
+      if (tokens.getFirst().equals(close)) {
+        tokens.pop();
+        return false;
       }
-      return out.toString();
+      if (!first) {
+        expect(tokens, ",");
+      }
+      return true;
     }
 
-    private void expect(char c) {
-      if (at >= s.length() || s.charAt(at) != c) {
-        throw error("expected " + c);
-      }
-      at++;
-    }
-
-    private void space() {
-      while (at < s.length() && Character.isWhitespace(s.charAt(at))) {
-        at++;
+    private static void expect(Deque<String> tokens, String wanted) {
+      String token = tokens.pop();
+      if (!token.equals(wanted)) {
+        throw new IllegalArgumentException("JSON: " + wanted + " expected, not " + token);
       }
     }
 
-    private IllegalArgumentException error(String what) {
-      return new IllegalArgumentException("JSON: " + what + " at offset " + at);
+    private static String string(String token) {
+      if (!token.startsWith("\"")) {
+        throw new IllegalArgumentException("JSON: a string expected, not " + token);
+      }
+      Matcher escape = ESCAPE.matcher(token.substring(1, token.length() - 1));
+      return escape.replaceAll(e -> {
+        String s = e.group(1);
+        char c = s.length() == 5 ? (char) Integer.parseInt(s.substring(1), 16)
+            : "\"\\/\b\f\n\r\t".charAt("\"\\/bfnrt".indexOf(s));
+        return Matcher.quoteReplacement(String.valueOf(c));
+      });
     }
   }
 }

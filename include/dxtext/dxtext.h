@@ -986,18 +986,19 @@ typedef struct dxt_release_record {
       DXT_OUTPUT_VOCABULARY), and the SHA-256 of those words in vocabulary
       order, each followed by a newline (all zero for the whole
       vocabulary), so a reader can check the set is a public one. */
-  uint32_t output_kind;
-  uint32_t output_size;
-  uint8_t output_digest[32];
+  uint32_t output_kind;      /**< dxt_output_kind: the words the mechanism could release */
+  uint32_t output_size;      /**< how many words those are */
+  uint8_t output_digest[32]; /**< SHA-256 of those words (all zero for the whole vocabulary) */
   /** Appended with presets: the dxt_preset the options named
       (DXT_PRESET_NONE when none); the fields above are its resolved values. */
-  uint32_t preset;
+  uint32_t preset; /**< the dxt_preset the options named (DXT_PRESET_NONE when none) */
   /** Appended with typed classes (written only when struct_size covers
       both): bit (1u << dxt_typed_class) for every class whose tokens the
       release replaces by a member of the class or by its placeholder, so
       that it reveals which tokens are of that class; DXT_TYPED_FLAG_* bits. */
-  uint32_t typed_classes;
-  uint32_t typed_flags;
+  uint32_t
+      typed_classes; /**< bit (1u << dxt_typed_class) of each class whose tokens become a member or its placeholder */
+  uint32_t typed_flags; /**< DXT_TYPED_FLAG_* bits */
   /** Appended with the uniform floor (written only when struct_size covers
       both): the floor p of the options (0: none), and the largest privacy
       loss, in nats, between any two words of the vocabulary (or the
@@ -1007,17 +1008,17 @@ typedef struct dxt_release_record {
       (docs/guarantees.md, "Worst case per word"). A text of N privatised
       words loses at most N times it. Infinity when no bound is known (a
       metric without a finite diameter and no floor). */
-  double uniform_floor;
-  double worst_case_per_word;
+  double uniform_floor;       /**< the floor p of the options (0: none) */
+  double worst_case_per_word; /**< the largest loss in nats of one privatised word (infinity: none known) */
   /** Appended with the drop policy of typed classes (written only when
       struct_size covers it): bit (1u << dxt_typed_class) for every class
       whose tokens are dropped (DXT_TYPED_DROP): they leave nothing in the
       output, and only the number of words shows how many there were. */
-  uint32_t typed_dropped;
+  uint32_t typed_dropped; /**< bit (1u << dxt_typed_class) of each class whose tokens are dropped */
   /** Appended with the context prior (written only when struct_size covers
       it): the strength B of the options (0: none); worst_case_per_word
       includes it. */
-  double context_prior;
+  double context_prior; /**< the strength B of the context prior (0: none) */
 } dxt_release_record;
 
 /** Fill the first @p struct_size bytes of @p record with defaults (see

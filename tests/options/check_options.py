@@ -183,6 +183,56 @@ with tempfile.TemporaryDirectory() as directory:
             if needle not in generated[name]:
                 problems.append(f"from_header.py: a new enum member does not reach {name} as {needle!r}")
 
+# 8. A new field of the release record and a new status reach every
+# binding's record and errors with no hand edit (the done-when of "thin
+# bindings": adding a field to the record or an error kind touches no
+# binding by hand).
+with tempfile.TemporaryDirectory() as directory:
+    trial = Path(directory) / "dxtext.h"
+    text = header
+    for old, new in (("} dxt_release_record;", "  double trial_loss; /**< a trial loss */\n} dxt_release_record;"),
+                     ("  DXT_E_LEDGER_ROLLBACK = 20\n};",
+                      "  DXT_E_LEDGER_ROLLBACK = 20,\n  DXT_E_TRIAL_STATUS = 21 /**< A trial status. */\n};")):
+        if text.count(old) != 1:
+            problems.append(f"check_options.py: no single {old!r} in the header to add a trial to")
+        text = text.replace(old, new)
+    trial.write_text(text, encoding="utf-8")
+    h = c_header.read(trial)
+    generated = {
+        "dxtext_node.c": "\n".join(from_header.node_record(h)),
+        "shared.js": from_header.js_record(h),
+        "index.d.ts": "\n".join(from_header.ts_record_members(h, "  ")),
+        "dxtext_wasm_layout.c": from_header.wasm_layout(h),
+        "dxtext_jni.c": "\n".join(from_header.jni_record(h)),
+        "DxReleaseRecord.java": "\n".join(from_header.java_record_fields(h)),
+        "DxStatus.java": from_header.java_status(h),
+        "report.rs": "\n".join(from_header.rust_record_fields(h)),
+        "error.rs": "\n".join(from_header.rust_error_kind(h)),
+        "_library.py": "\n".join(from_header.python_declarations(h)),
+        "errors.py": "\n".join(from_header.python_errors(h)),
+        "Dxtext.swift": "\n".join(from_header.swift_record_fields(h) + from_header.swift_record_init(h) +
+                                   from_header.swift_statuses(h)),
+    }
+    expected = {
+        "dxtext_node.c": ['set_number(env, o, "trialLoss", (double)r->trial_loss);'],
+        "shared.js": ["{ name: 'trialLoss', c: 'trial_loss', kind: 'f64'"],
+        "index.d.ts": ["/** a trial loss */\n  readonly trialLoss: number;"],
+        "dxtext_wasm_layout.c": ["DXTW_FIELD(dxt_release_record, trial_loss)"],
+        "dxtext_jni.c": ["(jdouble)r->trial_loss;"],
+        "DxReleaseRecord.java": ["public double getTrialLoss() {"],
+        "DxStatus.java": ["TRIAL_STATUS(21"],
+        "report.rs": ["pub fn trial_loss(&self) -> f64 {\n        self.raw.trial_loss"],
+        "error.rs": ["TrialStatus,", "sys::DXT_E_TRIAL_STATUS => ErrorKind::TrialStatus,"],
+        "_library.py": ['("trial_loss", ctypes.c_double)'],
+        "errors.py": ["class TrialStatusError("],
+        "Dxtext.swift": ["public let trialLoss: Double", "trialLoss = r.trial_loss",
+                         "public static let trialStatus: Int32 = 21"],
+    }
+    for name, needles in expected.items():
+        for needle in needles:
+            if needle not in generated[name]:
+                problems.append(f"from_header.py: a new record field or status does not reach {name} as {needle!r}")
+
 for p in problems:
     print("FAIL " + p)
 print(f"{len(table)} options and {len(presets)} presets checked: {len(problems)} problems")

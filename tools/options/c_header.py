@@ -41,6 +41,7 @@ class Field:
     c_type: str  # the declaration without its name and dimensions
     name: str
     dims: List[str] = field(default_factory=list)
+    doc: str = ""  # its `/** */` comment before it or `/**< */` after it
 
 
 @dataclass
@@ -72,6 +73,7 @@ class Header:
     structs: List[Struct]
     opaque: List[str]  # typedef struct X X;
     functions: List[Function]
+    inits: List[str] = field(default_factory=list)  # structs with a static inline NAME_init
 
 
 def _clean(doc: str) -> str:
@@ -129,6 +131,34 @@ def _declaration(text: str, where: str) -> Tuple[str, str, List[str]]:
     return c_type, m.group(2), dims
 
 
+def _fields(body: str, where: str) -> List[Field]:
+    """The fields of a struct body, each with its doc comment. "double a, b"
+    is one field each, of the first one's base type, with the same doc."""
+    fields: List[Field] = []
+    pending = ""
+    pos = 0
+    token = re.compile(r"\s*(/\*\*<.*?\*/|/\*\*.*?\*/|/\*.*?\*/|[^;/]+;)", re.S)
+    while body[pos:].strip():
+        m = token.match(body, pos)
+        if not m:
+            raise SystemExit(f"{HEADER.name}: cannot read the struct {where} at {body[pos:pos + 60]!r}")
+        pos = m.end()
+        text = m.group(1)
+        if text.startswith("/**<"):
+            if fields:
+                fields[-1].doc = _clean(text)
+        elif text.startswith("/**"):
+            pending = _clean(text)
+        elif not text.startswith("/*"):
+            first, *more = text.rstrip(";").split(",")
+            c_type, name, dims = _declaration(first, where)
+            fields.append(Field(c_type, name, dims, pending))
+            for other in more:
+                fields.append(Field(*_declaration(c_type.rstrip(" *") + " " + other, where), pending))
+            pending = ""
+    return fields
+
+
 def _strip_comments(text: str) -> str:
     return re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
 
@@ -174,18 +204,8 @@ def read(path: Path = HEADER) -> Header:
 
     code = "\n".join(line for line in _strip_comments(text).split("\n") if not line.lstrip().startswith("#"))
     structs = []
-    for m in re.finditer(r"typedef struct (dxt_\w+) \{(.*?)\} \1;", code, flags=re.S):
-        fields = []
-        for statement in m.group(2).split(";"):
-            if not statement.strip():
-                continue
-            # "double a, b, c": one field each, of the first one's base type.
-            first, *more = statement.split(",")
-            c_type, name, dims = _declaration(first, m.group(1))
-            fields.append(Field(c_type, name, dims))
-            for other in more:
-                fields.append(Field(*_declaration(c_type.rstrip(" *") + " " + other, m.group(1))))
-        structs.append(Struct(m.group(1), fields))
+    for m in re.finditer(r"typedef struct (dxt_\w+) \{(.*?)\} \1;", text, flags=re.S):
+        structs.append(Struct(m.group(1), _fields(m.group(2), m.group(1))))
     opaque = re.findall(r"typedef struct (dxt_\w+) \1;", code)
 
     functions = []
@@ -198,7 +218,8 @@ def read(path: Path = HEADER) -> Header:
         functions.append(Function(m.group(2), returns, parameters))
     if len(functions) != len(re.findall(r"^DXT_API ", text, flags=re.M)):
         raise SystemExit(f"{path.name}: a DXT_API declaration is not in the form this reader knows")
-    return Header(statuses, enums, flags, defines, structs, opaque, functions)
+    inits = re.findall(r"static inline void (dxt_\w+)_init\(", text)
+    return Header(statuses, enums, flags, defines, structs, opaque, functions, inits)
 
 
 def enum(header: Header, c_name: str) -> Enum:

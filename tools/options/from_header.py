@@ -335,6 +335,8 @@ JAVA_RECORD_ENUMS = {
     "dxt_release_kind": "Release",
     "dxt_metric": "Metric",
     "dxt_bound": "Bound",
+    "dxt_rng_mode": "RngMode",
+    "dxt_output_kind": "OutputKind",
 }
 JAVA_REVEALS_DOC = "Features of the input that the output shows as they are (DXT_REVEALS_* bits, in order)."
 
@@ -459,6 +461,8 @@ RUST_ENUMS = {
     "dxt_metric": RustEnum("Metric", "report", unknown=True, non_exhaustive=True, from_raw=True),
     "dxt_release_kind": RustEnum("ReleaseKind", "report", unknown=True, non_exhaustive=True, from_raw=True),
     "dxt_bound": RustEnum("Bound", "report", unknown=True, non_exhaustive=True, from_raw=True),
+    "dxt_rng_mode": RustEnum("RngMode", "report", unknown=True, non_exhaustive=True, from_raw=True),
+    "dxt_output_kind": RustEnum("OutputKind", "report", unknown=True, non_exhaustive=True, from_raw=True),
     "dxt_geometry": RustEnum("Geometry", "model", unknown=True, from_raw=True, to_raw=True),
 }
 
@@ -576,3 +580,405 @@ def rust_error_kind(h: Header) -> List[str]:
     out.append("            " + "\n                | ".join(f"ErrorKind::{m}" for m in model))
     out += ["        )", "    }", "}"]
     return out
+
+
+# --------------------------------------------------------------------------
+# The release record, as every binding shows it
+#
+# Its fields are the struct's (c_header reads them), each shown as the kind
+# of value its C type is; a new field of one of these types reaches the
+# Node.js, WebAssembly and Java records with no hand edit. The fields whose
+# value is a member of an enumeration, and the one of DXT_REVEALS_* bits:
+RECORD_ENUMS = {
+    "mechanism": "dxt_mechanism",
+    "metric": "dxt_metric",
+    "rng_mode": "dxt_rng_mode",
+    "release": "dxt_release_kind",
+    "bound": "dxt_bound",
+    "release_shape": "dxt_release_shape",
+    "output_kind": "dxt_output_kind",
+    "preset": "dxt_preset",
+}
+RECORD_REVEALS = "reveals"
+# A field present only when a bool field says so (null without it), and the
+# fields that are no value of their own.
+RECORD_PRESENT = {"model_fingerprint": "fingerprint_valid"}
+RECORD_HIDDEN = {"struct_size", "fingerprint_valid"}
+_RECORD_KINDS = {"uint32_t": "u32", "uint64_t": "u64", "double": "f64", "bool": "bool"}
+
+
+@dataclass(frozen=True)
+class RecordField:
+    name: str  # as in C
+    kind: str  # u32, u64, f64, bool, or bytes (uint8_t[size])
+    size: int  # the bytes of a bytes field, 0 otherwise
+    enum: str  # its enumeration (C name), "reveals" for the bits, or ""
+    present: str  # the bool field that says it is present, or ""
+    doc: str
+
+    @property
+    def js_name(self) -> str:
+        return lower_camel(self.name)
+
+
+def lower_camel(snake: str) -> str:
+    """rng_mode -> rngMode."""
+    first, *rest = snake.split("_")
+    return first + "".join(part.capitalize() for part in rest)
+
+
+def record_fields(h: Header) -> List[RecordField]:
+    """The fields of dxt_release_record a binding shows, in the struct's order."""
+    struct = next(s for s in h.structs if s.c_name == "dxt_release_record")
+    out = []
+    for f in struct.fields:
+        if f.name in RECORD_HIDDEN:
+            continue
+        if f.c_type == "uint8_t" and len(f.dims) == 1 and f.dims[0].isdigit():
+            kind, size = "bytes", int(f.dims[0])
+        elif f.c_type in _RECORD_KINDS and not f.dims:
+            kind, size = _RECORD_KINDS[f.c_type], 0
+        else:
+            raise SystemExit(f"dxtext.h: dxt_release_record.{f.name} ({f.c_type}) is of no type a binding's record "
+                             "knows: add it to from_header.py's _RECORD_KINDS and its emitters")
+        kinds = "reveals" if f.name == RECORD_REVEALS else RECORD_ENUMS.get(f.name, "")
+        out.append(RecordField(f.name, kind, size, kinds, RECORD_PRESENT.get(f.name, ""), f.doc))
+    return out
+
+
+def node_record(h: Header) -> List[str]:
+    """set_record_fields of the Node.js addon: every field onto a JS object,
+    by its camelCase name, as numbers, booleans and hex strings; the
+    JavaScript (js_shared.js, recordOf) names the enumerations' values."""
+    out = ["static void set_record_fields(napi_env env, napi_value o, const dxt_release_record *r) {"]
+    for f in record_fields(h):
+        if f.kind == "bytes":
+            data = f"r->{f.present} ? r->{f.name} : NULL" if f.present else f"r->{f.name}"
+            out.append(f'  set_hex(env, o, "{f.js_name}", {data}, {f.size});')
+        elif f.kind == "bool":
+            out.append(f'  set_boolean(env, o, "{f.js_name}", r->{f.name});')
+        else:
+            out.append(f'  set_number(env, o, "{f.js_name}", (double)r->{f.name});')
+    out.append("}")
+    return out
+
+
+def js_record(h: Header) -> str:
+    """The enumerations' names by number and RECORD_FIELDS, for js_shared.js."""
+    lines = ["// Names of the C enums' values by number (include/dxtext/dxtext.h), and of",
+             "// the DXT_REVEALS_* bits in bit order."]
+    tables = {}
+    for c_name in sorted(set(RECORD_ENUMS.values()) | set(JS_ENUM_TABLES)):
+        e = enum(h, c_name)
+        names = ["unknown"] * (max(m.value for m in e.members) + 1)
+        for m in e.members:
+            names[m.value] = JS_ENUM_ALIASES.get(m.name, lower_camel(m.name[len(e.prefix):].lower()))
+        tables[c_name] = JS_ENUM_TABLES[c_name]
+        lines.append(f"const {tables[c_name]} = [{', '.join(repr(n) for n in names)}];")
+    reveals = [lower_camel(c.name[len("DXT_REVEALS_"):].lower()) for c in h.flags["DXT_REVEALS_"]]
+    lines.append(f"const REVEALS = [{', '.join(repr(n) for n in reveals)}];")
+    lines += ["", "// The fields of dxt_release_record a record shows: { name (camelCase), c (its C",
+              "// name), kind (u32, u64, f64, bool or bytes), size (of bytes), names (of an",
+              "// enumeration's values or of the bits), present (the C bool field without",
+              "// which it is null) }.", "const RECORD_FIELDS = Object.freeze(["]
+    for f in record_fields(h):
+        names = "REVEALS" if f.enum == "reveals" else tables[f.enum] if f.enum else "null"
+        present = f"'{f.present}'" if f.present else "null"
+        lines.append(f"  {{ name: '{f.js_name}', c: '{f.name}', kind: '{f.kind}', size: {f.size}, names: {names}, "
+                     f"present: {present} }},")
+    lines.append("]);")
+    return "\n".join(lines) + "\n\n"
+
+
+# The JavaScript tables of enumerations' names (js_record), by C name; a
+# value's name is its member's, in camelCase, but for these.
+JS_ENUM_TABLES = {
+    "dxt_mechanism": "MECHANISMS",
+    "dxt_geometry": "GEOMETRIES",
+    "dxt_quantization": "QUANTIZATIONS",
+    "dxt_metric": "METRICS",
+    "dxt_rng_mode": "RNG_MODES",
+    "dxt_release_kind": "RELEASES",
+    "dxt_bound": "BOUNDS",
+    "dxt_release_shape": "SHAPES",
+    "dxt_output_kind": "OUTPUT_KINDS",
+    "dxt_preset": "PRESETS",
+    "dxt_token_class": "TOKEN_CLASSES",
+}
+JS_ENUM_ALIASES = {"DXT_SHAPE_DEFAULT": "keep"}
+
+
+def ts_record_members(h: Header, indent: str) -> List[str]:
+    """The fields of the ReleaseRecord interface (js_shared.d.ts), typed,
+    each with its doc comment of the header when that is one short line."""
+    names = {}
+    for line in js_record(h).split("\n"):
+        m = re.match(r"const (\w+) = \[(.*)\];$", line)
+        if m:
+            names[m.group(1)] = list(dict.fromkeys(re.findall(r"'(\w+)'", m.group(2))))
+    out = []
+    for f in record_fields(h):
+        if f.enum == "reveals":
+            kind = "Array<" + " | ".join(f"'{n}'" for n in names["REVEALS"]) + ">"
+        elif f.enum:
+            values = names[JS_ENUM_TABLES[f.enum]]
+            kind = " | ".join(f"'{n}'" for n in values + ["unknown"] * ("unknown" not in values))
+        elif f.kind == "bytes":
+            kind = "string | null"
+        else:
+            kind = "boolean" if f.kind == "bool" else "number"
+        useful = f.doc and not re.fullmatch(r"dxt_\w+|DXT_\w+\* bits", f.doc) and not f.doc.startswith("Appended")
+        if useful and len(f.doc) <= 100 - len(indent) - 7:
+            out.append(f"{indent}/** {f.doc} */")
+        out.append(f"{indent}readonly {f.js_name}: {kind};")
+    return out
+
+
+def wasm_layout(h: Header) -> str:
+    """bindings/wasm/src/dxtext_wasm_layout.c: the offset of every field and
+    the size of every public struct in the wasm32 build, and their _init."""
+    rows = []
+    for s in h.structs:
+        rows.append(f"    DXTW_STRUCT({s.c_name}),")
+        rows += [f"    DXTW_FIELD({s.c_name}, {f.name})," for f in s.fields]
+    inits = [s.c_name for s in h.structs if s.c_name in h.inits]
+    init_lines = []
+    for i, name in enumerate(inits):
+        init_lines += [f"  {'if' if i == 0 else 'else if'} (strcmp(type, \"{name}\") == 0)", f"    {name}_init(memory);"]
+    return "\n".join([
+        "/* SPDX-License-Identifier: Apache-2.0 */",
+        "/* Generated by tools/options/generate.py from include/dxtext/dxtext.h: do not edit. */",
+        "/*",
+        " * What the JavaScript wrapper needs to know about the public structs, taken",
+        " * from the compiler rather than written by hand: each field's offset and each",
+        " * struct's size in this (wasm32) build, and the struct's _init call. Only",
+        " * the WebAssembly module exports these two functions; they are not part of",
+        " * the C ABI.",
+        " */",
+        "#include <stddef.h>",
+        "#include <string.h>",
+        "",
+        '#include "dxtext/dxtext.h"',
+        "",
+        "#define DXTW_STRUCT(type) \\",
+        '  { #type, "sizeof", sizeof(type) }',
+        "#define DXTW_FIELD(type, field) \\",
+        "  { #type, #field, offsetof(type, field) }",
+        "",
+        "static const struct {",
+        "  const char *type;",
+        "  const char *field;",
+        "  size_t value;",
+        "} kLayout[] = {",
+        *rows,
+        "};",
+        "",
+        "/**",
+        ' * @param[in] type   a struct name, e.g. "dxt_release_record"',
+        ' * @param[in] field  a field name, or "sizeof" for the struct\'s size',
+        " * @return the offset or size in bytes, or -1 when the pair is unknown",
+        " */",
+        "long dxtwasm_layout(const char *type, const char *field) {",
+        "  size_t i;",
+        "  if (type == NULL || field == NULL) return -1;",
+        "  for (i = 0; i < sizeof kLayout / sizeof kLayout[0]; ++i)",
+        "    if (strcmp(kLayout[i].type, type) == 0 && strcmp(kLayout[i].field, field) == 0) return (long)kLayout[i].value;",
+        "  return -1;",
+        "}",
+        "",
+        "/**",
+        " * Fill the struct at @p memory (of dxtwasm_layout(type, \"sizeof\") bytes)",
+        " * with its _init function. @return 0, or -1 for a type without one.",
+        " */",
+        "int dxtwasm_init(const char *type, void *memory) {",
+        "  if (type == NULL || memory == NULL) return -1;",
+        *init_lines,
+        "  else",
+        "    return -1;",
+        "  return 0;",
+        "}",
+        "",
+    ])
+
+
+def _record_doc(f: RecordField) -> str:
+    """A field's doc comment when it says more than its type, else ""."""
+    if not f.doc or re.fullmatch(r"dxt_\w+|DXT_\w+\* bits", f.doc) or f.doc.startswith("Appended"):
+        return ""
+    return f.doc
+
+
+def _record_layout(h: Header) -> Tuple[List[RecordField], List[str], Dict[str, int]]:
+    """What the JNI passes a record as: a double of each field that is no
+    bytes field, then one of each `present` flag; and a byte array of the
+    bytes fields one after the other, at their offsets."""
+    fields = record_fields(h)
+    values = [f.name for f in fields if f.kind != "bytes"] + [f.present for f in fields if f.present]
+    offsets, at = {}, 0
+    for f in fields:
+        if f.kind == "bytes":
+            offsets[f.name], at = at, at + f.size
+    offsets[""] = at
+    return fields, values, offsets
+
+
+def jni_record(h: Header) -> List[str]:
+    """record_values of the JNI library: the record as DxReleaseRecord reads it."""
+    fields, values, offsets = _record_layout(h)
+    out = [f"enum {{ RECORD_VALUES = {len(values)}, RECORD_BYTES = {offsets['']} }};", "",
+           "/* The record as DxReleaseRecord's arrays (of RECORD_VALUES and RECORD_BYTES). */",
+           "static void record_values(const dxt_release_record *r, jdouble *v, jbyte *bytes) {"]
+    for i, name in enumerate(values):
+        out.append(f"  v[{i}] = (jdouble)r->{name};")
+    for f in fields:
+        if f.kind == "bytes":
+            out.append(f"  memcpy(bytes + {offsets[f.name]}, r->{f.name}, {f.size});")
+    out.append("}")
+    return out
+
+
+def _java_getter(f: RecordField, index: Dict[str, int], offsets: Dict[str, int]) -> Tuple[str, str]:
+    """(the type, the expression) of a DxReleaseRecord getter."""
+    value = f"values[{f.name.upper()}]"
+    if f.enum == "reveals":
+        return "Set<Reveals>", f"bits(Reveals.class, {value})"
+    if f.enum in JAVA_ENUMS:
+        return JAVA_ENUMS[f.enum].name, f"{JAVA_ENUMS[f.enum].name}.of((int) {value})"
+    if f.enum in JAVA_RECORD_ENUMS:
+        return JAVA_RECORD_ENUMS[f.enum], f"of({JAVA_RECORD_ENUMS[f.enum]}.class, {value})"
+    if f.enum:
+        raise SystemExit(f"from_header.py: dxt_release_record.{f.name} is a {f.enum}, which Java has no enum of: "
+                         "add it to JAVA_ENUMS or JAVA_RECORD_ENUMS")
+    if f.kind == "bytes":
+        copy = f"Arrays.copyOfRange(bytes, {offsets[f.name]}, {offsets[f.name] + f.size})"
+        if f.present:
+            return "byte[]", f"values[{f.present.upper()}] != 0 ? {copy} : null"
+        return "byte[]", copy
+    if f.kind == "bool":
+        return "boolean", f"{value} != 0"
+    if f.kind in ("u32", "u64"):
+        return "long", f"(long) {value}"
+    return "double", value
+
+
+def java_record_fields(h: Header) -> List[str]:
+    """DxReleaseRecord's layout of the JNI's arrays and its getters (its
+    "generated: fields" section)."""
+    fields, values, offsets = _record_layout(h)
+    index = {name: i for i, name in enumerate(values)}
+    out = ["  // Layout of the arrays the native code fills (record_values in dxtext_jni.c)."]
+    out += [f"  static final int {name.upper()} = {i};" for i, name in enumerate(values)]
+    out += [f"  static final int VALUES = {len(values)}, BYTES = {offsets['']};"]
+    for f in fields:
+        kind, expression = _java_getter(f, index, offsets)
+        name = lower_camel(f.name) if f.name.startswith("is_") else "get" + camel(f.name)
+        out.append("")
+        doc = _record_doc(f)
+        if f.present:
+            doc = (doc.rstrip(".") + ", or null when the record does not carry it.") if doc else ""
+        if doc:
+            out += _javadoc(_sentence(doc), "  ")
+        out += [f"  public {kind} {name}() {{", f"    return {expression};", "  }"]
+    return out
+
+
+# What a Rust accessor of an enumeration whose from_raw gives an Option falls
+# back to, when it has one (0, DXT_SHAPE_DEFAULT, is keep).
+RUST_RECORD_FALLBACKS = {"release_shape": "ReleaseShape::Keep"}
+
+
+def rust_record_fields(h: Header) -> List[str]:
+    """ReleaseRecord's accessors (report.rs, its "generated: fields" section)."""
+    out = ["impl ReleaseRecord {"]
+    for f in record_fields(h):
+        raw = f"self.raw.{f.name}"
+        if f.enum and f.enum != "reveals":
+            spec = RUST_ENUMS.get(f.enum)
+            if spec is None or not spec.from_raw:
+                raise SystemExit(f"from_header.py: dxt_release_record.{f.name} is a {f.enum}, which Rust has no "
+                                 "enum with from_raw of: add it to RUST_ENUMS")
+            kind, expression = spec.name, f"{spec.name}::from_raw({raw})"
+            if not spec.unknown and f.name in RUST_RECORD_FALLBACKS:
+                expression += f".unwrap_or({RUST_RECORD_FALLBACKS[f.name]})"
+            elif not spec.unknown:
+                kind = f"Option<{spec.name}>"
+        elif f.kind == "bytes" and f.present:
+            kind, expression = f"Option<[u8; {f.size}]>", f"self.raw.{f.present}.then_some({raw})"
+        else:
+            kind = {"u32": "u32", "u64": "u64", "f64": "f64", "bool": "bool", "bytes": f"[u8; {f.size}]"}[f.kind]
+            expression = raw
+        if len(out) > 1:
+            out.append("")
+        doc = _record_doc(f)
+        if f.present:
+            doc = (doc.rstrip(".") + ", when the record carries it.") if doc else ""
+        if doc:
+            out += _rust_doc(_sentence(doc), "    ")
+        out += [f"    pub fn {f.name}(&self) -> {kind} {{", f"        {expression}", "    }"]
+    out.append("}")
+    return out
+
+
+def python_record_types(h: Header) -> List[str]:
+    """ReleaseRecord._TYPES of the Python package (reports.py): the
+    enumeration of each field that holds one, and Reveals for the bits."""
+    out = ["    _TYPES: Dict[str, Any] = {"]
+    for f in record_fields(h):
+        if f.enum:
+            # Preset is made from the presets' table (enums.py), not from the header.
+            name = "Reveals" if f.enum == "reveals" else {**PY_ENUMS, "dxt_preset": "Preset"}[f.enum]
+            out.append(f'        "{f.name}": {name},')
+    return out + ["    }"]
+
+
+# --------------------------------------------------------------------------
+# Swift (Sources/Dxtext/Dxtext.swift: the status codes of DxtextError and
+# the fields of ReleaseRecord)
+
+# The record's enumerations that the Swift package has an enum of, and what
+# a value it does not know becomes ("" for nil); any other enumeration's
+# field is its UInt32.
+SWIFT_RECORD_ENUMS = {"dxt_release_shape": ("ReleaseShape", ".keep"), "dxt_preset": ("Preset", "")}
+_SWIFT_KINDS = {"u32": "UInt32", "u64": "UInt64", "f64": "Double", "bool": "Bool", "bytes": "[UInt8]"}
+
+
+# Swift keywords that a name of the header may be: written `quoted`.
+SWIFT_KEYWORDS = {"internal", "public", "private", "default", "import", "class", "struct", "enum", "case", "in",
+                  "is", "as", "operator", "protocol", "return", "self", "static", "subscript", "throws", "true",
+                  "false", "nil", "var", "let", "func", "init", "deinit", "extension", "where", "while", "repeat"}
+
+
+def swift_statuses(h: Header) -> List[str]:
+    out = []
+    for s in h.statuses[1:]:
+        name = lower_camel(s.name[len("DXT_E_"):].lower())
+        out += _wrapped(_sentence(s.doc), "    /// ")
+        out.append(f"    public static let {f'`{name}`' if name in SWIFT_KEYWORDS else name}: Int32 = {s.value}")
+    return out
+
+
+def _swift_field(f: RecordField) -> Tuple[str, str]:
+    """(the type, the expression from `r`, a dxt_release_record) of a field."""
+    raw = f"r.{f.name}"
+    if f.enum in SWIFT_RECORD_ENUMS:
+        name, fallback = SWIFT_RECORD_ENUMS[f.enum]
+        return (name, f"{name}(rawValue: {raw}) ?? {fallback}") if fallback else (f"{name}?", f"{name}(rawValue: {raw})")
+    if f.kind == "bytes":
+        copy = f"withUnsafeBytes(of: {raw}) {{ Array($0) }}"
+        return ("[UInt8]?", f"r.{f.present} ? {copy} : nil") if f.present else ("[UInt8]", copy)
+    return _SWIFT_KINDS[f.kind], raw
+
+
+def swift_record_fields(h: Header) -> List[str]:
+    out = []
+    for f in record_fields(h):
+        kind, _ = _swift_field(f)
+        doc = _record_doc(f)
+        if doc:
+            out += _wrapped(_sentence(doc), "    /// ")
+        out.append(f"    public let {f.js_name}: {kind}")
+    return out
+
+
+def swift_record_init(h: Header) -> List[str]:
+    return [f"        {f.js_name} = {_swift_field(f)[1]}" for f in record_fields(h)]

@@ -28,39 +28,12 @@ export interface ActionCounts {
   kept: number;
 }
 
-/** What a call released and the guarantee it carries: safe to send with the output. */
+/**
+ * What a call released and the guarantee it carries: safe to send with the output. Its fields
+ * are those of dxt_release_record (include/dxtext/dxtext.h documents each), in camelCase.
+ */
 export interface ReleaseRecord {
-  release: 'word' | 'text' | 'bag' | 'syntheticBag' | 'unknown';
-  mechanism: Mechanism | 'unknown';
-  /** Per word, per unit of the metric. */
-  epsilon: number;
-  metric: 'euclidean' | 'hyperbolic' | 'mahalanobis' | 'discrete' | 'unknown';
-  rngMode: 'system' | 'deterministic' | 'unknown';
-  isPrivate: boolean;
-  modelFingerprint: string | null;
-  /** word: eps*d(w,w'); positionwise (ordered text): eps*sum_i d(x_i,x'_i);
-      bagEmd: eps*N*EMD(b,b'); anyInputs: epsilonTotal-DP between any two inputs. */
-  bound: 'word' | 'positionwise' | 'bagEmd' | 'anyInputs' | 'unknown';
-  /** Features of the input the output shows as they are. */
-  reveals: Array<
-    'wordCount' | 'layout' | 'caseShape' | 'tokenClasses' | 'keptWords' | 'sentenceBoundaries' | 'clauseBoundaries'
-    | 'typedClasses' | 'inputWords'
-  >;
-  /** anyInputs: the number of draws; 0 otherwise. */
-  draws: number;
-  /** anyInputs: epsilon * draws; 0 otherwise. */
-  epsilonTotal: number;
-  /** syntf only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of epsilon. */
-  epsilonVocabulary: number;
-  /** What of the input's form the text release copied. */
-  releaseShape: 'keep' | 'normalize' | 'strict' | 'unknown';
-  /** Which words the mechanism could release: all, the N most frequent, or a list. */
-  outputKind: 'vocabulary' | 'top' | 'list' | 'unknown';
-  outputSize: number;
-  /** SHA-256 of those words (hex), null for the whole vocabulary. */
-  outputDigest: string | null;
-  /** The preset of the options ('none' without one); the fields above are its resolved values. */
-  preset: Preset | 'none' | 'unknown';
+  //# record: the fields of dxt_release_record (include/dxtext/dxtext.h documents each), camelCase
   json: string;
 }
 

@@ -5,8 +5,9 @@
 // both, as a CommonJS and an ES module (every top-level function and const
 // is exported), with OPTIONS of options_table.js in scope.
 //
-// - Names of the C enums by number, and the shapes of release records and
-//   local diagnostics built from their numbers (recordOf, diagnosticsOf).
+// - The shapes of release records and local diagnostics built from their
+//   values (recordOf, diagnosticsOf); the names of the C enums' values and
+//   the record's fields are generate.py's, from include/dxtext/dxtext.h.
 // - Status (the dxt_status codes, which generate.py reads from
 //   include/dxtext/dxtext.h and writes above this file's code), the error
 //   classes, and errorFor: the error of a status.
@@ -54,53 +55,29 @@ function optionPairs(options, wordsOf, invalid) {
   return pairs;
 }
 
-// Names of the C enums, indexed by their numbers (include/dxtext/dxtext.h).
-const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem', 'ordering'];
-const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
-const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
-const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete', 'ordering'];
-const RNG_MODES = ['unknown', 'system', 'deterministic'];
-const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
-const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
-// DXT_REVEALS_* bits, in bit order.
-const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries',
-  'clauseBoundaries', 'typedClasses', 'inputWords', 'negations'];
-// dxt_release_shape and dxt_output_kind, by number.
-const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
-const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];
-// dxt_preset, by number: the presets of tools/options/presets.table.
-const PRESETS = Object.entries(OPTIONS.find((option) => option.name === 'preset').values)
-  .reduce((names, [name, number]) => { names[number] = name; return names; }, []);
-// Token classes in dxt_token_class order, and what a policy did: the local
-// diagnostics' keys.
-const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
+// What a local policy did with a token: the local diagnostics' keys, in
+// the order of their counts (DXT_TOKEN_ACTION_COUNT of them).
 const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
 
-// The release record (safe to send) from the numbers of a dxt_release_record:
-// { release, mechanism, epsilon, metric, rngMode, isPrivate,
-// modelFingerprint, bound, reveals, draws, epsilonTotal, epsilonVocabulary,
-// releaseShape, outputKind, outputSize, outputDigest, preset, json }.
+// The release record (safe to send) from the values of a dxt_release_record
+// by the camelCase names of RECORD_FIELDS (written above this code from
+// include/dxtext/dxtext.h), and its JSON: each field as it is, an
+// enumeration's value as its name ('unknown' for one this package does not
+// know), the reveals bits as the list of their names, and outputDigest null
+// for the whole vocabulary (whose digest is all zero).
 function recordOf(raw) {
-  return Object.freeze({
-    release: RELEASES[raw.release] || 'unknown',
-    mechanism: MECHANISMS[raw.mechanism] || 'unknown',
-    epsilon: raw.epsilon,
-    metric: METRICS[raw.metric] || 'unknown',
-    rngMode: RNG_MODES[raw.rngMode] || 'unknown',
-    isPrivate: raw.isPrivate,
-    modelFingerprint: raw.modelFingerprint,
-    bound: BOUNDS[raw.bound] || 'unknown',
-    reveals: REVEALS.filter((_, bit) => (raw.reveals & (1 << bit)) !== 0),
-    draws: raw.draws,
-    epsilonTotal: raw.epsilonTotal,
-    epsilonVocabulary: raw.epsilonVocabulary,
-    releaseShape: SHAPES[raw.releaseShape] || 'unknown',
-    outputKind: OUTPUT_KINDS[raw.outputKind] || 'unknown',
-    outputSize: raw.outputSize,
-    outputDigest: raw.outputKind === 0 ? null : raw.outputDigest,
-    preset: PRESETS[raw.preset] || 'unknown',
-    json: raw.json,
-  });
+  const record = {};
+  for (const { name, names } of RECORD_FIELDS) {
+    const value = raw[name];
+    if (names === REVEALS) {
+      record[name] = REVEALS.filter((_, bit) => (value & (1 << bit)) !== 0);
+    } else {
+      record[name] = names ? names[value] || 'unknown' : value;
+    }
+  }
+  if (record.outputKind === 'vocabulary') record.outputDigest = null;
+  record.json = raw.json;
+  return Object.freeze(record);
 }
 
 // The token counts of the input (they describe it: they stay local) from

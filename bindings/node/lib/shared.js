@@ -29,6 +29,51 @@ const Status = Object.freeze({
   LEDGER_ROLLBACK: 20,
 });
 
+// Names of the C enums' values by number (include/dxtext/dxtext.h), and of
+// the DXT_REVEALS_* bits in bit order.
+const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
+const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
+const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem', 'ordering'];
+const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete', 'ordering'];
+const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];
+const PRESETS = ['none', 'readable', 'features', 'strongest'];
+const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
+const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
+const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
+const RNG_MODES = ['unknown', 'system', 'deterministic'];
+const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
+const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries', 'clauseBoundaries', 'typedClasses', 'inputWords', 'negations'];
+
+// The fields of dxt_release_record a record shows: { name (camelCase), c (its C
+// name), kind (u32, u64, f64, bool or bytes), size (of bytes), names (of an
+// enumeration's values or of the bits), present (the C bool field without
+// which it is null) }.
+const RECORD_FIELDS = Object.freeze([
+  { name: 'mechanism', c: 'mechanism', kind: 'u32', size: 0, names: MECHANISMS, present: null },
+  { name: 'epsilon', c: 'epsilon', kind: 'f64', size: 0, names: null, present: null },
+  { name: 'metric', c: 'metric', kind: 'u32', size: 0, names: METRICS, present: null },
+  { name: 'rngMode', c: 'rng_mode', kind: 'u32', size: 0, names: RNG_MODES, present: null },
+  { name: 'isPrivate', c: 'is_private', kind: 'bool', size: 0, names: null, present: null },
+  { name: 'modelFingerprint', c: 'model_fingerprint', kind: 'bytes', size: 32, names: null, present: 'fingerprint_valid' },
+  { name: 'release', c: 'release', kind: 'u32', size: 0, names: RELEASES, present: null },
+  { name: 'bound', c: 'bound', kind: 'u32', size: 0, names: BOUNDS, present: null },
+  { name: 'reveals', c: 'reveals', kind: 'u32', size: 0, names: REVEALS, present: null },
+  { name: 'draws', c: 'draws', kind: 'u64', size: 0, names: null, present: null },
+  { name: 'epsilonTotal', c: 'epsilon_total', kind: 'f64', size: 0, names: null, present: null },
+  { name: 'epsilonVocabulary', c: 'epsilon_vocabulary', kind: 'f64', size: 0, names: null, present: null },
+  { name: 'releaseShape', c: 'release_shape', kind: 'u32', size: 0, names: SHAPES, present: null },
+  { name: 'outputKind', c: 'output_kind', kind: 'u32', size: 0, names: OUTPUT_KINDS, present: null },
+  { name: 'outputSize', c: 'output_size', kind: 'u32', size: 0, names: null, present: null },
+  { name: 'outputDigest', c: 'output_digest', kind: 'bytes', size: 32, names: null, present: null },
+  { name: 'preset', c: 'preset', kind: 'u32', size: 0, names: PRESETS, present: null },
+  { name: 'typedClasses', c: 'typed_classes', kind: 'u32', size: 0, names: null, present: null },
+  { name: 'typedFlags', c: 'typed_flags', kind: 'u32', size: 0, names: null, present: null },
+  { name: 'uniformFloor', c: 'uniform_floor', kind: 'f64', size: 0, names: null, present: null },
+  { name: 'worstCasePerWord', c: 'worst_case_per_word', kind: 'f64', size: 0, names: null, present: null },
+  { name: 'typedDropped', c: 'typed_dropped', kind: 'u32', size: 0, names: null, present: null },
+  { name: 'contextPrior', c: 'context_prior', kind: 'f64', size: 0, names: null, present: null },
+]);
+
 // SPDX-License-Identifier: Apache-2.0
 // The JavaScript that the Node.js package (lib/shared.js) and the
 // WebAssembly package (js/shared.js) share: one API, so one copy of what is
@@ -36,8 +81,9 @@ const Status = Object.freeze({
 // both, as a CommonJS and an ES module (every top-level function and const
 // is exported), with OPTIONS of options_table.js in scope.
 //
-// - Names of the C enums by number, and the shapes of release records and
-//   local diagnostics built from their numbers (recordOf, diagnosticsOf).
+// - The shapes of release records and local diagnostics built from their
+//   values (recordOf, diagnosticsOf); the names of the C enums' values and
+//   the record's fields are generate.py's, from include/dxtext/dxtext.h.
 // - Status (the dxt_status codes, which generate.py reads from
 //   include/dxtext/dxtext.h and writes above this file's code), the error
 //   classes, and errorFor: the error of a status.
@@ -85,53 +131,29 @@ function optionPairs(options, wordsOf, invalid) {
   return pairs;
 }
 
-// Names of the C enums, indexed by their numbers (include/dxtext/dxtext.h).
-const MECHANISMS = ['unknown', 'laplace', 'hyperbolic', 'exponential', 'syntf', 'mahalanobis', 'vickrey', 'tem', 'ordering'];
-const GEOMETRIES = ['unknown', 'euclidean', 'poincare'];
-const QUANTIZATIONS = ['unknown', 'f32', 'f16', 'int8'];
-const METRICS = ['unknown', 'euclidean', 'hyperbolic', 'mahalanobis', 'discrete', 'ordering'];
-const RNG_MODES = ['unknown', 'system', 'deterministic'];
-const RELEASES = ['unknown', 'word', 'text', 'bag', 'syntheticBag'];
-const BOUNDS = ['unknown', 'word', 'positionwise', 'bagEmd', 'anyInputs'];
-// DXT_REVEALS_* bits, in bit order.
-const REVEALS = ['wordCount', 'layout', 'caseShape', 'tokenClasses', 'keptWords', 'sentenceBoundaries',
-  'clauseBoundaries', 'typedClasses', 'inputWords', 'negations'];
-// dxt_release_shape and dxt_output_kind, by number.
-const SHAPES = ['keep', 'keep', 'normalize', 'strict'];
-const OUTPUT_KINDS = ['vocabulary', 'top', 'list'];
-// dxt_preset, by number: the presets of tools/options/presets.table.
-const PRESETS = Object.entries(OPTIONS.find((option) => option.name === 'preset').values)
-  .reduce((names, [name, number]) => { names[number] = name; return names; }, []);
-// Token classes in dxt_token_class order, and what a policy did: the local
-// diagnostics' keys.
-const TOKEN_CLASSES = ['inVocabulary', 'outOfVocabulary', 'number', 'stopword'];
+// What a local policy did with a token: the local diagnostics' keys, in
+// the order of their counts (DXT_TOKEN_ACTION_COUNT of them).
 const ACTIONS = ['privatized', 'placeholder', 'dropped', 'kept'];
 
-// The release record (safe to send) from the numbers of a dxt_release_record:
-// { release, mechanism, epsilon, metric, rngMode, isPrivate,
-// modelFingerprint, bound, reveals, draws, epsilonTotal, epsilonVocabulary,
-// releaseShape, outputKind, outputSize, outputDigest, preset, json }.
+// The release record (safe to send) from the values of a dxt_release_record
+// by the camelCase names of RECORD_FIELDS (written above this code from
+// include/dxtext/dxtext.h), and its JSON: each field as it is, an
+// enumeration's value as its name ('unknown' for one this package does not
+// know), the reveals bits as the list of their names, and outputDigest null
+// for the whole vocabulary (whose digest is all zero).
 function recordOf(raw) {
-  return Object.freeze({
-    release: RELEASES[raw.release] || 'unknown',
-    mechanism: MECHANISMS[raw.mechanism] || 'unknown',
-    epsilon: raw.epsilon,
-    metric: METRICS[raw.metric] || 'unknown',
-    rngMode: RNG_MODES[raw.rngMode] || 'unknown',
-    isPrivate: raw.isPrivate,
-    modelFingerprint: raw.modelFingerprint,
-    bound: BOUNDS[raw.bound] || 'unknown',
-    reveals: REVEALS.filter((_, bit) => (raw.reveals & (1 << bit)) !== 0),
-    draws: raw.draws,
-    epsilonTotal: raw.epsilonTotal,
-    epsilonVocabulary: raw.epsilonVocabulary,
-    releaseShape: SHAPES[raw.releaseShape] || 'unknown',
-    outputKind: OUTPUT_KINDS[raw.outputKind] || 'unknown',
-    outputSize: raw.outputSize,
-    outputDigest: raw.outputKind === 0 ? null : raw.outputDigest,
-    preset: PRESETS[raw.preset] || 'unknown',
-    json: raw.json,
-  });
+  const record = {};
+  for (const { name, names } of RECORD_FIELDS) {
+    const value = raw[name];
+    if (names === REVEALS) {
+      record[name] = REVEALS.filter((_, bit) => (value & (1 << bit)) !== 0);
+    } else {
+      record[name] = names ? names[value] || 'unknown' : value;
+    }
+  }
+  if (record.outputKind === 'vocabulary') record.outputDigest = null;
+  record.json = raw.json;
+  return Object.freeze(record);
 }
 
 // The token counts of the input (they describe it: they stay local) from
@@ -274,4 +296,4 @@ const LedgerAnchor = class LedgerAnchor {
   }
 };
 
-module.exports = { Status, optionPairs, MECHANISMS, GEOMETRIES, QUANTIZATIONS, METRICS, RNG_MODES, RELEASES, BOUNDS, REVEALS, SHAPES, OUTPUT_KINDS, PRESETS, TOKEN_CLASSES, ACTIONS, recordOf, diagnosticsOf, STATUS_NAMES, DxtextError, InvalidArgumentError, InvalidEpsilonError, FileError, ModelError, NotAModelError, UnsupportedVersionError, CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError, InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError, ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError, ERROR_CLASSES, errorFor, bytesOf, sameBytes, ANCHOR_BYTES, LedgerAnchor };
+module.exports = { Status, BOUNDS, GEOMETRIES, MECHANISMS, METRICS, OUTPUT_KINDS, PRESETS, QUANTIZATIONS, RELEASES, SHAPES, RNG_MODES, TOKEN_CLASSES, REVEALS, RECORD_FIELDS, optionPairs, ACTIONS, recordOf, diagnosticsOf, STATUS_NAMES, DxtextError, InvalidArgumentError, InvalidEpsilonError, FileError, ModelError, NotAModelError, UnsupportedVersionError, CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError, InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError, ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError, ERROR_CLASSES, errorFor, bytesOf, sameBytes, ANCHOR_BYTES, LedgerAnchor };

@@ -440,42 +440,62 @@ static void set_number(napi_env env, napi_value object, const char *name, double
   napi_set_named_property(env, object, name, v);
 }
 
+static void set_boolean(napi_env env, napi_value object, const char *name, bool value) {
+  napi_value v;
+  napi_get_boolean(env, value, &v);
+  napi_set_named_property(env, object, name, v);
+}
+
+/* @p bytes as lowercase hex, or null when @p bytes is NULL. */
+static void set_hex(napi_env env, napi_value object, const char *name, const uint8_t *bytes, size_t size) {
+  char hex[2 * 64 + 1];
+  size_t i;
+  napi_value v;
+  if (bytes == NULL || size > 64) {
+    napi_get_null(env, &v);
+  } else {
+    for (i = 0; i < size; ++i) snprintf(hex + 2 * i, 3, "%02x", bytes[i]);
+    napi_create_string_utf8(env, hex, 2 * size, &v);
+  }
+  napi_set_named_property(env, object, name, v);
+}
+
+// generated: record (tools/options/generate.py, from include/dxtext/dxtext.h)
+static void set_record_fields(napi_env env, napi_value o, const dxt_release_record *r) {
+  set_number(env, o, "mechanism", (double)r->mechanism);
+  set_number(env, o, "epsilon", (double)r->epsilon);
+  set_number(env, o, "metric", (double)r->metric);
+  set_number(env, o, "rngMode", (double)r->rng_mode);
+  set_boolean(env, o, "isPrivate", r->is_private);
+  set_hex(env, o, "modelFingerprint", r->fingerprint_valid ? r->model_fingerprint : NULL, 32);
+  set_number(env, o, "release", (double)r->release);
+  set_number(env, o, "bound", (double)r->bound);
+  set_number(env, o, "reveals", (double)r->reveals);
+  set_number(env, o, "draws", (double)r->draws);
+  set_number(env, o, "epsilonTotal", (double)r->epsilon_total);
+  set_number(env, o, "epsilonVocabulary", (double)r->epsilon_vocabulary);
+  set_number(env, o, "releaseShape", (double)r->release_shape);
+  set_number(env, o, "outputKind", (double)r->output_kind);
+  set_number(env, o, "outputSize", (double)r->output_size);
+  set_hex(env, o, "outputDigest", r->output_digest, 32);
+  set_number(env, o, "preset", (double)r->preset);
+  set_number(env, o, "typedClasses", (double)r->typed_classes);
+  set_number(env, o, "typedFlags", (double)r->typed_flags);
+  set_number(env, o, "uniformFloor", (double)r->uniform_floor);
+  set_number(env, o, "worstCasePerWord", (double)r->worst_case_per_word);
+  set_number(env, o, "typedDropped", (double)r->typed_dropped);
+  set_number(env, o, "contextPrior", (double)r->context_prior);
+}
+// generated: end record
+
+/* The record's fields by their camelCase names, and its JSON: shared.js's
+   recordOf names the enumerations' values. */
 static napi_value record_object(napi_env env, const dxt_release_record *r) {
   napi_value o, v;
-  uint32_t i;
   char json[4096];
   size_t required = 0;
   napi_create_object(env, &o);
-  set_number(env, o, "release", r->release);
-  set_number(env, o, "mechanism", r->mechanism);
-  set_number(env, o, "epsilon", r->epsilon);
-  set_number(env, o, "metric", r->metric);
-  set_number(env, o, "rngMode", r->rng_mode);
-  napi_get_boolean(env, r->is_private, &v);
-  napi_set_named_property(env, o, "isPrivate", v);
-  if (r->fingerprint_valid) {
-    char hex[65];
-    for (i = 0; i < 32; ++i) snprintf(hex + 2 * i, 3, "%02x", r->model_fingerprint[i]);
-    napi_create_string_utf8(env, hex, 64, &v);
-  } else {
-    napi_get_null(env, &v);
-  }
-  napi_set_named_property(env, o, "modelFingerprint", v);
-  set_number(env, o, "bound", r->bound);
-  set_number(env, o, "reveals", r->reveals);
-  set_number(env, o, "draws", (double)r->draws);
-  set_number(env, o, "epsilonTotal", r->epsilon_total);
-  set_number(env, o, "epsilonVocabulary", r->epsilon_vocabulary);
-  set_number(env, o, "releaseShape", r->release_shape);
-  set_number(env, o, "outputKind", r->output_kind);
-  set_number(env, o, "outputSize", r->output_size);
-  {
-    char hex[65];
-    for (i = 0; i < 32; ++i) snprintf(hex + 2 * i, 3, "%02x", r->output_digest[i]);
-    napi_create_string_utf8(env, hex, 64, &v);
-    napi_set_named_property(env, o, "outputDigest", v);
-  }
-  set_number(env, o, "preset", r->preset);
+  set_record_fields(env, o, r);
   if (dxt_release_record_to_json(r, json, sizeof json, &required) == DXT_OK) {
     napi_create_string_utf8(env, json, required - 1, &v);
     napi_set_named_property(env, o, "json", v);

@@ -85,39 +85,50 @@ export interface ActionCounts {
   kept: number;
 }
 
-/** What a call released and the guarantee it carries: safe to send with the output. */
+/**
+ * What a call released and the guarantee it carries: safe to send with the output. Its fields
+ * are those of dxt_release_record (include/dxtext/dxtext.h documents each), in camelCase.
+ */
 export interface ReleaseRecord {
-  release: 'word' | 'text' | 'bag' | 'syntheticBag' | 'unknown';
-  mechanism: Mechanism | 'unknown';
-  /** Per word, per unit of the metric. */
-  epsilon: number;
-  metric: 'euclidean' | 'hyperbolic' | 'mahalanobis' | 'discrete' | 'unknown';
-  rngMode: 'system' | 'deterministic' | 'unknown';
-  isPrivate: boolean;
-  modelFingerprint: string | null;
-  /** word: eps*d(w,w'); positionwise (ordered text): eps*sum_i d(x_i,x'_i);
-      bagEmd: eps*N*EMD(b,b'); anyInputs: epsilonTotal-DP between any two inputs. */
-  bound: 'word' | 'positionwise' | 'bagEmd' | 'anyInputs' | 'unknown';
-  /** Features of the input the output shows as they are. */
-  reveals: Array<
-    'wordCount' | 'layout' | 'caseShape' | 'tokenClasses' | 'keptWords' | 'sentenceBoundaries' | 'clauseBoundaries'
-    | 'typedClasses' | 'inputWords'
-  >;
-  /** anyInputs: the number of draws; 0 otherwise. */
-  draws: number;
-  /** anyInputs: epsilon * draws; 0 otherwise. */
-  epsilonTotal: number;
-  /** syntf only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of epsilon. */
-  epsilonVocabulary: number;
-  /** What of the input's form the text release copied. */
-  releaseShape: 'keep' | 'normalize' | 'strict' | 'unknown';
-  /** Which words the mechanism could release: all, the N most frequent, or a list. */
-  outputKind: 'vocabulary' | 'top' | 'list' | 'unknown';
-  outputSize: number;
-  /** SHA-256 of those words (hex), null for the whole vocabulary. */
-  outputDigest: string | null;
-  /** The preset of the options ('none' without one); the fields above are its resolved values. */
-  preset: Preset | 'none' | 'unknown';
+  readonly mechanism: 'unknown' | 'laplace' | 'hyperbolic' | 'exponential' | 'syntf' | 'mahalanobis' | 'vickrey' | 'tem' | 'ordering';
+  /** per word, per unit of the metric */
+  readonly epsilon: number;
+  /** dxt_metric: the distance d of the bound */
+  readonly metric: 'unknown' | 'euclidean' | 'hyperbolic' | 'mahalanobis' | 'discrete' | 'ordering';
+  readonly rngMode: 'unknown' | 'system' | 'deterministic';
+  /** false when rng_mode is deterministic or DXT_REVEALS_INPUT_WORDS is set */
+  readonly isPrivate: boolean;
+  /** SHA-256 of the model file */
+  readonly modelFingerprint: string | null;
+  readonly release: 'unknown' | 'word' | 'text' | 'bag' | 'syntheticBag';
+  readonly bound: 'unknown' | 'word' | 'positionwise' | 'bagEmd' | 'anyInputs';
+  readonly reveals: Array<'wordCount' | 'layout' | 'caseShape' | 'tokenClasses' | 'keptWords' | 'sentenceBoundaries' | 'clauseBoundaries' | 'typedClasses' | 'inputWords' | 'negations'>;
+  /** DXT_BOUND_ANY_INPUTS: the number of draws n_out; 0 otherwise. */
+  readonly draws: number;
+  /** DXT_BOUND_ANY_INPUTS: epsilon * draws; 0 otherwise. */
+  readonly epsilonTotal: number;
+  readonly epsilonVocabulary: number;
+  /** dxt_release_shape of the call (DXT_SHAPE_KEEP by default) */
+  readonly releaseShape: 'keep' | 'normalize' | 'strict' | 'unknown';
+  /** dxt_output_kind: the words the mechanism could release */
+  readonly outputKind: 'vocabulary' | 'top' | 'list' | 'unknown';
+  /** how many words those are */
+  readonly outputSize: number;
+  /** SHA-256 of those words (all zero for the whole vocabulary) */
+  readonly outputDigest: string | null;
+  /** the dxt_preset the options named (DXT_PRESET_NONE when none) */
+  readonly preset: 'none' | 'readable' | 'features' | 'strongest' | 'unknown';
+  /** bit (1u << dxt_typed_class) of each class whose tokens become a member or its placeholder */
+  readonly typedClasses: number;
+  readonly typedFlags: number;
+  /** the floor p of the options (0: none) */
+  readonly uniformFloor: number;
+  /** the largest loss in nats of one privatised word (infinity: none known) */
+  readonly worstCasePerWord: number;
+  /** bit (1u << dxt_typed_class) of each class whose tokens are dropped */
+  readonly typedDropped: number;
+  /** the strength B of the context prior (0: none) */
+  readonly contextPrior: number;
   json: string;
 }
 

@@ -77,17 +77,19 @@ class ReleaseRecord:
 
     __slots__ = ("_raw",)
 
+    # generated: record (tools/options/generate.py, from include/dxtext/dxtext.h)
     _TYPES: Dict[str, Any] = {
-        "release": ReleaseKind,
         "mechanism": Mechanism,
         "metric": Metric,
         "rng_mode": RngMode,
+        "release": ReleaseKind,
         "bound": Bound,
         "reveals": Reveals,
         "release_shape": ReleaseShape,
-        "preset": Preset,
         "output_kind": OutputKind,
+        "preset": Preset,
     }
+    # generated: end record
     _ALIASES = {"floor": "uniform_floor"}
     # Fields that are an attribute of another form (model_fingerprint) or none.
     _HIDDEN = {"struct_size", "fingerprint_valid"}

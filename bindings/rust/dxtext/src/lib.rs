@@ -38,7 +38,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use ledger::{Ledger, LedgerAnchor, LedgerOptions, LedgerRelease, LedgerTotals};
 pub use model::{default_model_path, Geometry, Model, ModelInfo};
 pub use options::{Mechanism, Options, OutputSet, Policy, Preset, ReleaseShape, Sampler, Search, TokenClass};
-pub use report::{Bound, Calibration, LocalDiagnostics, Metric, ReleaseKind, ReleaseRecord};
+pub use report::{Bound, Calibration, LocalDiagnostics, Metric, OutputKind, ReleaseKind, ReleaseRecord, RngMode};
 
 /// The smallest epsilon every call accepts (`DXT_EPSILON_MIN`); below it the
 /// arithmetic of the mechanisms is not guaranteed to stay finite.

@@ -112,6 +112,57 @@ impl Bound {
         }
     }
 }
+
+///
+/// The C API's `dxt_rng_mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RngMode {
+    /// `DXT_RNG_SYSTEM`: OpenSSL RAND_priv_bytes: the private mode.
+    System,
+    /// `DXT_RNG_DETERMINISTIC`: AES-256-CTR keyed by a 32-byte seed: NOT private, for tests and
+    /// reproducible research.
+    Deterministic,
+    /// `DXT_RNG_UNKNOWN`, or a value this crate does not know (a newer library).
+    Unknown,
+}
+
+impl RngMode {
+    pub(crate) fn from_raw(raw: sys::dxt_rng_mode) -> RngMode {
+        match raw {
+            sys::DXT_RNG_SYSTEM => RngMode::System,
+            sys::DXT_RNG_DETERMINISTIC => RngMode::Deterministic,
+            _ => RngMode::Unknown,
+        }
+    }
+}
+
+/// Which words a mechanism may release (dxt_release_record.output_kind).
+///
+/// The C API's `dxt_output_kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OutputKind {
+    /// `DXT_OUTPUT_VOCABULARY`: The whole vocabulary.
+    Vocabulary,
+    /// `DXT_OUTPUT_TOP`: The N most frequent words (output_top).
+    Top,
+    /// `DXT_OUTPUT_LIST`: A word list of the application (output_set).
+    List,
+    /// A value this crate does not know (a newer library).
+    Unknown,
+}
+
+impl OutputKind {
+    pub(crate) fn from_raw(raw: sys::dxt_output_kind) -> OutputKind {
+        match raw {
+            sys::DXT_OUTPUT_VOCABULARY => OutputKind::Vocabulary,
+            sys::DXT_OUTPUT_TOP => OutputKind::Top,
+            sys::DXT_OUTPUT_LIST => OutputKind::List,
+            _ => OutputKind::Unknown,
+        }
+    }
+}
 // generated: end enums
 
 /// Calls `to_json(p, buffer, capacity, &required)` until the buffer fits.
@@ -154,10 +205,17 @@ impl ReleaseRecord {
         &mut self.raw
     }
 
-    pub fn release(&self) -> ReleaseKind {
-        ReleaseKind::from_raw(self.raw.release)
+    /// The record as one line of JSON: its fields, the guarantee in words
+    /// and what the output reveals.
+    pub fn to_json(&self) -> Result<String> {
+        json_of(&self.raw, sys::dxt_release_record_to_json)
     }
+}
 
+// The fields of the record, as the C struct has them: every field but
+// struct_size, with its enumeration's type where it holds one.
+// generated: fields (tools/options/generate.py, from include/dxtext/dxtext.h)
+impl ReleaseRecord {
     pub fn mechanism(&self) -> Option<Mechanism> {
         Mechanism::from_raw(self.raw.mechanism)
     }
@@ -167,66 +225,108 @@ impl ReleaseRecord {
         self.raw.epsilon
     }
 
-    /// The distance d of the bound.
+    /// dxt_metric: the distance d of the bound.
     pub fn metric(&self) -> Metric {
         Metric::from_raw(self.raw.metric)
     }
 
-    /// False when the noise came from a seeded (deterministic) context.
+    pub fn rng_mode(&self) -> RngMode {
+        RngMode::from_raw(self.raw.rng_mode)
+    }
+
+    /// False when rng_mode is deterministic or DXT_REVEALS_INPUT_WORDS is set.
     pub fn is_private(&self) -> bool {
         self.raw.is_private
     }
 
     /// SHA-256 of the model file, when the record carries it.
     pub fn model_fingerprint(&self) -> Option<[u8; 32]> {
-        if self.raw.fingerprint_valid {
-            Some(self.raw.model_fingerprint)
-        } else {
-            None
-        }
+        self.raw.fingerprint_valid.then_some(self.raw.model_fingerprint)
+    }
+
+    pub fn release(&self) -> ReleaseKind {
+        ReleaseKind::from_raw(self.raw.release)
     }
 
     pub fn bound(&self) -> Bound {
         Bound::from_raw(self.raw.bound)
     }
 
-    /// `DXT_REVEALS_*` bits: features of the input the output shows as they are.
     pub fn reveals(&self) -> u32 {
         self.raw.reveals
     }
 
-    /// `Bound::AnyInputs`: the number of draws; 0 otherwise.
+    /// DXT_BOUND_ANY_INPUTS: the number of draws n_out; 0 otherwise.
     pub fn draws(&self) -> u64 {
         self.raw.draws
     }
 
-    /// `Bound::AnyInputs`: eps·draws; 0 otherwise.
+    /// DXT_BOUND_ANY_INPUTS: epsilon * draws; 0 otherwise.
     pub fn epsilon_total(&self) -> f64 {
         self.raw.epsilon_total
     }
 
-    /// What of the input's form the release copied.
-    /// The preset of the call's options, or None without one.
-    pub fn preset(&self) -> Option<Preset> {
-        Preset::from_raw(self.raw.preset)
-    }
-
-    pub fn release_shape(&self) -> ReleaseShape {
-        // 0 (DXT_SHAPE_DEFAULT) is keep.
-        ReleaseShape::from_raw(self.raw.release_shape).unwrap_or(ReleaseShape::Keep)
-    }
-
-    /// SynTF only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of eps.
+    /// Syntf only (0 otherwise): epsilon + ln eta(epsilon, V) <= epsilon, from the vocabulary size
+    /// V (docs/guarantees.md, syntf); it may replace epsilon in the bound.
     pub fn epsilon_vocabulary(&self) -> f64 {
         self.raw.epsilon_vocabulary
     }
 
-    /// The record as one line of JSON: its fields, the guarantee in words
-    /// and what the output reveals.
-    pub fn to_json(&self) -> Result<String> {
-        json_of(&self.raw, sys::dxt_release_record_to_json)
+    /// dxt_release_shape of the call (DXT_SHAPE_KEEP by default).
+    pub fn release_shape(&self) -> ReleaseShape {
+        ReleaseShape::from_raw(self.raw.release_shape).unwrap_or(ReleaseShape::Keep)
+    }
+
+    /// dxt_output_kind: the words the mechanism could release.
+    pub fn output_kind(&self) -> OutputKind {
+        OutputKind::from_raw(self.raw.output_kind)
+    }
+
+    /// How many words those are.
+    pub fn output_size(&self) -> u32 {
+        self.raw.output_size
+    }
+
+    /// SHA-256 of those words (all zero for the whole vocabulary).
+    pub fn output_digest(&self) -> [u8; 32] {
+        self.raw.output_digest
+    }
+
+    /// The dxt_preset the options named (DXT_PRESET_NONE when none).
+    pub fn preset(&self) -> Option<Preset> {
+        Preset::from_raw(self.raw.preset)
+    }
+
+    /// Bit (1u << dxt_typed_class) of each class whose tokens become a member or its placeholder.
+    pub fn typed_classes(&self) -> u32 {
+        self.raw.typed_classes
+    }
+
+    pub fn typed_flags(&self) -> u32 {
+        self.raw.typed_flags
+    }
+
+    /// The floor p of the options (0: none).
+    pub fn uniform_floor(&self) -> f64 {
+        self.raw.uniform_floor
+    }
+
+    /// The largest loss in nats of one privatised word (infinity: none known).
+    pub fn worst_case_per_word(&self) -> f64 {
+        self.raw.worst_case_per_word
+    }
+
+    /// Bit (1u << dxt_typed_class) of each class whose tokens are dropped.
+    pub fn typed_dropped(&self) -> u32 {
+        self.raw.typed_dropped
+    }
+
+    /// The strength B of the context prior (0: none).
+    pub fn context_prior(&self) -> f64 {
+        self.raw.context_prior
     }
 }
+// generated: end fields
 
 /// What a call did to the tokens of its input. It DESCRIBES THE INPUT (for
 /// example its share of out-of-vocabulary words) and no guarantee covers it:

@@ -305,13 +305,15 @@ fn snake(value: impl std::fmt::Debug) -> String {
 
 // What the typed record says, by the keys of its JSON. A key the JSON leaves
 // out has no value here: "none", 0 or null.
-fn typed(record: &ReleaseRecord) -> [(&'static str, Json); 12] {
+fn typed(record: &ReleaseRecord) -> [(&'static str, Json); 16] {
+    let finite = |x: f64| if x.is_finite() { Json::Number(x) } else { Json::Null };
     let fingerprint = record.model_fingerprint().map(|f| f.iter().map(|b| format!("{:02x}", b)).collect());
     [
         ("release", Json::Text(snake(record.release()))),
         ("mechanism", Json::Text(record.mechanism().map_or("none".to_string(), snake))),
         ("epsilon", Json::Number(record.epsilon())),
         ("metric", Json::Text(snake(record.metric()))),
+        ("rng", Json::Text(snake(record.rng_mode()))),
         ("private", Json::Bool(record.is_private())),
         ("model_sha256", fingerprint.map_or(Json::Null, Json::Text)),
         ("bound", Json::Text(snake(record.bound()))),
@@ -320,6 +322,9 @@ fn typed(record: &ReleaseRecord) -> [(&'static str, Json); 12] {
         ("epsilon_vocabulary", Json::Number(record.epsilon_vocabulary())),
         ("shape", Json::Text(snake(record.release_shape()))),
         ("preset", Json::Text(record.preset().map_or("none".to_string(), snake))),
+        ("worst_case_per_word", finite(record.worst_case_per_word())),
+        ("floor", Json::Number(record.uniform_floor())),
+        ("context_prior", Json::Number(record.context_prior())),
     ]
 }
 

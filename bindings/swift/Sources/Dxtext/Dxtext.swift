@@ -22,26 +22,54 @@ public struct DxtextError: Error, CustomStringConvertible {
 
     public var description: String { message.isEmpty ? statusName : message }
 
+    // generated: statuses (tools/options/generate.py, from include/dxtext/dxtext.h)
+    /// A NULL pointer, a bad option or value, or a bad struct_size.
     public static let invalidArgument: Int32 = 1
+    /// Epsilon is not finite, outside [DXT_EPSILON_MIN, DXT_EPSILON_MAX], or below the
+    /// mechanism's bound.
     public static let invalidEpsilon: Int32 = 2
+    /// A file could not be opened, read or written.
     public static let io: Int32 = 3
+    /// The bytes are not a .dxe model (bad magic).
     public static let notAModel: Int32 = 4
+    /// The model's major format version is newer than this library.
+    public static let unsupportedVersion: Int32 = 5
+    /// A field of the model fails validation.
     public static let corruptModel: Int32 = 6
+    /// The model is shorter than its header says.
     public static let truncatedModel: Int32 = 7
+    /// A stored SHA-256 digest does not match.
     public static let digestMismatch: Int32 = 8
+    /// Memory ran out; nothing was released.
+    public static let outOfMemory: Int32 = 9
+    /// The random generator failed; nothing was released.
     public static let rngFailure: Int32 = 10
+    /// The input is not valid UTF-8.
+    public static let invalidUtf8: Int32 = 11
+    /// A word or index is not in the vocabulary, or there is no default model.
     public static let notFound: Int32 = 12
+    /// The mechanism, geometry or option is not supported here.
+    public static let unsupported: Int32 = 13
+    /// A count or size exceeds a documented limit, or a buffer is too small.
     public static let inputTooLarge: Int32 = 14
+    /// Malformed input to a converter.
+    public static let parse: Int32 = 15
+    /// A bug in dxtext; please report it.
+    public static let `internal`: Int32 = 16
+    /// Another thread is inside a call on the same context; nothing was done. A context is
+    /// for one thread at a time: give each thread its own.
     public static let contextBusy: Int32 = 17
-    /// A DxLedger refused the release: it would pass the scope's cap.
-    /// Nothing was drawn, released or spent.
+    /// A ledger refused the release: it would pass the scope's cap. Nothing was drawn,
+    /// released or spent (see "Privacy ledger").
     public static let budgetExceeded: Int32 = 18
-    /// The ledger file fails its MAC or format checks; it is left as it is.
+    /// A ledger file fails its MAC or its format checks (damaged, truncated, edited, or
+    /// opened with another app key); it is left as it is, never reset.
     public static let ledgerCorrupt: Int32 = 19
-    /// The ledger file is older than the anchor the app kept for it (an
-    /// earlier copy was put back, or the file was deleted or replaced);
-    /// nothing was drawn or released. See LedgerAnchor.
+    /// A ledger is older than the anchor the app kept for it (an earlier copy of its file
+    /// was put back, or the file was deleted or replaced): the call is refused, nothing is
+    /// drawn or released (see "Rollback").
     public static let ledgerRollback: Int32 = 20
+    // generated: end statuses
 }
 
 /// Throws DxtextError for any status but DXT_OK (0).
@@ -306,50 +334,79 @@ public struct PrivatizeOptions {
 /// Every field depends only on the options, the model and the generator
 /// mode, never on the input: safe to send beside the output.
 public struct ReleaseRecord {
-    /// dxt_release_kind: 1 word, 2 text, 3 bag, 4 synthetic bag.
-    public let release: UInt32
+    // generated: fields (tools/options/generate.py, from include/dxtext/dxtext.h)
     public let mechanism: UInt32
     /// Per word, per unit of the metric.
     public let epsilon: Double
-    /// dxt_metric: 1 Euclidean, 2 hyperbolic, 3 Mahalanobis, 4 discrete, 5 ordering.
+    /// dxt_metric: the distance d of the bound.
     public let metric: UInt32
-    /// False for seeded (deterministic) noise.
+    public let rngMode: UInt32
+    /// False when rng_mode is deterministic or DXT_REVEALS_INPUT_WORDS is set.
     public let isPrivate: Bool
-    /// SHA-256 of the model file, or nil.
+    /// SHA-256 of the model file.
     public let modelFingerprint: [UInt8]?
-    /// dxt_bound: 1 word (eps*d(w,w')), 2 positionwise (ordered text:
-    /// eps*sum_i d(x_i,x'_i); not EMD), 3 bag EMD (eps*N*EMD), 4 any inputs
-    /// (epsilonTotal-DP).
+    public let release: UInt32
     public let bound: UInt32
-    /// DXT_REVEALS_* bits: features of the input the output shows as they are.
     public let reveals: UInt32
-    /// Bound 4: the number of draws; 0 otherwise.
+    /// DXT_BOUND_ANY_INPUTS: the number of draws n_out; 0 otherwise.
     public let draws: UInt64
-    /// Bound 4: epsilon * draws; 0 otherwise.
+    /// DXT_BOUND_ANY_INPUTS: epsilon * draws; 0 otherwise.
     public let epsilonTotal: Double
-    /// SynTF only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of epsilon.
+    /// Syntf only (0 otherwise): epsilon + ln eta(epsilon, V) <= epsilon, from the
+    /// vocabulary size V (docs/guarantees.md, syntf); it may replace epsilon in the bound.
     public let epsilonVocabulary: Double
-    /// What of the input's form the release copied.
+    /// dxt_release_shape of the call (DXT_SHAPE_KEEP by default).
     public let releaseShape: ReleaseShape
-    /// The preset of the call's options (nil without one).
+    /// dxt_output_kind: the words the mechanism could release.
+    public let outputKind: UInt32
+    /// How many words those are.
+    public let outputSize: UInt32
+    /// SHA-256 of those words (all zero for the whole vocabulary).
+    public let outputDigest: [UInt8]
+    /// The dxt_preset the options named (DXT_PRESET_NONE when none).
     public let preset: Preset?
+    /// Bit (1u << dxt_typed_class) of each class whose tokens become a member or its
+    /// placeholder.
+    public let typedClasses: UInt32
+    public let typedFlags: UInt32
+    /// The floor p of the options (0: none).
+    public let uniformFloor: Double
+    /// The largest loss in nats of one privatised word (infinity: none known).
+    public let worstCasePerWord: Double
+    /// Bit (1u << dxt_typed_class) of each class whose tokens are dropped.
+    public let typedDropped: UInt32
+    /// The strength B of the context prior (0: none).
+    public let contextPrior: Double
+    // generated: end fields
     /// The record as one line of JSON, as the C library writes it.
     public let json: String
 
     init(_ r: dxt_release_record) throws {
-        release = r.release
+        // generated: init (tools/options/generate.py, from include/dxtext/dxtext.h)
         mechanism = r.mechanism
         epsilon = r.epsilon
         metric = r.metric
+        rngMode = r.rng_mode
         isPrivate = r.is_private
         modelFingerprint = r.fingerprint_valid ? withUnsafeBytes(of: r.model_fingerprint) { Array($0) } : nil
+        release = r.release
         bound = r.bound
         reveals = r.reveals
         draws = r.draws
         epsilonTotal = r.epsilon_total
         epsilonVocabulary = r.epsilon_vocabulary
         releaseShape = ReleaseShape(rawValue: r.release_shape) ?? .keep
+        outputKind = r.output_kind
+        outputSize = r.output_size
+        outputDigest = withUnsafeBytes(of: r.output_digest) { Array($0) }
         preset = Preset(rawValue: r.preset)
+        typedClasses = r.typed_classes
+        typedFlags = r.typed_flags
+        uniformFloor = r.uniform_floor
+        worstCasePerWord = r.worst_case_per_word
+        typedDropped = r.typed_dropped
+        contextPrior = r.context_prior
+        // generated: end init
         var copy = r
         var required = 0
         let status = dxt_release_record_to_json(&copy, nil, 0, &required)

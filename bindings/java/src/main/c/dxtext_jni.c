@@ -189,29 +189,49 @@ static int get_options(JNIEnv *env, jlong context_handle, jobjectArray names, jo
   return 1;
 }
 
-/* Layout of DxReleaseRecord's array. */
-static void put_record(JNIEnv *env, const dxt_release_record *r, jdoubleArray values, jbyteArray fingerprint,
+// generated: record (tools/options/generate.py, from include/dxtext/dxtext.h)
+enum { RECORD_VALUES = 22, RECORD_BYTES = 64 };
+
+/* The record as DxReleaseRecord's arrays (of RECORD_VALUES and RECORD_BYTES). */
+static void record_values(const dxt_release_record *r, jdouble *v, jbyte *bytes) {
+  v[0] = (jdouble)r->mechanism;
+  v[1] = (jdouble)r->epsilon;
+  v[2] = (jdouble)r->metric;
+  v[3] = (jdouble)r->rng_mode;
+  v[4] = (jdouble)r->is_private;
+  v[5] = (jdouble)r->release;
+  v[6] = (jdouble)r->bound;
+  v[7] = (jdouble)r->reveals;
+  v[8] = (jdouble)r->draws;
+  v[9] = (jdouble)r->epsilon_total;
+  v[10] = (jdouble)r->epsilon_vocabulary;
+  v[11] = (jdouble)r->release_shape;
+  v[12] = (jdouble)r->output_kind;
+  v[13] = (jdouble)r->output_size;
+  v[14] = (jdouble)r->preset;
+  v[15] = (jdouble)r->typed_classes;
+  v[16] = (jdouble)r->typed_flags;
+  v[17] = (jdouble)r->uniform_floor;
+  v[18] = (jdouble)r->worst_case_per_word;
+  v[19] = (jdouble)r->typed_dropped;
+  v[20] = (jdouble)r->context_prior;
+  v[21] = (jdouble)r->fingerprint_valid;
+  memcpy(bytes + 0, r->model_fingerprint, 32);
+  memcpy(bytes + 32, r->output_digest, 32);
+}
+// generated: end record
+
+/* The record into DxReleaseRecord's arrays, and its JSON into json[0]. */
+static void put_record(JNIEnv *env, const dxt_release_record *r, jdoubleArray values, jbyteArray bytes,
                        jobjectArray json) {
-  jdouble v[14];
+  jdouble v[RECORD_VALUES];
+  jbyte b[RECORD_BYTES];
   char text[4096];
   size_t required = 0;
-  if (values == NULL) return;
-  v[0] = r->release;
-  v[1] = r->mechanism;
-  v[2] = r->epsilon;
-  v[3] = r->metric;
-  v[4] = r->rng_mode;
-  v[5] = r->is_private ? 1 : 0;
-  v[6] = r->fingerprint_valid ? 1 : 0;
-  v[7] = r->bound;
-  v[8] = r->reveals;
-  v[9] = (jdouble)r->draws;
-  v[10] = r->epsilon_total;
-  v[11] = r->epsilon_vocabulary;
-  v[12] = r->release_shape;
-  v[13] = r->preset;
-  (*env)->SetDoubleArrayRegion(env, values, 0, 14, v);
-  if (fingerprint != NULL) (*env)->SetByteArrayRegion(env, fingerprint, 0, 32, (const jbyte *)r->model_fingerprint);
+  if (values == NULL || bytes == NULL) return;
+  record_values(r, v, b);
+  (*env)->SetDoubleArrayRegion(env, values, 0, RECORD_VALUES, v);
+  (*env)->SetByteArrayRegion(env, bytes, 0, RECORD_BYTES, b);
   if (json != NULL && dxt_release_record_to_json(r, text, sizeof text, &required) == DXT_OK)
     (*env)->SetObjectArrayElement(env, json, 0, new_bytes(env, text, required - 1));
 }

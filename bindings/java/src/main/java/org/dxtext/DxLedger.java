@@ -69,17 +69,17 @@ public final class DxLedger implements AutoCloseable {
   public synchronized DxLedgerRelease privatizeText(DxPrivatizer privatizer, String text, DxOptions options,
       boolean fresh) {
     long ledger = live();
-    double[] r = new double[DxReleaseRecord.LENGTH];
-    byte[] fingerprint = new byte[32];
+    double[] r = new double[DxReleaseRecord.VALUES];
+    byte[] recordBytes = new byte[DxReleaseRecord.BYTES];
     byte[][] json = new byte[2][];
     boolean[] memoised = new boolean[1];
     byte[] out;
     synchronized (privatizer) {
       out = DxNative.ledgerPrivatizeText(ledger, privatizer.liveHandle(), options.names(), options.values(),
-          options.lists(), utf8(text), fresh, memoised, r, fingerprint, json);
+          options.lists(), utf8(text), fresh, memoised, r, recordBytes, json);
     }
     return new DxLedgerRelease(new String(out, StandardCharsets.UTF_8), memoised[0],
-        new DxReleaseRecord(r, fingerprint, json[0]));
+        new DxReleaseRecord(r, recordBytes, json[0]));
   }
 
   /** The scope's totals, read from the file. */

@@ -43,18 +43,19 @@ final class DxNative {
   static native void contextDestroy(long context);
 
   /**
-   * record, fingerprint, json (of length 2): the release record's outputs, or all null for none;
+   * record, recordBytes, json (of length 2): the release record's outputs (DxReleaseRecord.VALUES
+   * and BYTES long), or all null for none;
    * diagnostics: the local diagnostics' values (JSON in json[1]), or null for none.
    */
   static native byte[] privatizeText(long context, byte[][] names, byte[][] values, boolean[] lists,
-      byte[] text, double[] record, double[] diagnostics, byte[] fingerprint, byte[][] json);
+      byte[] text, double[] record, double[] diagnostics, byte[] recordBytes, byte[][] json);
 
   static native byte[] privatizeWord(long context, byte[][] names, byte[][] values, boolean[] lists,
-      byte[] word, double[] record, double[] diagnostics, byte[] fingerprint, byte[][] json);
+      byte[] word, double[] record, double[] diagnostics, byte[] recordBytes, byte[][] json);
 
   /** Returns {byte[][] words, long[] counts}; nOut < 0 privatises, else SynTF. */
   static native Object[] privatizeBag(long context, byte[][] names, byte[][] values, boolean[] lists,
-      byte[][] words, long[] counts, int nOut, double[] record, double[] diagnostics, byte[] fingerprint,
+      byte[][] words, long[] counts, int nOut, double[] record, double[] diagnostics, byte[] recordBytes,
       byte[][] json);
 
   /**
@@ -77,7 +78,7 @@ final class DxNative {
   static native byte[] ledgerJson(long ledger);
 
   static native byte[] ledgerPrivatizeText(long ledger, long context, byte[][] names, byte[][] values,
-      boolean[] lists, byte[] text, boolean fresh, boolean[] memoised, double[] record, byte[] fingerprint,
+      boolean[] lists, byte[] text, boolean fresh, boolean[] memoised, double[] record, byte[] recordBytes,
       byte[][] json);
 
   static native double[] calibrate(long context, byte[][] names, byte[][] values, boolean[] lists,

@@ -77,13 +77,13 @@ public final class DxPrivatizer implements AutoCloseable {
   }
 
   private DxText textCall(String text, DxOptions options, boolean withDiagnostics) {
-    double[] r = new double[DxReleaseRecord.LENGTH];
+    double[] r = new double[DxReleaseRecord.VALUES];
     double[] d = withDiagnostics ? new double[DxLocalDiagnostics.LENGTH] : null;
-    byte[] fingerprint = new byte[32];
+    byte[] recordBytes = new byte[DxReleaseRecord.BYTES];
     byte[][] json = new byte[2][];
     byte[] out = DxNative.privatizeText(live(), options.names(), options.values(), options.lists(), utf8(text), r, d,
-        fingerprint, json);
-    return new DxText(string(out), new DxReleaseRecord(r, fingerprint, json[0]),
+        recordBytes, json);
+    return new DxText(string(out), new DxReleaseRecord(r, recordBytes, json[0]),
         d == null ? null : new DxLocalDiagnostics(d, json[1]));
   }
 
@@ -120,19 +120,19 @@ public final class DxPrivatizer implements AutoCloseable {
       counts[i] = e.getValue();
       ++i;
     }
-    double[] r = new double[DxReleaseRecord.LENGTH];
+    double[] r = new double[DxReleaseRecord.VALUES];
     double[] d = withDiagnostics ? new double[DxLocalDiagnostics.LENGTH] : null;
-    byte[] fingerprint = new byte[32];
+    byte[] recordBytes = new byte[DxReleaseRecord.BYTES];
     byte[][] json = new byte[2][];
     Object[] out = DxNative.privatizeBag(live(), options.names(), options.values(), options.lists(), words, counts,
-        nOut, r, d, fingerprint, json);
+        nOut, r, d, recordBytes, json);
     byte[][] outWords = (byte[][]) out[0];
     long[] outCounts = (long[]) out[1];
     Map<String, Long> result = new LinkedHashMap<>();
     for (int k = 0; k < outWords.length; ++k) {
       result.put(string(outWords[k]), outCounts[k]);
     }
-    return new DxBag(result, new DxReleaseRecord(r, fingerprint, json[0]),
+    return new DxBag(result, new DxReleaseRecord(r, recordBytes, json[0]),
         d == null ? null : new DxLocalDiagnostics(d, json[1]));
   }
 

@@ -2,6 +2,7 @@
 package org.dxtext;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -11,11 +12,6 @@ import java.util.Set;
  * to send beside the output.
  */
 public final class DxReleaseRecord {
-  // Layout of the array the native code fills.
-  static final int RELEASE = 0, MECHANISM = 1, EPSILON = 2, METRIC = 3, RNG_MODE = 4, IS_PRIVATE = 5;
-  static final int FINGERPRINT_VALID = 6, BOUND = 7, REVEALS = 8, DRAWS = 9, EPSILON_TOTAL = 10;
-  static final int EPSILON_VOCABULARY = 11, RELEASE_SHAPE = 12, PRESET = 13, LENGTH = 14;
-
   /** The smallest and largest epsilon every call accepts (DXT_EPSILON_MIN, DXT_EPSILON_MAX). */
   public static final double EPSILON_MIN = 1e-6, EPSILON_MAX = 1e6;
 
@@ -81,6 +77,28 @@ public final class DxReleaseRecord {
     ANY_INPUTS
   }
 
+  /** The C API's {@code dxt_rng_mode}. */
+  public enum RngMode {
+    UNKNOWN,
+    /** OpenSSL RAND_priv_bytes: the private mode. */
+    SYSTEM,
+    /** AES-256-CTR keyed by a 32-byte seed: NOT private, for tests and reproducible research. */
+    DETERMINISTIC
+  }
+
+  /**
+   * Which words a mechanism may release (dxt_release_record.output_kind). The C API's {@code
+   * dxt_output_kind}.
+   */
+  public enum OutputKind {
+    /** The whole vocabulary. */
+    VOCABULARY,
+    /** The N most frequent words (output_top). */
+    TOP,
+    /** A word list of the application (output_set). */
+    LIST
+  }
+
   /** Features of the input that the output shows as they are (DXT_REVEALS_* bits, in order). */
   public enum Reveals {
     /** How many words (bag: occurrences) were not dropped. */
@@ -129,12 +147,12 @@ public final class DxReleaseRecord {
   // generated: end enums
 
   private final double[] values;
-  private final byte[] fingerprint;
+  private final byte[] bytes;
   private final String json;
 
-  DxReleaseRecord(double[] values, byte[] fingerprint, byte[] json) {
+  DxReleaseRecord(double[] values, byte[] bytes, byte[] json) {
     this.values = values.clone();
-    this.fingerprint = fingerprint.clone();
+    this.bytes = bytes.clone();
     this.json = new String(json, StandardCharsets.UTF_8);
   }
 
@@ -144,11 +162,43 @@ public final class DxReleaseRecord {
     return i >= 0 && i < all.length ? all[i] : all[0];
   }
 
-  public Release getRelease() {
-    return of(Release.class, values[RELEASE]);
+  private static <E extends Enum<E>> Set<E> bits(Class<E> type, double value) {
+    Set<E> out = EnumSet.noneOf(type);
+    long bits = (long) value;
+    for (E e : type.getEnumConstants()) {
+      if ((bits & (1L << e.ordinal())) != 0) {
+        out.add(e);
+      }
+    }
+    return out;
   }
 
-  /** The mechanism, or null if this binding does not know it. */
+  // generated: fields (tools/options/generate.py, from include/dxtext/dxtext.h)
+  // Layout of the arrays the native code fills (record_values in dxtext_jni.c).
+  static final int MECHANISM = 0;
+  static final int EPSILON = 1;
+  static final int METRIC = 2;
+  static final int RNG_MODE = 3;
+  static final int IS_PRIVATE = 4;
+  static final int RELEASE = 5;
+  static final int BOUND = 6;
+  static final int REVEALS = 7;
+  static final int DRAWS = 8;
+  static final int EPSILON_TOTAL = 9;
+  static final int EPSILON_VOCABULARY = 10;
+  static final int RELEASE_SHAPE = 11;
+  static final int OUTPUT_KIND = 12;
+  static final int OUTPUT_SIZE = 13;
+  static final int PRESET = 14;
+  static final int TYPED_CLASSES = 15;
+  static final int TYPED_FLAGS = 16;
+  static final int UNIFORM_FLOOR = 17;
+  static final int WORST_CASE_PER_WORD = 18;
+  static final int TYPED_DROPPED = 19;
+  static final int CONTEXT_PRIOR = 20;
+  static final int FINGERPRINT_VALID = 21;
+  static final int VALUES = 22, BYTES = 64;
+
   public DxMechanism getMechanism() {
     return DxMechanism.of((int) values[MECHANISM]);
   }
@@ -158,18 +208,27 @@ public final class DxReleaseRecord {
     return values[EPSILON];
   }
 
+  /** dxt_metric: the distance d of the bound. */
   public Metric getMetric() {
     return of(Metric.class, values[METRIC]);
   }
 
-  /** False when the noise came from a seeded (deterministic) privatizer. */
+  public RngMode getRngMode() {
+    return of(RngMode.class, values[RNG_MODE]);
+  }
+
+  /** False when rng_mode is deterministic or DXT_REVEALS_INPUT_WORDS is set. */
   public boolean isPrivate() {
     return values[IS_PRIVATE] != 0;
   }
 
   /** SHA-256 of the model file, or null when the record does not carry it. */
   public byte[] getModelFingerprint() {
-    return values[FINGERPRINT_VALID] != 0 ? fingerprint.clone() : null;
+    return values[FINGERPRINT_VALID] != 0 ? Arrays.copyOfRange(bytes, 0, 32) : null;
+  }
+
+  public Release getRelease() {
+    return of(Release.class, values[RELEASE]);
   }
 
   public Bound getBound() {
@@ -177,40 +236,84 @@ public final class DxReleaseRecord {
   }
 
   public Set<Reveals> getReveals() {
-    Set<Reveals> out = EnumSet.noneOf(Reveals.class);
-    int bits = (int) values[REVEALS];
-    for (Reveals r : Reveals.values()) {
-      if ((bits & (1 << r.ordinal())) != 0) {
-        out.add(r);
-      }
-    }
-    return out;
+    return bits(Reveals.class, values[REVEALS]);
   }
 
-  /** ANY_INPUTS: the number of draws; 0 otherwise. */
+  /** DXT_BOUND_ANY_INPUTS: the number of draws n_out; 0 otherwise. */
   public long getDraws() {
     return (long) values[DRAWS];
   }
 
-  /** ANY_INPUTS: epsilon * draws; 0 otherwise. */
+  /** DXT_BOUND_ANY_INPUTS: epsilon * draws; 0 otherwise. */
   public double getEpsilonTotal() {
     return values[EPSILON_TOTAL];
   }
 
-  /** SynTF only (0 otherwise): eps + ln eta(eps, V) <= eps, usable in place of epsilon. */
+  /**
+   * Syntf only (0 otherwise): epsilon + ln eta(epsilon, V) &lt;= epsilon, from the vocabulary
+   * size V (docs/guarantees.md, syntf); it may replace epsilon in the bound.
+   */
   public double getEpsilonVocabulary() {
     return values[EPSILON_VOCABULARY];
   }
 
-  /** The preset of the call's options ({@link DxPreset#NONE} without one). */
+  /** dxt_release_shape of the call (DXT_SHAPE_KEEP by default). */
+  public DxReleaseShape getReleaseShape() {
+    return DxReleaseShape.of((int) values[RELEASE_SHAPE]);
+  }
+
+  /** dxt_output_kind: the words the mechanism could release. */
+  public OutputKind getOutputKind() {
+    return of(OutputKind.class, values[OUTPUT_KIND]);
+  }
+
+  /** How many words those are. */
+  public long getOutputSize() {
+    return (long) values[OUTPUT_SIZE];
+  }
+
+  /** SHA-256 of those words (all zero for the whole vocabulary). */
+  public byte[] getOutputDigest() {
+    return Arrays.copyOfRange(bytes, 32, 64);
+  }
+
+  /** The dxt_preset the options named (DXT_PRESET_NONE when none). */
   public DxPreset getPreset() {
     return DxPreset.of((int) values[PRESET]);
   }
 
-  /** What of the input's form the release copied. */
-  public DxReleaseShape getReleaseShape() {
-    return DxReleaseShape.of((int) values[RELEASE_SHAPE]);
+  /**
+   * Bit (1u &lt;&lt; dxt_typed_class) of each class whose tokens become a member or its
+   * placeholder.
+   */
+  public long getTypedClasses() {
+    return (long) values[TYPED_CLASSES];
   }
+
+  public long getTypedFlags() {
+    return (long) values[TYPED_FLAGS];
+  }
+
+  /** The floor p of the options (0: none). */
+  public double getUniformFloor() {
+    return values[UNIFORM_FLOOR];
+  }
+
+  /** The largest loss in nats of one privatised word (infinity: none known). */
+  public double getWorstCasePerWord() {
+    return values[WORST_CASE_PER_WORD];
+  }
+
+  /** Bit (1u &lt;&lt; dxt_typed_class) of each class whose tokens are dropped. */
+  public long getTypedDropped() {
+    return (long) values[TYPED_DROPPED];
+  }
+
+  /** The strength B of the context prior (0: none). */
+  public double getContextPrior() {
+    return values[CONTEXT_PRIOR];
+  }
+  // generated: end fields
 
   /** The record as one line of JSON (dxt_release_record_to_json). */
   public String toJson() {

@@ -174,6 +174,7 @@ public class ConformanceTest {
     typed.put("mechanism", name(record.getMechanism()));
     typed.put("epsilon", record.getEpsilon());
     typed.put("metric", name(record.getMetric()));
+    typed.put("rng", name(record.getRngMode()));
     typed.put("private", record.isPrivate());
     typed.put("model_sha256", String.format("%064x", new BigInteger(1, record.getModelFingerprint())));
     typed.put("bound", name(record.getBound()));
@@ -185,13 +186,18 @@ public class ConformanceTest {
     typed.put("draws", (double) record.getDraws());
     typed.put("epsilon_total", record.getEpsilonTotal());
     typed.put("epsilon_vocabulary", record.getEpsilonVocabulary());
+    double worstCase = record.getWorstCasePerWord();
+    typed.put("worst_case_per_word", Double.isFinite(worstCase) ? worstCase : null); // JSON: null
+    typed.put("floor", record.getUniformFloor());
+    typed.put("context_prior", record.getContextPrior());
     Map<String, Object> said = new LinkedHashMap<>(json);
     said.keySet().retainAll(typed.keySet());
     said.put("reveals", new HashSet<>((List<?>) json.get("reveals"))); // a set, in any order
-    said.putIfAbsent("preset", "none"); // these four are written only when they apply
-    said.putIfAbsent("draws", 0.0);
-    said.putIfAbsent("epsilon_total", 0.0);
-    said.putIfAbsent("epsilon_vocabulary", 0.0);
+    said.putIfAbsent("preset", "none"); // these are written only when they apply
+    for (String key : List.of("draws", "epsilon_total", "epsilon_vocabulary", "worst_case_per_word", "floor",
+        "context_prior")) {
+      said.putIfAbsent(key, 0.0);
+    }
     assertEquals(said, typed);
     return json;
   }

@@ -80,11 +80,10 @@ def build_library(build_temp):
     jobs = os.environ.get("DXTEXT_BUILD_JOBS") or str(os.cpu_count() or 2)
     subprocess.check_call(["cmake", "-S", str(ROOT), "-B", str(build), *generator, *cmake_flags()])
     subprocess.check_call(["cmake", "--build", str(build), "--target", "dxtext", "-j", jobs])
-    names = ["libdxtext.dylib"] if sys.platform == "darwin" else ["libdxtext.so"]
-    for name in names:
-        if (build / "lib" / name).exists():
-            return (build / "lib" / name).resolve()
-    raise SystemExit(f"the CMake build in {build} made no {' or '.join(names)}")
+    library = build / "lib" / ("libdxtext.dylib" if sys.platform == "darwin" else "libdxtext.so")
+    if not library.exists():
+        raise SystemExit(f"the CMake build in {build} made no {library.name}")
+    return library.resolve()
 
 
 class BuildPyWithLibrary(build_py):

@@ -127,6 +127,7 @@ def test_integers_out_of_range_are_refused_not_truncated(model: dxtext.Model, ca
         (lambda m: m.syntf({"the": 1}, epsilon=1.0, n_out="3"), "n_out must be an int, not str"),
         (lambda m: m.privatize_bag({"the": 1.0}, epsilon=1.0), "must be an int, not float"),
         (lambda m: m.privatize("the", epsilon=1.0, placeholder=b"[x]"), "placeholder must be str, not bytes"),
+        (lambda m: m.privatize("the", epsilon=1.0, search="ivf", ivf_nprobe=2.5), "ivf_nprobe must be an int"),
         (lambda m: m.word("3"), "index must be an int, not str"),
     ],
 )

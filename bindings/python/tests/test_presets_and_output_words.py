@@ -26,13 +26,6 @@ def test_preset_enum_comes_from_the_table() -> None:
     assert VALUES["preset"] == {"none": 0, **{p.name: p.number for p in PRESETS}}
 
 
-def _is_content(model: dxtext.Model, word: str) -> bool:
-    """Whether the word is a vocabulary word that is no stopword."""
-    diagnostics = dxtext.LocalDiagnostics()
-    model.privatize(word, epsilon=1, local_diagnostics=diagnostics)
-    return diagnostics.counts["in_vocabulary"]["privatized"] == 1
-
-
 def test_output_words_list_and_set(model: dxtext.Model) -> None:
     allowed = [model.word(i) for i in (3, 5, 8)]
     words = [model.word(i) for i in range(min(len(model), 30))]

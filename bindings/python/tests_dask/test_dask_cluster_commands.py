@@ -77,6 +77,7 @@ def test_shipped_model_reaches_workers_started_later(programs: Programs, default
     with Client(scheduler_file=str(programs.scheduler_file), timeout=60) as client:
         client.wait_for_workers(1, timeout=60)
         source = dxd.ship_model(client, default_model_path)
+        assert source.shipped and source.sha256 == dxd.ModelSource.local(default_model_path).sha256
         programs.worker(tmp_path / "w2")  # joins after the model was shipped
         client.wait_for_workers(2, timeout=60)
 

@@ -76,12 +76,6 @@ def test_every_record_is_charged_to_its_user_once_per_distinct_text(client, demo
     assert again == first
     for user, texts in distinct.items():
         assert _spent(ledgers, user) == EPSILON * len(texts)
-    # Other options are another law: charged anew.
-    other = dxd.privatize_records(bag, model=demo_model_path, epsilon=EPSILON, oov="placeholder", ledger=ledgers,
-                                  user_field="user").compute()
-    assert len(other) == len(records)
-    for user, texts in distinct.items():
-        assert _spent(ledgers, user) == 2 * EPSILON * len(texts)
 
 
 def test_the_cap_holds_across_workers_and_refused_records_are_skipped(client, demo_model_path,

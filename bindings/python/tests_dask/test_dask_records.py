@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """dxtext.dask on a LocalCluster of 2 worker processes: Bags, DataFrames,
-options passed through, independent noise, seeds, the model's SHA-256."""
+options passed through, independent noise, seeds, the model's SHA-256
+(shipped models: test_dask_cluster_commands.py)."""
 
 from __future__ import annotations
 
@@ -137,18 +138,3 @@ def test_dataframe_column(client, demo_model_path) -> None:
     assert list(out["n"]) == [1.5] * 7
     with pytest.raises(KeyError):
         dxd.privatize_column(df, "body", model=demo_model_path, epsilon=5)
-
-
-def test_shipped_model(client, default_model_path) -> None:
-    source = dxd.ship_model(client, default_model_path)
-    assert source.shipped and source.sha256 == dxd.ModelSource.local(default_model_path).sha256
-
-    def where() -> list:
-        from dxtext.dask import model_source
-
-        return [m.path for m in model_source._OPEN_MODELS.values()]
-
-    out = dxd.privatize_records(db.from_sequence([SENTENCE] * 8, npartitions=4), model=source, field=None,
-                                epsilon=20).compute()
-    assert len(out) == 8
-    assert all(any("dxtext-models" in p for p in paths) for paths in client.run(where).values())

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""A worker killed in the middle of a run: no record lost or duplicated.
+"""A worker killed in the middle of a run of privatize_jsonl: no record lost
+or duplicated, and a run again reuses every partition.
 
 The nanny of the LocalCluster restarts the killed worker process; the tasks
 it was running, and the results it held, are computed again elsewhere
-(with new noise: see docs/dask.md for what that means for privacy)."""
+(with new noise: see docs/dask.md for what that means for privacy). A
+worker killed during a Bag computation, whose retried task must lose no
+record and spend nothing: test_dask_ledger.py."""
 
 from __future__ import annotations
 
@@ -13,8 +16,6 @@ import signal
 import threading
 import time
 from pathlib import Path
-
-import dask.bag as db
 
 import dxtext.dask as dxd
 
@@ -70,30 +71,3 @@ def test_kill_a_worker_during_privatize_jsonl(client, default_model_path, tmp_pa
     again = dxd.privatize_jsonl(str(source), out, model=default_model_path, epsilon=20, blocksize=8192)
     assert again["written"] == 0 and again["reused"] == summary["partitions"]
     assert {p.name: p.read_bytes() for p in out.glob("part-*")} == before
-
-
-def _kill_once(records: list, numbers: list, marker: str) -> list:
-    # The first attempt at partition 5 kills its own worker process after it
-    # has privatised its records; the next attempt goes through.
-    if numbers[0] == 5:
-        try:
-            os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        except FileExistsError:
-            return records
-        os.kill(os.getpid(), signal.SIGKILL)
-    return records
-
-
-def test_kill_a_worker_during_a_bag_computation(client, demo_model_path, tmp_path: Path) -> None:
-    n = 2000
-    records = [{"id": i, "text": "the quick brown fox jumps over the lazy dog"} for i in range(n)]
-    bag = dxd.privatize_records(db.from_sequence(records, npartitions=10), model=demo_model_path, epsilon=5)
-    numbers = db.from_sequence(range(10), npartitions=10)
-    marker = str(tmp_path / "killed")
-    out = bag.map_partitions(_kill_once, numbers, marker).compute()
-    assert os.path.exists(marker)  # a worker did die
-    assert sorted(r["id"] for r in out) == list(range(n)) and [r["id"] for r in out] == list(range(n))
-    # The nanny restarts the killed worker for the tests after this one; a
-    # fresh worker process imports dask, pandas and dxtext, which took more
-    # than 60 s on a loaded 2-core machine.
-    client.wait_for_workers(2, timeout=240)

@@ -8,10 +8,11 @@ ledger only as LedgerLike."""
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, Union
+import os
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, Union
 
 from . import _library as native
-from .options import Options, SeedLike, unsigned
+from .options import Options, SeedLike, invalid_argument, unsigned
 from .reports import LocalDiagnostics, ReleaseRecord
 
 BagLike = Union[Mapping[str, int], Iterable[Tuple[str, int]]]
@@ -39,6 +40,29 @@ def _encode(text: str, what: str) -> bytes:
     # Lone surrogates become invalid UTF-8, which the library rejects with
     # InvalidUtf8Error, like any other invalid input.
     return text.encode("utf-8", "surrogatepass")
+
+
+def _path_bytes(path: Any) -> bytes:
+    """A file's path as the C string the library opens."""
+    name = os.fsencode(path)
+    if b"\0" in name:
+        raise invalid_argument("the path contains a NUL character")
+    return name
+
+
+def _sized_string(call: Callable[[Any, int, Any], int]) -> bytes:
+    """What call(buffer, size, &required) writes, asked first with no
+    buffer: the library answers that size query with DXT_E_INPUT_TOO_LARGE
+    (14) and the size it needs."""
+    required = ctypes.c_size_t(0)
+    status = call(None, 0, ctypes.byref(required))
+    while status == 14:
+        buffer = ctypes.create_string_buffer(required.value)
+        status = call(buffer, len(buffer), ctypes.byref(required))
+        if status == 0:
+            return buffer.value
+    native.check(status)
+    raise AssertionError("unreachable")
 
 
 def _outputs() -> Tuple[native.dxt_release_record, native.dxt_local_diagnostics]:

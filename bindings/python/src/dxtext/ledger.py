@@ -17,16 +17,16 @@ unnoticed (docs/budgets.md, "Rollback").
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
-import os
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _library as native
-from .calls import _encode, _outputs, _take_text
+from .calls import _encode, _outputs, _path_bytes, _sized_string, _take_text
 from .model import Model, PathLike
-from .options import Options, SeedLike, invalid_argument, make_options, unsigned
+from .options import Options, SeedLike, invalid_argument, number, unsigned
 from .reports import LocalDiagnostics, ReleaseRecord, from_struct
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -148,13 +148,9 @@ class Ledger:
         an older copy of the file put back raise LedgerRollbackError.
         Raises LedgerCorruptError for a damaged or edited file.
         """
-        name = os.fsencode(path)
-        if b"\0" in name:
-            raise invalid_argument("the path contains a NUL character")
-        if not isinstance(cap, (int, float)) or isinstance(cap, bool):
-            raise TypeError(f"cap must be a number, not {type(cap).__name__}")
+        name = _path_bytes(path)
         options = native.initialised(native.dxt_ledger_options, "dxt_ledger_options_init_sized")
-        options.cap = float(cap)
+        options.cap = number(cap, "cap")
         options.memo_capacity = unsigned(memo_capacity, "memo_capacity", 32)
         key_buffer = None
         if key is not None:
@@ -202,10 +198,9 @@ class Ledger:
 
     def set_cap(self, cap: float) -> None:
         """Set the scope's cap (finite, >= 0)."""
-        if not isinstance(cap, (int, float)) or isinstance(cap, bool):
-            raise TypeError(f"cap must be a number, not {type(cap).__name__}")
+        cap = number(cap, "cap")
         with self._lock:
-            native.check(native.lib().dxt_ledger_set_cap(self._require(), float(cap)))
+            native.check(native.lib().dxt_ledger_set_cap(self._require(), cap))
 
     def anchor(self) -> LedgerAnchor:
         """The ledger's anchor now: store it after every call (replacing the
@@ -225,18 +220,9 @@ class Ledger:
     def to_dict(self) -> Dict[str, Any]:
         """The scope as `dxtext ledger` prints it: totals, spent epsilon per
         metric, and the composed guarantee in words."""
-        library = native.lib()
-        required = ctypes.c_size_t(0)
         with self._lock:
-            handle = self._require()
-            status = library.dxt_ledger_to_json(handle, None, 0, ctypes.byref(required))
-            while status == 14:  # DXT_E_INPUT_TOO_LARGE: the answer to a size query
-                buffer = ctypes.create_string_buffer(required.value)
-                status = library.dxt_ledger_to_json(handle, buffer, len(buffer), ctypes.byref(required))
-                if status == 0:
-                    return dict(json.loads(buffer.value.decode("utf-8")))
-            native.check(status)
-        raise AssertionError("unreachable")
+            text = _sized_string(functools.partial(native.lib().dxt_ledger_to_json, self._require()))
+        return dict(json.loads(text.decode("utf-8")))
 
     def privatize(
         self,
@@ -257,7 +243,7 @@ class Ledger:
         if not isinstance(model, Model):
             raise TypeError(f"model must be a dxtext.Model, not {type(model).__name__}")
         data = _encode(text, "text")
-        return self._release(model, data, make_options(model._require(), options), seed, local_diagnostics, fresh)
+        return self._release(model, data, Options(model._require(), options), seed, local_diagnostics, fresh)
 
     def _release(
         self,

@@ -10,14 +10,17 @@ destroyed when the thread ends or the Model is closed.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import threading
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 from . import _library as native
-from .calls import BagLike, LedgerLike, _bag_entries, _call_text, _encode, _outputs, _take_bag
+from .calls import BagLike, LedgerLike, _bag_entries, _call_text, _encode, _outputs, _path_bytes, _sized_string
+from .calls import _take_bag
 from .enums import Geometry, Quantization, coerce
-from .options import SeedLike, invalid_argument, make_options, seed_bytes, unsigned, warn_not_private
+from .errors import error_for
+from .options import Options, SeedLike, invalid_argument, seed_bytes, unsigned, warn_not_private
 from .output_set import OutputSet
 from .reports import Calibration, LocalDiagnostics, ModelInfo, ReleaseRecord, from_struct
 
@@ -114,9 +117,7 @@ class Model:
         file). Raises DxtextIOError when the file cannot be read, and a
         ModelError subclass when it is not a valid model.
         """
-        name = os.fsencode(path)
-        if b"\0" in name:
-            raise invalid_argument("the path contains a NUL character")
+        name = _path_bytes(path)
         options = cls._open_options(verify_digests)
         out = ctypes.c_void_p()
         native.check(native.lib().dxt_model_open_file(name, ctypes.byref(options), ctypes.byref(out)))
@@ -146,17 +147,8 @@ class Model:
         model beside the library (the wheel's own, or the models directory
         of the tree the library is installed or built in).
         Raises NotFoundError when there is none."""
-        g = coerce(Geometry, geometry, "geometry")
-        library = native.lib()
-        required = ctypes.c_size_t(0)
-        status = library.dxt_default_model_path(int(g), None, 0, ctypes.byref(required))
-        while status == 14:  # DXT_E_INPUT_TOO_LARGE: the answer to a size query
-            buffer = ctypes.create_string_buffer(required.value)
-            status = library.dxt_default_model_path(int(g), buffer, len(buffer), ctypes.byref(required))
-            if status == 0:
-                return os.fsdecode(buffer.value)
-        native.check(status)
-        raise AssertionError("unreachable")
+        g = int(coerce(Geometry, geometry, "geometry"))
+        return os.fsdecode(_sized_string(functools.partial(native.lib().dxt_default_model_path, g)))
 
     @classmethod
     def default(cls, geometry: Union[Geometry, str] = Geometry.EUCLIDEAN, *, verify_digests: bool = False) -> "Model":
@@ -232,34 +224,42 @@ class Model:
         native.check(native.lib().dxt_model_fingerprint(handle.ptr, digest))
         return bytes(digest)
 
-    def lookup(self, word: str) -> int:
-        """The vocabulary index of `word`, looked up as the text functions do
-        (case folded for lowercase models). Raises NotFoundError."""
+    def _lookup(self, word: str) -> Tuple[int, int]:
+        """dxt_model_lookup's status and index."""
         handle = self._require()
         data = _encode(word, "word")
         index = ctypes.c_uint32()
-        native.check(native.lib().dxt_model_lookup(handle.ptr, data, len(data), ctypes.byref(index)))
-        return index.value
+        return native.lib().dxt_model_lookup(handle.ptr, data, len(data), ctypes.byref(index)), index.value
+
+    def lookup(self, word: str) -> int:
+        """The vocabulary index of `word`, looked up as the text functions do
+        (case folded for lowercase models). Raises NotFoundError."""
+        status, index = self._lookup(word)
+        native.check(status)
+        return index
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):
             return False
-        handle = self._require()
-        data = _encode(word, "word")
-        index = ctypes.c_uint32()
-        status = native.lib().dxt_model_lookup(handle.ptr, data, len(data), ctypes.byref(index))
+        status, _ = self._lookup(word)
         if status in (11, 12):  # invalid UTF-8, not found
             return False
         native.check(status)
         return True
 
-    def word(self, index: int) -> str:
-        """The word at vocabulary `index`. Raises NotFoundError when out of range."""
-        handle = self._require()
+    @staticmethod
+    def _index(index: int) -> int:
+        """A vocabulary index as the C calls take it (uint32_t)."""
         if isinstance(index, bool) or not isinstance(index, int):
             raise TypeError(f"index must be an int, not {type(index).__name__}")
         if not 0 <= index < 2**32:
-            raise error_not_found(index)
+            raise error_for(12, "not found", f"word index {index} is out of range")
+        return index
+
+    def word(self, index: int) -> str:
+        """The word at vocabulary `index`. Raises NotFoundError when out of range."""
+        handle = self._require()
+        index = self._index(index)
         pointer = ctypes.c_void_p()
         length = ctypes.c_size_t()
         native.check(native.lib().dxt_model_word(handle.ptr, index, ctypes.byref(pointer), ctypes.byref(length)))
@@ -293,10 +293,7 @@ class Model:
         for a model without orderings and NotFoundError for an index out
         of range."""
         handle = self._require()
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError(f"index must be an int, not {type(index).__name__}")
-        if not 0 <= index < 2**32:
-            raise error_not_found(index)
+        index = self._index(index)
         function = native.lib().dxt_model_ordering_place
         place = ctypes.c_uint32()
         count = self.ordering_count
@@ -403,7 +400,7 @@ class Model:
             the text, or (text, record) with with_record=True.
         """
         data = _encode(text, "text")
-        made = make_options(self._require(), options)
+        made = Options(self._require(), options)
         if ledger is not None:
             release = ledger._release(self, data, made, seed, local_diagnostics, False)
             return (release.text, release.record) if with_record else release.text
@@ -447,7 +444,7 @@ class Model:
         the positionwise one over the list, epsilon * sum_i d(x_i, x'_i); the
         diagnostics add up. Arguments as privatize()."""
         encoded = [_encode(w, "word") for w in words]
-        made = make_options(self._require(), options)
+        made = Options(self._require(), options)
         context = self._context(seed)
         function = native.lib().dxt_privatize_word
         if local_diagnostics is not None:
@@ -559,7 +556,7 @@ class Model:
         """dxt_privatize_bag or dxt_syntf (`extra`: its arguments after the
         entries), with the bag, options and outputs of privatize_bag()."""
         entries, keep = _bag_entries(bag)
-        made = make_options(self._require(), options)
+        made = Options(self._require(), options)
         context = self._context(seed)
         record, diagnostics = _outputs()
         out = ctypes.POINTER(native.dxt_bag)()
@@ -585,14 +582,8 @@ class Model:
         (distinct outputs)."""
         unsigned(words, "words", 32)
         unsigned(trials, "trials", 32)
-        made = make_options(self._require(), options)
+        made = Options(self._require(), options)
         context = self._context(seed)
         raw = native.initialised(native.dxt_calibration, "dxt_calibration_init_sized")
         native.check(native.lib().dxt_calibrate(context.ptr, made.pointer, words, trials, ctypes.byref(raw)))
         return from_struct(Calibration, raw)
-
-
-def error_not_found(index: int) -> Exception:
-    from .errors import error_for
-
-    return error_for(12, "not found", f"word index {index} is out of range")

@@ -16,7 +16,7 @@ from typing import Any, Dict, Mapping, Optional, Union
 from . import _library as native
 from ._options_table import OPTIONS
 from .errors import error_for
-from .output_set import OutputSet
+from .output_set import OutputSet, word_array
 
 SeedLike = Union[bytes, bytearray, int, str]
 
@@ -41,6 +41,14 @@ def unsigned(value: object, name: str, bits: int) -> int:
     if not 0 <= value < 1 << bits:
         raise invalid_argument(f"{name} must be in [0, 2**{bits}), not {value}")
     return value
+
+
+def number(value: object, name: str) -> float:
+    """`value` as a float for a C double: a TypeError for a value that is no
+    int or float (a bool included)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
+    return float(value)
 
 
 def _text(name: str, kind: Optional[str], value: object) -> str:
@@ -69,8 +77,9 @@ def _text(name: str, kind: Optional[str], value: object) -> str:
 
 
 class Options:
-    """A dxt_options handle holding the options of one call; `pointer` is the
-    dxt_privatize_options to pass to the calls. Names may be snake_case (as
+    """A dxt_options handle holding the options of one call on `model` (a
+    model handle, or None); `pointer` is the dxt_privatize_options to pass
+    to the calls. Names may be snake_case (as
     in docs/options.md) or camelCase; setting goes through the library."""
 
     __slots__ = ("_ptr", "_model", "_destroy", "pointer")
@@ -92,15 +101,8 @@ class Options:
                 if isinstance(value, OutputSet) and value._model is not model:
                     raise invalid_argument(f"{name}: the OutputSet was built for another model than the call's")
                 words = value.words if isinstance(value, OutputSet) else value
-                if isinstance(words, (str, bytes)) or not hasattr(words, "__iter__"):
-                    raise TypeError(f"{name} must be a list of str or an OutputSet, not {type(value).__name__}")
-                listed = list(words)  # type: ignore[call-overload]
-                for word in listed:
-                    if not isinstance(word, str):
-                        raise TypeError(f"the words of {name} must be str, not {type(word).__name__}")
-                encoded_words = [w.encode("utf-8", "surrogatepass") for w in listed]
-                array = (ctypes.c_char_p * max(len(encoded_words), 1))(*encoded_words)
-                native.check(library.dxt_options_set_words(self._ptr, encoded, array, len(encoded_words)))
+                listed, array = word_array(words, name)  # type: ignore[arg-type]
+                native.check(library.dxt_options_set_words(self._ptr, encoded, array, len(listed)))
             else:
                 text = _text(name, kind, value).encode("utf-8", "surrogatepass")
                 native.check(library.dxt_options_set(self._ptr, encoded, text))
@@ -110,11 +112,6 @@ class Options:
         if getattr(self, "_ptr", 0):
             self._destroy(self._ptr)
             self._ptr = 0
-
-
-def make_options(model: Any, given: Mapping[str, object]) -> Options:
-    """The options of one call on `model` (a model handle, or None)."""
-    return Options(model, given)
 
 
 def seed_bytes(seed: SeedLike) -> bytes:

@@ -13,6 +13,22 @@ from . import _library as native
 from .errors import error_for
 
 
+def word_array(words: Iterable[str], what: str) -> Tuple[Tuple[str, ...], "ctypes.Array[ctypes.c_char_p]"]:
+    """The words as given, and the array of C strings the library takes for
+    them: a TypeError for one string or a word that is not a str, an
+    InvalidArgumentError for a word with a NUL (its C string would end there)."""
+    if isinstance(words, (str, bytes)) or not hasattr(words, "__iter__"):
+        raise TypeError(f"{what} must be a list of str, not {type(words).__name__}")
+    listed = tuple(words)
+    for word in listed:
+        if not isinstance(word, str):
+            raise TypeError(f"{what} must hold str, not {type(word).__name__}")
+        if "\0" in word:
+            raise error_for(1, "invalid argument", f"one of the {what} contains a NUL character")
+    encoded = [w.encode("utf-8", "surrogatepass") for w in listed]
+    return listed, (ctypes.c_char_p * max(len(encoded), 1))(*encoded)  # the array keeps the bytes alive
+
+
 class OutputSet:
     """An output vocabulary of one model (Model.output_set). Immutable and
     safe to share between threads; it keeps its model open while it lives.
@@ -23,21 +39,12 @@ class OutputSet:
 
     def __init__(self, _model: Any, words: Iterable[str]) -> None:
         """Use Model.output_set(words)."""
-        if isinstance(words, (str, bytes)):
-            raise TypeError("output words must be a list of str, not one string")
-        listed = tuple(words)
-        for word in listed:
-            if not isinstance(word, str):
-                raise TypeError(f"output words must be str, not {type(word).__name__}")
-            if "\0" in word:
-                raise error_for(1, "invalid argument", "an output word contains a NUL character")
-        encoded = [w.encode("utf-8", "surrogatepass") for w in listed]
-        array = (ctypes.c_char_p * max(len(encoded), 1))(*encoded)
+        listed, array = word_array(words, "output words")
         library = native.lib()
         self._ptr = 0
         self._free = library.dxt_output_set_free
         out = ctypes.c_void_p()
-        native.check(library.dxt_output_set_create(_model.ptr, array, len(encoded), ctypes.byref(out)))
+        native.check(library.dxt_output_set_create(_model.ptr, array, len(listed), ctypes.byref(out)))
         self._ptr = out.value or 0
         self._model = _model  # the model outlives the set
         self._words: Tuple[str, ...] = listed

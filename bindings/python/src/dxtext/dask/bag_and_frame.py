@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import inspect
 import os
 import warnings
 from typing import Any, Optional, Union
@@ -110,12 +109,9 @@ def privatize_column(
     Missing values stay missing; with on_error="skip" rows whose value
     cannot be privatised are dropped. `key_field` and `user_field` name
     columns, and the other arguments are those of privatize_records()."""
-    if column not in frame.columns:
-        raise KeyError(f"no column {column!r}")
-    if key_field is not None and key_field not in frame.columns:
-        raise KeyError(f"no column {key_field!r}")
-    if user_field is not None and user_field not in frame.columns:
-        raise KeyError(f"no column {user_field!r}")
+    for name in (column, key_field, user_field):
+        if name is not None and name not in frame.columns:
+            raise KeyError(f"no column {name!r}")
     privatizer = make_privatizer(
         model, options, field=column, on_error=on_error, key_field=key_field, ledger=ledger, user_field=user_field
     )
@@ -131,9 +127,7 @@ def release_record(*, model: ModelLike = None, **options: Any) -> Any:
     whole data set. Computed on the client."""
     privatizer = make_privatizer(model, options)
     local = privatizer.source.open()
-    flag = "with_record" if "with_record" in inspect.signature(Model.privatize).parameters else "with_report"
-    extra = {"seed": privatizer.seed} if privatizer.seed is not None else {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NotPrivateWarning)
-        _, record = local.privatize("", **{flag: True}, **extra, **privatizer.options)
+        _, record = local.privatize("", seed=privatizer.seed, with_record=True, **privatizer.options)
     return record

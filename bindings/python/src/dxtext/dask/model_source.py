@@ -129,8 +129,7 @@ def resolve(model: Union[None, PathLike, Model, ModelSource]) -> ModelSource:
     if isinstance(model, Model):
         if model.path is None:
             raise ValueError("a Model opened from bytes cannot be sent to workers: use dxtext.dask.ship_model()")
-        source = ModelSource(model.path, model.fingerprint().hex())
-        return source
+        return ModelSource(model.path, model.fingerprint().hex())
     return ModelSource.local(model)
 
 

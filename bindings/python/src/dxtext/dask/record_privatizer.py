@@ -121,10 +121,8 @@ class RecordPrivatizer:
         """Raise now, on the client, for options Model.privatize() refuses
         (an unknown name, epsilon 0, an unknown mechanism, ...): an empty
         text draws no noise, and a ledger is not touched."""
-        if self.seed is None:
-            model.privatize("", **self.options)
-        else:
-            model.privatize("", seed=self.record_seed(("check",), ""), **self.options)
+        seed = None if self.seed is None else self.record_seed(("check",), "")
+        model.privatize("", seed=seed, **self.options)
 
     # -- one text ------------------------------------------------------------
 
@@ -147,9 +145,8 @@ class RecordPrivatizer:
         if self.ledger is not None:
             ledger = self.ledger.open(UserLedgers.user_id(user))
             return model.privatize(text, ledger=ledger, **self.options)  # type: ignore[no-any-return]
-        if self.seed is None:
-            return model.privatize(text, **self.options)  # type: ignore[no-any-return]
-        return model.privatize(text, seed=self.record_seed(identity, text), **self.options)  # type: ignore[no-any-return]
+        seed = None if self.seed is None else self.record_seed(identity, text)
+        return model.privatize(text, seed=seed, **self.options)  # type: ignore[no-any-return]
 
     def _user(self, record: Any) -> Any:
         """The user of a mapping record (None without a ledger)."""

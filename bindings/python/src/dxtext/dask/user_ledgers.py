@@ -35,7 +35,7 @@ from collections import OrderedDict
 from typing import Any, Optional, Tuple
 
 from ..ledger import MEMO_MAX, Ledger, LedgerTotals
-from ..options import invalid_argument
+from ..options import invalid_argument, number
 
 # Per process: (file, scope, key digest) -> the open Ledger. Handles hold no
 # file descriptor between calls; the bound only keeps memory flat over a
@@ -81,14 +81,13 @@ class UserLedgers:
         memo_capacity: int = MEMO_MAX,
         key: Optional[bytes] = None,
     ) -> None:
-        if not isinstance(cap, (int, float)) or isinstance(cap, bool):
-            raise TypeError(f"cap must be a number, not {type(cap).__name__}")
+        cap = number(cap, "cap")
         if not isinstance(scope, str):
             raise TypeError(f"scope must be str, not {type(scope).__name__}")
         if key is not None and not isinstance(key, (bytes, bytearray)):
             raise TypeError(f"key must be bytes, not {type(key).__name__}")
         self.directory = os.path.abspath(os.fspath(directory))
-        self.cap = float(cap)
+        self.cap = cap
         self.scope = scope
         self.memo_capacity = int(memo_capacity)
         self.key = bytes(key) if key is not None else None

@@ -11,7 +11,7 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import List, Optional, Tuple, Type, TypeVar
+from typing import Any, Callable, List, Optional, Tuple, Type, TypeVar
 
 from .errors import LibraryNotFoundError, error_for
 
@@ -602,6 +602,21 @@ def check(status: int) -> None:
     detail = (library.dxt_last_error_message() or b"").decode("utf-8", "replace")
     name = (library.dxt_status_string(status) or b"").decode("utf-8", "replace")
     raise error_for(status, name, detail)
+
+
+def sized_string(call: Callable[[Any, int, Any], int]) -> bytes:
+    """What call(buffer, size, &required) writes, asked first with no
+    buffer: the library answers that size query with DXT_E_INPUT_TOO_LARGE
+    (14) and the size it needs."""
+    required = ctypes.c_size_t(0)
+    status = call(None, 0, ctypes.byref(required))
+    while status == 14:
+        buffer = ctypes.create_string_buffer(required.value)
+        status = call(buffer, len(buffer), ctypes.byref(required))
+        if status == 0:
+            return buffer.value
+    check(status)
+    raise AssertionError("unreachable")
 
 
 S = TypeVar("S", bound=ctypes.Structure)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, Union
 
 from . import _library as native
 from .options import Options, SeedLike, invalid_argument, unsigned
@@ -50,21 +50,6 @@ def _path_bytes(path: Any) -> bytes:
     return name
 
 
-def _sized_string(call: Callable[[Any, int, Any], int]) -> bytes:
-    """What call(buffer, size, &required) writes, asked first with no
-    buffer: the library answers that size query with DXT_E_INPUT_TOO_LARGE
-    (14) and the size it needs."""
-    required = ctypes.c_size_t(0)
-    status = call(None, 0, ctypes.byref(required))
-    while status == 14:
-        buffer = ctypes.create_string_buffer(required.value)
-        status = call(buffer, len(buffer), ctypes.byref(required))
-        if status == 0:
-            return buffer.value
-    native.check(status)
-    raise AssertionError("unreachable")
-
-
 def _outputs() -> Tuple[native.dxt_release_record, native.dxt_local_diagnostics]:
     """A fresh record and diagnostics for one call."""
     return (
@@ -93,7 +78,7 @@ def _call_text(  # type: ignore[no-untyped-def]
     text = _take_text(status, out, length)
     if diagnostics is not None:
         diagnostics._set(raw)
-    return text, ReleaseRecord._from_struct(record)
+    return text, ReleaseRecord(record)
 
 
 def _take_text(status: int, out: ctypes.c_void_p, length: ctypes.c_size_t) -> str:

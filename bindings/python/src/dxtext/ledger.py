@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _library as native
-from .calls import _encode, _outputs, _path_bytes, _sized_string, _take_text
+from .calls import _encode, _outputs, _path_bytes, _take_text
 from .model import Model, PathLike
 from .options import Options, SeedLike, invalid_argument, number, unsigned
 from .reports import LocalDiagnostics, ReleaseRecord, from_struct
@@ -221,7 +221,7 @@ class Ledger:
         """The scope as `dxtext ledger` prints it: totals, spent epsilon per
         metric, and the composed guarantee in words."""
         with self._lock:
-            text = _sized_string(functools.partial(native.lib().dxt_ledger_to_json, self._require()))
+            text = native.sized_string(functools.partial(native.lib().dxt_ledger_to_json, self._require()))
         return dict(json.loads(text.decode("utf-8")))
 
     def privatize(
@@ -278,7 +278,7 @@ class Ledger:
         result = _take_text(status, out, length)
         if local_diagnostics is not None:
             local_diagnostics._set(raw)
-        return LedgerRelease(result, bool(memoised.value), ReleaseRecord._from_struct(record))
+        return LedgerRelease(result, bool(memoised.value), ReleaseRecord(record))
 
 
 __all__ = ["Ledger", "LedgerAnchor", "LedgerRelease", "LedgerTotals", "MEMO_DEFAULT", "MEMO_MAX"]

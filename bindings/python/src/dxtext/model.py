@@ -16,8 +16,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 from . import _library as native
-from .calls import BagLike, LedgerLike, _bag_entries, _call_text, _encode, _outputs, _path_bytes, _sized_string
-from .calls import _take_bag
+from .calls import BagLike, LedgerLike, _bag_entries, _call_text, _encode, _outputs, _path_bytes, _take_bag
 from .enums import Geometry, Quantization, coerce
 from .errors import error_for
 from .options import Options, SeedLike, invalid_argument, seed_bytes, unsigned, warn_not_private
@@ -148,7 +147,7 @@ class Model:
         of the tree the library is installed or built in).
         Raises NotFoundError when there is none."""
         g = int(coerce(Geometry, geometry, "geometry"))
-        return os.fsdecode(_sized_string(functools.partial(native.lib().dxt_default_model_path, g)))
+        return os.fsdecode(native.sized_string(functools.partial(native.lib().dxt_default_model_path, g)))
 
     @classmethod
     def default(cls, geometry: Union[Geometry, str] = Geometry.EUCLIDEAN, *, verify_digests: bool = False) -> "Model":
@@ -566,7 +565,7 @@ class Model:
         result = _take_bag(status, out)
         if local_diagnostics is not None:
             local_diagnostics._set(diagnostics)
-        return (result, ReleaseRecord._from_struct(record)) if with_record else result
+        return (result, ReleaseRecord(record)) if with_record else result
 
     def calibrate(
         self,

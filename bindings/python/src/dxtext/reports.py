@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Optional, Tuple
@@ -38,15 +39,8 @@ def from_struct(cls: Any, raw: ctypes.Structure, **convert: Any) -> Any:
 
 
 def _json_of(struct: ctypes.Structure, function_name: str) -> str:
-    library = native.lib()
-    function = getattr(library, function_name)
-    required = ctypes.c_size_t(0)
-    status = function(ctypes.byref(struct), None, 0, ctypes.byref(required))
-    if status != 14:  # DXT_E_INPUT_TOO_LARGE is the expected answer to a size query
-        native.check(status)
-    buffer = ctypes.create_string_buffer(required.value)
-    native.check(function(ctypes.byref(struct), buffer, len(buffer), None))
-    return buffer.value.decode("utf-8")
+    function = getattr(native.lib(), function_name)
+    return native.sized_string(functools.partial(function, ctypes.byref(struct))).decode("utf-8")
 
 
 class ReleaseRecord:
@@ -154,10 +148,6 @@ class ReleaseRecord:
         """The JSON record parsed into a dict."""
         result: Dict[str, Any] = json.loads(self.to_json())
         return result
-
-    @classmethod
-    def _from_struct(cls, r: native.dxt_release_record) -> "ReleaseRecord":
-        return cls(r)
 
     @classmethod
     def _sequence(cls, records: Iterable["ReleaseRecord"]) -> Optional["ReleaseRecord"]:

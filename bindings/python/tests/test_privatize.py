@@ -88,8 +88,11 @@ def test_enum_members_are_option_values(model: dxtext.Model, sentence: str) -> N
 
 def test_seeded_runs_reproduce_and_are_flagged(model: dxtext.Model, sentence: str) -> None:
     text = " ".join([sentence] * 4)
-    with pytest.warns(dxtext.NotPrivateWarning):
+    with pytest.warns(dxtext.NotPrivateWarning) as warned:
         first, record = model.privatize(text, epsilon=0.5, seed=7, with_record=True)
+        model.privatize_bag({model.word(0): 1}, epsilon=1, seed=7)
+        model.syntf({model.word(0): 1}, 2, epsilon=1, seed=7)
+    assert [w.filename for w in warned] == [__file__] * 3  # the caller's line, not the package's
     assert not record.is_private
     assert record.rng_mode is dxtext.RngMode.DETERMINISTIC
     with warnings.catch_warnings():

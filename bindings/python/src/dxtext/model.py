@@ -186,7 +186,7 @@ class Model:
     def _context(self, seed: Optional[SeedLike]) -> _Context:
         handle = self._require()
         if seed is not None:
-            warn_not_private(stacklevel=4)
+            warn_not_private()
             return _Context(handle, seed_bytes(seed))  # fresh per call: reproducible
         local = self._local
         context: Optional[_Context] = getattr(local, "context", None)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import os
+import sys
 import warnings
 from typing import Any, Dict, Mapping, Optional, Union
 
@@ -19,6 +21,7 @@ from .errors import error_for
 from .output_set import OutputSet, word_array
 
 SeedLike = Union[bytes, bytearray, int, str]
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 _TYPES: Dict[str, str] = {o.name: o.type for o in OPTIONS}
 
@@ -136,9 +139,13 @@ def seed_bytes(seed: SeedLike) -> bytes:
     raise TypeError(f"seed must be bytes, str or int, not {type(seed).__name__}")
 
 
-def warn_not_private(stacklevel: int = 3) -> None:
+def warn_not_private() -> None:
+    """Warns, at the caller's line: the first frame outside this package."""
+    level, frame = 1, sys._getframe(0)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        level, frame = level + 1, frame.f_back
     warnings.warn(
         "seed= makes the noise reproducible: the output is NOT private (testing and research only)",
         NotPrivateWarning,
-        stacklevel=stacklevel,
+        stacklevel=level,
     )

@@ -267,7 +267,7 @@ def warn_if_not_private(privatizer: RecordPrivatizer) -> None:
     """The client-side warning of seed= (the workers' own warnings stay in
     their logs)."""
     if not privatizer.is_private:
-        warn_not_private(stacklevel=4)
+        warn_not_private()
 
 
 __all__ = ["NotPrivateWarning", "RECORD_ERRORS", "RecordError", "RecordPrivatizer", "warn_if_not_private"]

@@ -361,9 +361,10 @@ async function readFile(path) {
 // --------------------------------------------------------------------------
 // Model
 
-// The C model and the 8-byte aligned copy of its bytes it reads from, which
-// is freed when the Model and every privatizer and output set made from it
-// are closed (the C model itself is reference-counted by the library).
+// The C model and the 8-byte aligned copy of its bytes it reads from, both
+// released when the Model and every privatizer and output set made from it
+// are closed: until then their calls may pass the model's handle (the C
+// model behind it is reference-counted by the library, the handle is not).
 class ModelBox {
   constructor(core, handle, buffer) {
     this.core = core;
@@ -379,7 +380,10 @@ class ModelBox {
 
   release() {
     this.refs -= 1;
-    if (this.refs === 0) this.core.call('free', this.buffer);
+    if (this.refs === 0) {
+      this.core.call('dxt_model_close', this.handle);
+      this.core.call('free', this.buffer);
+    }
   }
 }
 
@@ -484,7 +488,6 @@ export class Model {
     const box = this[MODEL_BOX];
     if (!box) return;
     this[MODEL_BOX] = null;
-    box.core.call('dxt_model_close', box.handle);
     box.release();
   }
 

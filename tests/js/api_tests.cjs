@@ -37,10 +37,26 @@ function declaredMembers(types, name) {
     .map((m) => [m[2], Boolean(m[1])]);
 }
 
+// rejectsWith(fn, status, pattern) of the package `dxtext`: `fn` throws or
+// rejects with a DxtextError of `status` (its code the status's), its
+// message matching `pattern`.
+function rejecter({ DxtextError, Status }) {
+  return async (fn, status, pattern) => {
+    await assert.rejects(async () => fn(), (e) => {
+      assert.ok(e instanceof DxtextError && e instanceof Error, `expected a DxtextError, got ${e}`);
+      assert.equal(e.status, status, `status ${e.code} (${e.message})`);
+      assert.equal(e.code, `DXT_E_${Object.keys(Status).find((k) => Status[k] === status)}`);
+      if (pattern) assert.match(e.message, pattern);
+      return true;
+    });
+  };
+}
+
 // dxtext: the package under test; openModel(): a promise of the default
 // Euclidean model, opened as the package's users would.
 function apiTests({ dxtext, openModel }) {
-  const { DxtextError, Ledger, LedgerAnchor, Model, Privatizer, Status } = dxtext;
+  const { Ledger, LedgerAnchor, Model, Privatizer, Status } = dxtext;
+  const rejectsWith = rejecter(dxtext);
   let model;
   let privatizer; // for the tests that only read from it
   const ready = (async () => {
@@ -48,19 +64,6 @@ function apiTests({ dxtext, openModel }) {
     privatizer = new Privatizer(model);
   })();
   const seeded = (seed = SEED) => new Privatizer(model, { seed });
-
-  // `fn` throws or rejects with a DxtextError of `status` (its class and code
-  // the status's), its message matching `pattern`.
-  async function rejectsWith(fn, status, pattern) {
-    await assert.rejects(async () => fn(), (e) => {
-      assert.ok(e instanceof DxtextError, `expected a DxtextError, got ${e}`);
-      assert.ok(e instanceof Error);
-      assert.equal(e.status, status, `status ${e.code} (${e.message})`);
-      assert.equal(e.code, `DXT_E_${Object.keys(Status).find((k) => Status[k] === status)}`);
-      if (pattern) assert.match(e.message, pattern);
-      return true;
-    });
-  }
 
   // A directory for ledger files, removed after `fn`.
   async function inTemporaryDirectory(fn) {
@@ -92,23 +95,14 @@ function apiTests({ dxtext, openModel }) {
     const m = await Model.openDefault();
     assert.equal(m.info.geometry, 'euclidean');
     assert.equal(await m.fingerprint(), EUCLID_SHA256);
-    const p = new Privatizer(m);
-    assert.equal((await p.privatizeText(SENTENCE, { epsilon: 20, localDiagnostics: true })).localDiagnostics.wordsPrivatized, 12);
-    await p.close();
     m.close();
   });
 
   test('api: Model.open reads a file; a missing one is a FileError', async () => {
-    await ready;
-    await assert.rejects(Model.open(path.join(MODELS, 'no-such-model.dxe')), (e) => {
-      assert.ok(e instanceof dxtext.FileError, String(e));
-      assert.equal(e.status, Status.IO);
-      assert.equal(e.code, 'DXT_E_IO');
-      assert.match(e.message, /no-such-model\.dxe/);
-      return true;
-    });
+    // Opening a model, and files that are not one, are the conformance suite's; here the path and the class.
+    await assert.rejects(Model.open(path.join(MODELS, 'no-such-model.dxe')), dxtext.FileError);
+    await rejectsWith(() => Model.open(path.join(MODELS, 'no-such-model.dxe')), Status.IO, /no-such-model\.dxe/);
     const opened = await Model.open(EUCLID);
-    assert.equal(opened.info.vocabularySize, model.info.vocabularySize);
     assert.equal(opened.path, EUCLID);
     opened.close();
   });
@@ -134,21 +128,15 @@ function apiTests({ dxtext, openModel }) {
   });
 
   test('api: privatises a text with the system generator; the local diagnostics when asked', async () => {
-    // Seeded texts and their records are the conformance suite's; here the
-    // system generator, the record's output fields and the diagnostics.
+    // Seeded texts and their records, typed and JSON, are the conformance
+    // suite's; here the system generator and the diagnostics.
     await ready;
-    const { text, record, localDiagnostics } = await privatizer.privatizeText(SENTENCE, {
+    const { record, localDiagnostics } = await privatizer.privatizeText(SENTENCE, {
       epsilon: 20,
       localDiagnostics: true,
     });
-    assert.equal(typeof text, 'string');
     assert.equal(record.rngMode, 'system');
     assert.equal(record.isPrivate, true);
-    assert.equal(record.modelFingerprint, EUCLID_SHA256);
-    assert.equal(record.outputKind, 'vocabulary');
-    assert.equal(record.outputSize, model.size);
-    assert.equal(record.outputDigest, null);
-    assert.equal(JSON.parse(record.json).words_privatized, undefined); // the record says nothing about the input
     assert.equal(localDiagnostics.wordsPrivatized, 12);
     assert.equal(localDiagnostics.counts.inVocabulary.privatized + localDiagnostics.counts.stopword.privatized, 12);
     assert.equal(localDiagnostics.wordsLeaked, 0);
@@ -177,19 +165,14 @@ function apiTests({ dxtext, openModel }) {
     assert.equal(out.localDiagnostics.wordsLeaked, 1);
   });
 
-  test('api: a seed makes the output reproducible, and the record says it is not private', async () => {
+  test('api: a seed is 64 hexadecimal digits or 32 bytes', async () => {
+    // Seeded outputs (each seed's own) and their records (not private) are
+    // the conformance suite's, with seeds in hex; here the bytes.
     await ready;
-    // At epsilon 8 most words move (docs/calibration.md), so another seed
-    // gives another text; at 20 most stay and two seeds can agree.
-    const [a, b] = await Promise.all([
-      seeded().privatizeText(SENTENCE, { epsilon: 8 }),
-      seeded(Uint8Array.from(Buffer.from(SEED, 'hex'))).privatizeText(SENTENCE, 8),
-    ]);
-    assert.equal(a.text, b.text);
-    assert.equal(a.record.rngMode, 'deterministic');
-    assert.equal(a.record.isPrivate, false);
-    assert.equal((await seeded(Buffer.from(SEED, 'hex')).privatizeText(SENTENCE, 8)).text, a.text);
-    assert.notEqual((await seeded('11'.repeat(32)).privatizeText(SENTENCE, { epsilon: 8 })).text, a.text);
+    const { text } = await seeded().privatizeText(SENTENCE, 8);
+    for (const bytes of [Uint8Array.from(Buffer.from(SEED, 'hex')), Buffer.from(SEED, 'hex')]) {
+      assert.equal((await seeded(bytes).privatizeText(SENTENCE, 8)).text, text);
+    }
     assert.throws(() => seeded(Buffer.alloc(5)), dxtext.InvalidArgumentError);
     await rejectsWith(() => seeded('abc'), Status.INVALID_ARGUMENT, /seed/);
   });
@@ -197,14 +180,13 @@ function apiTests({ dxtext, openModel }) {
   test('api: privatises a bag (Map, object or pairs) with epsilon * N * EMD', async () => {
     // Seeded bags and their records are the conformance suite's; here the types, the inputs' forms and the diagnostics.
     await ready;
-    const { bag, record, localDiagnostics } = await privatizer.privatizeBag(
+    const { bag, localDiagnostics } = await privatizer.privatizeBag(
       new Map([['president', 2], ['nation', 1], ['war', 2], ['qzxqzxqzx', 1]]),
       { epsilon: 15, localDiagnostics: true },
     );
     assert.ok(bag instanceof Map);
     assert.equal(localDiagnostics.wordsPrivatized, 6);
     assert.equal(localDiagnostics.counts.outOfVocabulary.privatized, 1);
-    assert.equal(record.bound, 'bagEmd');
     const dropped = await privatizer.privatizeBag({ war: 3, qzxqzxqzx: 1 }, { epsilon: 10, oov: 'drop', localDiagnostics: true });
     assert.equal(dropped.localDiagnostics.counts.outOfVocabulary.dropped, 1);
     const fromObject = await seeded().privatizeBag({ president: 2, nation: 1 }, { epsilon: 15 });
@@ -216,11 +198,9 @@ function apiTests({ dxtext, openModel }) {
   test('api: single words, SynTF and calibration: the result shapes', async () => {
     // Their outputs and records are the conformance suite's.
     await ready;
-    const { text, record, localDiagnostics } = await privatizer.privatizeWord('qzxqzxqzx', {
-      epsilon: 5, oov: 'placeholder', placeholder: '[x]', localDiagnostics: true,
+    const { localDiagnostics } = await privatizer.privatizeWord('qzxqzxqzx', {
+      epsilon: 5, oov: 'placeholder', localDiagnostics: true,
     });
-    assert.equal(text, '[x]');
-    assert.equal(record.bound, 'word');
     assert.equal(localDiagnostics.counts.outOfVocabulary.placeholder, 1);
     for (const [input, options] of [[{ president: 3, war: 1 }, { epsilon: 2 }], [[['president', 3], ['war', 1]], 2]]) {
       const synthetic = await privatizer.syntf(input, 5, options);
@@ -237,23 +217,14 @@ function apiTests({ dxtext, openModel }) {
     // conformance suite; here the error class and the numbers JSON cannot write.
     await ready;
     for (const epsilon of [NaN, Infinity, -Infinity]) {
-      await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon }), (e) => {
-        assert.ok(e instanceof dxtext.InvalidEpsilonError, String(e));
-        assert.ok(e instanceof DxtextError);
-        assert.equal(e.status, 2);
-        assert.equal(e.status, Status.INVALID_EPSILON);
-        assert.equal(e.code, 'DXT_E_INVALID_EPSILON');
-        assert.match(e.message, /epsilon/);
-        return true;
-      });
+      await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon }), dxtext.InvalidEpsilonError);
+      await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon }), Status.INVALID_EPSILON, /epsilon/);
     }
-    await assert.rejects(privatizer.privatizeWord('war', -3), dxtext.InvalidEpsilonError);
   });
 
   test('api: bad arguments are typed errors; integers out of range are refused, not wrapped', async () => {
     await ready;
     await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, seed: SEED }), Status.INVALID_ARGUMENT, /unknown option 'seed'/);
-    await rejectsWith(() => privatizer.privatizeWord('house', { epsilon: 5, vickreyt: 0.5 }), Status.INVALID_ARGUMENT, /unknown option/);
     await rejectsWith(() => privatizer.privatizeBag({ war: -1 }, { epsilon: 5 }), Status.INVALID_ARGUMENT, /non-negative/);
     await rejectsWith(() => privatizer.privatizeText(42, { epsilon: 5 }), Status.INVALID_ARGUMENT, /text/);
     await rejectsWith(() => privatizer.privatizeText(SENTENCE, 'five'), Status.INVALID_ARGUMENT, /options/);
@@ -365,58 +336,36 @@ function apiTests({ dxtext, openModel }) {
 
   // The small-epsilon route of a Poincare model (docs/guarantees.md,
   // "Poincare models at small epsilon") is the conformance suite's; the
-  // statistical check of what the words do at 0.5 and at 1e6 is Python's
-  // (bindings/python/tests/test_poincare.py).
-  test('api: a Poincare model: its info, and calibration of the exponential mechanism', async () => {
+  // statistical checks of what the words do at 0.5 and at 1e6, and of its
+  // calibration, are Python's (bindings/python/tests/test_poincare.py).
+  test('api: a Poincare model\'s info', async () => {
     const ball = await Model.open(path.join(MODELS, 'dxtext-wordnet-poincare-10d.dxe'));
     assert.equal(ball.info.geometry, 'poincare');
     assert.equal(ball.info.dimension, 10);
-    const p = new Privatizer(ball, { seed: Buffer.alloc(32, 9) });
-    const low = await p.calibrate({ epsilon: 0.5, mechanism: 'exponential' }, { words: 20, trials: 20 });
-    const high = await p.calibrate({ epsilon: 50, mechanism: 'exponential' }, { words: 20, trials: 20 });
-    assert.equal(low.words, 20);
-    assert.equal(low.trials, 20);
-    assert.ok(low.keepMedian < 0.2, String(low.keepMedian));
-    assert.ok(low.distinctMean > 10, String(low.distinctMean));
-    assert.ok(high.keepMean > low.keepMean);
-    await p.close();
     ball.close();
   });
 
   // The ledger in a file (a path, under Node, in both packages).
-  test('api: a ledger\'s totals, memo, fresh releases, setCap and its JSON', async () => {
-    // Spending, refusal and the memo are the conformance suite's (its ledger
-    // cases); here the objects: totals, fresh, setCap, the error class.
+  test('api: a ledger\'s totals, fresh releases, setCap and its file', async () => {
+    // Spending, refusals past the cap, the memo and the scope's JSON are the
+    // conformance suite's (its ledger cases); here totals, fresh, setCap, the
+    // error class and the file.
     await ready;
     await inTemporaryDirectory(async (dir) => {
       const file = path.join(dir, 'privacy.dxl');
       const ledger = await Ledger.open(file, { scope: 'alice', cap: 10, key: Buffer.alloc(32, 7) });
-      const first = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 });
-      assert.equal(first.memoised, false);
-      assert.equal(first.record.epsilon, 4);
-      const again = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 });
-      assert.equal(again.memoised, true);
-      assert.equal(again.text, first.text);
+      assert.equal((await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 })).record.epsilon, 4);
+      assert.equal((await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 })).memoised, true);
       await ledger.privatizeText(privatizer, 'hello world', { epsilon: 4 });
       assert.deepEqual({ ...ledger.totals() }, {
         cap: 10, spent: 8, spentAnyInputs: 0, releases: 2, memoised: 2, memoCapacity: 64, words: 14,
       });
-      await assert.rejects(ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 }, { fresh: true }), (e) => {
-        assert.ok(e instanceof dxtext.BudgetExceededError, String(e));
-        assert.equal(e.code, 'DXT_E_BUDGET_EXCEEDED');
-        assert.match(e.message, /nothing was drawn/);
-        return true;
-      });
-      // A memoised repeat still passes, free.
-      assert.equal((await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 })).text, first.text);
+      const drawFresh = () => ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 }, { fresh: true });
+      await assert.rejects(drawFresh(), dxtext.BudgetExceededError);
       await ledger.setCap(20);
-      const fresh = await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 }, { fresh: true });
+      const fresh = await drawFresh();
       assert.equal(fresh.memoised, false);
       assert.equal(ledger.totals().spent, 12);
-      const json = ledger.toJSON();
-      assert.equal(json.scope, 'alice');
-      assert.equal(json.spent, 12);
-      assert.deepEqual(json.spent_by_metric, { euclidean: 12 });
       // setCap is synchronous in one package, a promise in the other: either refuses.
       await rejectsWith(() => ledger.setCap(NaN), Status.INVALID_ARGUMENT);
       await rejectsWith(() => ledger.setCap('lots'), Status.INVALID_ARGUMENT, /cap/);
@@ -451,9 +400,6 @@ function apiTests({ dxtext, openModel }) {
       const again = await ledger.privatizeText(privatizer, text, { epsilon: 1, outputWords: words });
       assert.equal(again.memoised, true);
       assert.equal(again.text, listed.text);
-      const top = await ledger.privatizeText(privatizer, text, { epsilon: 1, outputTop: 50 });
-      assert.equal(top.record.outputKind, 'top');
-      assert.equal(ledger.totals().releases, 3);
       await ledger.close();
     });
   });
@@ -522,8 +468,6 @@ function apiTests({ dxtext, openModel }) {
       fs.writeFileSync(file, saved);
       await assert.rejects(Ledger.open(file, { key: KEY, anchor: LedgerAnchor.fromBytes(stored) }), (e) => {
         assert.ok(e instanceof dxtext.LedgerRollbackError, String(e));
-        assert.equal(e.status, 20);
-        assert.equal(e.status, Status.LEDGER_ROLLBACK);
         assert.equal(e.code, 'DXT_E_LEDGER_ROLLBACK');
         assert.match(e.message, /rolled back/);
         return true;
@@ -571,4 +515,4 @@ function apiTests({ dxtext, openModel }) {
   });
 }
 
-module.exports = { apiTests, SENTENCE, SEED, EUCLID, EUCLID_SHA256, GOLDEN };
+module.exports = { apiTests, rejecter, SENTENCE, SEED, EUCLID, EUCLID_SHA256, KEY };

@@ -15,6 +15,8 @@ const { test } = require('node:test');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SUITE = JSON.parse(fs.readFileSync(path.join(REPO, 'tests', 'conformance', 'cases.json'), 'utf8'));
+// The record's and the calibration's JSON names of the API's camelCase ones.
+const snake = (name) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 // A ledger case: its releases, each with a new privatizer of the seed,
 // through a new ledger file, and the scope's JSON.
@@ -58,7 +60,6 @@ async function outcome(dxtext, model, c) {
     try {
       if (c.call === 'calibrate') {
         const calibration = await privatizer.calibrate(c.options, { words: c.words, trials: c.trials });
-        const snake = (name) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
         return { calibration: Object.fromEntries(Object.entries(calibration).map(([k, v]) => [snake(k), v])) };
       }
       if (c.call === 'bag' || c.call === 'syntf') {
@@ -96,13 +97,17 @@ function conformanceTests({ dxtext, opensFromMemory = false }) {
       const expect = opensFromMemory ? JSON.parse(JSON.stringify(c.expect).replaceAll(" (in '{path}')", '')) : c.expect;
       assert.deepEqual(got, expect);
       if (typed) { // the typed record says what its JSON says
-        const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
         const fields = {
           release: snake(typed.release), mechanism: typed.mechanism, epsilon: typed.epsilon, metric: typed.metric,
-          private: typed.isPrivate, model_sha256: typed.modelFingerprint, bound: snake(typed.bound),
+          rng: typed.rngMode, private: typed.isPrivate, model_sha256: typed.modelFingerprint, bound: snake(typed.bound),
           reveals: typed.reveals.map(snake).sort(), shape: typed.releaseShape, preset: typed.preset,
+          output_vocabulary: { kind: typed.outputKind, size: typed.outputSize, sha256: typed.outputDigest },
         };
-        const json = { ...expect.record, preset: expect.record.preset || 'none', reveals: [...expect.record.reveals].sort() };
+        // A record says nothing of the output vocabulary when it is the model's whole vocabulary.
+        const json = {
+          ...expect.record, preset: expect.record.preset || 'none', reveals: [...expect.record.reveals].sort(),
+          output_vocabulary: expect.record.output_vocabulary || { kind: 'vocabulary', size: model.size, sha256: null },
+        };
         assert.deepEqual(fields, Object.fromEntries(Object.keys(fields).map((key) => [key, json[key]])));
       }
     });

@@ -44,6 +44,19 @@ function invalid(message) {
   return errorFor(Status.INVALID_ARGUMENT, `invalid argument: ${message}`);
 }
 
+// Runs start() once the calls queued on `owner` (a Privatizer or a Ledger)
+// before it have settled: calls on one owner run one after another.
+function enqueue(owner, start) {
+  const run = owner._tail.then(start);
+  owner._tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run.catch((error) => {
+    throw typed(error);
+  });
+}
+
 // --------------------------------------------------------------------------
 // The addon
 
@@ -318,16 +331,8 @@ class Privatizer {
     return this._handle;
   }
 
-  // Calls on one privatizer run one after another.
   _enqueue(start) {
-    const run = this._tail.then(() => start(this._context()));
-    this._tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run.catch((error) => {
-      throw typed(error);
-    });
+    return enqueue(this, () => start(this._context()));
   }
 
   /** Promise of { text, record } (and localDiagnostics when options.localDiagnostics is true) for one word. */
@@ -427,7 +432,7 @@ class Ledger {
    */
   privatizeText(privatizer, text, options, { fresh = false } = {}) {
     if (!(privatizer instanceof Privatizer)) return Promise.reject(invalid('privatizeText needs a Privatizer'));
-    const run = this._tail.then(() =>
+    return enqueue(this, () =>
       privatizer._enqueue(async (context) => {
         const raw = await native.ledgerPrivatizeText(this._ledger(), context, text, nativeOptions(options, privatizer.model),
           Boolean(fresh));
@@ -436,13 +441,6 @@ class Ledger {
         return out;
       }),
     );
-    this._tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run.catch((error) => {
-      throw typed(error);
-    });
   }
 
   /** { cap, spent, spentAnyInputs, releases, memoised, memoCapacity, words }, read from the file. */

@@ -49,7 +49,6 @@ export const EPSILON_MIN = 1e-6;
 export const EPSILON_MAX = 1e6;
 const DXT_OPEN_VERIFY_DIGESTS = 1;
 const DXT_RNG_DETERMINISTIC = 2;
-const DXT_E_INPUT_TOO_LARGE = Status.INPUT_TOO_LARGE;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8');
@@ -217,15 +216,23 @@ function seedBytes(seed) {
   throw invalidArgument('seed must be 64 hexadecimal digits or a Uint8Array of 32 bytes');
 }
 
-// The JSON of a record or diagnostics struct at ptr (to_json: the C function).
+// What a C call writes into a buffer of the caller's (write(buffer,
+// capacity, required)), called first without one for the size it needs:
+// [the buffer, in `frame`, and its size].
+function writtenBytes(core, frame, write) {
+  const required = frame.alloc(4);
+  const status = write(0, 0, required);
+  if (status !== Status.INPUT_TOO_LARGE) core.check(status);
+  const size = core.view().getUint32(required, true);
+  const buffer = frame.alloc(size);
+  core.check(write(buffer, size, required));
+  return [buffer, size];
+}
+
+// The JSON of a record, diagnostics or ledger at ptr (toJson: the C function).
 function readJson(core, toJson, ptr) {
   return withFrame(core, (frame) => {
-    const required = frame.alloc(4);
-    const status = core.call(toJson, ptr, 0, 0, required);
-    if (status !== DXT_E_INPUT_TOO_LARGE) core.check(status);
-    const size = core.view().getUint32(required, true);
-    const buffer = frame.alloc(size);
-    core.check(core.call(toJson, ptr, buffer, size, 0));
+    const [buffer] = writtenBytes(core, frame, (...args) => core.call(toJson, ptr, ...args));
     return core.cString(buffer);
   });
 }
@@ -280,21 +287,10 @@ function readDiagnostics(core, ptr) {
 // What a privatise call returns: { [key]: result, record }, and
 // localDiagnostics when options.localDiagnostics is true (the shape of the
 // Node.js binding's results).
-function shaped(key, run, options) {
+function shaped(key, run) {
   const out = { [key]: run.result, record: run.record };
   if (run.localDiagnostics) out.localDiagnostics = run.localDiagnostics;
   return out;
-}
-
-// The options object of a call: a number is { epsilon }, nothing is {}.
-function optionsObject(options) {
-  if (typeof options === 'number') return { epsilon: options };
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') throw invalidArgument('options must be a number (epsilon) or an object');
-  if (options.localDiagnostics !== undefined && typeof options.localDiagnostics !== 'boolean') {
-    throw invalidArgument('localDiagnostics must be true or false');
-  }
-  return options;
 }
 
 // --------------------------------------------------------------------------
@@ -659,26 +655,22 @@ export class Privatizer {
     const { core } = box;
     this.model = model;
     this._core = core;
-    if (seed === undefined || seed === null) {
-      this._context = withFrame(core, (frame) => {
-        const out = frame.alloc(4);
-        core.check(core.call('dxt_context_create', box.handle, 0, out));
-        return core.view().getUint32(out, true);
-      });
-    } else {
-      const bytes = seedBytes(seed);
-      this._context = withFrame(core, (frame) => {
-        const options = frame.struct('dxt_context_options');
-        const seedAt = options + core.layout('dxt_context_options', 'seed');
+    const bytes = seed === undefined || seed === null ? null : seedBytes(seed);
+    this._context = withFrame(core, (frame) => {
+      const out = frame.alloc(4);
+      let options = 0; // the system generator
+      let seedAt = 0;
+      if (bytes) {
+        options = frame.struct('dxt_context_options');
+        seedAt = options + core.layout('dxt_context_options', 'seed');
         core.view().setUint32(options + core.layout('dxt_context_options', 'rng_mode'), DXT_RNG_DETERMINISTIC, true);
         core.m.HEAPU8.set(bytes, seedAt);
-        const out = frame.alloc(4);
-        const status = core.call('dxt_context_create', box.handle, options, out);
-        core.m.HEAPU8.fill(0, seedAt, seedAt + 32);
-        core.check(status);
-        return core.view().getUint32(out, true);
-      });
-    }
+      }
+      const status = core.call('dxt_context_create', box.handle, options, out);
+      if (bytes) core.m.HEAPU8.fill(0, seedAt, seedAt + 32);
+      core.check(status);
+      return core.view().getUint32(out, true);
+    });
     this._box = box.retain();
   }
 
@@ -731,17 +723,16 @@ export class Privatizer {
   // Runs one privatise call: fn(frame, context, optionsPtr, recordPtr,
   // diagnosticsPtr) returns the result; the record is always read, the
   // diagnostics when options.localDiagnostics asks for them.
-  _run(given, fn) {
-    const options = optionsObject(given);
+  _run(options, fn) {
     const core = this._core;
     const context = this._live();
     return withFrame(core, (frame) => {
+      // _options refuses options that are not undefined, a number or an object.
       const optionsPtr = this._options(frame, options);
       const recordPtr = frame.struct('dxt_release_record');
-      const diagnosticsPtr = options.localDiagnostics ? frame.struct('dxt_local_diagnostics') : 0;
+      const diagnosticsPtr = typeof options === 'object' && options.localDiagnostics ? frame.struct('dxt_local_diagnostics') : 0;
       const result = fn(frame, context, optionsPtr, recordPtr, diagnosticsPtr);
       return {
-        options,
         result,
         record: readRecord(core, recordPtr),
         localDiagnostics: diagnosticsPtr ? readDiagnostics(core, diagnosticsPtr) : undefined,
@@ -764,7 +755,7 @@ export class Privatizer {
         core.call('dxt_text_free', ptr);
       }
     });
-    return shaped('text', run, run.options);
+    return shaped('text', run);
   }
 
   /**
@@ -850,15 +841,9 @@ export class Privatizer {
         view.setUint32(countAt + 4, Math.floor(count / 2 ** 32), true);
       });
       const out = frame.alloc(4);
-      if (kind === 'bag') {
-        core.check(
-          core.call('dxt_privatize_bag', context, optionsPtr, array, entries.length, out, recordPtr, diagnosticsPtr),
-        );
-      } else {
-        core.check(
-          core.call('dxt_syntf', context, optionsPtr, array, entries.length, nOut, out, recordPtr, diagnosticsPtr),
-        );
-      }
+      core.check(kind === 'bag'
+        ? core.call('dxt_privatize_bag', context, optionsPtr, array, entries.length, out, recordPtr, diagnosticsPtr)
+        : core.call('dxt_syntf', context, optionsPtr, array, entries.length, nOut, out, recordPtr, diagnosticsPtr));
       const bagPtr = core.view().getUint32(out, true);
       try {
         return readBag(core, bagPtr);
@@ -866,7 +851,7 @@ export class Privatizer {
         core.call('dxt_bag_free', bagPtr);
       }
     });
-    return shaped('bag', run, run.options);
+    return shaped('bag', run);
   }
 }
 
@@ -1144,12 +1129,7 @@ export class Ledger {
   // The bytes of the ledger `handle`, copied out of WebAssembly memory.
   _save(frame, handle) {
     const core = this._core;
-    const required = frame.alloc(4);
-    const status = core.call('dxt_ledger_save', handle, 0, 0, required);
-    if (status !== DXT_E_INPUT_TOO_LARGE) core.check(status);
-    const size = core.view().getUint32(required, true);
-    const buffer = frame.alloc(size);
-    core.check(core.call('dxt_ledger_save', handle, buffer, size, required));
+    const [buffer, size] = writtenBytes(core, frame, (...args) => core.call('dxt_ledger_save', handle, ...args));
     return core.m.HEAPU8.slice(buffer, buffer + size);
   }
 
@@ -1212,7 +1192,7 @@ export class Ledger {
           core.call('dxt_text_free', ptr);
         }
       });
-      const out = shaped('text', { ...run, result: run.result.text }, run.options);
+      const out = shaped('text', { ...run, result: run.result.text });
       out.memoised = run.result.memoised;
       return out;
     });

@@ -11,30 +11,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import apiModule from '../../../tests/js/api_tests.cjs';
 
 const packageDir = process.env.DXTEXT_WASM_PACKAGE;
 if (!packageDir) throw new Error('set DXTEXT_WASM_PACKAGE to the built package directory (<build>/package)');
 const dxtext = await import(pathToFileURL(path.join(path.resolve(packageDir), 'dxtext.js')).href);
-const { DxtextError, Ledger, Model, Privatizer, Status } = dxtext;
+const { Ledger, Model, Privatizer, Status } = dxtext;
+const { EUCLID, KEY } = apiModule; // KEY: an app key, without which a ledger memoises nothing
+const rejectsWith = apiModule.rejecter(dxtext);
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const modelsDir = path.resolve(here, '..', '..', '..', 'models');
-const euclidName = fs.readdirSync(modelsDir).filter((n) => n.startsWith('dxtext-en-euclid-') && n.endsWith('.dxe')).sort().pop();
-const bytes = fs.readFileSync(path.join(modelsDir, euclidName));
-const model = await Model.fromBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+const model = await Model.fromBuffer(fs.readFileSync(EUCLID));
 const privatizer = new Privatizer(model);
 const TEXT = 'see you at noon by the river with anna';
-const KEY = new Uint8Array(32).fill(9); // an app key: without one a ledger memoises nothing
-
-async function rejectsWith(fn, status, pattern) {
-  await assert.rejects(async () => fn(), (e) => {
-    assert.ok(e instanceof DxtextError, `expected a DxtextError, got ${e}`);
-    assert.equal(e.status, status, `status ${e.code} (${e.message})`);
-    if (pattern) assert.match(e.message, pattern);
-    return true;
-  });
-}
 
 test('a memory store: the bytes at open, a refusal changes none, another Ledger goes on from them', async () => {
   // Spending, the memo and the totals are the API's tests (tests/js/api_tests.cjs, in a file); here the store's bytes.

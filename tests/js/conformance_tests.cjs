@@ -109,6 +109,11 @@ function conformanceTests({ dxtext, opensFromMemory = false }) {
           output_vocabulary: expect.record.output_vocabulary || { kind: 'vocabulary', size: model.size, sha256: null },
         };
         assert.deepEqual(fields, Object.fromEntries(Object.keys(fields).map((key) => [key, json[key]])));
+        // Every number of the JSON is the typed record's field of its name (floor: uniformFloor).
+        for (const [key, value] of Object.entries(expect.record)) {
+          const name = key === 'floor' ? 'uniformFloor' : key.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
+          if (typeof value === 'number') assert.equal(typed[name], value, key);
+        }
       }
     });
   }

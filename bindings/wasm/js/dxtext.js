@@ -31,7 +31,7 @@ import createDxtextCore from './dxtext_core.js';
 import { DEFAULT_MODEL } from './default_model.js';
 import {
   ACTIONS, GEOMETRIES, MECHANISMS, PRESETS, QUANTIZATIONS, TOKEN_CLASSES, Status, DxtextError, NotFoundError,
-  ANCHOR_BYTES, LedgerAnchor, bytesOf, diagnosticsOf, errorFor, optionPairs, recordOf, sameBytes,
+  ANCHOR_BYTES, LedgerAnchor, RECORD_FIELDS, bytesOf, diagnosticsOf, errorFor, optionPairs, recordOf, sameBytes,
 } from './shared.js';
 
 // Status, the error classes and errorFor are tools/options/js_shared.js's,
@@ -69,9 +69,7 @@ const LAYOUT_FIELDS = {
   dxt_model_info: ['format_major', 'format_minor', 'dimension', 'vocabulary_size', 'geometry', 'quantization',
     'lowercase', 'has_frequencies'],
   dxt_context_options: ['rng_mode', 'seed'],
-  dxt_release_record: ['release', 'mechanism', 'epsilon', 'metric', 'rng_mode', 'is_private', 'fingerprint_valid',
-    'model_fingerprint', 'bound', 'reveals', 'draws', 'epsilon_total', 'epsilon_vocabulary', 'release_shape',
-    'output_kind', 'output_size', 'output_digest', 'preset'],
+  dxt_release_record: RECORD_FIELDS.flatMap(({ c, present }) => (present ? [c, present] : [c])),
   dxt_local_diagnostics: ['counts', 'words_privatized', 'words_leaked'],
   dxt_bag_entry: ['word', 'length', 'count'],
   dxt_bag: ['entries', 'size'],
@@ -242,33 +240,19 @@ function readRecord(core, ptr) {
   const L = (field) => ptr + core.layout('dxt_release_record', field);
   // The JSON first: its allocations may grow the memory, which replaces the
   // buffer under any view taken before.
-  const json = readJson(core, 'dxt_release_record_to_json', ptr);
+  const raw = { json: readJson(core, 'dxt_release_record_to_json', ptr) };
   const view = core.view();
   const heap = core.m.HEAPU8;
-  const u32 = (field) => view.getUint32(L(field), true);
-  const f64 = (field) => view.getFloat64(L(field), true);
-  const fingerprintAt = L('model_fingerprint');
-  const digestAt = L('output_digest');
-  return recordOf({
-    release: u32('release'),
-    mechanism: u32('mechanism'),
-    epsilon: f64('epsilon'),
-    metric: u32('metric'),
-    rngMode: u32('rng_mode'),
-    isPrivate: heap[L('is_private')] !== 0,
-    modelFingerprint: heap[L('fingerprint_valid')] !== 0 ? hex(heap.subarray(fingerprintAt, fingerprintAt + 32)) : null,
-    bound: u32('bound'),
-    reveals: u32('reveals'),
-    draws: readU64(view, L('draws')),
-    epsilonTotal: f64('epsilon_total'),
-    epsilonVocabulary: f64('epsilon_vocabulary'),
-    releaseShape: u32('release_shape'),
-    outputKind: u32('output_kind'),
-    outputSize: u32('output_size'),
-    outputDigest: hex(heap.subarray(digestAt, digestAt + 32)),
-    preset: u32('preset'),
-    json,
-  });
+  for (const { name, c, kind, size, present } of RECORD_FIELDS) {
+    const at = L(c);
+    if (present && heap[L(present)] === 0) raw[name] = null;
+    else if (kind === 'bytes') raw[name] = hex(heap.subarray(at, at + size));
+    else if (kind === 'bool') raw[name] = heap[at] !== 0;
+    else if (kind === 'u64') raw[name] = readU64(view, at);
+    else if (kind === 'f64') raw[name] = view.getFloat64(at, true);
+    else raw[name] = view.getUint32(at, true);
+  }
+  return recordOf(raw);
 }
 
 function readDiagnostics(core, ptr) {

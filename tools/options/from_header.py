@@ -837,7 +837,7 @@ def jni_record(h: Header) -> List[str]:
     return out
 
 
-def _java_getter(f: RecordField, index: Dict[str, int], offsets: Dict[str, int]) -> Tuple[str, str]:
+def _java_getter(f: RecordField, offsets: Dict[str, int]) -> Tuple[str, str]:
     """(the type, the expression) of a DxReleaseRecord getter."""
     value = f"values[{f.name.upper()}]"
     if f.enum == "reveals":
@@ -865,12 +865,11 @@ def java_record_fields(h: Header) -> List[str]:
     """DxReleaseRecord's layout of the JNI's arrays and its getters (its
     "generated: fields" section)."""
     fields, values, offsets = _record_layout(h)
-    index = {name: i for i, name in enumerate(values)}
     out = ["  // Layout of the arrays the native code fills (record_values in dxtext_jni.c)."]
     out += [f"  static final int {name.upper()} = {i};" for i, name in enumerate(values)]
     out += [f"  static final int VALUES = {len(values)}, BYTES = {offsets['']};"]
     for f in fields:
-        kind, expression = _java_getter(f, index, offsets)
+        kind, expression = _java_getter(f, offsets)
         name = lower_camel(f.name) if f.name.startswith("is_") else "get" + camel(f.name)
         out.append("")
         doc = _record_doc(f)

@@ -199,7 +199,7 @@ with tempfile.TemporaryDirectory() as directory:
     trial.write_text(text, encoding="utf-8")
     h = c_header.read(trial)
     generated = {
-        "dxtext_node.c": "\n".join(from_header.node_record(h)),
+        "dxtext_node.c": "\n".join(from_header.node_setters(h)),
         "shared.js": from_header.js_record(h),
         "index.d.ts": "\n".join(from_header.ts_record_members(h, "  ")),
         "dxtext_wasm_layout.c": from_header.wasm_layout(h),

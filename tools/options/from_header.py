@@ -646,20 +646,49 @@ def record_fields(h: Header) -> List[RecordField]:
     return out
 
 
-def node_record(h: Header) -> List[str]:
-    """set_record_fields of the Node.js addon: every field onto a JS object,
-    by its camelCase name, as numbers, booleans and hex strings; the
-    JavaScript (js_shared.js, recordOf) names the enumerations' values."""
-    out = ["static void set_record_fields(napi_env env, napi_value o, const dxt_release_record *r) {"]
-    for f in record_fields(h):
-        if f.kind == "bytes":
-            data = f"r->{f.present} ? r->{f.name} : NULL" if f.present else f"r->{f.name}"
-            out.append(f'  set_hex(env, o, "{f.js_name}", {data}, {f.size});')
-        elif f.kind == "bool":
-            out.append(f'  set_boolean(env, o, "{f.js_name}", r->{f.name});')
-        else:
-            out.append(f'  set_number(env, o, "{f.js_name}", (double)r->{f.name});')
-    out.append("}")
+# The structs the Node.js addon returns as JavaScript objects, and the C
+# function of each that sets its fields onto one (node_setters).
+NODE_STRUCTS = {
+    "dxt_release_record": "set_record_fields",
+    "dxt_model_info": "set_model_info_fields",
+    "dxt_calibration": "set_calibration_fields",
+    "dxt_ledger_totals": "set_ledger_totals_fields",
+}
+
+
+def _scalar_fields(h: Header, c_name: str) -> List[RecordField]:
+    """The fields of a struct of numbers and bools, less struct_size."""
+    struct = next(s for s in h.structs if s.c_name == c_name)
+    out = []
+    for f in struct.fields:
+        if f.name == "struct_size":
+            continue
+        if f.c_type not in _RECORD_KINDS or f.dims:
+            raise SystemExit(f"dxtext.h: {c_name}.{f.name} ({f.c_type}) is no number or bool")
+        out.append(RecordField(f.name, _RECORD_KINDS[f.c_type], 0, "", "", f.doc))
+    return out
+
+
+def node_setters(h: Header) -> List[str]:
+    """The functions of the Node.js addon that set every field of a struct
+    of NODE_STRUCTS onto a JS object, by its camelCase name, as numbers,
+    booleans and hex strings; the JavaScript names an enumeration's values
+    (js_shared.js, recordOf)."""
+    out: List[str] = []
+    for c_name, function in NODE_STRUCTS.items():
+        fields = record_fields(h) if c_name == "dxt_release_record" else _scalar_fields(h, c_name)
+        if out:
+            out.append("")
+        out.append(f"static void {function}(napi_env env, napi_value o, const {c_name} *r) {{")
+        for f in fields:
+            if f.kind == "bytes":
+                data = f"r->{f.present} ? r->{f.name} : NULL" if f.present else f"r->{f.name}"
+                out.append(f'  set_hex(env, o, "{f.js_name}", {data}, {f.size});')
+            elif f.kind == "bool":
+                out.append(f'  set_boolean(env, o, "{f.js_name}", r->{f.name});')
+            else:
+                out.append(f'  set_number(env, o, "{f.js_name}", (double)r->{f.name});')
+        out.append("}")
     return out
 
 

@@ -948,7 +948,7 @@ def header_outputs() -> Dict[Path, str]:
                                      from_header.java_record_fields(h),
                                      marked(JAVA_RECORD, "enums", from_header.java_record_enums(h), "//")),
         RUST_ERROR: marked(RUST_ERROR, "statuses", from_header.rust_error_kind(h), "//"),
-        NODE_ADDON: marked(NODE_ADDON, "record", from_header.node_record(h), "//"),
+        NODE_ADDON: marked(NODE_ADDON, "structs", from_header.node_setters(h), "//"),
         JNI_LIBRARY: marked(JNI_LIBRARY, "record", from_header.jni_record(h), "//"),
         WASM_LAYOUT: from_header.wasm_layout(h),
         SWIFT_SOURCE: between_markers(

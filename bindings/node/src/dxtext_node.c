@@ -460,7 +460,7 @@ static void set_hex(napi_env env, napi_value object, const char *name, const uin
   napi_set_named_property(env, object, name, v);
 }
 
-// generated: record (tools/options/generate.py, from include/dxtext/dxtext.h)
+// generated: structs (tools/options/generate.py, from include/dxtext/dxtext.h)
 static void set_record_fields(napi_env env, napi_value o, const dxt_release_record *r) {
   set_number(env, o, "mechanism", (double)r->mechanism);
   set_number(env, o, "epsilon", (double)r->epsilon);
@@ -486,7 +486,39 @@ static void set_record_fields(napi_env env, napi_value o, const dxt_release_reco
   set_number(env, o, "typedDropped", (double)r->typed_dropped);
   set_number(env, o, "contextPrior", (double)r->context_prior);
 }
-// generated: end record
+
+static void set_model_info_fields(napi_env env, napi_value o, const dxt_model_info *r) {
+  set_number(env, o, "formatMajor", (double)r->format_major);
+  set_number(env, o, "formatMinor", (double)r->format_minor);
+  set_number(env, o, "dimension", (double)r->dimension);
+  set_number(env, o, "vocabularySize", (double)r->vocabulary_size);
+  set_number(env, o, "geometry", (double)r->geometry);
+  set_number(env, o, "quantization", (double)r->quantization);
+  set_boolean(env, o, "lowercase", r->lowercase);
+  set_boolean(env, o, "hasFrequencies", r->has_frequencies);
+}
+
+static void set_calibration_fields(napi_env env, napi_value o, const dxt_calibration *r) {
+  set_number(env, o, "words", (double)r->words);
+  set_number(env, o, "trials", (double)r->trials);
+  set_number(env, o, "keepMean", (double)r->keep_mean);
+  set_number(env, o, "keepMedian", (double)r->keep_median);
+  set_number(env, o, "keepMax", (double)r->keep_max);
+  set_number(env, o, "distinctMean", (double)r->distinct_mean);
+  set_number(env, o, "distinctMedian", (double)r->distinct_median);
+  set_number(env, o, "distinctMax", (double)r->distinct_max);
+}
+
+static void set_ledger_totals_fields(napi_env env, napi_value o, const dxt_ledger_totals *r) {
+  set_number(env, o, "cap", (double)r->cap);
+  set_number(env, o, "spent", (double)r->spent);
+  set_number(env, o, "spentAnyInputs", (double)r->spent_any_inputs);
+  set_number(env, o, "releases", (double)r->releases);
+  set_number(env, o, "memoised", (double)r->memoised);
+  set_number(env, o, "memoCapacity", (double)r->memo_capacity);
+  set_number(env, o, "words", (double)r->words);
+}
+// generated: end structs
 
 /* The record's fields by their camelCase names, and its JSON: shared.js's
    recordOf names the enumerations' values. */
@@ -631,7 +663,7 @@ static napi_value model_close(napi_env env, napi_callback_info info) {
 
 static napi_value model_info(napi_env env, napi_callback_info info) {
   size_t argc = 1;
-  napi_value argv[1], o, v;
+  napi_value argv[1], o;
   model_box *m;
   dxt_model_info i;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
@@ -639,16 +671,7 @@ static napi_value model_info(napi_env env, napi_callback_info info) {
   dxt_model_info_init(&i);
   if (throw_status(env, dxt_model_get_info(m->model, &i))) return NULL;
   napi_create_object(env, &o);
-  set_number(env, o, "formatMajor", i.format_major);
-  set_number(env, o, "formatMinor", i.format_minor);
-  set_number(env, o, "dimension", i.dimension);
-  set_number(env, o, "vocabularySize", i.vocabulary_size);
-  set_number(env, o, "geometry", i.geometry);
-  set_number(env, o, "quantization", i.quantization);
-  napi_get_boolean(env, i.lowercase, &v);
-  napi_set_named_property(env, o, "lowercase", v);
-  napi_get_boolean(env, i.has_frequencies, &v);
-  napi_set_named_property(env, o, "hasFrequencies", v);
+  set_model_info_fields(env, o, &i);
   return o;
 }
 
@@ -917,16 +940,7 @@ static void job_complete(napi_env env, napi_status napi_result, void *data) {
       break;
     case JOB_BAG:
     case JOB_SYNTF: napi_set_named_property(env, result, "bag", bag_array(env, j->out_bag)); break;
-    case JOB_CALIBRATE:
-      set_number(env, result, "words", j->calibration.words);
-      set_number(env, result, "trials", j->calibration.trials);
-      set_number(env, result, "keepMean", j->calibration.keep_mean);
-      set_number(env, result, "keepMedian", j->calibration.keep_median);
-      set_number(env, result, "keepMax", j->calibration.keep_max);
-      set_number(env, result, "distinctMean", j->calibration.distinct_mean);
-      set_number(env, result, "distinctMedian", j->calibration.distinct_median);
-      set_number(env, result, "distinctMax", j->calibration.distinct_max);
-      break;
+    case JOB_CALIBRATE: set_calibration_fields(env, result, &j->calibration); break;
   }
   if (j->kind != JOB_CALIBRATE) {
     napi_set_named_property(env, result, "record", record_object(env, &j->record));
@@ -1191,13 +1205,7 @@ static napi_value ledger_totals(napi_env env, napi_callback_info info) {
   dxt_ledger_totals_init(&t);
   if (throw_status(env, dxt_ledger_get_totals(l->ledger, &t))) return NULL;
   napi_create_object(env, &o);
-  set_number(env, o, "cap", t.cap);
-  set_number(env, o, "spent", t.spent);
-  set_number(env, o, "spentAnyInputs", t.spent_any_inputs);
-  set_number(env, o, "releases", (double)t.releases);
-  set_number(env, o, "memoised", (double)t.memoised);
-  set_number(env, o, "memoCapacity", t.memo_capacity);
-  set_number(env, o, "words", (double)t.words);
+  set_ledger_totals_fields(env, o, &t);
   return o;
 }
 

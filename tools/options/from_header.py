@@ -646,6 +646,13 @@ def record_fields(h: Header) -> List[RecordField]:
     return out
 
 
+def _record_doc(f: RecordField) -> str:
+    """A field's doc comment when it says more than its type, else ""."""
+    if not f.doc or re.fullmatch(r"dxt_\w+|DXT_\w+\* bits", f.doc) or f.doc.startswith("Appended"):
+        return ""
+    return f.doc
+
+
 # The structs the Node.js addon returns as JavaScript objects, and the C
 # function of each that sets its fields onto one (node_setters).
 NODE_STRUCTS = {
@@ -692,26 +699,36 @@ def node_setters(h: Header) -> List[str]:
     return out
 
 
-def js_record(h: Header) -> str:
-    """The enumerations' names by number and RECORD_FIELDS, for js_shared.js."""
-    lines = ["// Names of the C enums' values by number (include/dxtext/dxtext.h), and of",
-             "// the DXT_REVEALS_* bits in bit order."]
+def js_enum_names(h: Header) -> Dict[str, List[str]]:
+    """The JavaScript tables of names by number: JS_ENUM_TABLES's names, and
+    REVEALS (the DXT_REVEALS_* bits in bit order)."""
     tables = {}
     for c_name in sorted(set(RECORD_ENUMS.values()) | set(JS_ENUM_TABLES)):
         e = enum(h, c_name)
         names = ["unknown"] * (max(m.value for m in e.members) + 1)
         for m in e.members:
             names[m.value] = JS_ENUM_ALIASES.get(m.name, lower_camel(m.name[len(e.prefix):].lower()))
-        tables[c_name] = JS_ENUM_TABLES[c_name]
-        lines.append(f"const {tables[c_name]} = [{', '.join(repr(n) for n in names)}];")
-    reveals = [lower_camel(c.name[len("DXT_REVEALS_"):].lower()) for c in h.flags["DXT_REVEALS_"]]
-    lines.append(f"const REVEALS = [{', '.join(repr(n) for n in reveals)}];")
+        tables[JS_ENUM_TABLES[c_name]] = names
+    tables["REVEALS"] = [lower_camel(c.name[len("DXT_REVEALS_"):].lower()) for c in h.flags["DXT_REVEALS_"]]
+    return tables
+
+
+def _js_table(f: RecordField) -> str:
+    """The JavaScript table of names of a record field's values, or ""."""
+    return "REVEALS" if f.enum == "reveals" else JS_ENUM_TABLES[f.enum] if f.enum else ""
+
+
+def js_record(h: Header) -> str:
+    """The enumerations' names by number and RECORD_FIELDS, for js_shared.js."""
+    lines = ["// Names of the C enums' values by number (include/dxtext/dxtext.h), and of",
+             "// the DXT_REVEALS_* bits in bit order."]
+    lines += [f"const {table} = [{', '.join(repr(n) for n in names)}];" for table, names in js_enum_names(h).items()]
     lines += ["", "// The fields of dxt_release_record a record shows: { name (camelCase), c (its C",
               "// name), kind (u32, u64, f64, bool or bytes), size (of bytes), names (of an",
               "// enumeration's values or of the bits), present (the C bool field without",
               "// which it is null) }.", "const RECORD_FIELDS = Object.freeze(["]
     for f in record_fields(h):
-        names = "REVEALS" if f.enum == "reveals" else tables[f.enum] if f.enum else "null"
+        names = _js_table(f) or "null"
         present = f"'{f.present}'" if f.present else "null"
         lines.append(f"  {{ name: '{f.js_name}', c: '{f.name}', kind: '{f.kind}', size: {f.size}, names: {names}, "
                      f"present: {present} }},")
@@ -740,25 +757,21 @@ JS_ENUM_ALIASES = {"DXT_SHAPE_DEFAULT": "keep"}
 def ts_record_members(h: Header, indent: str) -> List[str]:
     """The fields of the ReleaseRecord interface (js_shared.d.ts), typed,
     each with its doc comment of the header when that is one short line."""
-    names = {}
-    for line in js_record(h).split("\n"):
-        m = re.match(r"const (\w+) = \[(.*)\];$", line)
-        if m:
-            names[m.group(1)] = list(dict.fromkeys(re.findall(r"'(\w+)'", m.group(2))))
+    tables = js_enum_names(h)
     out = []
     for f in record_fields(h):
+        values = list(dict.fromkeys(tables[_js_table(f)])) if f.enum else []
         if f.enum == "reveals":
-            kind = "Array<" + " | ".join(f"'{n}'" for n in names["REVEALS"]) + ">"
+            kind = "Array<" + " | ".join(f"'{n}'" for n in values) + ">"
         elif f.enum:
-            values = names[JS_ENUM_TABLES[f.enum]]
             kind = " | ".join(f"'{n}'" for n in values + ["unknown"] * ("unknown" not in values))
         elif f.kind == "bytes":
             kind = "string | null"
         else:
             kind = "boolean" if f.kind == "bool" else "number"
-        useful = f.doc and not re.fullmatch(r"dxt_\w+|DXT_\w+\* bits", f.doc) and not f.doc.startswith("Appended")
-        if useful and len(f.doc) <= 100 - len(indent) - 7:
-            out.append(f"{indent}/** {f.doc} */")
+        doc = _record_doc(f)
+        if doc and len(doc) <= 100 - len(indent) - 7:
+            out.append(f"{indent}/** {doc} */")
         out.append(f"{indent}readonly {f.js_name}: {kind};")
     return out
 
@@ -830,13 +843,6 @@ def wasm_layout(h: Header) -> str:
         "}",
         "",
     ])
-
-
-def _record_doc(f: RecordField) -> str:
-    """A field's doc comment when it says more than its type, else ""."""
-    if not f.doc or re.fullmatch(r"dxt_\w+|DXT_\w+\* bits", f.doc) or f.doc.startswith("Appended"):
-        return ""
-    return f.doc
 
 
 def _record_layout(h: Header) -> Tuple[List[RecordField], List[str], Dict[str, int]]:
@@ -969,7 +975,7 @@ def python_record_types(h: Header) -> List[str]:
 # a value it does not know becomes ("" for nil); any other enumeration's
 # field is its UInt32.
 SWIFT_RECORD_ENUMS = {"dxt_release_shape": ("ReleaseShape", ".keep"), "dxt_preset": ("Preset", "")}
-_SWIFT_KINDS = {"u32": "UInt32", "u64": "UInt64", "f64": "Double", "bool": "Bool", "bytes": "[UInt8]"}
+_SWIFT_KINDS = {"u32": "UInt32", "u64": "UInt64", "f64": "Double", "bool": "Bool"}
 
 
 # Swift keywords that a name of the header may be: written `quoted`.

@@ -186,13 +186,16 @@ with tempfile.TemporaryDirectory() as directory:
 # 8. A new field of the release record and a new status reach every
 # binding's record and errors with no hand edit (the done-when of "thin
 # bindings": adding a field to the record or an error kind touches no
-# binding by hand).
+# binding by hand); so does a new field of the model info or the ledger
+# totals in Java.
 with tempfile.TemporaryDirectory() as directory:
     trial = Path(directory) / "dxtext.h"
     text = header
     for old, new in (("} dxt_release_record;", "  double trial_loss; /**< a trial loss */\n} dxt_release_record;"),
                      ("  DXT_E_LEDGER_ROLLBACK = 20\n};",
-                      "  DXT_E_LEDGER_ROLLBACK = 20,\n  DXT_E_TRIAL_STATUS = 21 /**< A trial status. */\n};")):
+                      "  DXT_E_LEDGER_ROLLBACK = 20,\n  DXT_E_TRIAL_STATUS = 21 /**< A trial status. */\n};"),
+                     ("} dxt_model_info;", "  uint32_t trial_count;\n} dxt_model_info;"),
+                     ("} dxt_ledger_totals;", "  double trial_total; /**< a trial total */\n} dxt_ledger_totals;")):
         if text.count(old) != 1:
             problems.append(f"check_options.py: no single {old!r} in the header to add a trial to")
         text = text.replace(old, new)
@@ -203,8 +206,10 @@ with tempfile.TemporaryDirectory() as directory:
         "shared.js": from_header.js_record(h),
         "index.d.ts": "\n".join(from_header.ts_record_members(h, "  ")),
         "dxtext_wasm_layout.c": from_header.wasm_layout(h),
-        "dxtext_jni.c": "\n".join(from_header.jni_record(h)),
+        "dxtext_jni.c": "\n".join(from_header.jni_structs(h)),
         "DxReleaseRecord.java": "\n".join(from_header.java_record_fields(h)),
+        "DxModelInfo.java": "\n".join(from_header.java_struct_fields(h, "dxt_model_info")),
+        "DxLedgerTotals.java": "\n".join(from_header.java_struct_fields(h, "dxt_ledger_totals")),
         "DxStatus.java": from_header.java_status(h),
         "report.rs": "\n".join(from_header.rust_record_fields(h)),
         "error.rs": "\n".join(from_header.rust_error_kind(h)),
@@ -218,8 +223,10 @@ with tempfile.TemporaryDirectory() as directory:
         "shared.js": ["{ name: 'trialLoss', c: 'trial_loss', kind: 'f64'"],
         "index.d.ts": ["/** a trial loss */\n  readonly trialLoss: number;"],
         "dxtext_wasm_layout.c": ["DXTW_FIELD(dxt_release_record, trial_loss)"],
-        "dxtext_jni.c": ["(jdouble)r->trial_loss;"],
+        "dxtext_jni.c": ["(jdouble)r->trial_loss;", "(jdouble)r->trial_count;", "(jdouble)r->trial_total;"],
         "DxReleaseRecord.java": ["public double getTrialLoss() {"],
+        "DxModelInfo.java": ["public final int trialCount;", "trialCount = (int) v[8];"],
+        "DxLedgerTotals.java": ["/** A trial total. */\n  public double getTrialTotal() {", "trialTotal = v[7];"],
         "DxStatus.java": ["TRIAL_STATUS(21"],
         "report.rs": ["pub fn trial_loss(&self) -> f64 {\n        self.raw.trial_loss"],
         "error.rs": ["TrialStatus,", "sys::DXT_E_TRIAL_STATUS => ErrorKind::TrialStatus,"],

@@ -6,7 +6,9 @@
   enumerations (enums.py) and one exception class per status (errors.py);
 - Java: DxStatus.java, the enumerations (DxMechanism.java and the other
   files of JAVA_ENUMS) and those of DxReleaseRecord (JAVA_RECORD_ENUMS and
-  Reveals, from the DXT_REVEALS_* bits);
+  Reveals, from the DXT_REVEALS_* bits); the record's getters and the
+  fields of DxModelInfo, DxCalibration and DxLedgerTotals (JAVA_STRUCTS),
+  with the JNI code that fills them (jni_structs);
 - Rust: ErrorKind and its mapping from dxt_status (error.rs), and the
   enumerations of RUST_ENUMS with their conversions and OptionName impls
   (options.rs, report.rs, model.rs).
@@ -401,18 +403,23 @@ def java_enum(h: Header, c_name: str) -> str:
     return "\n".join(lines)
 
 
+def _java_nested_enum(h: Header, c_name: str, where: str) -> List[str]:
+    """The enumeration `where` (Class.Name) nested in a class: every member
+    of `c_name`, UNKNOWN too, so that a value is its constant's ordinal."""
+    e = enum(h, c_name)
+    if [m.value for m in e.members] != list(range(len(e.members))):
+        raise SystemExit(f"dxtext.h: the values of {c_name} are not 0, 1, 2...: {where} needs them to be its "
+                         "ordinals")
+    out = _javadoc(f"{e.doc} The C API's `{c_name}`." if e.doc else f"The C API's `{c_name}`.", "  ")
+    out.append(f"  public enum {where.split('.')[-1]} {{")
+    return out + _java_constant_lines(e, e.members, "    ", with_code=False) + ["  }"]
+
+
 def java_record_enums(h: Header) -> List[str]:
     """The enumerations nested in DxReleaseRecord (its "generated: enums" section)."""
     out: List[str] = []
     for c_name, name in JAVA_RECORD_ENUMS.items():
-        e = enum(h, c_name)
-        if [m.value for m in e.members] != list(range(len(e.members))):
-            raise SystemExit(f"dxtext.h: the values of {c_name} are not 0, 1, 2...: DxReleaseRecord.{name} "
-                             "needs them to be its ordinals")
-        out += _javadoc(f"{e.doc} The C API's `{c_name}`." if e.doc else f"The C API's `{c_name}`.", "  ")
-        out.append(f"  public enum {name} {{")
-        out += _java_constant_lines(e, e.members, "    ", with_code=False)
-        out += ["  }", ""]
+        out += _java_nested_enum(h, c_name, f"DxReleaseRecord.{name}") + [""]
     constants = h.flags["DXT_REVEALS_"]
     if [c.value for c in constants] != [1 << i for i in range(len(constants))]:
         raise SystemExit("dxtext.h: the DXT_REVEALS_* bits are not 1, 2, 4...: DxReleaseRecord.Reveals needs "
@@ -859,8 +866,32 @@ def _record_layout(h: Header) -> Tuple[List[RecordField], List[str], Dict[str, i
     return fields, values, offsets
 
 
-def jni_record(h: Header) -> List[str]:
-    """record_values of the JNI library: the record as DxReleaseRecord reads it."""
+@dataclass(frozen=True)
+class JavaStruct:
+    name: str  # the class
+    getters: bool  # private fields, each with a getter; else public final fields
+    # The fields whose value is a member of an enumeration: field -> (C
+    # enumeration, the enum nested in the class, whose ordinals are its values).
+    enums: Tuple[Tuple[str, str, str], ...] = ()
+
+
+# The structs of numbers and bools that the JNI library passes to Java as an
+# array of doubles, one per field in the struct's order (less struct_size),
+# and the class that reads it: C name -> class.
+JAVA_STRUCTS = {
+    "dxt_model_info": JavaStruct("DxModelInfo", getters=False, enums=(("geometry", "dxt_geometry", "Geometry"),
+                                                                      ("quantization", "dxt_quantization",
+                                                                       "Quantization"))),
+    "dxt_calibration": JavaStruct("DxCalibration", getters=False),
+    "dxt_ledger_totals": JavaStruct("DxLedgerTotals", getters=True),
+}
+_JAVA_STRUCT_KINDS = {"u32": "int", "u64": "long", "f64": "double", "bool": "boolean"}
+
+
+def jni_structs(h: Header) -> List[str]:
+    """What the JNI library copies structs into Java arrays with:
+    record_values (the record as DxReleaseRecord reads it), and one function
+    per struct of JAVA_STRUCTS that returns its array (new_doubles)."""
     fields, values, offsets = _record_layout(h)
     out = [f"enum {{ RECORD_VALUES = {len(values)}, RECORD_BYTES = {offsets['']} }};", "",
            "/* The record as DxReleaseRecord's arrays (of RECORD_VALUES and RECORD_BYTES). */",
@@ -871,6 +902,13 @@ def jni_record(h: Header) -> List[str]:
         if f.kind == "bytes":
             out.append(f"  memcpy(bytes + {offsets[f.name]}, r->{f.name}, {f.size});")
     out.append("}")
+    for c_name, spec in JAVA_STRUCTS.items():
+        fields = _scalar_fields(h, c_name)
+        out += ["", f"/* The {c_name} as the array {spec.name}(double[]) reads. */",
+                f"static jdoubleArray {c_name[len('dxt_'):]}_array(JNIEnv *env, const {c_name} *r) {{",
+                f"  jdouble v[{len(fields)}];"]
+        out += [f"  v[{i}] = (jdouble)r->{f.name};" for i, f in enumerate(fields)]
+        out += [f"  return new_doubles(env, v, {len(fields)});", "}"]
     return out
 
 
@@ -916,6 +954,44 @@ def java_record_fields(h: Header) -> List[str]:
             out += _javadoc(_sentence(doc), "  ")
         out += [f"  public {kind} {name}() {{", f"    return {expression};", "  }"]
     return out
+
+
+def java_struct_fields(h: Header, c_name: str) -> List[str]:
+    """The "generated: fields" section of a class of JAVA_STRUCTS: its
+    nested enums, its fields (with getters) and the constructor that reads
+    them from the JNI's array (jni_structs)."""
+    spec = JAVA_STRUCTS[c_name]
+    enums = {field: (c_enum, name) for field, c_enum, name in spec.enums}
+    fields = _scalar_fields(h, c_name)
+    out: List[str] = []
+    for f in fields:
+        if f.name in enums:
+            out += _java_nested_enum(h, enums[f.name][0], f"{spec.name}.{enums[f.name][1]}") + [""]
+    declarations, assignments, getters = [], [], []
+    for i, f in enumerate(fields):
+        name = lower_camel(f.name)
+        if f.name in enums:
+            c_enum, kind = enums[f.name]
+            unknown = enum(h, c_enum).members[0]
+            value = (f"v[{i}] < {kind}.values().length ? {kind}.values()[(int) v[{i}]] : "
+                     f"{kind}.{_short(enum(h, c_enum), unknown.name)}")
+        else:
+            kind = _JAVA_STRUCT_KINDS[f.kind]
+            value = {"int": f"(int) v[{i}]", "long": f"(long) v[{i}]", "double": f"v[{i}]",
+                     "boolean": f"v[{i}] != 0"}[kind]
+        doc = _javadoc(_sentence(f.doc), "  ") if _record_doc(f) else []
+        assignment = f"    {name} = {value};"
+        if len(assignment) > 100 and " : " in value:
+            head, _, tail = value.rpartition(" : ")
+            assignment = f"    {name} = {head}\n        : {tail};"
+        assignments.append(assignment)
+        if spec.getters:
+            declarations.append(f"  private final {kind} {name};")
+            getter = lower_camel(f.name) if f.name.startswith("is_") else "get" + camel(f.name)
+            getters += [""] + doc + [f"  public {kind} {getter}() {{", f"    return {name};", "  }"]
+        else:
+            declarations += doc + [f"  public final {kind} {name};"]
+    return out + declarations + ["", f"  {spec.name}(double[] v) {{"] + assignments + ["  }"] + getters
 
 
 # What a Rust accessor of an enumeration whose from_raw gives an Option falls

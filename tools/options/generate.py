@@ -949,7 +949,10 @@ def header_outputs() -> Dict[Path, str]:
                                      marked(JAVA_RECORD, "enums", from_header.java_record_enums(h), "//")),
         RUST_ERROR: marked(RUST_ERROR, "statuses", from_header.rust_error_kind(h), "//"),
         NODE_ADDON: marked(NODE_ADDON, "structs", from_header.node_setters(h), "//"),
-        JNI_LIBRARY: marked(JNI_LIBRARY, "record", from_header.jni_record(h), "//"),
+        JNI_LIBRARY: marked(JNI_LIBRARY, "structs", from_header.jni_structs(h), "//"),
+        **{JAVA_OPTIONS.parent / f"{spec.name}.java": marked(JAVA_OPTIONS.parent / f"{spec.name}.java", "fields",
+                                                             from_header.java_struct_fields(h, c_name), "//")
+           for c_name, spec in from_header.JAVA_STRUCTS.items()},
         WASM_LAYOUT: from_header.wasm_layout(h),
         SWIFT_SOURCE: between_markers(
             SWIFT_SOURCE, "// generated: init", "// generated: end init", from_header.swift_record_init(h),

@@ -50,6 +50,12 @@ static jbyteArray new_bytes(JNIEnv *env, const char *data, size_t length) {
   return a;
 }
 
+static jdoubleArray new_doubles(JNIEnv *env, const jdouble *values, jsize length) {
+  jdoubleArray a = (*env)->NewDoubleArray(env, length);
+  if (a != NULL) (*env)->SetDoubleArrayRegion(env, a, 0, length, values);
+  return a;
+}
+
 /* Throws DxException(status, "<status name>: <detail>"). */
 static void throw_dx(JNIEnv *env, dxt_status status, const char *detail) {
   char message[1024];
@@ -189,7 +195,7 @@ static int get_options(JNIEnv *env, jlong context_handle, jobjectArray names, jo
   return 1;
 }
 
-// generated: record (tools/options/generate.py, from include/dxtext/dxtext.h)
+// generated: structs (tools/options/generate.py, from include/dxtext/dxtext.h)
 enum { RECORD_VALUES = 22, RECORD_BYTES = 64 };
 
 /* The record as DxReleaseRecord's arrays (of RECORD_VALUES and RECORD_BYTES). */
@@ -219,7 +225,48 @@ static void record_values(const dxt_release_record *r, jdouble *v, jbyte *bytes)
   memcpy(bytes + 0, r->model_fingerprint, 32);
   memcpy(bytes + 32, r->output_digest, 32);
 }
-// generated: end record
+
+/* The dxt_model_info as the array DxModelInfo(double[]) reads. */
+static jdoubleArray model_info_array(JNIEnv *env, const dxt_model_info *r) {
+  jdouble v[8];
+  v[0] = (jdouble)r->format_major;
+  v[1] = (jdouble)r->format_minor;
+  v[2] = (jdouble)r->dimension;
+  v[3] = (jdouble)r->vocabulary_size;
+  v[4] = (jdouble)r->geometry;
+  v[5] = (jdouble)r->quantization;
+  v[6] = (jdouble)r->lowercase;
+  v[7] = (jdouble)r->has_frequencies;
+  return new_doubles(env, v, 8);
+}
+
+/* The dxt_calibration as the array DxCalibration(double[]) reads. */
+static jdoubleArray calibration_array(JNIEnv *env, const dxt_calibration *r) {
+  jdouble v[8];
+  v[0] = (jdouble)r->words;
+  v[1] = (jdouble)r->trials;
+  v[2] = (jdouble)r->keep_mean;
+  v[3] = (jdouble)r->keep_median;
+  v[4] = (jdouble)r->keep_max;
+  v[5] = (jdouble)r->distinct_mean;
+  v[6] = (jdouble)r->distinct_median;
+  v[7] = (jdouble)r->distinct_max;
+  return new_doubles(env, v, 8);
+}
+
+/* The dxt_ledger_totals as the array DxLedgerTotals(double[]) reads. */
+static jdoubleArray ledger_totals_array(JNIEnv *env, const dxt_ledger_totals *r) {
+  jdouble v[7];
+  v[0] = (jdouble)r->cap;
+  v[1] = (jdouble)r->spent;
+  v[2] = (jdouble)r->spent_any_inputs;
+  v[3] = (jdouble)r->releases;
+  v[4] = (jdouble)r->memoised;
+  v[5] = (jdouble)r->memo_capacity;
+  v[6] = (jdouble)r->words;
+  return new_doubles(env, v, 7);
+}
+// generated: end structs
 
 /* The record into DxReleaseRecord's arrays, and its JSON into json[0]. */
 static void put_record(JNIEnv *env, const dxt_release_record *r, jdoubleArray values, jbyteArray bytes,
@@ -355,26 +402,14 @@ JNIEXPORT void JNICALL Java_org_dxtext_DxNative_modelClose(JNIEnv *env, jclass c
   model_release(m);
 }
 
-JNIEXPORT jintArray JNICALL Java_org_dxtext_DxNative_modelInfo(JNIEnv *env, jclass cls, jlong handle) {
+JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_modelInfo(JNIEnv *env, jclass cls, jlong handle) {
   model_box *m = model_of(env, handle);
   dxt_model_info info;
-  jint v[8];
-  jintArray out;
   (void)cls;
   if (m == NULL) return NULL;
   dxt_model_info_init(&info);
   if (check(env, dxt_model_get_info(m->model, &info))) return NULL;
-  v[0] = (jint)info.format_major;
-  v[1] = (jint)info.format_minor;
-  v[2] = (jint)info.dimension;
-  v[3] = (jint)info.vocabulary_size;
-  v[4] = (jint)info.geometry;
-  v[5] = (jint)info.quantization;
-  v[6] = info.lowercase ? 1 : 0;
-  v[7] = info.has_frequencies ? 1 : 0;
-  out = (*env)->NewIntArray(env, 8);
-  if (out != NULL) (*env)->SetIntArrayRegion(env, out, 0, 8, v);
-  return out;
+  return model_info_array(env, &info);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_modelFingerprint(JNIEnv *env, jclass cls, jlong handle) {
@@ -676,8 +711,6 @@ JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_calibrate(JNIEnv *env, j
   options_copy o;
   dxt_calibration c;
   dxt_status s;
-  jdouble v[8];
-  jdoubleArray out;
   (void)cls;
   if (context == NULL) return NULL;
   if (words < 0 || trials < 0) {
@@ -689,17 +722,7 @@ JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_calibrate(JNIEnv *env, j
   s = dxt_calibrate(context, o.options, (uint32_t)words, (uint32_t)trials, &c);
   options_release(&o);
   if (check(env, s)) return NULL;
-  v[0] = c.words;
-  v[1] = c.trials;
-  v[2] = c.keep_mean;
-  v[3] = c.keep_median;
-  v[4] = c.keep_max;
-  v[5] = c.distinct_mean;
-  v[6] = c.distinct_median;
-  v[7] = c.distinct_max;
-  out = (*env)->NewDoubleArray(env, 8);
-  if (out != NULL) (*env)->SetDoubleArrayRegion(env, out, 0, 8, v);
-  return out;
+  return calibration_array(env, &c);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -782,26 +805,14 @@ JNIEXPORT void JNICALL Java_org_dxtext_DxNative_ledgerSetCap(JNIEnv *env, jclass
   if (l != NULL) check(env, dxt_ledger_set_cap(l, cap));
 }
 
-/* {cap, spent, spentAnyInputs, releases, memoised, memoCapacity, words} */
 JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_ledgerTotals(JNIEnv *env, jclass cls, jlong handle) {
   dxt_ledger *l = ledger_of(env, handle);
   dxt_ledger_totals t;
-  jdouble v[7];
-  jdoubleArray out;
   (void)cls;
   if (l == NULL) return NULL;
   dxt_ledger_totals_init(&t);
   if (check(env, dxt_ledger_get_totals(l, &t))) return NULL;
-  v[0] = t.cap;
-  v[1] = t.spent;
-  v[2] = t.spent_any_inputs;
-  v[3] = (jdouble)t.releases;
-  v[4] = (jdouble)t.memoised;
-  v[5] = t.memo_capacity;
-  v[6] = (jdouble)t.words;
-  out = (*env)->NewDoubleArray(env, 7);
-  if (out != NULL) (*env)->SetDoubleArrayRegion(env, out, 0, 7, v);
-  return out;
+  return ledger_totals_array(env, &t);
 }
 
 /* The ledger's anchor as its stored bytes. */

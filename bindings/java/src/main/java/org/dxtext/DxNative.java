@@ -24,7 +24,8 @@ final class DxNative {
 
   static native void modelClose(long model);
 
-  static native int[] modelInfo(long model);
+  /** The fields of dxt_model_info in order, as DxModelInfo(double[]) reads them. */
+  static native double[] modelInfo(long model);
 
   static native byte[] modelFingerprint(long model);
 
@@ -72,7 +73,7 @@ final class DxNative {
 
   static native void ledgerSetCap(long ledger, double cap);
 
-  /** {cap, spent, spentAnyInputs, releases, memoised, memoCapacity, words}. */
+  /** The fields of dxt_ledger_totals in order, as DxLedgerTotals(double[]) reads them. */
   static native double[] ledgerTotals(long ledger);
 
   static native byte[] ledgerJson(long ledger);

@@ -68,6 +68,7 @@ public class DxTextTest {
     assertTrue(new File(DxModel.defaultPath(DxModelInfo.Geometry.EUCLIDEAN)).isFile());
     DxModelInfo info = model.getInfo();
     assertEquals(DxModelInfo.Geometry.EUCLIDEAN, info.geometry);
+    assertTrue(info.quantization != DxModelInfo.Quantization.UNKNOWN);
     assertTrue(info.vocabularySize > 1000);
     assertEquals("house", model.word(model.lookup("house")));
     assertEquals(32, model.fingerprint().length);

@@ -9,9 +9,9 @@ from typing import Any, Optional, Union
 
 from ..errors import DxtextIOError, NotFoundError
 from ..model import Model
-from ..options import NotPrivateWarning
+from ..options import NotPrivateWarning, warn_not_private
 from .model_source import ModelSource, PathLike, resolve
-from .record_privatizer import RecordPrivatizer, warn_if_not_private
+from .record_privatizer import RecordPrivatizer, text_series
 from .user_ledgers import UserLedgers
 
 ModelLike = Union[None, PathLike, Model, ModelSource]
@@ -28,11 +28,10 @@ def make_privatizer(model: ModelLike, options: dict, **settings: Any) -> RecordP
         local = source.open()
     except (DxtextIOError, NotFoundError):
         local = None  # the model is on the workers only
-    if local is not None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", NotPrivateWarning)
-            privatizer.check_options(local)
-    warn_if_not_private(privatizer)
+    if local is not None:  # options Model.privatize() refuses raise now: an empty text draws no noise
+        local.privatize("", **privatizer.options)
+    if not privatizer.is_private:
+        warn_not_private()
     return privatizer
 
 
@@ -116,7 +115,7 @@ def privatize_column(
         model, options, field=column, on_error=on_error, key_field=key_field, ledger=ledger, user_field=user_field
     )
     meta = frame._meta.copy()
-    meta[column] = meta[column].astype(meta[column].dtype if str(meta[column].dtype) == "string" else object)
+    meta[column] = text_series(meta[column], [])
     return frame.map_partitions(_frame_partition, privatizer, column, meta=meta)
 
 

@@ -17,27 +17,17 @@ file per partition, written so that every record is released exactly once.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import hashlib
 import json
 import os
-import uuid
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from .bag_and_frame import ModelLike, make_privatizer
-from .model_source import PathLike
+from .model_source import PathLike, write_atomically
 from .record_privatizer import RecordPrivatizer
 from .user_ledgers import UserLedgers
-
-
-def _write_atomically(path: str, data: str) -> None:
-    directory, name = os.path.split(path)
-    temporary = os.path.join(directory, f".{name}.{uuid.uuid4().hex}.tmp")
-    with open(temporary, "w", encoding="utf-8", newline="") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temporary, path)
 
 
 def _input_digest(lines: Sequence[str]) -> str:
@@ -77,8 +67,8 @@ def _partition(
         out[-1] += "\n"  # the last line of an input file may lack its newline
     done = dict(expected, records=sum(1 for line in out if line.strip(" \t\r\n")), skipped=skipped)
     # The state first: an output without its state would be refused as foreign.
-    _write_atomically(state, json.dumps(done))
-    _write_atomically(output, "".join(out))
+    write_atomically(state, json.dumps(done))
+    write_atomically(output, "".join(out))
     return dict(done, partition=number, reused=False)
 
 
@@ -160,12 +150,9 @@ def privatize_jsonl(
     computed = dask.compute(*tasks, scheduler=client) if client is not None else dask.compute(*tasks)
     results = sorted(computed, key=lambda r: r["partition"])
     # Temporary files left by attempts that died hold draws never released.
-    for directory in (output, state):
-        for stale in glob.glob(os.path.join(directory, ".*.tmp")):
-            try:
-                os.remove(stale)
-            except FileNotFoundError:
-                pass
+    for stale in glob.glob(os.path.join(output, ".*.tmp")) + glob.glob(os.path.join(state, ".*.tmp")):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(stale)
     first_line = 0
     skipped_lines: List[List[Any]] = []
     for r in results:

@@ -19,7 +19,7 @@ import hashlib
 import os
 import threading
 import uuid
-from typing import Dict, Optional, Union
+from typing import Dict, Optional, Tuple, Union
 
 from ..errors import error_for
 from ..model import Model
@@ -67,8 +67,7 @@ class ModelSource:
         """The model at `path` (None: the default model), with the SHA-256
         of the file as the client sees it. Workers must see the same path
         (None: their own default model, which must have the same digest)."""
-        where = Model.default_path() if path is None else path
-        model = Model.open(where, verify_digests=verify_digests)
+        model = Model.open(_file(path), verify_digests=verify_digests)
         digest = model.fingerprint().hex()
         with _OPEN_LOCK:  # kept for this process's own checks (the digest is known now)
             if _OPEN_MODELS.setdefault(digest, model) is not model:
@@ -86,29 +85,40 @@ class ModelSource:
                 raise error_for(
                     12, "not found", f"model {self.sha256} was not shipped to this worker (see dxtext.dask.ship_model)"
                 )
-            path = Model.default_path() if self.path is None else self.path
-            model = _open_checked(path, self.sha256, self.verify_digests)
+            model = _open_checked(_file(self.path), self.sha256, self.verify_digests)
             _OPEN_MODELS[self.sha256] = model
             return model
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]
-        return (_rebuild_source, (self.path, self.sha256, self.verify_digests, self.shipped))
+    def _fields(self) -> Tuple[Optional[str], str, bool, bool]:
+        return (self.path, self.sha256, self.verify_digests, self.shipped)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ModelSource) and self.__reduce__() == other.__reduce__()
+        return isinstance(other, ModelSource) and self._fields() == other._fields()
 
     def __hash__(self) -> int:
-        return hash(self.__reduce__()[1])
+        return hash(self._fields())
 
     def __repr__(self) -> str:
         where = "shipped" if self.shipped else ("default" if self.path is None else repr(self.path))
         return f"ModelSource({where}, sha256={self.sha256})"
 
 
-def _rebuild_source(path: Optional[str], sha256: str, verify_digests: bool, shipped: bool) -> ModelSource:
-    source = ModelSource(path, sha256, verify_digests=verify_digests)
-    source.shipped = shipped
-    return source
+def _file(path: Optional[PathLike]) -> str:
+    """The model file at `path`, or the default model's for None."""
+    return Model.default_path() if path is None else os.fspath(path)
+
+
+def write_atomically(path: str, data: Union[str, bytes]) -> None:
+    """Write `data` to `path` under a temporary name (".NAME.*.tmp", which
+    privatize_jsonl deletes at the end of a run), sync it and rename it: a
+    reader never sees a half-written file."""
+    directory, name = os.path.split(path)
+    temporary = os.path.join(directory, f".{name}.{uuid.uuid4().hex}.tmp")
+    with open(temporary, "wb") as f:
+        f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(temporary, path)
 
 
 def _open_checked(path: PathLike, sha256: str, verify_digests: bool) -> Model:
@@ -157,21 +167,13 @@ class ModelPlugin(_WorkerPlugin):  # type: ignore[misc,valid-type]
         directory = os.path.join(worker.local_directory, "dxtext-models")
         os.makedirs(directory, exist_ok=True)
         path = os.path.join(directory, f"{self.sha256}.dxe")
-        # Written under a temporary name and renamed, so a worker never maps
-        # a half-written file; the digest is checked again after the rename.
-        temporary = f"{path}.{uuid.uuid4().hex}.tmp"
-        with open(temporary, "wb") as f:
-            f.write(self.data)
-        os.replace(temporary, path)
-        model = _open_checked(path, self.sha256, False)
+        write_atomically(path, self.data)  # a worker never maps a half-written file
+        model = _open_checked(path, self.sha256, False)  # the digest checked again, after the rename
         with _OPEN_LOCK:
             old = _OPEN_MODELS.get(self.sha256)
             _OPEN_MODELS[self.sha256] = model
         if old is not None:
             old.close()
-
-    def teardown(self, worker) -> None:  # type: ignore[no-untyped-def]
-        pass
 
 
 def ship_model(client, model: Union[None, PathLike, ModelSource] = None) -> ModelSource:  # type: ignore[no-untyped-def]
@@ -179,23 +181,14 @@ def ship_model(client, model: Union[None, PathLike, ModelSource] = None) -> Mode
     every worker that joins later), and return the ModelSource that names
     it. `model`: a path, None for the client's default model, or a
     ModelSource whose file the client can read."""
-    if isinstance(model, ModelSource):
-        path = Model.default_path() if model.path is None else model.path
-        expected: Optional[str] = model.sha256
-    else:
-        path = Model.default_path() if model is None else os.fspath(model)
-        expected = None
-    with open(path, "rb") as f:
+    with open(_file(model.path if isinstance(model, ModelSource) else model), "rb") as f:
         data = f.read()
-    sha256 = hashlib.sha256(data).hexdigest()
-    if expected is not None and sha256 != expected:
-        raise _digest_mismatch(f"model file {path!r}", expected, sha256)
-    plugin = ModelPlugin(data, sha256)
+    plugin = ModelPlugin(data, model.sha256 if isinstance(model, ModelSource) else hashlib.sha256(data).hexdigest())
     register = getattr(client, "register_plugin", None) or client.register_worker_plugin
     register(plugin, name=plugin.name)
-    source = ModelSource(None, sha256)
+    source = ModelSource(None, plugin.sha256)
     source.shipped = True
     return source
 
 
-__all__ = ["ModelPlugin", "ModelSource", "resolve", "ship_model"]
+__all__ = ["ModelPlugin", "ModelSource", "resolve", "ship_model", "write_atomically"]

@@ -25,11 +25,11 @@ import hmac
 import json
 import logging
 import math
-from typing import Any, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import BudgetExceededError, InputTooLargeError, InvalidUtf8Error
 from ..model import Model
-from ..options import NotPrivateWarning, seed_bytes, warn_not_private
+from ..options import seed_bytes
 from .jsonl_line import RecordError, find_string_member, replace_member
 from .model_source import ModelSource
 from .user_ledgers import UserLedgers
@@ -117,13 +117,6 @@ class RecordPrivatizer:
     def is_private(self) -> bool:
         return self.seed is None
 
-    def check_options(self, model: Model) -> None:
-        """Raise now, on the client, for options Model.privatize() refuses
-        (an unknown name, epsilon 0, an unknown mechanism, ...): an empty
-        text draws no noise, and a ledger is not touched."""
-        seed = None if self.seed is None else self.record_seed(("check",), "")
-        model.privatize("", seed=seed, **self.options)
-
     # -- one text ------------------------------------------------------------
 
     def record_seed(self, identity: Sequence[Any], text: str) -> bytes:
@@ -141,133 +134,115 @@ class RecordPrivatizer:
         )
         return hmac.new(self.seed, message, hashlib.sha256).digest()
 
-    def privatize(self, model: Model, text: str, identity: Sequence[Any], user: Any = None) -> str:
+    def privatize(self, model: Model, text: str, record: Any, position: Tuple[int, int]) -> str:
+        """`text` released with fresh noise, through its user's ledger, or
+        with its own seed; `record` (a mapping) names its key and its user."""
+        key = _member(record, self.key_field, "key")  # a record without its key is refused, seed= or not
         if self.ledger is not None:
-            ledger = self.ledger.open(UserLedgers.user_id(user))
+            ledger = self.ledger.open(UserLedgers.user_id(_member(record, self.user_field, "user")))
             return model.privatize(text, ledger=ledger, **self.options)  # type: ignore[no-any-return]
+        identity = ("position",) + position if self.key_field is None else ("key", key)
         seed = None if self.seed is None else self.record_seed(identity, text)
         return model.privatize(text, seed=seed, **self.options)  # type: ignore[no-any-return]
 
-    def _user(self, record: Any) -> Any:
-        """The user of a mapping record (None without a ledger)."""
-        if self.user_field is None:
-            return None
-        try:
-            return record[self.user_field]
-        except (KeyError, IndexError, TypeError):
-            raise RecordError(f'no user member "{self.user_field}"') from None
-
-    def _identity(self, record: Any, position: Tuple[int, int]) -> Sequence[Any]:
-        if self.key_field is None:
-            return ("position",) + position
-        try:
-            key = record[self.key_field]
-        except (KeyError, IndexError, TypeError):
-            raise RecordError(f'no key member "{self.key_field}"') from None
-        return ("key", key)
-
-    def _skip(self, position: Tuple[int, int], error: Exception) -> None:
-        if self.on_error == "stop":
-            raise error
-        LOG.warning("dxtext.dask: record %d of partition %d skipped: %s", position[1], position[0], error)
-
     # -- partitions ------------------------------------------------------------
+
+    def _each(
+        self, items: Sequence[Any], partition: int, release: Callable[[Model, Any, Tuple[int, int]], Any]
+    ) -> Tuple[List[Any], List[Tuple[int, str]]]:
+        """release(model, item, position) of each item of a partition: the
+        results, and the items skipped as (index, reason)."""
+        model = self.source.open()
+        out: List[Any] = []
+        skipped: List[Tuple[int, str]] = []
+        for i, item in enumerate(items):
+            try:
+                out.append(release(model, item, (partition, i)))
+            except RECORD_ERRORS as e:
+                if self.on_error == "stop":
+                    raise
+                LOG.warning("dxtext.dask: record %d of partition %d skipped: %s", i, partition, e)
+                skipped.append((i, str(e)))
+        return out, skipped
 
     def records(self, records: Sequence[Any], partition: int) -> List[Any]:
         """A partition of a Bag: strings (field=None) or mappings whose
         `field` is privatised; the other members are kept (a new dict, the
         input is not changed)."""
-        model = self.source.open()
-        out: List[Any] = []
-        for i, record in enumerate(records):
-            position = (partition, i)
-            try:
-                if self.field is None:
-                    if not isinstance(record, str):
-                        raise RecordError(f"a record is {type(record).__name__}, not str (field=None)")
-                    out.append(self.privatize(model, record, self._identity(record, position)))
-                    continue
-                if not isinstance(record, Mapping):
-                    raise RecordError(f"a record is {type(record).__name__}, not a mapping")
-                if self.field not in record:
-                    raise RecordError(f'no member "{self.field}"')
-                text = record[self.field]
-                if not isinstance(text, str):
-                    raise RecordError(f'"{self.field}" is not a string')
-                result = dict(record)
-                result[self.field] = self.privatize(model, text, self._identity(record, position), self._user(record))
-                out.append(result)
-            except RECORD_ERRORS as e:
-                self._skip(position, e)
-        return out
+
+        def release(model: Model, record: Any, position: Tuple[int, int]) -> Any:
+            if self.field is None:
+                if not isinstance(record, str):
+                    raise RecordError(f"a record is {type(record).__name__}, not str (field=None)")
+                return self.privatize(model, record, record, position)
+            if not isinstance(record, Mapping):
+                raise RecordError(f"a record is {type(record).__name__}, not a mapping")
+            if self.field not in record:
+                raise RecordError(f'no member "{self.field}"')
+            text = record[self.field]
+            if not isinstance(text, str):
+                raise RecordError(f'"{self.field}" is not a string')
+            return {**record, self.field: self.privatize(model, text, record, position)}
+
+        return self._each(records, partition, release)[0]
 
     def lines(self, lines: Sequence[str], partition: int) -> Tuple[List[str], List[Tuple[int, str]]]:
         """A partition of JSON lines: each line's `field` privatised in place,
         every other byte kept; blank lines kept. Returns the lines and the
         skipped ones as (line number in the partition, reason)."""
         assert self.field is not None
-        model = self.source.open()
-        out: List[str] = []
-        skipped: List[Tuple[int, str]] = []
-        for i, line in enumerate(lines):
+        field = self.field
+
+        def release(model: Model, line: str, position: Tuple[int, int]) -> str:
             body = line.rstrip("\n")
-            end = line[len(body) :]
             if not body.strip(" \t\r"):
-                out.append(line)
-                continue
-            position = (partition, i)
+                return line
             try:
-                try:
-                    body.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise RecordError("invalid UTF-8") from None
-                begin, stop, text = find_string_member(body, self.field)
-                parsed = json.loads(body) if self.key_field or self.user_field else None
-                identity = self._identity(parsed, position) if self.key_field else ("position",) + position
-                released = self.privatize(model, text, identity, self._user(parsed))
-                out.append(replace_member(body, begin, stop, released) + end)
-            except RECORD_ERRORS as e:
-                self._skip(position, e)
-                skipped.append((i, str(e)))
-        return out, skipped
+                body.encode("utf-8")
+            except UnicodeEncodeError:
+                raise RecordError("invalid UTF-8") from None
+            begin, end, text = find_string_member(body, field)
+            record = json.loads(body) if self.key_field or self.user_field else None
+            return replace_member(body, begin, end, self.privatize(model, text, record, position)) + line[len(body) :]
+
+        return self._each(lines, partition, release)
 
     def frame(self, frame: Any, column: str, partition: int) -> Any:
         """A partition of a DataFrame with `column` privatised; missing
         values (None, NaN) stay missing, and skipped rows are dropped."""
-        model = self.source.open()
-        values = frame[column].tolist()
-        keys = frame[self.key_field].tolist() if self.key_field is not None else None
-        users = frame[self.user_field].tolist() if self.user_field is not None else None
-        out: List[Any] = []
-        keep: List[bool] = []
-        for i, text in enumerate(values):
-            position = (partition, i)
-            try:
-                if text is None or (isinstance(text, float) and math.isnan(text)):
-                    out.append(text)
-                elif not isinstance(text, str):
-                    raise RecordError(f'"{column}" is {type(text).__name__}, not str')
-                else:
-                    identity = ("key", keys[i]) if keys is not None else ("position",) + position
-                    out.append(self.privatize(model, text, identity, users[i] if users is not None else None))
-                keep.append(True)
-            except RECORD_ERRORS as e:
-                self._skip(position, e)
-                out.append(None)
-                keep.append(False)
-        import pandas
 
-        dtype = frame[column].dtype if str(frame[column].dtype) == "string" else object
-        result = frame.copy()
-        result[column] = pandas.Series(out, index=frame.index, dtype=dtype)
-        return result if all(keep) else result[keep]
+        def release(model: Model, row: Dict[str, Any], position: Tuple[int, int]) -> Any:
+            text = row[column]
+            if text is None or (isinstance(text, float) and math.isnan(text)):
+                return text
+            if not isinstance(text, str):
+                raise RecordError(f'"{column}" is {type(text).__name__}, not str')
+            return self.privatize(model, text, row, position)
+
+        names = list(dict.fromkeys(n for n in (column, self.key_field, self.user_field) if n is not None))
+        out, skipped = self._each(frame[names].to_dict("records"), partition, release)
+        dropped = {i for i, _ in skipped}
+        result = frame.loc[[i not in dropped for i in range(len(frame))]].copy()
+        result[column] = text_series(result[column], out)
+        return result
 
 
-def warn_if_not_private(privatizer: RecordPrivatizer) -> None:
-    """The client-side warning of seed= (the workers' own warnings stay in
-    their logs)."""
-    if not privatizer.is_private:
-        warn_not_private()
+def _member(record: Any, name: Optional[str], what: str) -> Any:
+    """The member `name` of a record (None without a name), or a RecordError."""
+    if name is None:
+        return None
+    try:
+        return record[name]
+    except (KeyError, IndexError, TypeError):
+        raise RecordError(f'no {what} member "{name}"') from None
 
 
-__all__ = ["NotPrivateWarning", "RECORD_ERRORS", "RecordError", "RecordPrivatizer", "warn_if_not_private"]
+def text_series(column: Any, values: Sequence[Any]) -> Any:
+    """`values` as the released text of a DataFrame's `column` (pandas'
+    string dtype kept, object otherwise)."""
+    import pandas
+
+    return pandas.Series(values, index=column.index, dtype=column.dtype if str(column.dtype) == "string" else object)
+
+
+__all__ = ["RECORD_ERRORS", "RecordError", "RecordPrivatizer", "text_series"]

@@ -27,20 +27,21 @@ disks, NFSv4).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import numbers
 import os
 import threading
-from collections import OrderedDict
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ..ledger import MEMO_MAX, Ledger, LedgerTotals
 from ..options import invalid_argument, number
+from .jsonl_line import RecordError
 
 # Per process: (file, scope, key digest) -> the open Ledger. Handles hold no
 # file descriptor between calls; the bound only keeps memory flat over a
 # corpus of many users.
-_OPEN: "OrderedDict[Tuple[str, str, str], Ledger]" = OrderedDict()
+_OPEN: Dict[Tuple[str, str, str], Ledger] = {}
 _OPEN_LOCK = threading.Lock()
 _OPEN_MAX = 4096
 
@@ -106,8 +107,6 @@ class UserLedgers:
     def user_id(value: Any) -> str:
         """A record's user as the string its file is named from: a str as
         it is, an int in decimal; anything else is a RecordError."""
-        from .jsonl_line import RecordError
-
         if isinstance(value, bool) or not isinstance(value, (str, numbers.Integral)):
             raise RecordError(f"the user is {type(value).__name__}, not str or int")
         text = value if isinstance(value, str) else str(int(value))
@@ -127,10 +126,8 @@ class UserLedgers:
         probe = os.path.join(self.directory, ".dxtext-check.dxl")
         Ledger.open(probe, scope=self.scope, cap=self.cap, memo_capacity=self.memo_capacity, key=self.key).close()
         for leftover in (probe, probe + ".lock"):
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.remove(leftover)
-            except FileNotFoundError:
-                pass
 
     def totals(self, user: Any) -> Optional[LedgerTotals]:
         """`user`'s totals in this scope (None for a user never seen), read
@@ -148,19 +145,14 @@ class UserLedgers:
         key_digest = hashlib.sha256(self.key).hexdigest() if self.key else ""
         cache_key = (path, self.scope, key_digest)
         with _OPEN_LOCK:
-            ledger = _OPEN.get(cache_key)
-            if ledger is not None:
-                _OPEN.move_to_end(cache_key)
-                return ledger
-        ledger = Ledger.open(path, scope=self.scope, cap=self.cap, memo_capacity=self.memo_capacity, key=self.key)
+            ledger = _OPEN.pop(cache_key, None)
+        if ledger is None:
+            ledger = Ledger.open(path, scope=self.scope, cap=self.cap, memo_capacity=self.memo_capacity, key=self.key)
         with _OPEN_LOCK:
-            kept = _OPEN.setdefault(cache_key, ledger)
-            _OPEN.move_to_end(cache_key)
+            ledger = _OPEN.setdefault(cache_key, ledger)  # the newest last; another thread's if it opened one too
             while len(_OPEN) > _OPEN_MAX:
-                _OPEN.popitem(last=False)  # closed when no task uses it any more
-        if kept is not ledger:
-            ledger.close()
-        return kept
+                del _OPEN[next(iter(_OPEN))]  # closed when no task uses it any more
+        return ledger
 
 
 __all__ = ["UserLedgers"]

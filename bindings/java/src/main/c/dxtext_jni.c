@@ -11,6 +11,7 @@
  * may close a model and a privatizer at the same time.
  */
 #include <jni.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,19 +57,19 @@ static jdoubleArray new_doubles(JNIEnv *env, const jdouble *values, jsize length
   return a;
 }
 
-/* Throws DxException(status, "<status name>: <detail>"). */
-static void throw_dx(JNIEnv *env, dxt_status status, const char *detail) {
+/* Throws DxException(status, the message printf writes of format), unless an
+   exception is pending already. */
+static void throw_dx(JNIEnv *env, dxt_status status, const char *format, ...) {
   char message[1024];
+  va_list args;
   jclass cls;
   jmethodID factory;
   jbyteArray bytes;
   jobject error;
   if ((*env)->ExceptionCheck(env)) return;
-  /* The library's message is the whole message (dxt_last_error_message). */
-  if (detail != NULL && detail[0] != '\0')
-    snprintf(message, sizeof message, "%s", detail);
-  else
-    snprintf(message, sizeof message, "%s", dxt_status_string(status));
+  va_start(args, format);
+  vsnprintf(message, sizeof message, format, args);
+  va_end(args);
   cls = (*env)->FindClass(env, "org/dxtext/DxException");
   if (cls == NULL) return;
   factory = (*env)->GetStaticMethodID(env, cls, "fromNative", "(I[B)Lorg/dxtext/DxException;");
@@ -79,11 +80,20 @@ static void throw_dx(JNIEnv *env, dxt_status status, const char *detail) {
   if (error != NULL) (*env)->Throw(env, (jthrowable)error);
 }
 
-/* Throws for a failed call on this thread; returns 1 if it threw. */
+/* Throws for a failed call on this thread, with the library's message as it
+   is (dxt_last_error_message); returns 1 if the status is a failure. */
 static int check(JNIEnv *env, dxt_status status) {
+  const char *message = dxt_last_error_message();
   if (status == DXT_OK) return 0;
-  throw_dx(env, status, dxt_last_error_message());
+  throw_dx(env, status, "%s", message != NULL && message[0] != '\0' ? message : dxt_status_string(status));
   return 1;
+}
+
+/* calloc of at least one byte, which throws OUT_OF_MEMORY when it fails. */
+static void *alloc(JNIEnv *env, size_t count, size_t size) {
+  void *p = calloc(count > 0 ? count : 1, size);
+  if (p == NULL) throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+  return p;
 }
 
 /* A malloc'd NUL-terminated copy of a byte array (NULL after throwing). */
@@ -91,20 +101,26 @@ static char *copy_bytes(JNIEnv *env, jbyteArray array, size_t *length, const cha
   jsize n;
   char *s;
   if (array == NULL) {
-    char message[128];
-    snprintf(message, sizeof message, "%s is null", what);
-    throw_dx(env, DXT_E_INVALID_ARGUMENT, message);
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "%s is null", what);
     return NULL;
   }
   n = (*env)->GetArrayLength(env, array);
-  s = (char *)malloc((size_t)n + 1);
-  if (s == NULL) {
-    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+  if ((s = (char *)alloc(env, (size_t)n + 1, 1)) == NULL) return NULL;
+  (*env)->GetByteArrayRegion(env, array, 0, n, (jbyte *)s);
+  if (length != NULL) *length = (size_t)n;
+  return s;
+}
+
+/* copy_bytes of a string the library reads up to its first NUL: one with a
+   NUL inside is refused ("user\0day1" would be the scope "user"). */
+static char *copy_string(JNIEnv *env, jbyteArray array, const char *what) {
+  size_t length = 0;
+  char *s = copy_bytes(env, array, &length, what);
+  if (s != NULL && strlen(s) != length) {
+    free(s);
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "the %s contains a NUL character", what);
     return NULL;
   }
-  (*env)->GetByteArrayRegion(env, array, 0, n, (jbyte *)s);
-  s[n] = '\0';
-  if (length != NULL) *length = (size_t)n;
   return s;
 }
 
@@ -136,57 +152,49 @@ static void options_release(options_copy *o) {
   o->handle = NULL;
 }
 
-/* names[i], values[i]: an option passed to the library by name (UTF-8);
-   when lists[i], the value is a word list, each word ended by a NUL
-   (dxt_options_set_words). DxOptions makes them; the library checks names
-   and values. On failure throws, frees everything and returns 0. */
-static int get_options(JNIEnv *env, jlong context_handle, jobjectArray names, jobjectArray values, jbooleanArray lists,
-                       options_copy *o) {
+/* pairs[2k], pairs[2k + 1]: the name and the value of an option passed to the
+   library by name (UTF-8); when lists[k], the value is a word list, each word
+   ended by a NUL (dxt_options_set_words). DxOptions makes them; the library
+   checks names and values. On failure throws, frees everything and returns 0. */
+static int get_options(JNIEnv *env, jlong context_handle, jobjectArray pairs, jbooleanArray lists, options_copy *o) {
   const context_box *c = (const context_box *)(intptr_t)context_handle;
   jsize n, k;
   memset(o, 0, sizeof *o);
-  if (c == NULL || names == NULL || values == NULL || lists == NULL ||
-      (n = (*env)->GetArrayLength(env, names)) != (*env)->GetArrayLength(env, values) ||
-      n != (*env)->GetArrayLength(env, lists)) {
+  if (c == NULL || pairs == NULL || lists == NULL ||
+      (n = (*env)->GetArrayLength(env, lists)) * 2 != (*env)->GetArrayLength(env, pairs)) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed options");
     return 0;
   }
   if (check(env, dxt_options_create(c->model->model, &o->handle))) return 0;
   for (k = 0; k < n; ++k) {
-    jbyteArray name_bytes = (jbyteArray)(*env)->GetObjectArrayElement(env, names, k);
-    jbyteArray value_bytes = (jbyteArray)(*env)->GetObjectArrayElement(env, values, k);
+    jbyteArray name_bytes = (jbyteArray)(*env)->GetObjectArrayElement(env, pairs, 2 * k);
+    jbyteArray value_bytes = (jbyteArray)(*env)->GetObjectArrayElement(env, pairs, 2 * k + 1);
     size_t length = 0;
     char *name = copy_bytes(env, name_bytes, NULL, "option name");
     char *value = name != NULL ? copy_bytes(env, value_bytes, &length, name) : NULL;
     jboolean list = JNI_FALSE;
-    dxt_status s = DXT_OK;
+    dxt_status s = DXT_E_INVALID_ARGUMENT; /* copy_bytes threw, unless set below */
     (*env)->GetBooleanArrayRegion(env, lists, k, 1, &list);
     if (value != NULL && list) {
       size_t count = 0, i, at = 0;
       const char **words;
       for (i = 0; i < length; ++i) count += value[i] == '\0';
-      words = (const char **)calloc(count > 0 ? count : 1, sizeof *words);
-      if (words == NULL) {
-        s = DXT_E_OUT_OF_MEMORY;
-      } else {
+      if ((words = (const char **)alloc(env, count, sizeof *words)) != NULL) {
         for (i = 0; i < count; ++i) {
           words[i] = value + at;
           at += strlen(value + at) + 1;
         }
         s = dxt_options_set_words(o->handle, name, words, count);
         free((void *)words);
-      }
+      } /* else alloc threw */
     } else if (value != NULL) {
       s = dxt_options_set(o->handle, name, value);
     }
-    if (name == NULL || value == NULL) s = DXT_E_INVALID_ARGUMENT; /* copy_bytes threw */
     free(name);
     free(value);
-    if (s != DXT_OK && (s == DXT_E_INVALID_ARGUMENT && (*env)->ExceptionCheck(env))) {
-      options_release(o);
-      return 0;
-    }
-    if (check(env, s)) {
+    (*env)->DeleteLocalRef(env, name_bytes);
+    (*env)->DeleteLocalRef(env, value_bytes);
+    if (check(env, s)) { /* which throws nothing more when alloc or copy_bytes threw */
       options_release(o);
       return 0;
     }
@@ -303,73 +311,56 @@ static void put_diagnostics(JNIEnv *env, const dxt_local_diagnostics *d, jdouble
 /* Models                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static jlong box_model(JNIEnv *env, dxt_model *model, void *buffer) {
-  model_box *m = (model_box *)calloc(1, sizeof *m);
-  if (m == NULL) {
+/* Opens the model file at path, or else the length bytes at copy (from the
+   heap, whose alignment, at least 8, is what dxt_model_open_memory needs; the
+   box then owns them), into a new box; 0 after throwing. */
+static jlong open_model(JNIEnv *env, const char *path, char *copy, size_t length, jboolean verify) {
+  dxt_model_open_options options;
+  dxt_model *model = NULL;
+  model_box *m = NULL;
+  dxt_status s;
+  dxt_model_open_options_init(&options);
+  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
+  if (path != NULL)
+    s = dxt_model_open_file(path, &options, &model);
+  else
+    s = dxt_model_open_memory(copy, length, &options, &model);
+  if (check(env, s) || (m = (model_box *)alloc(env, 1, sizeof *m)) == NULL) {
     dxt_model_close(model);
-    free(buffer);
-    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+    free(copy);
     return 0;
   }
   m->model = model;
-  m->buffer = buffer;
+  m->buffer = copy;
   m->refs = 1;
   return (jlong)(intptr_t)m;
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_versionString(JNIEnv *env, jclass cls) {
-  (void)cls;
   return new_bytes(env, dxt_version_string(), strlen(dxt_version_string()));
 }
 
 JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelOpen(JNIEnv *env, jclass cls, jbyteArray path, jboolean verify) {
-  dxt_model_open_options options;
-  dxt_model *model = NULL;
-  dxt_status s;
-  char *p = copy_bytes(env, path, NULL, "path");
-  (void)cls;
-  if (p == NULL) return 0;
-  if (memchr(p, 0, (size_t)(*env)->GetArrayLength(env, path)) != NULL) {
-    free(p);
-    throw_dx(env, DXT_E_INVALID_ARGUMENT, "the path contains a NUL character");
-    return 0;
-  }
-  dxt_model_open_options_init(&options);
-  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
-  s = dxt_model_open_file(p, &options, &model);
+  char *p = copy_string(env, path, "path");
+  jlong m = p != NULL ? open_model(env, p, NULL, 0, verify) : 0;
   free(p);
-  if (check(env, s)) return 0;
-  return box_model(env, model, NULL);
+  return m;
 }
 
 JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelFromBytes(JNIEnv *env, jclass cls, jbyteArray data,
                                                                 jboolean verify) {
-  dxt_model_open_options options;
-  dxt_model *model = NULL;
   size_t length = 0;
-  /* malloc's alignment (at least 8) is what dxt_model_open_memory needs. */
   char *copy = copy_bytes(env, data, &length, "data");
-  (void)cls;
-  if (copy == NULL) return 0;
-  dxt_model_open_options_init(&options);
-  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
-  if (check(env, dxt_model_open_memory(copy, length, &options, &model))) {
-    free(copy);
-    return 0;
-  }
-  return box_model(env, model, copy);
+  return copy != NULL ? open_model(env, NULL, copy, length, verify) : 0;
 }
 
 /* A direct ByteBuffer's bytes [position, position + length), copied into an
    aligned buffer as modelFromBytes does (the caller may reuse the buffer). */
 JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelFromDirectBuffer(JNIEnv *env, jclass cls, jobject buffer,
                                                                        jint position, jint length, jboolean verify) {
-  dxt_model_open_options options;
-  dxt_model *model = NULL;
   const char *base = buffer != NULL ? (const char *)(*env)->GetDirectBufferAddress(env, buffer) : NULL;
   jlong capacity = buffer != NULL ? (*env)->GetDirectBufferCapacity(env, buffer) : -1;
   char *copy;
-  (void)cls;
   if (base == NULL || capacity < 0) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "not a direct ByteBuffer");
     return 0;
@@ -378,24 +369,13 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelFromDirectBuffer(JNIEnv *e
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "the buffer's position and remaining bytes are out of range");
     return 0;
   }
-  copy = (char *)malloc((size_t)length + 1);
-  if (copy == NULL) {
-    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
-    return 0;
-  }
+  if ((copy = (char *)alloc(env, (size_t)length, 1)) == NULL) return 0;
   memcpy(copy, base + position, (size_t)length);
-  dxt_model_open_options_init(&options);
-  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
-  if (check(env, dxt_model_open_memory(copy, (size_t)length, &options, &model))) {
-    free(copy);
-    return 0;
-  }
-  return box_model(env, model, copy);
+  return open_model(env, NULL, copy, (size_t)length, verify);
 }
 
 JNIEXPORT void JNICALL Java_org_dxtext_DxNative_modelClose(JNIEnv *env, jclass cls, jlong handle) {
   model_box *m = (model_box *)(intptr_t)handle;
-  (void)env, (void)cls;
   if (m == NULL) return;
   dxt_model_close(m->model); /* contexts keep their own reference */
   m->model = NULL;
@@ -405,7 +385,6 @@ JNIEXPORT void JNICALL Java_org_dxtext_DxNative_modelClose(JNIEnv *env, jclass c
 JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_modelInfo(JNIEnv *env, jclass cls, jlong handle) {
   model_box *m = model_of(env, handle);
   dxt_model_info info;
-  (void)cls;
   if (m == NULL) return NULL;
   dxt_model_info_init(&info);
   if (check(env, dxt_model_get_info(m->model, &info))) return NULL;
@@ -415,7 +394,6 @@ JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_modelInfo(JNIEnv *env, j
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_modelFingerprint(JNIEnv *env, jclass cls, jlong handle) {
   model_box *m = model_of(env, handle);
   uint8_t digest[32];
-  (void)cls;
   if (m == NULL || check(env, dxt_model_fingerprint(m->model, digest))) return NULL;
   return new_bytes(env, (const char *)digest, 32);
 }
@@ -426,7 +404,6 @@ JNIEXPORT jint JNICALL Java_org_dxtext_DxNative_modelLookup(JNIEnv *env, jclass 
   uint32_t index = 0;
   dxt_status s;
   char *w;
-  (void)cls;
   if (m == NULL || (w = copy_bytes(env, word, &length, "word")) == NULL) return -1;
   s = dxt_model_lookup(m->model, w, length, &index);
   free(w);
@@ -438,7 +415,6 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_modelWord(JNIEnv *env, jcl
   model_box *m = model_of(env, handle);
   const char *word = NULL;
   size_t length = 0;
-  (void)cls;
   if (m == NULL) return NULL;
   if (index < 0) {
     throw_dx(env, DXT_E_NOT_FOUND, "negative index");
@@ -451,40 +427,29 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_modelWord(JNIEnv *env, jcl
 JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_outputSetCreate(JNIEnv *env, jclass cls, jlong handle,
                                                                  jobjectArray words) {
   model_box *m = model_of(env, handle);
-  jsize n, k, copied;
+  jsize n, k;
   char **copies;
   dxt_output_set *set = NULL;
-  dxt_status s;
-  (void)cls;
   if (m == NULL) return 0;
   if (words == NULL) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "the word list is null");
     return 0;
   }
   n = (*env)->GetArrayLength(env, words);
-  copies = (char **)calloc(n > 0 ? (size_t)n : 1, sizeof *copies);
-  if (copies == NULL) {
-    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
-    return 0;
-  }
+  if ((copies = (char **)alloc(env, (size_t)n, sizeof *copies)) == NULL) return 0;
   for (k = 0; k < n; ++k) {
     jbyteArray word = (jbyteArray)(*env)->GetObjectArrayElement(env, words, k);
     copies[k] = copy_bytes(env, word, NULL, "an output word");
     (*env)->DeleteLocalRef(env, word);
     if (copies[k] == NULL) break;
   }
-  copied = k;
-  s = copied == n ? dxt_output_set_create(m->model, (const char *const *)copies, (size_t)n, &set) : DXT_OK;
+  if (k == n) check(env, dxt_output_set_create(m->model, (const char *const *)copies, (size_t)n, &set));
   for (k = 0; k < n; ++k) free(copies[k]);
   free(copies);
-  if (copied != n || (*env)->ExceptionCheck(env)) return 0;
-  if (check(env, s)) return 0;
-  return (jlong)(intptr_t)set;
+  return (*env)->ExceptionCheck(env) ? 0 : (jlong)(intptr_t)set;
 }
 
 JNIEXPORT void JNICALL Java_org_dxtext_DxNative_outputSetFree(JNIEnv *env, jclass cls, jlong set) {
-  (void)env;
-  (void)cls;
   dxt_output_set_free((dxt_output_set *)(intptr_t)set);
 }
 
@@ -494,16 +459,11 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_defaultModelPath(JNIEnv *e
   char *buffer;
   jbyteArray out = NULL;
   dxt_status s = dxt_default_model_path((uint32_t)geometry, probe, 0, &required);
-  (void)cls;
   if (s != DXT_E_INPUT_TOO_LARGE) {
     check(env, s);
     return NULL;
   }
-  buffer = (char *)malloc(required);
-  if (buffer == NULL) {
-    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
-    return NULL;
-  }
+  if ((buffer = (char *)alloc(env, required, 1)) == NULL) return NULL;
   if (!check(env, dxt_default_model_path((uint32_t)geometry, buffer, required, &required)))
     out = new_bytes(env, buffer, required - 1);
   free(buffer);
@@ -521,7 +481,6 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_contextCreate(JNIEnv *env, jcla
   dxt_context *context = NULL;
   context_box *c;
   dxt_status s;
-  (void)cls;
   if (m == NULL) return 0;
   dxt_context_options_init(&options);
   if (seed != NULL) {
@@ -535,10 +494,8 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_contextCreate(JNIEnv *env, jcla
   s = dxt_context_create(m->model, &options, &context);
   memset(options.seed, 0, sizeof options.seed);
   if (check(env, s)) return 0;
-  c = (context_box *)calloc(1, sizeof *c);
-  if (c == NULL) {
+  if ((c = (context_box *)alloc(env, 1, sizeof *c)) == NULL) {
     dxt_context_destroy(context);
-    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
     return 0;
   }
   c->context = context;
@@ -549,7 +506,6 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_contextCreate(JNIEnv *env, jcla
 
 JNIEXPORT void JNICALL Java_org_dxtext_DxNative_contextDestroy(JNIEnv *env, jclass cls, jlong handle) {
   context_box *c = (context_box *)(intptr_t)handle;
-  (void)env, (void)cls;
   if (c == NULL) return;
   dxt_context_destroy(c->context);
   model_release(c->model);
@@ -563,9 +519,9 @@ JNIEXPORT void JNICALL Java_org_dxtext_DxNative_contextDestroy(JNIEnv *env, jcla
 typedef dxt_status (*text_function)(dxt_context *, const dxt_privatize_options *, const char *, size_t, char **,
                                     size_t *, dxt_release_record *, dxt_local_diagnostics *);
 
-static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, jobjectArray names, jobjectArray values,
-                            jbooleanArray lists, jbyteArray input, jdoubleArray record_values,
-                            jdoubleArray diagnostics_values, jbyteArray fingerprint, jobjectArray json) {
+static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, jobjectArray pairs, jbooleanArray lists,
+                            jbyteArray input, jdoubleArray record_values, jdoubleArray diagnostics_values,
+                            jbyteArray fingerprint, jobjectArray json) {
   dxt_context *context = context_of(env, handle);
   options_copy o;
   dxt_release_record record;
@@ -575,7 +531,7 @@ static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, j
   dxt_status s;
   jbyteArray result = NULL;
   if (context == NULL) return NULL;
-  if (!get_options(env, handle, names, values, lists, &o)) return NULL;
+  if (!get_options(env, handle, pairs, lists, &o)) return NULL;
   if ((text = copy_bytes(env, input, &length, "text")) == NULL) {
     options_release(&o);
     return NULL;
@@ -597,76 +553,64 @@ static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, j
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeText(JNIEnv *env, jclass cls, jlong handle,
-                                                                    jobjectArray names, jobjectArray values,
-                                                                    jbooleanArray lists, jbyteArray text,
-                                                                    jdoubleArray record, jdoubleArray diagnostics,
-                                                                    jbyteArray fingerprint, jobjectArray json) {
-  (void)cls;
-  return text_call(env, dxt_privatize_text, handle, names, values, lists, text, record, diagnostics, fingerprint, json);
+                                                                    jobjectArray pairs, jbooleanArray lists,
+                                                                    jbyteArray text, jdoubleArray record,
+                                                                    jdoubleArray diagnostics, jbyteArray fingerprint,
+                                                                    jobjectArray json) {
+  return text_call(env, dxt_privatize_text, handle, pairs, lists, text, record, diagnostics, fingerprint, json);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeWord(JNIEnv *env, jclass cls, jlong handle,
-                                                                    jobjectArray names, jobjectArray values,
-                                                                    jbooleanArray lists, jbyteArray word,
-                                                                    jdoubleArray record, jdoubleArray diagnostics,
-                                                                    jbyteArray fingerprint, jobjectArray json) {
-  (void)cls;
-  return text_call(env, dxt_privatize_word, handle, names, values, lists, word, record, diagnostics, fingerprint, json);
+                                                                    jobjectArray pairs, jbooleanArray lists,
+                                                                    jbyteArray word, jdoubleArray record,
+                                                                    jdoubleArray diagnostics, jbyteArray fingerprint,
+                                                                    jobjectArray json) {
+  return text_call(env, dxt_privatize_word, handle, pairs, lists, word, record, diagnostics, fingerprint, json);
 }
 
-JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(
-    JNIEnv *env, jclass cls, jlong handle, jobjectArray names, jobjectArray values, jbooleanArray lists,
-    jobjectArray words, jlongArray counts, jint n_out, jdoubleArray record_values, jdoubleArray diagnostics_values,
-    jbyteArray fingerprint, jobjectArray json) {
+JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(JNIEnv *env, jclass cls, jlong handle,
+                                                                     jobjectArray pairs, jbooleanArray lists,
+                                                                     jobjectArray words, jlongArray counts, jint n_out,
+                                                                     jdoubleArray record_values,
+                                                                     jdoubleArray diagnostics_values,
+                                                                     jbyteArray fingerprint, jobjectArray json) {
   dxt_context *context = context_of(env, handle);
   options_copy o;
   dxt_release_record record;
   dxt_local_diagnostics diagnostics;
-  dxt_bag_entry *entries = NULL;
-  char **copies = NULL;
-  jlong *count_values = NULL;
+  dxt_local_diagnostics *wanted = diagnostics_values != NULL ? &diagnostics : NULL;
+  dxt_bag_entry *entries = NULL; /* each word a copy_bytes */
   dxt_bag *bag = NULL;
   jobjectArray result = NULL;
   jsize n = 0, i;
   dxt_status s;
-  (void)cls;
   if (context == NULL) return NULL;
   if (words == NULL || counts == NULL || (*env)->GetArrayLength(env, words) != (*env)->GetArrayLength(env, counts)) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed bag");
     return NULL;
   }
-  if (!get_options(env, handle, names, values, lists, &o)) return NULL;
+  if (!get_options(env, handle, pairs, lists, &o)) return NULL;
   n = (*env)->GetArrayLength(env, words);
-  entries = (dxt_bag_entry *)calloc((size_t)n + 1, sizeof *entries);
-  copies = (char **)calloc((size_t)n + 1, sizeof *copies);
-  count_values = (jlong *)calloc((size_t)n + 1, sizeof *count_values);
-  if (entries == NULL || copies == NULL || count_values == NULL) {
-    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
-    goto done;
-  }
-  (*env)->GetLongArrayRegion(env, counts, 0, n, count_values);
+  if ((entries = (dxt_bag_entry *)alloc(env, (size_t)n, sizeof *entries)) == NULL) goto done;
   for (i = 0; i < n; ++i) {
     jbyteArray w = (jbyteArray)(*env)->GetObjectArrayElement(env, words, i);
-    size_t length = 0;
-    if (count_values[i] < 0) {
+    jlong count = 0;
+    (*env)->GetLongArrayRegion(env, counts, i, 1, &count);
+    if (count < 0) {
       throw_dx(env, DXT_E_INVALID_ARGUMENT, "bag counts must not be negative");
       goto done;
     }
-    copies[i] = copy_bytes(env, w, &length, "a bag word");
+    entries[i].word = copy_bytes(env, w, &entries[i].length, "a bag word");
+    entries[i].count = (uint64_t)count;
     (*env)->DeleteLocalRef(env, w);
-    if (copies[i] == NULL) goto done;
-    entries[i].word = copies[i];
-    entries[i].length = length;
-    entries[i].count = (uint64_t)count_values[i];
+    if (entries[i].word == NULL) goto done;
   }
   dxt_release_record_init(&record);
   dxt_local_diagnostics_init(&diagnostics);
   if (n_out < 0)
-    s = dxt_privatize_bag(context, o.options, entries, (size_t)n, &bag, &record,
-                          diagnostics_values != NULL ? &diagnostics : NULL);
+    s = dxt_privatize_bag(context, o.options, entries, (size_t)n, &bag, &record, wanted);
   else
-    s = dxt_syntf(context, o.options, entries, (size_t)n, (uint32_t)n_out, &bag, &record,
-                  diagnostics_values != NULL ? &diagnostics : NULL);
+    s = dxt_syntf(context, o.options, entries, (size_t)n, (uint32_t)n_out, &bag, &record, wanted);
   if (check(env, s)) goto done;
   {
     jclass byte_array = (*env)->FindClass(env, "[B");
@@ -695,29 +639,26 @@ JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(
   }
 done:
   dxt_bag_free(bag);
-  if (copies != NULL)
-    for (i = 0; i < n; ++i) free(copies[i]);
-  free(copies);
+  if (entries != NULL)
+    for (i = 0; i < n; ++i) free((void *)entries[i].word);
   free(entries);
-  free(count_values);
   options_release(&o);
   return result;
 }
 
 JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_calibrate(JNIEnv *env, jclass cls, jlong handle,
-                                                                  jobjectArray names, jobjectArray values,
-                                                                  jbooleanArray lists, jint words, jint trials) {
+                                                                  jobjectArray pairs, jbooleanArray lists, jint words,
+                                                                  jint trials) {
   dxt_context *context = context_of(env, handle);
   options_copy o;
   dxt_calibration c;
   dxt_status s;
-  (void)cls;
   if (context == NULL) return NULL;
   if (words < 0 || trials < 0) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "words and trials must not be negative");
     return NULL;
   }
-  if (!get_options(env, handle, names, values, lists, &o)) return NULL;
+  if (!get_options(env, handle, pairs, lists, &o)) return NULL;
   dxt_calibration_init(&c);
   s = dxt_calibrate(context, o.options, (uint32_t)words, (uint32_t)trials, &c);
   options_release(&o);
@@ -742,73 +683,44 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_ledgerOpen(JNIEnv *env, jclass 
   dxt_ledger_options options;
   dxt_ledger_anchor stored_anchor;
   uint8_t anchor_bytes[DXT_LEDGER_ANCHOR_BYTES] = {0};
-  jsize anchor_length = 0;
   dxt_ledger *ledger = NULL;
-  char *p, *sc, *k = NULL;
-  size_t key_length = 0, path_length = 0, scope_length = 0;
-  dxt_status s;
-  (void)cls;
-  if ((p = copy_bytes(env, path, &path_length, "path")) == NULL) return 0;
-  if ((sc = copy_bytes(env, scope, &scope_length, "scope")) == NULL) {
-    free(p);
-    return 0;
-  }
-  /* The C call reads both up to their first NUL: "user\0day1" would open
-     the scope "user". */
-  if (strlen(p) != path_length || strlen(sc) != scope_length) {
-    free(p);
-    free(sc);
-    throw_dx(env, DXT_E_INVALID_ARGUMENT, "the path or the scope contains a NUL character");
-    return 0;
-  }
+  char *p = NULL, *sc = NULL, *k = NULL;
+  size_t key_length = 0;
+  if ((p = copy_string(env, path, "path")) == NULL || (sc = copy_string(env, scope, "scope")) == NULL) goto done;
   dxt_ledger_anchor_init(&stored_anchor);
   if (anchor != NULL) {
-    anchor_length = (*env)->GetArrayLength(env, anchor);
-    if (anchor_length == DXT_LEDGER_ANCHOR_BYTES)
-      (*env)->GetByteArrayRegion(env, anchor, 0, anchor_length, (jbyte *)anchor_bytes);
-    if (check(env, dxt_ledger_anchor_decode(anchor_bytes, (size_t)anchor_length, &stored_anchor))) {
-      free(p);
-      free(sc);
-      return 0;
-    }
+    jsize length = (*env)->GetArrayLength(env, anchor);
+    if (length == DXT_LEDGER_ANCHOR_BYTES) (*env)->GetByteArrayRegion(env, anchor, 0, length, (jbyte *)anchor_bytes);
+    if (check(env, dxt_ledger_anchor_decode(anchor_bytes, (size_t)length, &stored_anchor))) goto done;
   }
-  if (key != NULL && (k = copy_bytes(env, key, &key_length, "key")) == NULL) {
-    free(p);
-    free(sc);
-    return 0;
-  }
+  if (key != NULL && (k = copy_bytes(env, key, &key_length, "key")) == NULL) goto done;
   dxt_ledger_options_init(&options);
   options.cap = cap;
   if (memo_capacity >= 0) options.memo_capacity = (uint32_t)memo_capacity;
   options.key = (const uint8_t *)k;
   options.key_length = key_length;
   if (anchor != NULL) options.anchor = &stored_anchor;
-  s = dxt_ledger_open(p, sc, &options, &ledger);
+  if (check(env, dxt_ledger_open(p, sc, &options, &ledger))) ledger = NULL;
+done:
   free(p);
   free(sc);
-  if (k != NULL) {
-    memset(k, 0, key_length);
-    free(k);
-  }
-  if (check(env, s)) return 0;
+  if (k != NULL) memset(k, 0, key_length);
+  free(k);
   return (jlong)(intptr_t)ledger;
 }
 
 JNIEXPORT void JNICALL Java_org_dxtext_DxNative_ledgerClose(JNIEnv *env, jclass cls, jlong handle) {
-  (void)env, (void)cls;
   dxt_ledger_close((dxt_ledger *)(intptr_t)handle);
 }
 
 JNIEXPORT void JNICALL Java_org_dxtext_DxNative_ledgerSetCap(JNIEnv *env, jclass cls, jlong handle, jdouble cap) {
   dxt_ledger *l = ledger_of(env, handle);
-  (void)cls;
   if (l != NULL) check(env, dxt_ledger_set_cap(l, cap));
 }
 
 JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_ledgerTotals(JNIEnv *env, jclass cls, jlong handle) {
   dxt_ledger *l = ledger_of(env, handle);
   dxt_ledger_totals t;
-  (void)cls;
   if (l == NULL) return NULL;
   dxt_ledger_totals_init(&t);
   if (check(env, dxt_ledger_get_totals(l, &t))) return NULL;
@@ -820,7 +732,6 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerAnchor(JNIEnv *env, 
   dxt_ledger *l = ledger_of(env, handle);
   dxt_ledger_anchor a;
   uint8_t bytes[DXT_LEDGER_ANCHOR_BYTES];
-  (void)cls;
   if (l == NULL) return NULL;
   dxt_ledger_anchor_init(&a);
   if (check(env, dxt_ledger_get_anchor(l, &a))) return NULL;
@@ -834,23 +745,21 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerJson(JNIEnv *env, jc
   char *buffer;
   jbyteArray out = NULL;
   dxt_status s;
-  (void)cls;
   if (l == NULL) return NULL;
   s = dxt_ledger_to_json(l, NULL, 0, &required);
   if (s != DXT_E_INPUT_TOO_LARGE && check(env, s)) return NULL;
-  if ((buffer = (char *)malloc(required)) == NULL) {
-    throw_dx(env, DXT_E_OUT_OF_MEMORY, "out of memory");
-    return NULL;
-  }
+  if ((buffer = (char *)alloc(env, required, 1)) == NULL) return NULL;
   if (!check(env, dxt_ledger_to_json(l, buffer, required, &required))) out = new_bytes(env, buffer, strlen(buffer));
   free(buffer);
   return out;
 }
 
-JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerPrivatizeText(
-    JNIEnv *env, jclass cls, jlong ledger_handle, jlong context_handle, jobjectArray names, jobjectArray values,
-    jbooleanArray lists, jbyteArray input, jboolean fresh, jbooleanArray memoised_out, jdoubleArray record_values,
-    jbyteArray fingerprint, jobjectArray json) {
+JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerPrivatizeText(JNIEnv *env, jclass cls, jlong ledger_handle,
+                                                                          jlong context_handle, jobjectArray pairs,
+                                                                          jbooleanArray lists, jbyteArray input,
+                                                                          jboolean fresh, jbooleanArray memoised_out,
+                                                                          jdoubleArray record_values,
+                                                                          jbyteArray fingerprint, jobjectArray json) {
   dxt_ledger *l = ledger_of(env, ledger_handle);
   dxt_context *context;
   options_copy o;
@@ -860,9 +769,8 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerPrivatizeText(
   bool memoised = false;
   dxt_status s;
   jbyteArray result = NULL;
-  (void)cls;
   if (l == NULL || (context = context_of(env, context_handle)) == NULL) return NULL;
-  if (!get_options(env, context_handle, names, values, lists, &o)) return NULL;
+  if (!get_options(env, context_handle, pairs, lists, &o)) return NULL;
   if ((text = copy_bytes(env, input, &length, "text")) == NULL) {
     options_release(&o);
     return NULL;

@@ -75,8 +75,8 @@ public final class DxLedger implements AutoCloseable {
     boolean[] memoised = new boolean[1];
     byte[] out;
     synchronized (privatizer) {
-      out = DxNative.ledgerPrivatizeText(ledger, privatizer.liveHandle(), options.names(), options.values(),
-          options.lists(), utf8(text), fresh, memoised, r, recordBytes, json);
+      out = DxNative.ledgerPrivatizeText(ledger, privatizer.liveHandle(), options.pairs(), options.lists(),
+          utf8(text), fresh, memoised, r, recordBytes, json);
     }
     return new DxLedgerRelease(new String(out, StandardCharsets.UTF_8), memoised[0],
         new DxReleaseRecord(r, recordBytes, json[0]));

@@ -44,20 +44,20 @@ final class DxNative {
   static native void contextDestroy(long context);
 
   /**
+   * pairs, lists: DxOptions.pairs() and lists();
    * record, recordBytes, json (of length 2): the release record's outputs (DxReleaseRecord.VALUES
    * and BYTES long), or all null for none;
    * diagnostics: the local diagnostics' values (JSON in json[1]), or null for none.
    */
-  static native byte[] privatizeText(long context, byte[][] names, byte[][] values, boolean[] lists,
-      byte[] text, double[] record, double[] diagnostics, byte[] recordBytes, byte[][] json);
+  static native byte[] privatizeText(long context, byte[][] pairs, boolean[] lists, byte[] text, double[] record,
+      double[] diagnostics, byte[] recordBytes, byte[][] json);
 
-  static native byte[] privatizeWord(long context, byte[][] names, byte[][] values, boolean[] lists,
-      byte[] word, double[] record, double[] diagnostics, byte[] recordBytes, byte[][] json);
+  static native byte[] privatizeWord(long context, byte[][] pairs, boolean[] lists, byte[] word, double[] record,
+      double[] diagnostics, byte[] recordBytes, byte[][] json);
 
   /** Returns {byte[][] words, long[] counts}; nOut < 0 privatises, else SynTF. */
-  static native Object[] privatizeBag(long context, byte[][] names, byte[][] values, boolean[] lists,
-      byte[][] words, long[] counts, int nOut, double[] record, double[] diagnostics, byte[] recordBytes,
-      byte[][] json);
+  static native Object[] privatizeBag(long context, byte[][] pairs, boolean[] lists, byte[][] words, long[] counts,
+      int nOut, double[] record, double[] diagnostics, byte[] recordBytes, byte[][] json);
 
   /**
    * memoCapacity < 0: the default; key may be null; anchor is null or the 32 bytes of
@@ -78,10 +78,8 @@ final class DxNative {
 
   static native byte[] ledgerJson(long ledger);
 
-  static native byte[] ledgerPrivatizeText(long ledger, long context, byte[][] names, byte[][] values,
-      boolean[] lists, byte[] text, boolean fresh, boolean[] memoised, double[] record, byte[] recordBytes,
-      byte[][] json);
+  static native byte[] ledgerPrivatizeText(long ledger, long context, byte[][] pairs, boolean[] lists, byte[] text,
+      boolean fresh, boolean[] memoised, double[] record, byte[] recordBytes, byte[][] json);
 
-  static native double[] calibrate(long context, byte[][] names, byte[][] values, boolean[] lists,
-      int words, int trials);
+  static native double[] calibrate(long context, byte[][] pairs, boolean[] lists, int words, int trials);
 }

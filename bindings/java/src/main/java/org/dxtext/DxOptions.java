@@ -80,21 +80,13 @@ public final class DxOptions {
     return with(names[tokenClass.ordinal()], policy.name().toLowerCase(Locale.ROOT));
   }
 
-  // For the native code: names, values (UTF-8; a word list as words each ended by NUL), and
-  // which values are word lists.
-  byte[][] names() {
-    byte[][] out = new byte[values.size()][];
+  // For the native code: each option's name and value one after the other (UTF-8; a word list
+  // as its words each ended by NUL), and which values are word lists.
+  byte[][] pairs() {
+    byte[][] out = new byte[2 * values.size()][];
     int i = 0;
-    for (String name : values.keySet()) {
-      out[i++] = name.getBytes(StandardCharsets.UTF_8);
-    }
-    return out;
-  }
-
-  byte[][] values() {
-    byte[][] out = new byte[values.size()][];
-    int i = 0;
-    for (Object value : values.values()) {
+    for (Map.Entry<String, Object> option : values.entrySet()) {
+      Object value = option.getValue();
       if (value instanceof List) {
         StringBuilder joined = new StringBuilder();
         for (Object word : (List<?>) value) {
@@ -104,10 +96,10 @@ public final class DxOptions {
           }
           joined.append(w).append('\0');
         }
-        out[i++] = joined.toString().getBytes(StandardCharsets.UTF_8);
-      } else {
-        out[i++] = ((String) value).getBytes(StandardCharsets.UTF_8);
+        value = joined.toString();
       }
+      out[i++] = option.getKey().getBytes(StandardCharsets.UTF_8);
+      out[i++] = ((String) value).getBytes(StandardCharsets.UTF_8);
     }
     return out;
   }

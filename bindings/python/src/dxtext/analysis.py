@@ -195,9 +195,7 @@ class ReleaseFeatures(TransformerMixin, BaseEstimator):  # type: ignore[misc]
 
     def fit(self, X: Iterable[str], y: Any = None) -> "ReleaseFeatures":
         """Learn the features of the texts `X` (y is ignored)."""
-        self._prepare()
-        self.vectorizer_.fit(X)
-        self.n_features_out_ = len(self.vectorizer_.vocabulary_)
+        self.fit_transform(X)  # as CountVectorizer.fit does
         return self
 
     def fit_transform(self, X: Iterable[str], y: Any = None, **fit_params: Any) -> Any:

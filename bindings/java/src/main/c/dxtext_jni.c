@@ -519,15 +519,21 @@ JNIEXPORT void JNICALL Java_org_dxtext_DxNative_contextDestroy(JNIEnv *env, jcla
 typedef dxt_status (*text_function)(dxt_context *, const dxt_privatize_options *, const char *, size_t, char **,
                                     size_t *, dxt_release_record *, dxt_local_diagnostics *);
 
-static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, jobjectArray pairs, jbooleanArray lists,
+/* privatizeText and privatizeWord (function), and ledgerPrivatizeText (with a
+   ledger, fresh and memoised_out; function is then NULL). */
+static jbyteArray text_call(JNIEnv *env, text_function function, dxt_ledger *ledger, jboolean fresh,
+                            jbooleanArray memoised_out, jlong handle, jobjectArray pairs, jbooleanArray lists,
                             jbyteArray input, jdoubleArray record_values, jdoubleArray diagnostics_values,
                             jbyteArray fingerprint, jobjectArray json) {
   dxt_context *context = context_of(env, handle);
   options_copy o;
   dxt_release_record record;
   dxt_local_diagnostics diagnostics;
+  /* The diagnostics are computed only when asked for. */
+  dxt_local_diagnostics *wanted = diagnostics_values != NULL ? &diagnostics : NULL;
   size_t length = 0, out_length = 0;
   char *text, *out = NULL;
+  bool memoised = false;
   dxt_status s;
   jbyteArray result = NULL;
   if (context == NULL) return NULL;
@@ -538,14 +544,18 @@ static jbyteArray text_call(JNIEnv *env, text_function function, jlong handle, j
   }
   dxt_release_record_init(&record);
   dxt_local_diagnostics_init(&diagnostics);
-  /* The diagnostics are computed only when asked for. */
-  s = function(context, o.options, text, length, &out, &out_length, &record,
-               diagnostics_values != NULL ? &diagnostics : NULL);
+  if (ledger != NULL)
+    s = dxt_ledger_privatize_text(ledger, context, o.options, text, length, fresh ? DXT_LEDGER_FRESH : 0u, &out,
+                                  &out_length, &memoised, &record, wanted);
+  else
+    s = function(context, o.options, text, length, &out, &out_length, &record, wanted);
   free(text);
   options_release(&o);
   if (!check(env, s)) {
+    jboolean m = memoised ? JNI_TRUE : JNI_FALSE;
     put_record(env, &record, record_values, fingerprint, json);
     put_diagnostics(env, &diagnostics, diagnostics_values, json);
+    if (memoised_out != NULL) (*env)->SetBooleanArrayRegion(env, memoised_out, 0, 1, &m);
     result = new_bytes(env, out, out_length);
   }
   dxt_text_free(out);
@@ -557,7 +567,8 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeText(JNIEnv *env,
                                                                     jbyteArray text, jdoubleArray record,
                                                                     jdoubleArray diagnostics, jbyteArray fingerprint,
                                                                     jobjectArray json) {
-  return text_call(env, dxt_privatize_text, handle, pairs, lists, text, record, diagnostics, fingerprint, json);
+  return text_call(env, dxt_privatize_text, NULL, false, NULL, handle, pairs, lists, text, record, diagnostics,
+                   fingerprint, json);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeWord(JNIEnv *env, jclass cls, jlong handle,
@@ -565,7 +576,8 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeWord(JNIEnv *env,
                                                                     jbyteArray word, jdoubleArray record,
                                                                     jdoubleArray diagnostics, jbyteArray fingerprint,
                                                                     jobjectArray json) {
-  return text_call(env, dxt_privatize_word, handle, pairs, lists, word, record, diagnostics, fingerprint, json);
+  return text_call(env, dxt_privatize_word, NULL, false, NULL, handle, pairs, lists, word, record, diagnostics,
+                   fingerprint, json);
 }
 
 JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(JNIEnv *env, jclass cls, jlong handle,
@@ -761,31 +773,7 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerPrivatizeText(JNIEnv
                                                                           jdoubleArray record_values,
                                                                           jbyteArray fingerprint, jobjectArray json) {
   dxt_ledger *l = ledger_of(env, ledger_handle);
-  dxt_context *context;
-  options_copy o;
-  dxt_release_record record;
-  size_t length = 0, out_length = 0;
-  char *text, *out = NULL;
-  bool memoised = false;
-  dxt_status s;
-  jbyteArray result = NULL;
-  if (l == NULL || (context = context_of(env, context_handle)) == NULL) return NULL;
-  if (!get_options(env, context_handle, pairs, lists, &o)) return NULL;
-  if ((text = copy_bytes(env, input, &length, "text")) == NULL) {
-    options_release(&o);
-    return NULL;
-  }
-  dxt_release_record_init(&record);
-  s = dxt_ledger_privatize_text(l, context, o.options, text, length, fresh ? DXT_LEDGER_FRESH : 0u, &out, &out_length,
-                                &memoised, &record, NULL);
-  free(text);
-  options_release(&o);
-  if (!check(env, s)) {
-    jboolean m = memoised ? JNI_TRUE : JNI_FALSE;
-    put_record(env, &record, record_values, fingerprint, json);
-    if (memoised_out != NULL) (*env)->SetBooleanArrayRegion(env, memoised_out, 0, 1, &m);
-    result = new_bytes(env, out, out_length);
-  }
-  dxt_text_free(out);
-  return result;
+  if (l == NULL) return NULL;
+  return text_call(env, NULL, l, fresh, memoised_out, context_handle, pairs, lists, input, record_values, NULL,
+                   fingerprint, json);
 }

@@ -4,6 +4,7 @@ package org.dxtext;
 import static org.junit.Assert.assertEquals;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,7 +63,7 @@ public class ConformanceTest {
   }
 
   @Test
-  public void conformance() throws IOException {
+  public void conformance() throws Exception {
     String call = (String) testCase.get("call");
     String model = (String) testCase.getOrDefault("model", suite.get("model"));
     String file = ROOT.resolve(model).toString(); // "{path}" in a message of the suite
@@ -91,7 +92,7 @@ public class ConformanceTest {
   }
 
   /** A text, word, bag, SynTF or calibration case through a privatizer of the case's seed. */
-  private Map<String, Object> privatizerOutcome(String call, DxModel model) {
+  private Map<String, Object> privatizerOutcome(String call, DxModel model) throws IllegalAccessException {
     DxOptions options = options(asMap(testCase.get("options")));
     Map<String, Object> got = new LinkedHashMap<>();
     try (DxPrivatizer privatizer = new DxPrivatizer(model, seed((String) testCase.get("seed")))) {
@@ -105,14 +106,10 @@ public class ConformanceTest {
         DxCalibration c = privatizer.calibrate(options, ((Double) testCase.get("words")).intValue(),
             ((Double) testCase.get("trials")).intValue());
         Map<String, Object> calibration = new LinkedHashMap<>();
-        calibration.put("words", (double) c.words);
-        calibration.put("trials", (double) c.trials);
-        calibration.put("keep_mean", c.keepMean);
-        calibration.put("keep_median", c.keepMedian);
-        calibration.put("keep_max", c.keepMax);
-        calibration.put("distinct_mean", c.distinctMean);
-        calibration.put("distinct_median", c.distinctMedian);
-        calibration.put("distinct_max", c.distinctMax);
+        for (Field field : DxCalibration.class.getFields()) { // keepMean: keep_mean of dxt_calibration
+          String key = field.getName().replaceAll("([A-Z])", "_$1").toLowerCase(Locale.ROOT);
+          calibration.put(key, ((Number) field.get(c)).doubleValue());
+        }
         got.put("calibration", calibration);
       } else {
         Map<String, Long> bag = new LinkedHashMap<>();
@@ -249,21 +246,17 @@ public class ConformanceTest {
    * (ArrayList), strings, numbers (Double), true, false and null.
    */
   static final class Json {
+    // A string, a number, a literal, a punctuator, or any other character (which no value is).
     private static final Pattern TOKEN = Pattern.compile(
-        "\\s*(\"[^\"\\\\]*+(?:\\\\.[^\"\\\\]*+)*+\"|-?[0-9][-+0-9.eE]*|true|false|null|[{}\\[\\]:,])");
+        "\"[^\"\\\\]*+(?:\\\\.[^\"\\\\]*+)*+\"|-?[0-9][-+0-9.eE]*|true|false|null|[{}\\[\\]:,]|\\S");
     private static final Pattern ESCAPE = Pattern.compile("\\\\(u[0-9a-fA-F]{4}|[\"\\\\/bfnrt])");
 
     private Json() {}
 
     static Object parse(String text) {
       Deque<String> tokens = new ArrayDeque<>();
-      Matcher token = TOKEN.matcher(text);
-      while (token.lookingAt()) {
-        tokens.add(token.group(1));
-        token.region(token.end(), text.length());
-      }
-      if (!text.substring(token.regionStart()).trim().isEmpty()) {
-        throw new IllegalArgumentException("JSON: unexpected text at offset " + token.regionStart());
+      for (Matcher token = TOKEN.matcher(text); token.find(); ) {
+        tokens.add(token.group());
       }
       Object value = value(tokens);
       if (!tokens.isEmpty()) {

@@ -31,13 +31,6 @@ SENTENCES = [
 ]
 
 
-def _records(n: int, users: int, seed: int = 3) -> list:
-    rng = random.Random(seed)
-    return [
-        {"id": i, "user": f"u{rng.randrange(users)}", "text": rng.choice(SENTENCES), "n": i} for i in range(n)
-    ]
-
-
 # An app key: without one a ledger memoises nothing, and repeats and
 # retried tasks would be charged again.
 KEY = b"dask-test-app-key-32-bytes-long!"
@@ -46,36 +39,6 @@ KEY = b"dask-test-app-key-32-bytes-long!"
 def _spent(ledgers: dxd.UserLedgers, user: str) -> float:
     with dxtext.Ledger.open(ledgers.path(user), scope=ledgers.scope, key=ledgers.key) as ledger:
         return ledger.totals().spent
-
-
-def test_every_record_is_charged_to_its_user_once_per_distinct_text(client, demo_model_path, tmp_path: Path) -> None:
-    records = _records(240, users=4)
-    ledgers = dxd.UserLedgers(tmp_path / "ledgers", cap=1000, scope="2026-11", key=KEY)
-    (tmp_path / "ledgers").mkdir()
-    bag = db.from_sequence(records, npartitions=8)
-    first = dxd.privatize_records(bag, model=demo_model_path, epsilon=EPSILON, ledger=ledgers,
-                                  user_field="user").compute()
-    assert [r["id"] for r in first] == list(range(len(records)))
-    assert all(r["user"] == s["user"] and r["n"] == s["n"] for r, s in zip(first, records))
-    # A repeated text of a user is that user's memoised output: one release.
-    outputs = defaultdict(set)
-    for r, s in zip(first, records):
-        outputs[(s["user"], s["text"])].add(r["text"])
-    assert all(len(v) == 1 for v in outputs.values())
-    distinct = defaultdict(set)
-    for s in records:
-        distinct[s["user"]].add(s["text"])
-    for user, texts in distinct.items():
-        assert _spent(ledgers, user) == EPSILON * len(texts)
-    assert len(list((tmp_path / "ledgers").glob("*.dxl"))) == len(distinct)
-
-    # The whole computation again (as a retried task would be): the same
-    # outputs, nothing spent.
-    again = dxd.privatize_records(bag, model=demo_model_path, epsilon=EPSILON, ledger=ledgers,
-                                  user_field="user").compute()
-    assert again == first
-    for user, texts in distinct.items():
-        assert _spent(ledgers, user) == EPSILON * len(texts)
 
 
 def test_the_cap_holds_across_workers_and_refused_records_are_skipped(client, demo_model_path,
@@ -128,11 +91,14 @@ def _kill_once(records: list, numbers: list, marker: str) -> list:
     return records
 
 
-def test_a_task_retried_after_its_worker_died_spends_nothing(client, demo_model_path, tmp_path: Path) -> None:
-    records = _records(200, users=3, seed=5)
+def test_a_users_text_is_charged_once_even_when_its_task_is_retried(client, demo_model_path, tmp_path: Path) -> None:
+    # Partition 3's worker dies after releasing its records; the retried task
+    # gets their memoised outputs and spends nothing again.
+    rng = random.Random(5)
+    records = [{"id": i, "user": f"u{rng.randrange(3)}", "text": rng.choice(SENTENCES), "n": i} for i in range(200)]
     directory = tmp_path / "ledgers"
     directory.mkdir()
-    ledgers = dxd.UserLedgers(directory, cap=1000, key=KEY)
+    ledgers = dxd.UserLedgers(directory, cap=1000, scope="2026-11", key=KEY)
     numbers = db.from_sequence(range(8), npartitions=8)
     log = str(tmp_path / "attempts")
     logged = db.from_sequence(records, npartitions=8).map_partitions(_log_attempt, numbers, log)
@@ -146,16 +112,15 @@ def test_a_task_retried_after_its_worker_died_spends_nothing(client, demo_model_
     assert os.path.exists(marker)
     attempts = Path(log).read_text(encoding="utf-8").split()
     assert attempts.count("3") >= 2  # partition 3 was privatised again
-    assert [r["id"] for r in out] == list(range(len(records)))
-    distinct = defaultdict(set)
-    for s in records:
-        distinct[s["user"]].add(s["text"])
-    for user, texts in distinct.items():
-        assert _spent(ledgers, user) == EPSILON * len(texts)  # the retry was free
-    outputs = defaultdict(set)
+    assert [{**r, "text": s["text"]} for r, s in zip(out, records)] == records  # in order, other members kept
+    outputs, distinct = defaultdict(set), defaultdict(set)
     for r, s in zip(out, records):
         outputs[(s["user"], s["text"])].add(r["text"])
-    assert all(len(v) == 1 for v in outputs.values())
+        distinct[s["user"]].add(s["text"])
+    assert all(len(v) == 1 for v in outputs.values())  # a repeated text is its user's memoised output
+    for user, texts in distinct.items():
+        assert _spent(ledgers, user) == EPSILON * len(texts)  # once per distinct text: the retry was free
+    assert len(list(directory.glob("*.dxl"))) == len(distinct)
 
 
 def test_a_column_with_integer_users(client, demo_model_path, tmp_path: Path) -> None:

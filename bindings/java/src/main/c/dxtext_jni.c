@@ -453,21 +453,13 @@ JNIEXPORT void JNICALL Java_org_dxtext_DxNative_outputSetFree(JNIEnv *env, jclas
   dxt_output_set_free((dxt_output_set *)(intptr_t)set);
 }
 
+/* A longer path than PATH_MAX (4096 on Linux and Android) opens no file:
+   INPUT_TOO_LARGE. */
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_defaultModelPath(JNIEnv *env, jclass cls, jint geometry) {
+  char path[4096];
   size_t required = 0;
-  char probe[1];
-  char *buffer;
-  jbyteArray out = NULL;
-  dxt_status s = dxt_default_model_path((uint32_t)geometry, probe, 0, &required);
-  if (s != DXT_E_INPUT_TOO_LARGE) {
-    check(env, s);
-    return NULL;
-  }
-  if ((buffer = (char *)alloc(env, required, 1)) == NULL) return NULL;
-  if (!check(env, dxt_default_model_path((uint32_t)geometry, buffer, required, &required)))
-    out = new_bytes(env, buffer, required - 1);
-  free(buffer);
-  return out;
+  if (check(env, dxt_default_model_path((uint32_t)geometry, path, sizeof path, &required))) return NULL;
+  return new_bytes(env, path, required - 1);
 }
 
 /* ------------------------------------------------------------------------ */

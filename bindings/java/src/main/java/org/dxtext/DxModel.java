@@ -67,25 +67,23 @@ public final class DxModel implements AutoCloseable {
    * Android asset: {@code DxModel.fromStream(context.getAssets().open("model.dxe"))}.
    */
   public static DxModel fromStream(InputStream in) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
+    return fromBytes(readAll(in));
+  }
+
+  // InputStream.readAllBytes, which Android has only from API 33.
+  private static byte[] readAll(InputStream in) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
     byte[] chunk = new byte[1 << 16];
     for (int n; (n = in.read(chunk)) > 0; ) {
       out.write(chunk, 0, n);
     }
-    return fromBytes(out.toByteArray());
+    return out.toByteArray();
   }
 
   /** The resource of the Euclidean model carried by this jar, or null. */
   static String bundledModelResource() {
     try (InputStream in = DxModel.class.getResourceAsStream("/org/dxtext/models/default-euclidean")) {
-      if (in == null) {
-        return null;
-      }
-      ByteArrayOutputStream name = new ByteArrayOutputStream();
-      for (int c; (c = in.read()) >= 0; ) {
-        name.write(c);
-      }
-      return "/org/dxtext/models/" + name.toString("UTF-8").trim();
+      return in == null ? null : "/org/dxtext/models/" + new String(readAll(in), StandardCharsets.UTF_8).trim();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

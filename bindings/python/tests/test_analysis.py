@@ -20,14 +20,16 @@ import dxtext
 from conftest import REPO
 
 try:
-    import sklearn  # noqa: F401
+    from sklearn.base import clone
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
 
-    HAVE_SKLEARN = True
-except ImportError:
-    HAVE_SKLEARN = False
+    from dxtext.analysis import ReleaseFeatures, release_tokens
+except ImportError:  # the tests marked needs_sklearn are skipped
+    ReleaseFeatures = None  # type: ignore[assignment,misc]
 
 needs_sklearn = pytest.mark.skipif(
-    not HAVE_SKLEARN, reason="scikit-learn is not installed (Debian: python3-sklearn; pip: scikit-learn)"
+    ReleaseFeatures is None, reason="scikit-learn is not installed (Debian: python3-sklearn; pip: scikit-learn)"
 )
 
 
@@ -104,8 +106,6 @@ def test_import_dxtext_does_not_need_sklearn() -> None:
 
 @needs_sklearn
 def test_release_tokens_split_as_the_library() -> None:
-    from dxtext.analysis import release_tokens
-
     assert release_tokens("hello [name] don't co-hosting 3.14 1,000 pi.") == [
         "hello", "[name]", "don't", "co", "hosting", "3.14", "1,000", "pi"]
     assert release_tokens("It’s [Name], [not closed a\u200db ’x x’ [] [a b]") == [
@@ -117,8 +117,6 @@ def test_release_tokens_split_as_the_library() -> None:
 
 @needs_sklearn
 def test_bucket_features_equal_those_from_the_cli(ordered_path: Path, printed: Dict[str, List[int]]) -> None:
-    from dxtext.analysis import ReleaseFeatures
-
     vocabulary = sorted(printed)
     rng = random.Random(7)
     texts = [" ".join(rng.choice(vocabulary) for _ in range(12)) for _ in range(20)]
@@ -140,8 +138,6 @@ def test_bucket_features_equal_those_from_the_cli(ordered_path: Path, printed: D
 
 @needs_sklearn
 def test_case_folding_unknown_words_and_placeholders(ordered_path: Path, printed: Dict[str, List[int]]) -> None:
-    from dxtext.analysis import ReleaseFeatures
-
     with dxtext.Model.open(ordered_path) as model:
         assert model.info.lowercase
         word = model.word(0)
@@ -156,8 +152,6 @@ def test_case_folding_unknown_words_and_placeholders(ordered_path: Path, printed
 
 @needs_sklearn
 def test_ngrams_words_only_and_structure_only(ordered_path: Path, printed: Dict[str, List[int]]) -> None:
-    from dxtext.analysis import ReleaseFeatures
-
     a, b, c = sorted(printed)[:3]
     text = f"{a} {b} qzxv {c}"
     features = ReleaseFeatures(str(ordered_path), ngram_range=(1, 2), orderings=[0], bucket_size=4)
@@ -175,8 +169,6 @@ def test_ngrams_words_only_and_structure_only(ordered_path: Path, printed: Dict[
 
 @needs_sklearn
 def test_bad_parameters_and_models_without_orderings(ordered_path: Path, golden: dxtext.Model) -> None:
-    from dxtext.analysis import ReleaseFeatures
-
     for bad in (dict(bucket_size=0), dict(bucket_size=2.5), dict(ngram_range=(2, 1)), dict(ngram_range=(0, 1)),
                 dict(ngram_range="x"), dict(words=False, structure=False), dict(orderings=[99]),
                 dict(orderings=[0, 0]), dict(orderings=[])):
@@ -215,12 +207,6 @@ def _topic_corpus(model: dxtext.Model) -> tuple:
 
 @needs_sklearn
 def test_a_pipeline_fits_and_predicts(ordered_path: Path) -> None:
-    from sklearn.base import clone
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-
-    from dxtext.analysis import ReleaseFeatures
-
     with dxtext.Model.open(ordered_path) as model:
         if not {"thunder", "goat"} <= {model.word(i) for i in range(len(model))}:
             pytest.skip("the test model is not the demo model")
@@ -239,8 +225,6 @@ def test_a_pipeline_fits_and_predicts(ordered_path: Path) -> None:
 
 @needs_sklearn
 def test_pickling_reopens_the_model(ordered_path: Path, golden: dxtext.Model) -> None:
-    from dxtext.analysis import ReleaseFeatures
-
     with dxtext.Model.open(ordered_path) as model:
         text = " ".join(model.word(i) for i in range(10))
     features = ReleaseFeatures(str(ordered_path)).fit([text])
@@ -253,8 +237,6 @@ def test_pickling_reopens_the_model(ordered_path: Path, golden: dxtext.Model) ->
 
 @needs_sklearn
 def test_unpickling_refuses_another_model(ordered_path: Path, tmp_path: Path) -> None:
-    from dxtext.analysis import ReleaseFeatures
-
     copy = tmp_path / "model.dxe"
     shutil.copyfile(ordered_path, copy)
     data = pickle.dumps(ReleaseFeatures(str(copy), structure=False).fit(["a b"]))
@@ -265,8 +247,6 @@ def test_unpickling_refuses_another_model(ordered_path: Path, tmp_path: Path) ->
 
 @needs_sklearn
 def test_the_default_model() -> None:
-    from dxtext.analysis import ReleaseFeatures
-
     features = ReleaseFeatures(structure=False).fit(["a b"])
     assert features.model_.path == dxtext.Model.default_path()
 
@@ -276,11 +256,6 @@ def test_buckets_carry_over_to_words_never_seen(ordered_path: Path, printed: Dic
     """Two classes from two stretches of ordering 0; trained on the words at
     even places, tested on those at odd places: the words alone tell the
     test texts nothing, their buckets tell them apart."""
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-
-    from dxtext.analysis import ReleaseFeatures
-
     by_place = {places[0]: word for word, places in printed.items()}
     stretches = {"low": range(0, 32), "high": range(64, 96)}
     rng = random.Random(5)

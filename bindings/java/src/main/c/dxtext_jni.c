@@ -511,7 +511,7 @@ JNIEXPORT void JNICALL Java_org_dxtext_DxNative_contextDestroy(JNIEnv *env, jcla
 typedef dxt_status (*text_function)(dxt_context *, const dxt_privatize_options *, const char *, size_t, char **,
                                     size_t *, dxt_release_record *, dxt_local_diagnostics *);
 
-/* privatizeText and privatizeWord (function), and ledgerPrivatizeText (with a
+/* privatizeText (function: text or word), and ledgerPrivatizeText (with a
    ledger, fresh and memoised_out; function is then NULL). */
 static jbyteArray text_call(JNIEnv *env, text_function function, dxt_ledger *ledger, jboolean fresh,
                             jbooleanArray memoised_out, jlong handle, jobjectArray pairs, jbooleanArray lists,
@@ -554,22 +554,14 @@ static jbyteArray text_call(JNIEnv *env, text_function function, dxt_ledger *led
   return result;
 }
 
+/* word: dxt_privatize_word rather than dxt_privatize_text. */
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeText(JNIEnv *env, jclass cls, jlong handle,
-                                                                    jobjectArray pairs, jbooleanArray lists,
-                                                                    jbyteArray text, jdoubleArray record,
-                                                                    jdoubleArray diagnostics, jbyteArray fingerprint,
-                                                                    jobjectArray json) {
-  return text_call(env, dxt_privatize_text, NULL, false, NULL, handle, pairs, lists, text, record, diagnostics,
-                   fingerprint, json);
-}
-
-JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeWord(JNIEnv *env, jclass cls, jlong handle,
-                                                                    jobjectArray pairs, jbooleanArray lists,
-                                                                    jbyteArray word, jdoubleArray record,
-                                                                    jdoubleArray diagnostics, jbyteArray fingerprint,
-                                                                    jobjectArray json) {
-  return text_call(env, dxt_privatize_word, NULL, false, NULL, handle, pairs, lists, word, record, diagnostics,
-                   fingerprint, json);
+                                                                    jboolean word, jobjectArray pairs,
+                                                                    jbooleanArray lists, jbyteArray text,
+                                                                    jdoubleArray record, jdoubleArray diagnostics,
+                                                                    jbyteArray fingerprint, jobjectArray json) {
+  return text_call(env, word ? dxt_privatize_word : dxt_privatize_text, NULL, false, NULL, handle, pairs, lists, text,
+                   record, diagnostics, fingerprint, json);
 }
 
 JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(JNIEnv *env, jclass cls, jlong handle,

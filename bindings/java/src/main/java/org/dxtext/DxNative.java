@@ -44,16 +44,14 @@ final class DxNative {
   static native void contextDestroy(long context);
 
   /**
+   * word: privatise one word (dxt_privatize_word), else a text;
    * pairs, lists: DxOptions.pairs() and lists();
    * record, recordBytes, json (of length 2): the release record's outputs (DxReleaseRecord.VALUES
    * and BYTES long), or all null for none;
    * diagnostics: the local diagnostics' values (JSON in json[1]), or null for none.
    */
-  static native byte[] privatizeText(long context, byte[][] pairs, boolean[] lists, byte[] text, double[] record,
-      double[] diagnostics, byte[] recordBytes, byte[][] json);
-
-  static native byte[] privatizeWord(long context, byte[][] pairs, boolean[] lists, byte[] word, double[] record,
-      double[] diagnostics, byte[] recordBytes, byte[][] json);
+  static native byte[] privatizeText(long context, boolean word, byte[][] pairs, boolean[] lists, byte[] text,
+      double[] record, double[] diagnostics, byte[] recordBytes, byte[][] json);
 
   /** Returns {byte[][] words, long[] counts}; nOut < 0 privatises, else SynTF. */
   static native Object[] privatizeBag(long context, byte[][] pairs, boolean[] lists, byte[][] words, long[] counts,

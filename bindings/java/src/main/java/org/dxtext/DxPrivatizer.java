@@ -59,8 +59,8 @@ public final class DxPrivatizer implements AutoCloseable {
 
   /** Privatise UTF-8 text: words replaced, spacing and punctuation kept, case shape restored. */
   public synchronized String privatizeText(String text, DxOptions options) {
-    return string(DxNative.privatizeText(live(), options.pairs(), options.lists(), utf8(text), null, null, null,
-        null));
+    return string(DxNative.privatizeText(live(), false, options.pairs(), options.lists(), utf8(text), null, null,
+        null, null));
   }
 
   /**
@@ -81,15 +81,16 @@ public final class DxPrivatizer implements AutoCloseable {
     double[] d = withDiagnostics ? new double[DxLocalDiagnostics.LENGTH] : null;
     byte[] recordBytes = new byte[DxReleaseRecord.BYTES];
     byte[][] json = new byte[2][];
-    byte[] out = DxNative.privatizeText(live(), options.pairs(), options.lists(), utf8(text), r, d, recordBytes, json);
+    byte[] out = DxNative.privatizeText(live(), false, options.pairs(), options.lists(), utf8(text), r, d, recordBytes,
+        json);
     return new DxText(string(out), new DxReleaseRecord(r, recordBytes, json[0]),
         d == null ? null : new DxLocalDiagnostics(d, json[1]));
   }
 
   /** Privatise one word (a dropped word gives ""). */
   public synchronized String privatizeWord(String word, DxOptions options) {
-    return string(DxNative.privatizeWord(live(), options.pairs(), options.lists(), utf8(word), null, null, null,
-        null));
+    return string(DxNative.privatizeText(live(), true, options.pairs(), options.lists(), utf8(word), null, null,
+        null, null));
   }
 
   /** Privatise every occurrence in a bag of word counts; the record's bound is eps * N * EMD. */

@@ -446,14 +446,10 @@ class Model:
         made = Options(self._require(), options)
         context = self._context(seed)
         function = native.lib().dxt_privatize_word
+        each = [LocalDiagnostics() if local_diagnostics is not None else None for _ in encoded]
+        results = [_call_text(function, context, made, w, d) for w, d in zip(encoded, each)]
         if local_diagnostics is not None:
-            local_diagnostics._set(native.initialised(native.dxt_local_diagnostics, "dxt_local_diagnostics_init_sized"))
-        results = []
-        for w in encoded:
-            each = LocalDiagnostics() if local_diagnostics is not None else None
-            results.append(_call_text(function, context, made, w, each))
-            if local_diagnostics is not None and each is not None:
-                local_diagnostics._add(each)
+            local_diagnostics._sum(each)  # type: ignore[arg-type]
         out = [text for text, _ in results]
         if not with_record:
             return out

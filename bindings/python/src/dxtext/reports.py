@@ -9,7 +9,7 @@ import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from . import _library as native
 from .enums import (
@@ -210,12 +210,11 @@ class LocalDiagnostics:
         self.words_privatized = int(d.words_privatized)
         self.words_leaked = int(d.words_leaked)
 
-    def _add(self, other: "LocalDiagnostics") -> None:
-        for c in _CLASS_KEYS:
-            for a in _ACTION_KEYS:
-                self.counts[c][a] += other.counts[c][a]
-        self.words_privatized += other.words_privatized
-        self.words_leaked += other.words_leaked
+    def _sum(self, parts: List["LocalDiagnostics"]) -> None:
+        """Set to the sum of `parts` (those of each word of a list)."""
+        self.counts = {c: {a: sum(p.counts[c][a] for p in parts) for a in _ACTION_KEYS} for c in _CLASS_KEYS}
+        self.words_privatized = sum(p.words_privatized for p in parts)
+        self.words_leaked = sum(p.words_leaked for p in parts)
 
 
 @dataclass(frozen=True)

@@ -187,7 +187,7 @@ with tempfile.TemporaryDirectory() as directory:
 # binding's record and errors with no hand edit (the done-when of "thin
 # bindings": adding a field to the record or an error kind touches no
 # binding by hand); so does a new field of the model info or the ledger
-# totals in Java.
+# totals in Java and Python.
 with tempfile.TemporaryDirectory() as directory:
     trial = Path(directory) / "dxtext.h"
     text = header
@@ -215,6 +215,8 @@ with tempfile.TemporaryDirectory() as directory:
         "error.rs": "\n".join(from_header.rust_error_kind(h)),
         "_library.py": "\n".join(from_header.python_declarations(h)),
         "errors.py": "\n".join(from_header.python_errors(h)),
+        "reports.py": "\n".join(from_header.python_struct_fields(h, "dxt_model_info")),
+        "ledger.py": "\n".join(from_header.python_struct_fields(h, "dxt_ledger_totals")),
         "Dxtext.swift": "\n".join(from_header.swift_record_fields(h) + from_header.swift_record_init(h) +
                                    from_header.swift_statuses(h)),
     }
@@ -232,6 +234,8 @@ with tempfile.TemporaryDirectory() as directory:
         "error.rs": ["TrialStatus,", "sys::DXT_E_TRIAL_STATUS => ErrorKind::TrialStatus,"],
         "_library.py": ['("trial_loss", ctypes.c_double)'],
         "errors.py": ["class TrialStatusError("],
+        "reports.py": ["    trial_count: int"],
+        "ledger.py": ["    trial_total: float  # a trial total"],
         "Dxtext.swift": ["public let trialLoss: Double", "trialLoss = r.trial_loss",
                          "public static let trialStatus: Int32 = 21"],
     }

@@ -1043,6 +1043,32 @@ def python_record_types(h: Header) -> List[str]:
     return out + ["    }"]
 
 
+# The Python package's dataclasses of the structs of numbers it returns, by
+# module and class: their fields (python_struct_fields) are the struct's.
+PY_STRUCTS = {
+    "dxt_model_info": ("reports.py", "ModelInfo"),
+    "dxt_calibration": ("reports.py", "Calibration"),
+    "dxt_ledger_totals": ("ledger.py", "LedgerTotals"),
+}
+_PY_KINDS = {"u32": "int", "u64": "int", "f64": "float", "bool": "bool"}
+
+
+def python_struct_fields(h: Header, c_name: str) -> List[str]:
+    """The fields of a PY_STRUCTS dataclass ("generated: fields CLASS"):
+    each field of the C struct, an enumeration's (its doc names it) as the
+    package's enum, with the header's comment when it says more."""
+    out: List[str] = []
+    previous = ""
+    for f in _scalar_fields(h, c_name):
+        kind = PY_ENUMS.get(f.doc, _PY_KINDS[f.kind])
+        line = f"    {f.name}: {kind}"
+        if _record_doc(f) and f.doc != previous:
+            line += f"  # {f.doc}"
+        previous = f.doc
+        out.append(line)
+    return out
+
+
 # --------------------------------------------------------------------------
 # Swift (Sources/Dxtext/Dxtext.swift: the status codes of DxtextError and
 # the fields of ReleaseRecord)

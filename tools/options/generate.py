@@ -927,6 +927,17 @@ WASM_LAYOUT = ROOT / "bindings" / "wasm" / "src" / "dxtext_wasm_layout.c"
 JAVA_RECORD = ROOT / "bindings" / "java" / "src" / "main" / "java" / "org" / "dxtext" / "DxReleaseRecord.java"
 
 
+def python_structs(h: c_header.Header, module: str, text: Optional[str] = None) -> str:
+    """A module of the Python package with the fields of each of its
+    dataclasses of from_header.PY_STRUCTS written."""
+    path = PYTHON_PACKAGE / module
+    for c_name, (where, name) in from_header.PY_STRUCTS.items():
+        if where == module:
+            text = between_markers(path, f"# generated: fields {name}", f"# generated: end fields {name}",
+                                   from_header.python_struct_fields(h, c_name), text)
+    return text if text is not None else path.read_text()
+
+
 def header_outputs() -> Dict[Path, str]:
     """What the bindings repeat of include/dxtext/dxtext.h (from_header.py)."""
     h = c_header.read()
@@ -939,8 +950,9 @@ def header_outputs() -> Dict[Path, str]:
                                                from_header.python_declarations(h)),
         PYTHON_PACKAGE / "errors.py": marked(PYTHON_PACKAGE / "errors.py", "statuses", from_header.python_errors(h)),
         PYTHON_PACKAGE / "enums.py": marked(PYTHON_PACKAGE / "enums.py", "enums", from_header.python_enums(h)),
-        PYTHON_PACKAGE / "reports.py": marked(PYTHON_PACKAGE / "reports.py", "record",
-                                              from_header.python_record_types(h)),
+        PYTHON_PACKAGE / "reports.py": python_structs(h, "reports.py", marked(PYTHON_PACKAGE / "reports.py", "record",
+                                                                              from_header.python_record_types(h))),
+        PYTHON_PACKAGE / "ledger.py": python_structs(h, "ledger.py"),
         JAVA_OPTIONS.parent / "DxStatus.java": from_header.java_status(h),
         **{JAVA_OPTIONS.parent / f"{spec.name}.java": from_header.java_enum(h, c_name)
            for c_name, spec in from_header.JAVA_ENUMS.items()},

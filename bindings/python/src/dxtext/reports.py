@@ -221,14 +221,16 @@ class LocalDiagnostics:
 class ModelInfo:
     """Facts about an opened model."""
 
+    # generated: fields ModelInfo (tools/options/generate.py, from include/dxtext/dxtext.h)
     format_major: int
     format_minor: int
     dimension: int
     vocabulary_size: int
     geometry: Geometry
     quantization: Quantization
-    lowercase: bool  # the vocabulary is lowercase; lookups fold case
+    lowercase: bool  # vocabulary is lowercase; lookups fold case
     has_frequencies: bool
+    # generated: end fields ModelInfo
 
 
 @dataclass(frozen=True)
@@ -240,11 +242,13 @@ class Calibration:
     distinct_*: S_w, the number of distinct outputs over the trials.
     """
 
-    words: int
-    trials: int
-    keep_mean: float
+    # generated: fields Calibration (tools/options/generate.py, from include/dxtext/dxtext.h)
+    words: int  # words sampled
+    trials: int  # privatisations per word
+    keep_mean: float  # N_w: fraction of trials in which w came back unchanged.
     keep_median: float
     keep_max: float
-    distinct_mean: float
+    distinct_mean: float  # S_w: number of distinct outputs in the trials.
     distinct_median: float
     distinct_max: float
+    # generated: end fields Calibration

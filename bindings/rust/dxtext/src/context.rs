@@ -3,14 +3,16 @@
 //! calls.
 
 use std::os::raw::c_char;
+use std::ptr;
 use std::sync::Arc;
 
 use dxtext_sys as sys;
 
-use crate::error::{check, Error, Result};
+use crate::error::{check, Result};
 use crate::model::{Model, ModelHandle};
 use crate::options::Options;
 use crate::report::{Calibration, LocalDiagnostics, ReleaseRecord};
+use crate::{initialised, string};
 
 /// Random-number state and scratch space for privatisation calls. Each call
 /// takes `&mut self`, so one `Context` serves one thread at a time; it may
@@ -18,7 +20,7 @@ use crate::report::{Calibration, LocalDiagnostics, ReleaseRecord};
 /// `Model`.
 pub struct Context {
     pub(crate) ptr: *mut sys::dxt_context,
-    model: Arc<ModelHandle>, // keeps a from_bytes buffer alive
+    model: Arc<ModelHandle>, // for the options of each call
 }
 
 // SAFETY: a dxt_context may be used from any thread, one at a time; &mut self
@@ -36,10 +38,13 @@ impl Drop for Context {
 pub(crate) struct OwnedText(pub(crate) *mut c_char, pub(crate) usize);
 
 impl OwnedText {
+    pub(crate) fn new() -> OwnedText {
+        OwnedText(ptr::null_mut(), 0)
+    }
+
     pub(crate) fn to_string(&self) -> Result<String> {
         // SAFETY: the library returned `self.1` bytes at `self.0`.
-        let bytes = unsafe { std::slice::from_raw_parts(self.0 as *const u8, self.1) };
-        String::from_utf8(bytes.to_vec()).map_err(|_| Error::invalid_argument("the result is not UTF-8"))
+        string(unsafe { std::slice::from_raw_parts(self.0 as *const u8, self.1) }.to_vec())
     }
 }
 
@@ -60,15 +65,8 @@ impl OwnedBag {
         unsafe {
             let bag = &*self.0;
             let entries = std::slice::from_raw_parts(bag.entries, bag.size);
-            entries
-                .iter()
-                .map(|e| {
-                    let bytes = std::slice::from_raw_parts(e.word as *const u8, e.length);
-                    let word = String::from_utf8(bytes.to_vec())
-                        .map_err(|_| Error::invalid_argument("a result word is not UTF-8"))?;
-                    Ok((word, e.count))
-                })
-                .collect()
+            let word = |e: &sys::dxt_bag_entry| std::slice::from_raw_parts(e.word as *const u8, e.length).to_vec();
+            entries.iter().map(|e| Ok((string(word(e))?, e.count))).collect()
         }
     }
 }
@@ -80,30 +78,7 @@ impl Drop for OwnedBag {
     }
 }
 
-/// `dxt_privatize_text` and `dxt_privatize_word`, which take the same arguments.
-type TextCall = unsafe extern "C" fn(
-    *mut sys::dxt_context,
-    *const sys::dxt_privatize_options,
-    *const c_char,
-    usize,
-    *mut *mut c_char,
-    *mut usize,
-    *mut sys::dxt_release_record,
-    *mut sys::dxt_local_diagnostics,
-) -> sys::dxt_status;
-
-fn bag_entries(bag: &[(&str, u64)]) -> Vec<sys::dxt_bag_entry> {
-    bag.iter()
-        .map(|(w, c)| sys::dxt_bag_entry { word: w.as_ptr() as *const c_char, length: w.len(), count: *c })
-        .collect()
-}
-
 impl Context {
-    /// The model's handle, for the options of a call.
-    pub(crate) fn model_ptr(&self) -> *mut sys::dxt_model {
-        self.model.ptr
-    }
-
     /// A context drawing noise from the operating system's CSPRNG (OpenSSL
     /// `RAND_priv_bytes`): the private mode.
     pub fn new(model: &Model) -> Result<Context> {
@@ -117,37 +92,35 @@ impl Context {
     }
 
     fn create(model: &Model, seed: Option<[u8; 32]>) -> Result<Context> {
-        let mut out: *mut sys::dxt_context = std::ptr::null_mut();
-        let status = match seed {
-            None => {
-                // SAFETY: live model handle; NULL options select the system RNG.
-                unsafe { sys::dxt_context_create(model.handle.ptr, std::ptr::null(), &mut out) }
-            }
-            Some(seed) => {
-                let mut o = std::mem::MaybeUninit::<sys::dxt_context_options>::uninit();
-                // SAFETY: a writable struct of the declared size, filled by the call.
-                let mut o = unsafe {
-                    sys::dxt_context_options_init(o.as_mut_ptr());
-                    o.assume_init()
-                };
-                o.rng_mode = sys::DXT_RNG_DETERMINISTIC;
-                o.seed = seed;
-                // SAFETY: live model handle, initialised options.
-                let status = unsafe { sys::dxt_context_create(model.handle.ptr, &o, &mut out) };
-                // Do not leave the key on the stack (the context has its own copy).
-                // SAFETY: a plain write to a live local.
-                unsafe { std::ptr::write_volatile(&mut o.seed, [0; 32]) };
-                status
-            }
-        };
+        let mut options = initialised(sys::dxt_context_options_init); // the system RNG
+        if let Some(seed) = seed {
+            options.rng_mode = sys::DXT_RNG_DETERMINISTIC;
+            options.seed = seed;
+        }
+        let mut out = ptr::null_mut();
+        // SAFETY: live model handle, initialised options, a writable out pointer.
+        let status = unsafe { sys::dxt_context_create(model.handle.ptr, &options, &mut out) };
+        // Do not leave the key on the stack (the context has its own copy).
+        // SAFETY: a plain write to a live local.
+        unsafe { ptr::write_volatile(&mut options.seed, [0; 32]) };
         check(status)?;
         Ok(Context { ptr: out, model: Arc::clone(&model.handle) })
+    }
+
+    /// `call` with this context and `options` resolved for its model.
+    pub(crate) fn with_options(
+        &mut self,
+        options: &Options,
+        call: impl FnOnce(*mut sys::dxt_context, *const sys::dxt_privatize_options) -> sys::dxt_status,
+    ) -> Result<()> {
+        let resolved = options.resolve(self.model.ptr)?;
+        check(call(self.ptr, resolved.get()))
     }
 
     /// Privatise UTF-8 text: words are replaced, spacing and punctuation
     /// kept, each word's case shape restored.
     pub fn privatize_text(&mut self, text: &str, options: &Options) -> Result<String> {
-        self.text_call(sys::dxt_privatize_text, text, options, None, None)
+        Ok(self.privatize_text_record(text, options, None)?.0)
     }
 
     /// `privatize_text` with the release record of the call (its bound is
@@ -160,54 +133,51 @@ impl Context {
         diagnostics: Option<&mut LocalDiagnostics>,
     ) -> Result<(String, ReleaseRecord)> {
         let mut record = ReleaseRecord::empty();
-        let out = self.text_call(sys::dxt_privatize_text, text, options, Some(&mut record), diagnostics)?;
-        Ok((out, record))
-    }
-
-    fn text_call(
-        &mut self,
-        call: TextCall,
-        text: &str,
-        options: &Options,
-        record: Option<&mut ReleaseRecord>,
-        diagnostics: Option<&mut LocalDiagnostics>,
-    ) -> Result<String> {
-        let resolved = options.resolve(self.model.ptr)?;
-        let mut out: *mut c_char = std::ptr::null_mut();
-        let mut length = 0usize;
-        let record_ptr = record.map_or(std::ptr::null_mut(), |r| r.raw_mut());
-        let diagnostics_ptr = diagnostics.map_or(std::ptr::null_mut(), |d| d.raw_mut());
-        // SAFETY: live context, options valid while `options` is, text
-        // passed with its length, writable outputs.
-        let status = unsafe {
-            call(
-                self.ptr,
-                resolved.get(),
-                text.as_ptr() as *const c_char,
-                text.len(),
-                &mut out,
-                &mut length,
-                record_ptr,
-                diagnostics_ptr,
-            )
-        };
-        let owned = OwnedText(out, length);
-        check(status)?;
-        owned.to_string()
+        let text = self.text_call(false, text, options, record.raw_mut(), diagnostics)?;
+        Ok((text, record))
     }
 
     /// Privatise one word (out-of-vocabulary words follow their policy; a
     /// dropped word gives "").
     pub fn privatize_word(&mut self, word: &str, options: &Options) -> Result<String> {
-        self.text_call(sys::dxt_privatize_word, word, options, None, None)
+        self.text_call(true, word, options, ptr::null_mut(), None)
+    }
+
+    /// `dxt_privatize_word` when `word`, else `dxt_privatize_text` (they take the same arguments).
+    fn text_call(
+        &mut self,
+        word: bool,
+        text: &str,
+        options: &Options,
+        record: *mut sys::dxt_release_record,
+        diagnostics: Option<&mut LocalDiagnostics>,
+    ) -> Result<String> {
+        let call = if word { sys::dxt_privatize_word } else { sys::dxt_privatize_text };
+        let diagnostics = diagnostics.map_or(ptr::null_mut(), |d| d.raw_mut());
+        let mut out = OwnedText::new();
+        // SAFETY: live context and options, the text with its length, writable outputs.
+        self.with_options(options, |context, options| unsafe {
+            call(
+                context,
+                options,
+                text.as_ptr() as *const c_char,
+                text.len(),
+                &mut out.0,
+                &mut out.1,
+                record,
+                diagnostics,
+            )
+        })?;
+        out.to_string()
     }
 
     /// Privatise the vocabulary word at `index`; the released index.
     pub fn privatize_index(&mut self, index: u32, options: &Options) -> Result<u32> {
-        let resolved = options.resolve(self.model.ptr)?;
-        let mut out = 0u32;
-        // SAFETY: live context, valid options, writable output.
-        check(unsafe { sys::dxt_privatize_index(self.ptr, resolved.get(), index, &mut out, std::ptr::null_mut(), std::ptr::null_mut()) })?;
+        let mut out = 0;
+        // SAFETY: live context and options, a writable output.
+        self.with_options(options, |context, options| unsafe {
+            sys::dxt_privatize_index(context, options, index, &mut out, ptr::null_mut(), ptr::null_mut())
+        })?;
         Ok(out)
     }
 
@@ -221,26 +191,7 @@ impl Context {
         options: &Options,
         diagnostics: Option<&mut LocalDiagnostics>,
     ) -> Result<(Vec<(String, u64)>, ReleaseRecord)> {
-        let resolved = options.resolve(self.model.ptr)?;
-        let entries = bag_entries(bag);
-        let mut record = ReleaseRecord::empty();
-        let diagnostics_ptr = diagnostics.map_or(std::ptr::null_mut(), |d| d.raw_mut());
-        let mut out: *mut sys::dxt_bag = std::ptr::null_mut();
-        // SAFETY: entries point into `bag`, alive for the call.
-        let status = unsafe {
-            sys::dxt_privatize_bag(
-                self.ptr,
-                resolved.get(),
-                entries.as_ptr(),
-                entries.len(),
-                &mut out,
-                record.raw_mut(),
-                diagnostics_ptr,
-            )
-        };
-        let owned = OwnedBag(out);
-        check(status)?;
-        Ok((owned.to_vec()?, record))
+        self.bag_call(bag, None, options, diagnostics)
     }
 
     /// SynTF: a synthetic bag of exactly `n_out` words drawn from `bag`
@@ -253,40 +204,42 @@ impl Context {
         options: &Options,
         diagnostics: Option<&mut LocalDiagnostics>,
     ) -> Result<(Vec<(String, u64)>, ReleaseRecord)> {
-        let resolved = options.resolve(self.model.ptr)?;
-        let entries = bag_entries(bag);
+        self.bag_call(bag, Some(n_out), options, diagnostics)
+    }
+
+    /// `dxt_syntf` with `n_out`, else `dxt_privatize_bag`.
+    fn bag_call(
+        &mut self,
+        bag: &[(&str, u64)],
+        n_out: Option<u32>,
+        options: &Options,
+        diagnostics: Option<&mut LocalDiagnostics>,
+    ) -> Result<(Vec<(String, u64)>, ReleaseRecord)> {
+        let entries: Vec<sys::dxt_bag_entry> = bag
+            .iter()
+            .map(|(w, c)| sys::dxt_bag_entry { word: w.as_ptr() as *const c_char, length: w.len(), count: *c })
+            .collect();
+        let diagnostics = diagnostics.map_or(ptr::null_mut(), |d| d.raw_mut());
         let mut record = ReleaseRecord::empty();
-        let diagnostics_ptr = diagnostics.map_or(std::ptr::null_mut(), |d| d.raw_mut());
-        let mut out: *mut sys::dxt_bag = std::ptr::null_mut();
-        // SAFETY: as in privatize_bag.
-        let status = unsafe {
-            sys::dxt_syntf(
-                self.ptr,
-                resolved.get(),
-                entries.as_ptr(),
-                entries.len(),
-                n_out,
-                &mut out,
-                record.raw_mut(),
-                diagnostics_ptr,
-            )
-        };
-        let owned = OwnedBag(out);
-        check(status)?;
-        Ok((owned.to_vec()?, record))
+        let mut out = OwnedBag(ptr::null_mut());
+        // SAFETY: live context and options, entries pointing into `bag`, writable outputs.
+        self.with_options(options, |context, options| unsafe {
+            let (entry, count, record) = (entries.as_ptr(), entries.len(), record.raw_mut());
+            match n_out {
+                Some(n) => sys::dxt_syntf(context, options, entry, count, n, &mut out.0, record, diagnostics),
+                None => sys::dxt_privatize_bag(context, options, entry, count, &mut out.0, record, diagnostics),
+            }
+        })?;
+        Ok((out.to_vec()?, record))
     }
 
     /// N_w and S_w over `words` random vocabulary words, `trials` each.
     pub fn calibrate(&mut self, options: &Options, words: u32, trials: u32) -> Result<Calibration> {
-        let resolved = options.resolve(self.model.ptr)?;
-        let mut c = std::mem::MaybeUninit::<sys::dxt_calibration>::uninit();
-        // SAFETY: a writable struct of the declared size, filled by the call.
-        let mut c = unsafe {
-            sys::dxt_calibration_init(c.as_mut_ptr());
-            c.assume_init()
-        };
-        // SAFETY: live context, valid options, initialised output.
-        check(unsafe { sys::dxt_calibrate(self.ptr, resolved.get(), words, trials, &mut c) })?;
+        let mut c = initialised(sys::dxt_calibration_init);
+        // SAFETY: live context and options, an initialised output.
+        self.with_options(options, |context, options| unsafe {
+            sys::dxt_calibrate(context, options, words, trials, &mut c)
+        })?;
         Ok(Calibration {
             words: c.words,
             trials: c.trials,

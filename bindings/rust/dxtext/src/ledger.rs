@@ -2,16 +2,17 @@
 //! `Ledger`: a privacy budget per scope, kept in a file the app owns
 //! (docs/budgets.md).
 
-use std::ffi::CString;
 use std::os::raw::c_char;
 use std::path::Path;
 
 use dxtext_sys as sys;
 
 use crate::context::{Context, OwnedText};
-use crate::error::{check, Error, Result};
+use crate::error::{check, Result};
+use crate::model::c_path;
 use crate::options::Options;
 use crate::report::ReleaseRecord;
+use crate::{c_string, initialised, string, written};
 
 /// A scope of a ledger file: adds up the epsilon of every release, refuses
 /// (`ErrorKind::BudgetExceeded`) a release that would pass the cap before
@@ -74,23 +75,20 @@ impl LedgerAnchor {
     /// `ErrorKind::InvalidArgument` for any other length or a spent total
     /// that is negative or not finite.
     pub fn from_bytes(bytes: &[u8]) -> Result<LedgerAnchor> {
-        let mut raw = Self::empty_raw();
-        // SAFETY: bytes.len() readable bytes; raw is a live, initialised struct.
-        check(unsafe { sys::dxt_ledger_anchor_decode(bytes.as_ptr(), bytes.len(), &mut raw) })?;
+        // SAFETY: bytes.len() readable bytes.
+        LedgerAnchor::read(|raw| unsafe { sys::dxt_ledger_anchor_decode(bytes.as_ptr(), bytes.len(), raw) })
+    }
+
+    /// The anchor `read` writes into an initialised struct.
+    fn read(read: impl FnOnce(&mut sys::dxt_ledger_anchor) -> sys::dxt_status) -> Result<LedgerAnchor> {
+        let mut raw = initialised(sys::dxt_ledger_anchor_init);
+        check(read(&mut raw))?;
         Ok(LedgerAnchor { ledger_id: raw.ledger_id, commits: raw.commits, spent: raw.spent })
     }
 
-    fn empty_raw() -> sys::dxt_ledger_anchor {
-        let mut raw = std::mem::MaybeUninit::<sys::dxt_ledger_anchor>::uninit();
-        // SAFETY: a writable struct of the declared size, filled by the call.
-        unsafe {
-            sys::dxt_ledger_anchor_init(raw.as_mut_ptr());
-            raw.assume_init()
-        }
-    }
-
     fn raw(&self) -> sys::dxt_ledger_anchor {
-        sys::dxt_ledger_anchor { ledger_id: self.ledger_id, commits: self.commits, spent: self.spent, ..Self::empty_raw() }
+        let anchor = initialised(sys::dxt_ledger_anchor_init);
+        sys::dxt_ledger_anchor { ledger_id: self.ledger_id, commits: self.commits, spent: self.spent, ..anchor }
     }
 }
 
@@ -132,26 +130,14 @@ pub struct LedgerRelease {
     pub record: ReleaseRecord,
 }
 
-fn c_string(s: &str, what: &str) -> Result<CString> {
-    CString::new(s).map_err(|_| Error::invalid_argument(format!("the {} contains a NUL character", what)))
-}
-
 impl Ledger {
     /// Open (or create) the ledger file at `path` and select `scope`.
     pub fn open(path: impl AsRef<Path>, scope: &str, options: &LedgerOptions) -> Result<Ledger> {
-        let path = path.as_ref().to_str().ok_or_else(|| Error::invalid_argument("the path is not UTF-8"))?;
-        let path = c_string(path, "path")?;
-        let scope = c_string(scope, "scope")?;
-        let mut raw = std::mem::MaybeUninit::<sys::dxt_ledger_options>::uninit();
-        // SAFETY: a writable struct of the declared size, filled by the call.
-        let mut raw = unsafe {
-            sys::dxt_ledger_options_init(raw.as_mut_ptr());
-            raw.assume_init()
-        };
+        let path = c_path(path.as_ref())?;
+        let scope = c_string(scope, "the scope")?;
+        let mut raw = initialised(sys::dxt_ledger_options_init);
         raw.cap = options.cap;
-        if let Some(m) = options.memo_capacity {
-            raw.memo_capacity = m;
-        }
+        raw.memo_capacity = options.memo_capacity.unwrap_or(raw.memo_capacity);
         if let Some(key) = &options.key {
             raw.key = key.as_ptr();
             raw.key_length = key.len();
@@ -160,7 +146,7 @@ impl Ledger {
         if let Some(a) = &anchor {
             raw.anchor = a;
         }
-        let mut out: *mut sys::dxt_ledger = std::ptr::null_mut();
+        let mut out = std::ptr::null_mut();
         // SAFETY: NUL-terminated strings, initialised options whose key and
         // anchor outlive the call, a writable out pointer.
         check(unsafe { sys::dxt_ledger_open(path.as_ptr(), scope.as_ptr(), &raw, &mut out) })?;
@@ -175,13 +161,9 @@ impl Ledger {
 
     /// The scope's totals, read from the file.
     pub fn totals(&mut self) -> Result<LedgerTotals> {
-        let mut raw = std::mem::MaybeUninit::<sys::dxt_ledger_totals>::uninit();
-        // SAFETY: a writable struct of the declared size, filled by init and the call.
-        let raw = unsafe {
-            sys::dxt_ledger_totals_init(raw.as_mut_ptr());
-            check(sys::dxt_ledger_get_totals(self.ptr, raw.as_mut_ptr()))?;
-            raw.assume_init()
-        };
+        let mut raw = initialised(sys::dxt_ledger_totals_init);
+        // SAFETY: a live handle and an initialised struct the call fills.
+        check(unsafe { sys::dxt_ledger_get_totals(self.ptr, &mut raw) })?;
         Ok(LedgerTotals {
             cap: raw.cap,
             spent: raw.spent,
@@ -198,27 +180,16 @@ impl Ledger {
     /// it back in `LedgerOptions::anchor` next time. `ErrorKind::LedgerRollback`
     /// when the file is older than what this handle last saw.
     pub fn anchor(&mut self) -> Result<LedgerAnchor> {
-        let mut raw = LedgerAnchor::empty_raw();
-        // SAFETY: a live ledger and an initialised struct the call fills.
-        check(unsafe { sys::dxt_ledger_get_anchor(self.ptr, &mut raw) })?;
-        Ok(LedgerAnchor { ledger_id: raw.ledger_id, commits: raw.commits, spent: raw.spent })
+        // SAFETY: a live ledger.
+        LedgerAnchor::read(|raw| unsafe { sys::dxt_ledger_get_anchor(self.ptr, raw) })
     }
 
     /// The scope as one line of JSON (as `dxtext ledger` prints it).
     pub fn to_json(&mut self) -> Result<String> {
-        let mut required = 0usize;
-        // SAFETY: a size query with no buffer.
-        let status = unsafe { sys::dxt_ledger_to_json(self.ptr, std::ptr::null_mut(), 0, &mut required) };
-        if status != sys::DXT_E_INPUT_TOO_LARGE {
-            check(status)?;
-        }
-        let mut buffer = vec![0u8; required];
-        // SAFETY: a writable buffer of `required` bytes.
-        check(unsafe {
-            sys::dxt_ledger_to_json(self.ptr, buffer.as_mut_ptr() as *mut c_char, buffer.len(), &mut required)
-        })?;
-        buffer.truncate(required.saturating_sub(1));
-        String::from_utf8(buffer).map_err(|_| Error::invalid_argument("the ledger JSON is not UTF-8"))
+        // SAFETY: a live ledger; the buffer and its capacity from `written`.
+        string(written(|buffer, capacity, required| unsafe {
+            sys::dxt_ledger_to_json(self.ptr, buffer, capacity, required)
+        })?)
     }
 
     /// `Context::privatize_text` through the ledger; `fresh` draws anew
@@ -230,30 +201,26 @@ impl Ledger {
         options: &Options,
         fresh: bool,
     ) -> Result<LedgerRelease> {
-        let resolved = options.resolve(context.model_ptr())?;
-        let mut record = ReleaseRecord::empty();
-        let mut out: *mut c_char = std::ptr::null_mut();
-        let mut length = 0usize;
+        let flags = if fresh { sys::DXT_LEDGER_FRESH } else { 0 };
+        let mut out = OwnedText::new();
         let mut memoised = false;
-        // SAFETY: live handles, options valid while `options` is, text passed
-        // with its length, writable outputs.
-        let status = unsafe {
+        let mut record = ReleaseRecord::empty();
+        // SAFETY: live handles and options, the text with its length, writable outputs.
+        context.with_options(options, |context, options| unsafe {
             sys::dxt_ledger_privatize_text(
                 self.ptr,
-                context.ptr,
-                resolved.get(),
+                context,
+                options,
                 text.as_ptr() as *const c_char,
                 text.len(),
-                if fresh { sys::DXT_LEDGER_FRESH } else { 0 },
-                &mut out,
-                &mut length,
+                flags,
+                &mut out.0,
+                &mut out.1,
                 &mut memoised,
                 record.raw_mut(),
                 std::ptr::null_mut(),
             )
-        };
-        let owned = OwnedText(out, length);
-        check(status)?;
-        Ok(LedgerRelease { text: owned.to_string()?, memoised, record })
+        })?;
+        Ok(LedgerRelease { text: out.to_string()?, memoised, record })
     }
 }

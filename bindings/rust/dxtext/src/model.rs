@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //! `Model`: an opened `.dxe` embedding model, shared freely between threads.
 
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 use std::os::raw::c_char;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,7 +9,8 @@ use std::sync::Arc;
 use dxtext_sys as sys;
 
 use crate::error::{check, Error, Result};
-use crate::options::{OutputSet, OutputSetHandle};
+use crate::options::OutputSet;
+use crate::{c_string, c_strings, initialised, written};
 
 // generated: enums (tools/options/generate.py, from include/dxtext/dxtext.h)
 /// The geometry of a model's embedding space (dxt_model_info.geometry).
@@ -57,21 +58,20 @@ pub struct ModelInfo {
     pub has_frequencies: bool,
 }
 
-/// The C handle, and for models opened from bytes, the aligned copy of them
-/// (it must outlive the handle and every context made from it).
+/// The C handle.
 pub(crate) struct ModelHandle {
     pub(crate) ptr: *mut sys::dxt_model,
-    _buffer: Option<Vec<u64>>,
 }
 
 // SAFETY: a dxt_model is immutable after open and documented as safe to
-// share between threads; the buffer is never written after open.
+// share between threads.
 unsafe impl Send for ModelHandle {}
 unsafe impl Sync for ModelHandle {}
 
 impl Drop for ModelHandle {
     fn drop(&mut self) {
-        // SAFETY: ptr came from a successful open and is closed once.
+        // SAFETY: ptr came from a successful open and is closed once (the
+        // library keeps the model for the contexts still using it).
         unsafe { sys::dxt_model_close(self.ptr) }
     }
 }
@@ -91,26 +91,13 @@ impl std::fmt::Debug for Model {
     }
 }
 
-fn path_to_cstring(path: &Path) -> Result<CString> {
+/// A path as the C calls take it: its bytes on Unix, else its UTF-8.
+pub(crate) fn c_path(path: &Path) -> Result<CString> {
     #[cfg(unix)]
-    let bytes = {
-        use std::os::unix::ffi::OsStrExt;
-        path.as_os_str().as_bytes().to_vec()
-    };
+    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str());
     #[cfg(not(unix))]
-    let bytes = path.to_str().ok_or_else(|| Error::invalid_argument("the path is not valid UTF-8"))?.as_bytes().to_vec();
-    CString::new(bytes).map_err(|_| Error::invalid_argument("the path contains a NUL byte"))
-}
-
-fn open_options(verify_digests: bool) -> sys::dxt_model_open_options {
-    let mut o = std::mem::MaybeUninit::<sys::dxt_model_open_options>::uninit();
-    // SAFETY: a writable struct of the declared size, filled by the call.
-    let mut o = unsafe {
-        sys::dxt_model_open_options_init(o.as_mut_ptr());
-        o.assume_init()
-    };
-    o.flags = if verify_digests { sys::DXT_OPEN_VERIFY_DIGESTS } else { 0 };
-    o
+    let bytes = path.to_str().ok_or_else(|| Error::invalid_argument("the path is not valid UTF-8"))?.as_bytes();
+    c_string(bytes, "the path")
 }
 
 impl Model {
@@ -123,26 +110,22 @@ impl Model {
     /// (reads the whole file).
     pub fn open_with(path: impl AsRef<Path>, verify_digests: bool) -> Result<Model> {
         let path = path.as_ref();
-        let c_path = path_to_cstring(path)?;
-        let options = open_options(verify_digests);
-        let mut out: *mut sys::dxt_model = std::ptr::null_mut();
-        // SAFETY: valid NUL-terminated path, options and out pointer.
-        check(unsafe { sys::dxt_model_open_file(c_path.as_ptr(), &options, &mut out) })?;
-        Ok(Model { handle: Arc::new(ModelHandle { ptr: out, _buffer: None }), path: Some(path.to_path_buf()) })
+        let c_path = c_path(path)?;
+        let flags = if verify_digests { sys::DXT_OPEN_VERIFY_DIGESTS } else { 0 };
+        // SAFETY: a NUL-terminated path.
+        let mut model =
+            Model::opened(flags, |options, out| unsafe { sys::dxt_model_open_file(c_path.as_ptr(), options, out) })?;
+        model.path = Some(path.to_path_buf());
+        Ok(model)
     }
 
-    /// Open a model held in memory; the bytes are copied into an aligned
-    /// buffer the model keeps.
+    /// Open a model held in memory; the library copies the bytes
+    /// (`DXT_OPEN_PRIVATE_COPY`).
     pub fn from_bytes(bytes: &[u8]) -> Result<Model> {
-        let mut buffer: Vec<u64> = vec![0; (bytes.len() + 7) / 8];
-        // SAFETY: the Vec<u64> holds at least bytes.len() bytes.
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), buffer.as_mut_ptr() as *mut u8, bytes.len()) };
-        let options = open_options(false);
-        let mut out: *mut sys::dxt_model = std::ptr::null_mut();
-        // SAFETY: the buffer is 8-byte aligned and kept (never written) for
-        // as long as the handle, which the contexts keep alive too.
-        check(unsafe { sys::dxt_model_open_memory(buffer.as_ptr() as *const _, bytes.len(), &options, &mut out) })?;
-        Ok(Model { handle: Arc::new(ModelHandle { ptr: out, _buffer: Some(buffer) }), path: None })
+        // SAFETY: any bytes, copied by the call.
+        Model::opened(sys::DXT_OPEN_PRIVATE_COPY, |options, out| unsafe {
+            sys::dxt_model_open_memory(bytes.as_ptr() as *const _, bytes.len(), options, out)
+        })
     }
 
     /// The default model for `geometry`: the file `default_model_path`
@@ -165,14 +148,25 @@ impl Model {
     /// 8-byte aligned (as `dxtext_sys::BUNDLED_MODEL` is), without copying
     /// them; unaligned bytes are copied as by `from_bytes`.
     pub fn from_static(bytes: &'static [u8]) -> Result<Model> {
-        if bytes.as_ptr() as usize % 8 != 0 {
+        if bytes.as_ptr().align_offset(8) != 0 {
             return Model::from_bytes(bytes);
         }
-        let options = open_options(false);
-        let mut out: *mut sys::dxt_model = std::ptr::null_mut();
         // SAFETY: the bytes are aligned, never written and live forever.
-        check(unsafe { sys::dxt_model_open_memory(bytes.as_ptr() as *const _, bytes.len(), &options, &mut out) })?;
-        Ok(Model { handle: Arc::new(ModelHandle { ptr: out, _buffer: None }), path: None })
+        Model::opened(0, |options, out| unsafe {
+            sys::dxt_model_open_memory(bytes.as_ptr() as *const _, bytes.len(), options, out)
+        })
+    }
+
+    /// The model `open(options, out)` opens with the `DXT_OPEN_*` `flags`.
+    fn opened(
+        flags: u32,
+        open: impl FnOnce(*const sys::dxt_model_open_options, *mut *mut sys::dxt_model) -> sys::dxt_status,
+    ) -> Result<Model> {
+        let mut options = initialised(sys::dxt_model_open_options_init);
+        options.flags = flags;
+        let mut out = std::ptr::null_mut();
+        check(open(&options, &mut out))?;
+        Ok(Model { handle: Arc::new(ModelHandle { ptr: out }), path: None })
     }
 
     /// The file the model was opened from, if any.
@@ -181,12 +175,7 @@ impl Model {
     }
 
     pub fn info(&self) -> Result<ModelInfo> {
-        let mut raw = std::mem::MaybeUninit::<sys::dxt_model_info>::uninit();
-        // SAFETY: a writable struct of the declared size, filled by the call.
-        let mut raw = unsafe {
-            sys::dxt_model_info_init(raw.as_mut_ptr());
-            raw.assume_init()
-        };
+        let mut raw = initialised(sys::dxt_model_info_init);
         // SAFETY: live handle, initialised struct.
         check(unsafe { sys::dxt_model_get_info(self.handle.ptr, &mut raw) })?;
         Ok(ModelInfo {
@@ -212,7 +201,9 @@ impl Model {
     pub fn lookup(&self, word: &str) -> Result<u32> {
         let mut index = 0u32;
         // SAFETY: word is passed with its length; index is writable.
-        check(unsafe { sys::dxt_model_lookup(self.handle.ptr, word.as_ptr() as *const c_char, word.len(), &mut index) })?;
+        check(unsafe {
+            sys::dxt_model_lookup(self.handle.ptr, word.as_ptr() as *const c_char, word.len(), &mut index)
+        })?;
         Ok(index)
     }
 
@@ -232,17 +223,15 @@ impl Model {
     /// a public list fixed in advance. An empty list, a word not in the model
     /// and a word given twice are refused (`ErrorKind::InvalidArgument`).
     pub fn output_set<S: AsRef<str>>(&self, words: &[S]) -> Result<OutputSet> {
-        let owned: Vec<String> = words.iter().map(|w| w.as_ref().to_owned()).collect();
-        let c_words = owned
-            .iter()
-            .map(|w| CString::new(w.as_str()).map_err(|_| Error::invalid_argument("an output word contains a NUL byte")))
-            .collect::<Result<Vec<CString>>>()?;
-        let pointers: Vec<*const c_char> = c_words.iter().map(|c| c.as_ptr()).collect();
-        let mut out: *mut sys::dxt_output_set = std::ptr::null_mut();
-        // SAFETY: `pointers` holds `len` NUL-terminated strings that outlive the
-        // call; the set keeps its own reference to the model.
-        check(unsafe { sys::dxt_output_set_create(self.handle.ptr, pointers.as_ptr(), pointers.len(), &mut out) })?;
-        Ok(OutputSet { inner: Arc::new(OutputSetHandle { ptr: out, words: owned }) })
+        let (_strings, pointers) = c_strings(words)?;
+        let mut set = std::ptr::null_mut();
+        // SAFETY: `pointers` holds `len` NUL-terminated strings that outlive
+        // the call; the set made to check them is freed at once.
+        unsafe {
+            check(sys::dxt_output_set_create(self.handle.ptr, pointers.as_ptr(), pointers.len(), &mut set))?;
+            sys::dxt_output_set_free(set);
+        }
+        Ok(OutputSet { words: words.iter().map(|w| w.as_ref().to_owned()).collect() })
     }
 }
 
@@ -252,25 +241,12 @@ impl Model {
 /// directory, then of the source tree's `models/`.
 pub fn default_model_path(geometry: Geometry) -> Result<PathBuf> {
     let raw = geometry.to_raw().ok_or_else(|| Error::invalid_argument("geometry must be Euclidean or Poincare"))?;
-    let mut buffer: Vec<u8> = vec![0; 512];
-    loop {
-        let mut required = 0usize;
-        // SAFETY: buffer.len() writable bytes.
-        let status = unsafe {
-            sys::dxt_default_model_path(raw, buffer.as_mut_ptr() as *mut c_char, buffer.len(), &mut required)
-        };
-        if status == sys::DXT_E_INPUT_TOO_LARGE && required > buffer.len() {
-            buffer.resize(required, 0);
-            continue;
-        }
-        check(status)?;
-        let c = CStr::from_bytes_with_nul(&buffer[..required]).map_err(|_| Error::invalid_argument("bad path"))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::ffi::OsStrExt;
-            return Ok(PathBuf::from(std::ffi::OsStr::from_bytes(c.to_bytes())));
-        }
-        #[cfg(not(unix))]
-        return Ok(PathBuf::from(c.to_string_lossy().into_owned()));
-    }
+    // SAFETY: the buffer and its capacity from `written`.
+    let bytes =
+        written(|buffer, capacity, required| unsafe { sys::dxt_default_model_path(raw, buffer, capacity, required) })?;
+    #[cfg(unix)]
+    let path = <std::ffi::OsString as std::os::unix::ffi::OsStringExt>::from_vec(bytes);
+    #[cfg(not(unix))]
+    let path = crate::string(bytes)?;
+    Ok(PathBuf::from(path))
 }

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //! `Options`: epsilon, mechanism, token policies and mechanism parameters.
 
-use std::ffi::CString;
-use std::os::raw::c_char;
 use std::sync::Arc;
 
 use dxtext_sys as sys;
 
 use crate::error::{check, Error, Result};
+use crate::{c_string, c_strings};
 
 // generated: enums (tools/options/generate.py, from include/dxtext/dxtext.h)
 /// The mechanisms; docs/guarantees.md states and proves each guarantee.
@@ -261,48 +260,29 @@ impl OptionName for Preset {
 // generated: end enums
 
 /// An output vocabulary: a public list of a model's words that the
-/// mechanisms may release (`Model::output_set`), shared by any number of
-/// calls through `Options::output_words`. It must be fixed in advance and
-/// never made from the text being privatised (docs/guarantees.md, "Output
-/// vocabularies"). Cheap to clone; keeps its model alive.
+/// mechanisms may release (`Model::output_set`, which checks the words),
+/// shared by any number of calls through `Options::output_words`. It must be
+/// fixed in advance and never made from the text being privatised
+/// (docs/guarantees.md, "Output vocabularies"). Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct OutputSet {
-    pub(crate) inner: Arc<OutputSetHandle>,
-}
-
-#[derive(Debug)]
-pub(crate) struct OutputSetHandle {
-    pub(crate) ptr: *mut sys::dxt_output_set,
-    pub(crate) words: Vec<String>,
-}
-
-// SAFETY: a dxt_output_set is immutable and safe to share between threads
-// (include/dxtext/dxtext.h); it is freed once, when the last clone goes.
-unsafe impl Send for OutputSetHandle {}
-unsafe impl Sync for OutputSetHandle {}
-
-impl Drop for OutputSetHandle {
-    fn drop(&mut self) {
-        // SAFETY: ptr came from a successful dxt_output_set_create.
-        unsafe { sys::dxt_output_set_free(self.ptr) }
-    }
+    pub(crate) words: Arc<[String]>,
 }
 
 impl OutputSet {
     /// The words, as given.
     pub fn words(&self) -> &[String] {
-        &self.inner.words
+        &self.words
     }
 
     /// The number of words.
     pub fn len(&self) -> usize {
-        // SAFETY: the set is alive while self is.
-        unsafe { sys::dxt_output_set_size(self.inner.ptr) as usize }
+        self.words.len()
     }
 
     /// Whether the set has no words (never: empty lists are refused).
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.words.is_empty()
     }
 }
 
@@ -314,44 +294,27 @@ pub trait OptionName {
     fn option_name(&self) -> String;
 }
 
-impl OptionName for &str {
+impl<S: AsRef<str>> OptionName for S {
     fn option_name(&self) -> String {
-        self.to_string()
+        self.as_ref().to_string()
     }
 }
 
-impl OptionName for String {
-    fn option_name(&self) -> String {
-        self.clone()
-    }
-}
-
-/// The value of a word-list option: an `OutputSet` of the model, or words.
+/// The value of a word-list option: an `OutputSet` of the model, or words
+/// (a slice, an array, a `Vec`, any iterator of strings).
 pub trait OptionWords {
-    fn option_words(&self) -> Vec<String>;
+    fn option_words(self) -> Vec<String>;
 }
 
 impl OptionWords for &OutputSet {
-    fn option_words(&self) -> Vec<String> {
-        self.words().to_vec()
+    fn option_words(self) -> Vec<String> {
+        self.words.to_vec()
     }
 }
 
-impl<S: AsRef<str>> OptionWords for &[S] {
-    fn option_words(&self) -> Vec<String> {
-        self.iter().map(|w| w.as_ref().to_string()).collect()
-    }
-}
-
-impl<S: AsRef<str>, const N: usize> OptionWords for &[S; N] {
-    fn option_words(&self) -> Vec<String> {
-        self.iter().map(|w| w.as_ref().to_string()).collect()
-    }
-}
-
-impl<S: AsRef<str>> OptionWords for Vec<S> {
-    fn option_words(&self) -> Vec<String> {
-        self.iter().map(|w| w.as_ref().to_string()).collect()
+impl<I: IntoIterator<Item = S>, S: AsRef<str>> OptionWords for I {
+    fn option_words(self) -> Vec<String> {
+        self.into_iter().map(|w| w.as_ref().to_string()).collect()
     }
 }
 
@@ -420,27 +383,19 @@ impl Options {
         let mut handle = ResolvedOptions { ptr: std::ptr::null_mut() };
         // SAFETY: a live model handle; `out` is writable.
         check(unsafe { sys::dxt_options_create(model, &mut handle.ptr) })?;
-        let nul = |what: &str| Error::invalid_argument(&format!("{} contains a NUL byte", what));
         for (name, value) in &self.values {
-            let c_name = CString::new(name.as_str()).map_err(|_| nul("an option name"))?;
-            match value {
+            let c_name = c_string(name.as_str(), "an option name")?;
+            // SAFETY: live handle, NUL-terminated strings (`words.len()` of them).
+            check(match value {
                 OptionValue::Text(text) => {
-                    let c_text = CString::new(text.as_str()).map_err(|_| nul(name))?;
-                    // SAFETY: live handle, NUL-terminated strings.
-                    check(unsafe { sys::dxt_options_set(handle.ptr, c_name.as_ptr(), c_text.as_ptr()) })?;
+                    let text = c_string(text.as_str(), name)?;
+                    unsafe { sys::dxt_options_set(handle.ptr, c_name.as_ptr(), text.as_ptr()) }
                 }
                 OptionValue::Words(words) => {
-                    let owned = words
-                        .iter()
-                        .map(|w| CString::new(w.as_str()).map_err(|_| nul("an output word")))
-                        .collect::<Result<Vec<_>>>()?;
-                    let pointers: Vec<*const c_char> = owned.iter().map(|w| w.as_ptr()).collect();
-                    // SAFETY: live handle, `pointers.len()` NUL-terminated words.
-                    check(unsafe {
-                        sys::dxt_options_set_words(handle.ptr, c_name.as_ptr(), pointers.as_ptr(), pointers.len())
-                    })?;
+                    let (_strings, words) = c_strings(words)?;
+                    unsafe { sys::dxt_options_set_words(handle.ptr, c_name.as_ptr(), words.as_ptr(), words.len()) }
                 }
-            }
+            })?;
         }
         Ok(handle)
     }

@@ -3,12 +3,11 @@
 //! `LocalDiagnostics` (what it did to the input's tokens: keep local),
 //! `Calibration`.
 
-use std::os::raw::c_char;
-
 use dxtext_sys as sys;
 
-use crate::error::{check, Error, Result};
+use crate::error::Result;
 use crate::options::{Mechanism, Policy, Preset, ReleaseShape, TokenClass};
+use crate::{initialised, string, written};
 
 // generated: enums (tools/options/generate.py, from include/dxtext/dxtext.h)
 /// The metric d of a release record's bound.
@@ -165,23 +164,6 @@ impl OutputKind {
 }
 // generated: end enums
 
-/// Calls `to_json(p, buffer, capacity, &required)` until the buffer fits.
-fn json_of<T>(p: &T, to_json: unsafe extern "C" fn(*const T, *mut c_char, usize, *mut usize) -> i32) -> Result<String> {
-    let mut buffer: Vec<u8> = vec![0; 1024];
-    loop {
-        let mut required = 0usize;
-        // SAFETY: the buffer holds buffer.len() writable bytes; p is a live struct.
-        let status = unsafe { to_json(p, buffer.as_mut_ptr() as *mut c_char, buffer.len(), &mut required) };
-        if status == sys::DXT_E_INPUT_TOO_LARGE && required > buffer.len() {
-            buffer.resize(required, 0);
-            continue;
-        }
-        check(status)?;
-        buffer.truncate(required.saturating_sub(1));
-        return String::from_utf8(buffer).map_err(|_| Error::invalid_argument("the JSON is not UTF-8"));
-    }
-}
-
 /// What a call released and the guarantee it carries. Every field depends
 /// only on the options, the model and the generator mode (and `n_out` for
 /// SynTF), never on the input: safe to send beside the output.
@@ -192,13 +174,7 @@ pub struct ReleaseRecord {
 
 impl ReleaseRecord {
     pub(crate) fn empty() -> ReleaseRecord {
-        let mut raw = std::mem::MaybeUninit::<sys::dxt_release_record>::uninit();
-        // SAFETY: a writable struct of the declared size, filled by the call.
-        let raw = unsafe {
-            sys::dxt_release_record_init(raw.as_mut_ptr());
-            raw.assume_init()
-        };
-        ReleaseRecord { raw }
+        ReleaseRecord { raw: initialised(sys::dxt_release_record_init) }
     }
 
     pub(crate) fn raw_mut(&mut self) -> *mut sys::dxt_release_record {
@@ -208,7 +184,10 @@ impl ReleaseRecord {
     /// The record as one line of JSON: its fields, the guarantee in words
     /// and what the output reveals.
     pub fn to_json(&self) -> Result<String> {
-        json_of(&self.raw, sys::dxt_release_record_to_json)
+        // SAFETY: a live struct; the buffer and its capacity from `written`.
+        string(written(|buffer, capacity, required| unsafe {
+            sys::dxt_release_record_to_json(&self.raw, buffer, capacity, required)
+        })?)
     }
 }
 
@@ -344,13 +323,7 @@ impl Default for LocalDiagnostics {
 
 impl LocalDiagnostics {
     pub fn new() -> LocalDiagnostics {
-        let mut raw = std::mem::MaybeUninit::<sys::dxt_local_diagnostics>::uninit();
-        // SAFETY: a writable struct of the declared size, filled by the call.
-        let raw = unsafe {
-            sys::dxt_local_diagnostics_init(raw.as_mut_ptr());
-            raw.assume_init()
-        };
-        LocalDiagnostics { raw }
+        LocalDiagnostics { raw: initialised(sys::dxt_local_diagnostics_init) }
     }
 
     pub(crate) fn raw_mut(&mut self) -> *mut sys::dxt_local_diagnostics {
@@ -374,7 +347,10 @@ impl LocalDiagnostics {
 
     /// As one line of JSON.
     pub fn to_json(&self) -> Result<String> {
-        json_of(&self.raw, sys::dxt_local_diagnostics_to_json)
+        // SAFETY: a live struct; the buffer and its capacity from `written`.
+        string(written(|buffer, capacity, required| unsafe {
+            sys::dxt_local_diagnostics_to_json(&self.raw, buffer, capacity, required)
+        })?)
     }
 }
 

@@ -22,22 +22,26 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+const NEEDS: &str = "building dxtext needs cmake, a C++17 compiler and Eigen 3 (Debian: cmake g++ libeigen3-dev)";
+
+/// A directory cargo names in the environment variable `name`.
+fn cargo_dir(name: &str) -> PathBuf {
+    PathBuf::from(env::var_os(name).unwrap_or_else(|| panic!("cargo sets {}", name)))
+}
+
 fn pkg_config_lib_dir() -> Option<PathBuf> {
     let output = Command::new("pkg-config").args(["--libs-only-L", "dxtext"]).output().ok()?;
     if !output.status.success() {
         return None;
     }
     let text = String::from_utf8(output.stdout).ok()?;
-    text.split_whitespace()
-        .filter_map(|flag| flag.strip_prefix("-L"))
-        .map(PathBuf::from)
-        .find(|dir| dir.is_dir())
+    text.split_whitespace().filter_map(|flag| flag.strip_prefix("-L")).map(PathBuf::from).find(|dir| dir.is_dir())
 }
 
 /// The dxtext sources: `vendor/` of a packaged crate, else the source tree
 /// this crate is part of (`bindings/rust/dxtext-sys`).
 fn source_root() -> Option<PathBuf> {
-    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR")?);
+    let manifest = cargo_dir("CARGO_MANIFEST_DIR");
     [manifest.join("vendor"), manifest.join("../../..")]
         .into_iter()
         .find(|dir| dir.join("CMakeLists.txt").is_file() && dir.join("include/dxtext/dxtext.h").is_file())
@@ -45,36 +49,33 @@ fn source_root() -> Option<PathBuf> {
 }
 
 fn run(command: &mut Command) {
-    let status = command.status().unwrap_or_else(|e| {
-        panic!("cannot run {:?} (building dxtext needs cmake, a C++17 compiler and Eigen 3): {}", command, e)
-    });
-    if !status.success() {
-        panic!("{:?} failed ({}); building dxtext needs cmake, a C++17 compiler and Eigen 3 (Debian: cmake g++ libeigen3-dev)", command, status);
-    }
+    let status = command.status().unwrap_or_else(|e| panic!("cannot run {:?} ({}): {}", command, NEEDS, e));
+    assert!(status.success(), "{:?} failed ({}); {}", command, status, NEEDS);
 }
 
 fn build_vendored(root: &Path) -> PathBuf {
-    let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
-    let build = out.join("dxtext-core");
-    let mut configure = Command::new("cmake");
-    configure.arg("-S").arg(root).arg("-B").arg(&build);
-    for flag in [
+    let build = cargo_dir("OUT_DIR").join("dxtext-core");
+    run(Command::new("cmake").arg("-S").arg(root).arg("-B").arg(&build).args([
         "-DCMAKE_BUILD_TYPE=Release",
         "-DDXT_CRYPTO=portable",
         "-DDXT_RELOCATABLE=ON",
         "-DDXT_BUILD_TESTS=OFF",
         "-DDXT_BUILD_TOOLS=OFF",
         "-DDXT_BUILD_BENCH=OFF",
-    ] {
-        configure.arg(flag);
-    }
-    run(&mut configure);
+    ]));
     let jobs = env::var("NUM_JOBS").unwrap_or_else(|_| "2".to_string());
     run(Command::new("cmake").arg("--build").arg(&build).args(["--target", "dxtext_static", "-j", &jobs]));
     build.join("lib")
 }
 
-fn link_cxx_runtime() {
+/// Links the static libdxtext in `dir` and what it needs (libcrypto too
+/// for `crypto`: a build with the OpenSSL backend).
+fn link_static(dir: &Path, crypto: bool) {
+    println!("cargo:rustc-link-search=native={}", dir.display());
+    println!("cargo:rustc-link-lib=static=dxtext");
+    if crypto {
+        println!("cargo:rustc-link-lib=dylib=crypto");
+    }
     let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let runtime = if os == "macos" || os == "ios" || os.ends_with("bsd") { "c++" } else { "stdc++" };
     println!("cargo:rustc-link-lib=dylib={}", runtime);
@@ -88,39 +89,32 @@ fn link_cxx_runtime() {
     }
 }
 
-/// Lets this crate's own tests find a shared library without `LD_LIBRARY_PATH`.
-fn add_rpath(dir: &Path) {
+/// Links the shared libdxtext in `dir`, which becomes the run-time search
+/// path of this crate's tests and, through `DEP_DXTEXT_LIBDIR`, of the
+/// dxtext crate's (see its build.rs).
+fn link_shared(dir: &Path) {
+    println!("cargo:rustc-link-search=native={}", dir.display());
+    println!("cargo:rustc-link-lib=dylib=dxtext");
+    println!("cargo:libdir={}", dir.display());
     let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if os == "linux" || os == "macos" || os == "android" || os.ends_with("bsd") {
         println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir.display());
     }
 }
 
+/// The newest `dxtext-en-euclid-*.dxe` of the first of `dirs` that has one.
+fn default_model(dirs: &[PathBuf]) -> Option<PathBuf> {
+    dirs.iter().find_map(|dir| {
+        let names = fs::read_dir(dir).ok()?.filter_map(|e| e.ok()?.file_name().into_string().ok());
+        let name = names.filter(|n| n.starts_with("dxtext-en-euclid-") && n.ends_with(".dxe")).max()?;
+        Some(dir.join(name))
+    })
+}
+
 fn bundle_model(root: Option<&Path>) {
-    let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
-    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
-    let mut dirs = vec![manifest.join("models")];
-    if let Some(root) = root {
-        dirs.push(root.join("models"));
-    }
-    let mut model: Option<PathBuf> = None;
-    for dir in &dirs {
-        if let Ok(entries) = fs::read_dir(dir) {
-            let mut names: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                    name.starts_with("dxtext-en-euclid-") && name.ends_with(".dxe")
-                })
-                .collect();
-            names.sort();
-            if let Some(last) = names.pop() {
-                model = Some(last);
-                break;
-            }
-        }
-    }
-    let model = model.unwrap_or_else(|| {
+    let mut dirs = vec![cargo_dir("CARGO_MANIFEST_DIR").join("models")];
+    dirs.extend(root.map(|root| root.join("models")));
+    let model = default_model(&dirs).unwrap_or_else(|| {
         panic!("the bundled-model feature needs a models/dxtext-en-euclid-*.dxe (looked in {:?})", dirs)
     });
     println!("cargo:rerun-if-changed={}", model.display());
@@ -132,7 +126,7 @@ fn bundle_model(root: Option<&Path>) {
         model.display().to_string(),
         model.file_name().and_then(|n| n.to_str()).unwrap_or("")
     );
-    fs::write(out.join("bundled_model.rs"), code).expect("write bundled_model.rs");
+    fs::write(cargo_dir("OUT_DIR").join("bundled_model.rs"), code).expect("write bundled_model.rs");
 }
 
 fn main() {
@@ -147,40 +141,22 @@ fn main() {
     }
 
     if let Some(dir) = env::var_os("DXTEXT_LIB_DIR").map(PathBuf::from) {
-        println!("cargo:rustc-link-search=native={}", dir.display());
-        // Dependent crates read this as DEP_DXTEXT_LIBDIR.
-        println!("cargo:libdir={}", dir.display());
-        if env::var("DXTEXT_STATIC").map(|v| v == "1").unwrap_or(false) {
-            println!("cargo:rustc-link-lib=static=dxtext");
-            println!("cargo:rustc-link-lib=dylib=crypto");
-            link_cxx_runtime();
+        if env::var("DXTEXT_STATIC").as_deref() == Ok("1") {
+            link_static(&dir, true);
         } else {
-            println!("cargo:rustc-link-lib=dylib=dxtext");
-            add_rpath(&dir);
+            link_shared(&dir);
         }
-        return;
-    }
-
-    if env::var_os("CARGO_FEATURE_VENDORED").is_some() {
+    } else if env::var_os("CARGO_FEATURE_VENDORED").is_some() {
         let root = root.unwrap_or_else(|| {
             panic!("the vendored feature needs the dxtext sources (vendor/ of the packaged crate); set DXTEXT_LIB_DIR to use a built libdxtext instead")
         });
         println!("cargo:rerun-if-changed={}", root.join("src").display());
         println!("cargo:rerun-if-changed={}", root.join("include").display());
-        let dir = build_vendored(&root);
-        println!("cargo:rustc-link-search=native={}", dir.display());
-        println!("cargo:rustc-link-lib=static=dxtext");
-        link_cxx_runtime();
-        return;
+        link_static(&build_vendored(&root), false);
+    } else if let Some(dir) = pkg_config_lib_dir() {
+        link_shared(&dir);
+    } else {
+        println!("cargo:warning=libdxtext not found by pkg-config: set DXTEXT_LIB_DIR, or enable the vendored feature");
+        println!("cargo:rustc-link-lib=dylib=dxtext");
     }
-
-    match pkg_config_lib_dir() {
-        Some(dir) => {
-            println!("cargo:rustc-link-search=native={}", dir.display());
-            println!("cargo:libdir={}", dir.display());
-            add_rpath(&dir);
-        }
-        None => println!("cargo:warning=libdxtext not found by pkg-config: set DXTEXT_LIB_DIR, or enable the vendored feature"),
-    }
-    println!("cargo:rustc-link-lib=dylib=dxtext");
 }

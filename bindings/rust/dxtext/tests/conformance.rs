@@ -37,10 +37,36 @@ impl PartialEq for Json {
 
 impl Json {
     fn parse(text: &str) -> Json {
-        let mut parser = Parser { s: text.as_bytes(), at: 0 };
-        let value = parser.value();
-        assert_eq!(parser.peek(), None, "JSON: trailing text at {}", parser.at);
+        let mut rest = text;
+        let value = Json::read(&mut rest);
+        assert!(rest.trim().is_empty(), "JSON: trailing text {:.40}", rest);
         value
+    }
+
+    /// The value at the start of `s`, which is left after it.
+    fn read(s: &mut &str) -> Json {
+        if eat(s, "{") {
+            return Json::Object(items(s, "}", |s| {
+                let key = Json::read(s).str().to_string();
+                assert!(eat(s, ":"), "JSON: no : at {:.40}", s);
+                (key, Json::read(s))
+            }));
+        }
+        if eat(s, "[") {
+            return Json::Array(items(s, "]", Json::read));
+        }
+        if eat(s, "\"") {
+            return Json::Text(string(s));
+        }
+        let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || "+-.".contains(c))).unwrap_or(s.len());
+        let (word, rest) = s.split_at(end);
+        *s = rest;
+        match word {
+            "true" => Json::Bool(true),
+            "false" => Json::Bool(false),
+            "null" => Json::Null,
+            number => Json::Number(number.parse().unwrap_or_else(|_| panic!("JSON: bad value {:.40}", number))),
+        }
     }
 
     fn object<const N: usize>(pairs: [(&str, Json); N]) -> Json {
@@ -81,103 +107,52 @@ impl Json {
     }
 }
 
-struct Parser<'a> {
-    s: &'a [u8],
-    at: usize,
+/// Skips white space at the start of `s`, then `token` if it comes next.
+fn eat(s: &mut &str, token: &str) -> bool {
+    *s = s.trim_start();
+    let found = s.starts_with(token);
+    if found {
+        *s = &s[token.len()..];
+    }
+    found
 }
 
-impl Parser<'_> {
-    /// The next byte after white space, left unread.
-    fn peek(&mut self) -> Option<u8> {
-        while self.s.get(self.at).is_some_and(u8::is_ascii_whitespace) {
-            self.at += 1;
+/// The items of an array or object, each read by `item`, up to its `close`.
+fn items<T>(s: &mut &str, close: &str, item: impl Fn(&mut &str) -> T) -> Vec<T> {
+    let mut items = Vec::new();
+    while !eat(s, close) {
+        assert!(items.is_empty() || eat(s, ","), "JSON: no , or {} at {:.40}", close, s);
+        items.push(item(s));
+    }
+    items
+}
+
+/// The rest of a string after its opening quote, and the closing quote.
+fn string(s: &mut &str) -> String {
+    // UTF-16, so that an escaped surrogate pair (\ud83d\ude00) makes one character.
+    let mut out: Vec<u16> = Vec::new();
+    loop {
+        let (text, rest) = s.split_at(s.find(&['"', '\\'][..]).expect("JSON: an unterminated string"));
+        out.extend(text.encode_utf16());
+        if let Some(rest) = rest.strip_prefix('"') {
+            *s = rest;
+            return String::from_utf16(&out).unwrap();
         }
-        self.s.get(self.at).copied()
-    }
-
-    fn eat(&mut self, c: u8) -> bool {
-        let found = self.peek() == Some(c);
-        if found {
-            self.at += 1;
-        }
-        found
-    }
-
-    fn expect(&mut self, c: u8) {
-        assert!(self.eat(c), "JSON: expected {} at {}", c as char, self.at);
-    }
-
-    /// The items of an array or object up to `close`, each read by `item`.
-    fn items<T>(&mut self, close: u8, item: impl Fn(&mut Self) -> T) -> Vec<T> {
-        let mut items = Vec::new();
-        if !self.eat(close) {
-            loop {
-                items.push(item(self));
-                if self.eat(close) {
-                    return items;
-                }
-                self.expect(b',');
+        let (escape, rest) = rest[1..].split_at(1);
+        *s = rest;
+        out.push(match escape {
+            "n" => 0x0A,
+            "t" => 0x09,
+            "r" => 0x0D,
+            "b" => 0x08,
+            "f" => 0x0C,
+            "u" => {
+                let (hex, rest) = s.split_at(4);
+                *s = rest;
+                u16::from_str_radix(hex, 16).unwrap()
             }
-        }
-        items
-    }
-
-    fn value(&mut self) -> Json {
-        if self.eat(b'{') {
-            return Json::Object(self.items(b'}', |p| {
-                let key = p.string();
-                p.expect(b':');
-                (key, p.value())
-            }));
-        }
-        if self.eat(b'[') {
-            return Json::Array(self.items(b']', Parser::value));
-        }
-        if self.peek() == Some(b'"') {
-            return Json::Text(self.string());
-        }
-        let start = self.at;
-        while self.s.get(self.at).is_some_and(|c| c.is_ascii_alphanumeric() || b"+-.".contains(c)) {
-            self.at += 1;
-        }
-        match std::str::from_utf8(&self.s[start..self.at]).unwrap() {
-            "true" => Json::Bool(true),
-            "false" => Json::Bool(false),
-            "null" => Json::Null,
-            number => Json::Number(number.parse().unwrap_or_else(|_| panic!("JSON: bad value at {}", start))),
-        }
-    }
-
-    fn string(&mut self) -> String {
-        self.expect(b'"');
-        // UTF-16, so that an escaped surrogate pair (\ud83d\ude00) makes one character.
-        let mut out: Vec<u16> = Vec::new();
-        loop {
-            let start = self.at;
-            while !matches!(self.s[self.at], b'"' | b'\\') {
-                self.at += 1;
-            }
-            out.extend(std::str::from_utf8(&self.s[start..self.at]).unwrap().encode_utf16());
-            if self.s[self.at] == b'"' {
-                self.at += 1;
-                return String::from_utf16(&out).unwrap();
-            }
-            let escape = self.s[self.at + 1];
-            self.at += 2;
-            out.push(match escape {
-                b'n' => 0x0A,
-                b't' => 0x09,
-                b'r' => 0x0D,
-                b'b' => 0x08,
-                b'f' => 0x0C,
-                b'u' => {
-                    let hex = std::str::from_utf8(&self.s[self.at..self.at + 4]).unwrap();
-                    self.at += 4;
-                    u16::from_str_radix(hex, 16).unwrap()
-                }
-                other => u16::from(other),
-            });
-        }
+            other => u16::from(other.as_bytes()[0]), // \" \\ \/
+        });
     }
 }
 

@@ -6,7 +6,9 @@
 
 use std::path::PathBuf;
 
-use dxtext::{Context, ErrorKind, Geometry, LocalDiagnostics, Mechanism, Model, Options, Policy, Sampler, Search, TokenClass};
+use dxtext::{
+    Context, ErrorKind, Geometry, LocalDiagnostics, Mechanism, Model, Options, Policy, Sampler, Search, TokenClass,
+};
 
 fn golden_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tests/data/golden_v1.dxe")
@@ -29,8 +31,7 @@ fn opens_the_default_model() {
 }
 
 #[test]
-fn privatizes_a_text_with_a_record_and_diagnostics() {
-    // The system generator, the reveals bits and the local diagnostics.
+fn the_system_generator_with_records_and_local_diagnostics() {
     let model = default_model();
     let mut context = Context::new(&model).unwrap();
     let text = "The president spoke to the nation about the war.";
@@ -38,26 +39,19 @@ fn privatizes_a_text_with_a_record_and_diagnostics() {
     let (_, record) = context.privatize_text_record(text, &Options::new(20.0), Some(&mut diagnostics)).unwrap();
     assert!(record.is_private());
     assert_eq!(record.reveals(), 0x1 | 0x2 | 0x4);
+    assert_eq!(record.model_fingerprint(), Some(model.fingerprint().unwrap()));
     assert_eq!(diagnostics.words_privatized(), 9);
     let privatized = diagnostics.count(TokenClass::InVocabulary, Policy::Privatize)
         + diagnostics.count(TokenClass::Stopword, Policy::Privatize);
     assert_eq!(privatized, 9);
-    assert_eq!(record.model_fingerprint(), Some(model.fingerprint().unwrap()));
     assert!(diagnostics.to_json().unwrap().contains("\"words_privatized\":9"));
-}
 
-#[test]
-fn a_bag_fills_the_local_diagnostics() {
-    let model = default_model();
-    let mut context = Context::new(&model).unwrap();
     let bag = [("war", 3u64), ("peace", 2), ("zzqxv-not-a-word", 1)];
-    let mut diagnostics = LocalDiagnostics::new();
     context.privatize_bag(&bag, &Options::new(10.0), Some(&mut diagnostics)).unwrap();
     assert_eq!(diagnostics.words_privatized(), 6);
     assert_eq!(diagnostics.count(TokenClass::OutOfVocabulary, Policy::Privatize), 1);
-
     let drop = Options::new(10.0).oov(Policy::Drop);
-    context.privatize_bag(&bag, &drop, Some(&mut diagnostics)).unwrap();
+    context.syntf(&bag, 4, &drop, Some(&mut diagnostics)).unwrap();
     assert_eq!(diagnostics.count(TokenClass::OutOfVocabulary, Policy::Drop), 1);
 }
 
@@ -116,9 +110,7 @@ fn one_context_per_thread_over_a_shared_model() {
             std::thread::spawn(move || {
                 let mut context = Context::new(&model).unwrap();
                 let options = Options::new(15.0);
-                (0..20)
-                    .map(|_| context.privatize_text(&format!("the war of {} nations", i), &options).unwrap())
-                    .count()
+                (0..20).map(|_| context.privatize_text(&format!("the war of {} nations", i), &options).unwrap()).count()
             })
         })
         .collect();

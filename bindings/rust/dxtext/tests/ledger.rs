@@ -85,14 +85,15 @@ fn a_rollback_is_refused_against_the_stored_anchor() {
 fn a_fresh_anchor_round_trips_and_a_bad_one_is_refused() {
     let dir = temp_dir("anchor-round-trip");
     let path = dir.join("privacy.dxl");
+    let with_anchor = |anchor| LedgerOptions { anchor: Some(anchor), ..LedgerOptions::default() };
     let mut ledger = Ledger::open(&path, "default", &LedgerOptions { cap: 1.0, ..LedgerOptions::default() }).unwrap();
     let anchor = ledger.anchor().unwrap();
     assert_eq!(anchor.spent, 0.0);
     assert_eq!(ledger.anchor().unwrap(), anchor); // nothing changed since
     drop(ledger);
-    assert_eq!(LedgerAnchor::from_bytes(&anchor.to_bytes()).unwrap(), anchor);
-    let reopen = LedgerOptions { anchor: Some(LedgerAnchor::from_bytes(&anchor.to_bytes()).unwrap()), ..LedgerOptions::default() };
-    assert_eq!(Ledger::open(&path, "default", &reopen).unwrap().anchor().unwrap(), anchor);
+    let stored = LedgerAnchor::from_bytes(&anchor.to_bytes()).unwrap();
+    assert_eq!(stored, anchor);
+    assert_eq!(Ledger::open(&path, "default", &with_anchor(stored)).unwrap().anchor().unwrap(), anchor);
 
     for length in [0usize, 31, 33] {
         let bad = LedgerAnchor::from_bytes(&vec![0u8; length]).unwrap_err();
@@ -100,14 +101,13 @@ fn a_fresh_anchor_round_trips_and_a_bad_one_is_refused() {
         assert!(bad.message().contains("32 bytes"), "{}", bad.message());
     }
     // An anchor whose spent total is not a number is refused by the library.
-    let mut nan = anchor;
-    nan.spent = f64::NAN;
-    let bad = Ledger::open(&path, "default", &LedgerOptions { anchor: Some(nan), ..LedgerOptions::default() }).err().unwrap();
+    let nan = LedgerAnchor { spent: f64::NAN, ..anchor };
+    let bad = Ledger::open(&path, "default", &with_anchor(nan)).err().unwrap();
     assert_eq!(bad.kind(), ErrorKind::InvalidArgument);
     // Another ledger's anchor: this file is not its ledger.
     let mut other = anchor;
     other.ledger_id[0] ^= 1;
-    let foreign = Ledger::open(&path, "default", &LedgerOptions { anchor: Some(other), ..LedgerOptions::default() }).err().unwrap();
+    let foreign = Ledger::open(&path, "default", &with_anchor(other)).err().unwrap();
     assert_eq!(foreign.kind(), ErrorKind::LedgerRollback);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -14,9 +14,11 @@ fn output_words_restrict_what_is_released() {
     let set = model.output_set(&allowed).unwrap();
     assert_eq!(set.len(), 3);
     assert_eq!(set.words(), &["house", "river", "music"]);
-    let options = Options::new(2.0).mechanism(Mechanism::Exponential).release_shape(ReleaseShape::Strict).output_words(&set);
-    drop(set); // the options keep the set alive
-    for _ in 0..3 {
+    let strict = Options::new(2.0).mechanism(Mechanism::Exponential).release_shape(ReleaseShape::Strict);
+    let options = strict.clone().output_words(&set);
+    drop(set); // the options keep the words
+               // The set, or the words themselves: a slice, an array, a Vec.
+    for options in [options, strict.clone().output_words(&allowed[..]), strict.output_words(allowed.to_vec())] {
         let (out, record) = context.privatize_text_record("the cat sat on the mat tonight", &options, None).unwrap();
         assert!(out.split(' ').all(|w| allowed.contains(&w)), "{:?}", out);
         assert!(record.to_json().unwrap().contains("\"kind\":\"list\",\"size\":3"));
@@ -27,7 +29,7 @@ fn output_words_restrict_what_is_released() {
     }
     assert!(model.output_set(&["house", "zzqxv"]).unwrap_err().message().contains("zzqxv"));
     assert_eq!(model.output_set(&["a\0b"]).unwrap_err().kind(), ErrorKind::InvalidArgument);
-    let both = options.clone().output_top(10);
+    let both = Options::new(2.0).output_words(allowed).output_top(10);
     assert_eq!(context.privatize_text("cat", &both).unwrap_err().kind(), ErrorKind::InvalidArgument);
     let set = model.output_set(&allowed).unwrap();
     for preset in [Preset::Readable, Preset::Features, Preset::Strongest] {

@@ -40,7 +40,7 @@ const ready = (async () => {
   privatizer = new Privatizer(model);
 })();
 // The module's memory (for the tests of memory growth and of the generator).
-const heapOf = (m) => m._box().core.m;
+const heapOf = (m) => m._handle().core.m;
 // A seeded privatizer: reproducible, NOT private.
 const seeded = (seed = SEED, m = model) => new Privatizer(m, { seed });
 

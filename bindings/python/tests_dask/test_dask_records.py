@@ -127,5 +127,9 @@ def test_dataframe_column(client, demo_model_path) -> None:
     assert list(out["id"]) == [0, 1, 2, 4, 5, 6, 7]  # the row with 3 is skipped
     assert out["text"].iloc[1] is None and out["text"].iloc[3] == ""
     assert list(out["n"]) == [1.5] * 7
+    # A column of pandas' string dtype writes a missing value as pandas.NA.
+    typed = dd.from_pandas(pd.DataFrame({"text": pd.array(["a lazy dog", None], dtype="string")}), npartitions=1)
+    out = dxd.privatize_column(typed, "text", model=demo_model_path, epsilon=5).compute()
+    assert out["text"].iloc[1] is pd.NA and isinstance(out["text"].iloc[0], str)
     with pytest.raises(KeyError):
         dxd.privatize_column(df, "body", model=demo_model_path, epsilon=5)

@@ -24,7 +24,6 @@ import hashlib
 import hmac
 import json
 import logging
-import math
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import BudgetExceededError, InputTooLargeError, InvalidUtf8Error
@@ -209,11 +208,13 @@ class RecordPrivatizer:
 
     def frame(self, frame: Any, column: str, partition: int) -> Any:
         """A partition of a DataFrame with `column` privatised; missing
-        values (None, NaN) stay missing, and skipped rows are dropped."""
+        values (None, NaN, pandas.NA) stay missing, and skipped rows are
+        dropped."""
+        import pandas as pd  # a DataFrame's partition is a pandas one
 
         def release(model: Model, row: Dict[str, Any], position: Tuple[int, int]) -> Any:
             text = row[column]
-            if text is None or (isinstance(text, float) and math.isnan(text)):
+            if not isinstance(text, str) and pd.api.types.is_scalar(text) and pd.isna(text):
                 return text
             if not isinstance(text, str):
                 raise RecordError(f'"{column}" is {type(text).__name__}, not str')

@@ -933,7 +933,7 @@ def python_structs(h: c_header.Header, module: str, text: Optional[str] = None) 
     path = PYTHON_PACKAGE / module
     for c_name, (where, name) in from_header.PY_STRUCTS.items():
         if where == module:
-            text = between_markers(path, f"# generated: fields {name}", f"# generated: end fields {name}",
+            text = between_markers(path, f"# generated: {name}", f"# generated: end {name}",
                                    from_header.python_struct_fields(h, c_name), text)
     return text if text is not None else path.read_text()
 

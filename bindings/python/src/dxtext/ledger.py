@@ -44,7 +44,7 @@ class LedgerTotals:
     """A scope's totals. The budget unit is epsilon summed over releases
     (epsilon_total for syntf's any-input releases)."""
 
-    # generated: fields LedgerTotals (tools/options/generate.py, from include/dxtext/dxtext.h)
+    # generated: LedgerTotals (tools/options/generate.py, from include/dxtext/dxtext.h)
     cap: float
     spent: float  # sum of the costs of all releases
     spent_any_inputs: float  # the part of spent from ANY_INPUTS releases
@@ -52,7 +52,7 @@ class LedgerTotals:
     memoised: int  # outputs in the memo now
     memo_capacity: int
     words: int  # words privatised over all releases
-    # generated: end fields LedgerTotals
+    # generated: end LedgerTotals
 
     @property
     def remaining(self) -> float:

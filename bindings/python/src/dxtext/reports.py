@@ -221,7 +221,7 @@ class LocalDiagnostics:
 class ModelInfo:
     """Facts about an opened model."""
 
-    # generated: fields ModelInfo (tools/options/generate.py, from include/dxtext/dxtext.h)
+    # generated: ModelInfo (tools/options/generate.py, from include/dxtext/dxtext.h)
     format_major: int
     format_minor: int
     dimension: int
@@ -230,7 +230,7 @@ class ModelInfo:
     quantization: Quantization
     lowercase: bool  # vocabulary is lowercase; lookups fold case
     has_frequencies: bool
-    # generated: end fields ModelInfo
+    # generated: end ModelInfo
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ class Calibration:
     distinct_*: S_w, the number of distinct outputs over the trials.
     """
 
-    # generated: fields Calibration (tools/options/generate.py, from include/dxtext/dxtext.h)
+    # generated: Calibration (tools/options/generate.py, from include/dxtext/dxtext.h)
     words: int  # words sampled
     trials: int  # privatisations per word
     keep_mean: float  # N_w: fraction of trials in which w came back unchanged.
@@ -251,4 +251,4 @@ class Calibration:
     distinct_mean: float  # S_w: number of distinct outputs in the trials.
     distinct_median: float
     distinct_max: float
-    # generated: end fields Calibration
+    # generated: end Calibration

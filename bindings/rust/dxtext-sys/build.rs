@@ -14,7 +14,7 @@
 //!
 //! With the `bundled-model` feature (the default), the default Euclidean
 //! model (the newest `dxtext-en-euclid-*.dxe` of `models/`) is compiled into
-//! the binary (`dxtext_sys::BUNDLED_MODEL`), so `dxtext::Model::default()`
+//! the binary (`dxtext_sys::BUNDLED_MODEL`), so `dxtext::Model::open_default`
 //! works wherever the binary goes.
 
 use std::env;

@@ -118,17 +118,10 @@ pub struct Error {
 impl Error {
     /// The error of a non-OK `status`, with the calling thread's last message.
     pub(crate) fn from_status(status: sys::dxt_status) -> Error {
-        // SAFETY: both return static or thread-local NUL-terminated strings,
-        // copied before any other dxtext call.
-        let (name, detail) = unsafe {
-            (
-                CStr::from_ptr(sys::dxt_status_string(status)).to_string_lossy().into_owned(),
-                CStr::from_ptr(sys::dxt_last_error_message()).to_string_lossy().into_owned(),
-            )
-        };
-        // The library's message is the whole message (dxt_last_error_message):
-        // prefixing the status's text would say it twice.
-        let message = if detail.is_empty() { name } else { detail };
+        // SAFETY: a thread-local NUL-terminated string, copied before any
+        // other dxtext call. After a failure it is the whole message, never
+        // empty (nothing to add from dxt_status_string).
+        let message = unsafe { CStr::from_ptr(sys::dxt_last_error_message()) }.to_string_lossy().into_owned();
         Error { kind: ErrorKind::from_status(status), status, message }
     }
 

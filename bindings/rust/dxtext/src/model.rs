@@ -148,11 +148,10 @@ impl Model {
     /// 8-byte aligned (as `dxtext_sys::BUNDLED_MODEL` is), without copying
     /// them; unaligned bytes are copied as by `from_bytes`.
     pub fn from_static(bytes: &'static [u8]) -> Result<Model> {
-        if bytes.as_ptr().align_offset(8) != 0 {
-            return Model::from_bytes(bytes);
-        }
-        // SAFETY: the bytes are aligned, never written and live forever.
-        Model::opened(0, |options, out| unsafe {
+        let copy = if bytes.as_ptr().align_offset(8) == 0 { 0 } else { sys::DXT_OPEN_PRIVATE_COPY };
+        // SAFETY: the bytes are never written and live forever; unless
+        // copied, they are aligned.
+        Model::opened(copy, |options, out| unsafe {
             sys::dxt_model_open_memory(bytes.as_ptr() as *const _, bytes.len(), options, out)
         })
     }

@@ -187,7 +187,7 @@ with tempfile.TemporaryDirectory() as directory:
 # binding's record and errors with no hand edit (the done-when of "thin
 # bindings": adding a field to the record or an error kind touches no
 # binding by hand); so does a new field of the model info or the ledger
-# totals in Java and Python.
+# totals in Java, Python and Rust.
 with tempfile.TemporaryDirectory() as directory:
     trial = Path(directory) / "dxtext.h"
     text = header
@@ -213,6 +213,8 @@ with tempfile.TemporaryDirectory() as directory:
         "DxStatus.java": from_header.java_status(h),
         "report.rs": "\n".join(from_header.rust_record_fields(h)),
         "error.rs": "\n".join(from_header.rust_error_kind(h)),
+        "model.rs": "\n".join(from_header.rust_struct(h, "dxt_model_info")),
+        "ledger.rs": "\n".join(from_header.rust_struct(h, "dxt_ledger_totals")),
         "_library.py": "\n".join(from_header.python_declarations(h)),
         "errors.py": "\n".join(from_header.python_errors(h)),
         "reports.py": "\n".join(from_header.python_struct_fields(h, "dxt_model_info")),
@@ -232,6 +234,8 @@ with tempfile.TemporaryDirectory() as directory:
         "DxStatus.java": ["TRIAL_STATUS(21"],
         "report.rs": ["pub fn trial_loss(&self) -> f64 {\n        self.raw.trial_loss"],
         "error.rs": ["TrialStatus,", "sys::DXT_E_TRIAL_STATUS => ErrorKind::TrialStatus,"],
+        "model.rs": ["    pub trial_count: u32,", "trial_count: raw.trial_count,"],
+        "ledger.rs": ["    /// A trial total.\n    pub trial_total: f64,", "trial_total: raw.trial_total,"],
         "_library.py": ['("trial_loss", ctypes.c_double)'],
         "errors.py": ["class TrialStatusError("],
         "reports.py": ["    trial_count: int"],

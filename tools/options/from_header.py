@@ -471,6 +471,7 @@ RUST_ENUMS = {
     "dxt_rng_mode": RustEnum("RngMode", "report", unknown=True, non_exhaustive=True, from_raw=True),
     "dxt_output_kind": RustEnum("OutputKind", "report", unknown=True, non_exhaustive=True, from_raw=True),
     "dxt_geometry": RustEnum("Geometry", "model", unknown=True, from_raw=True, to_raw=True),
+    "dxt_quantization": RustEnum("Quantization", "model", unknown=True, from_raw=True),
 }
 
 # A doc line that would start with one of these reads as Markdown (a list, a
@@ -519,7 +520,7 @@ def rust_enums(h: Header, module: str) -> List[str]:
             raise SystemExit(f"from_header.py: {t} cannot have both an Unknown variant and discriminants")
         if out:
             out.append("")
-        out += _rust_doc(e.doc, "") + ["///", f"/// The C API's `{c_name}`."]
+        out += (_rust_doc(e.doc, "") + ["///"] if e.doc else []) + [f"/// The C API's `{c_name}`."]
         out.append("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]")
         if spec.non_exhaustive:
             out.append("#[non_exhaustive]")
@@ -1029,6 +1030,39 @@ def rust_record_fields(h: Header) -> List[str]:
         out += [f"    pub fn {f.name}(&self) -> {kind} {{", f"        {expression}", "    }"]
     out.append("}")
     return out
+
+
+# The Rust structs of the C structs of numbers the crate returns, by the file
+# of bindings/rust/dxtext/src they are declared in ("generated: NAME").
+RUST_STRUCTS = {
+    "dxt_model_info": ("model", "ModelInfo"),
+    "dxt_calibration": ("report", "Calibration"),
+    "dxt_ledger_totals": ("ledger", "LedgerTotals"),
+}
+_RUST_KINDS = {"u32": "u32", "u64": "u64", "f64": "f64", "bool": "bool"}
+
+
+def rust_struct(h: Header, c_name: str) -> List[str]:
+    """A RUST_STRUCTS struct (its doc comment and derives are the crate's):
+    each field of the C struct, an enumeration's (its doc names it) as the
+    crate's enum, and from_raw, which copies them from the C struct."""
+    name = RUST_STRUCTS[c_name][1]
+    fields, copies = [], []
+    for f in _scalar_fields(h, c_name):
+        kind, value = _RUST_KINDS[f.kind], f"raw.{f.name}"
+        spec = RUST_ENUMS.get(f.doc)
+        if spec is not None:
+            if not (spec.from_raw and spec.unknown):
+                raise SystemExit(f"from_header.py: {c_name}.{f.name} is a {f.doc}, whose Rust enum needs "
+                                 "from_raw and an Unknown variant (RUST_ENUMS)")
+            kind, value = spec.name, f"{spec.name}::from_raw(raw.{f.name})"
+        elif _record_doc(f):
+            fields += _rust_doc(_sentence(f.doc), "    ")
+        fields.append(f"    pub {f.name}: {kind},")
+        copies.append(f"            {f.name}: {value},")
+    return ([f"pub struct {name} {{"] + fields + ["}", "", f"impl {name} {{",
+            f"    pub(crate) fn from_raw(raw: &sys::{c_name}) -> {name} {{", f"        {name} {{"] + copies +
+            ["        }", "    }", "}"])
 
 
 def python_record_types(h: Header) -> List[str]:

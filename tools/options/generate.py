@@ -938,6 +938,17 @@ def python_structs(h: c_header.Header, module: str, text: Optional[str] = None) 
     return text if text is not None else path.read_text()
 
 
+def rust_structs(h: c_header.Header, module: str, text: Optional[str] = None) -> str:
+    """A module of the Rust crate with each of its structs of
+    from_header.RUST_STRUCTS written."""
+    path = RUST_ERROR.parent / f"{module}.rs"
+    for c_name, (where, name) in from_header.RUST_STRUCTS.items():
+        if where == module:
+            text = between_markers(path, f"// generated: {name}", f"// generated: end {name}",
+                                   from_header.rust_struct(h, c_name), text)
+    return text if text is not None else path.read_text(encoding="utf-8")
+
+
 def header_outputs() -> Dict[Path, str]:
     """What the bindings repeat of include/dxtext/dxtext.h (from_header.py)."""
     h = c_header.read()
@@ -971,12 +982,13 @@ def header_outputs() -> Dict[Path, str]:
             between_markers(SWIFT_SOURCE, "// generated: fields", "// generated: end fields",
                             from_header.swift_record_fields(h), marked(SWIFT_SOURCE, "statuses",
                                                                         from_header.swift_statuses(h), "//"))),
-        **{RUST_ERROR.parent / f"{module}.rs": marked(RUST_ERROR.parent / f"{module}.rs", "enums",
-                                                      from_header.rust_enums(h, module), "//")
+        **{RUST_ERROR.parent / f"{module}.rs": rust_structs(h, module, marked(
+            RUST_ERROR.parent / f"{module}.rs", "enums", from_header.rust_enums(h, module), "//"))
            for module in sorted({spec.module for spec in from_header.RUST_ENUMS.values()}) if module != "report"},
-        RUST_REPORT: between_markers(RUST_REPORT, "// generated: fields", "// generated: end fields",
-                                     from_header.rust_record_fields(h),
-                                     marked(RUST_REPORT, "enums", from_header.rust_enums(h, "report"), "//")),
+        RUST_ERROR.parent / "ledger.rs": rust_structs(h, "ledger"),
+        RUST_REPORT: rust_structs(h, "report", between_markers(
+            RUST_REPORT, "// generated: fields", "// generated: end fields", from_header.rust_record_fields(h),
+            marked(RUST_REPORT, "enums", from_header.rust_enums(h, "report"), "//"))),
     }
 
 

@@ -240,15 +240,6 @@ impl Context {
         self.with_options(options, |context, options| unsafe {
             sys::dxt_calibrate(context, options, words, trials, &mut c)
         })?;
-        Ok(Calibration {
-            words: c.words,
-            trials: c.trials,
-            keep_mean: c.keep_mean,
-            keep_median: c.keep_median,
-            keep_max: c.keep_max,
-            distinct_mean: c.distinct_mean,
-            distinct_median: c.distinct_median,
-            distinct_max: c.distinct_max,
-        })
+        Ok(Calibration::from_raw(&c))
     }
 }

@@ -111,15 +111,36 @@ pub struct LedgerOptions {
 
 /// A scope's totals (`dxt_ledger_totals`).
 #[derive(Clone, Copy, Debug, PartialEq)]
+// generated: LedgerTotals (tools/options/generate.py, from include/dxtext/dxtext.h)
 pub struct LedgerTotals {
     pub cap: f64,
+    /// Sum of the costs of all releases.
     pub spent: f64,
+    /// The part of spent from ANY_INPUTS releases.
     pub spent_any_inputs: f64,
+    /// Releases counted (memoised repeats are not).
     pub releases: u64,
+    /// Outputs in the memo now.
     pub memoised: u64,
     pub memo_capacity: u32,
+    /// Words privatised over all releases.
     pub words: u64,
 }
+
+impl LedgerTotals {
+    pub(crate) fn from_raw(raw: &sys::dxt_ledger_totals) -> LedgerTotals {
+        LedgerTotals {
+            cap: raw.cap,
+            spent: raw.spent,
+            spent_any_inputs: raw.spent_any_inputs,
+            releases: raw.releases,
+            memoised: raw.memoised,
+            memo_capacity: raw.memo_capacity,
+            words: raw.words,
+        }
+    }
+}
+// generated: end LedgerTotals
 
 /// The result of `Ledger::privatize_text`.
 #[derive(Clone, Debug)]
@@ -164,15 +185,7 @@ impl Ledger {
         let mut raw = initialised(sys::dxt_ledger_totals_init);
         // SAFETY: a live handle and an initialised struct the call fills.
         check(unsafe { sys::dxt_ledger_get_totals(self.ptr, &mut raw) })?;
-        Ok(LedgerTotals {
-            cap: raw.cap,
-            spent: raw.spent,
-            spent_any_inputs: raw.spent_any_inputs,
-            releases: raw.releases,
-            memoised: raw.memoised,
-            memo_capacity: raw.memo_capacity,
-            words: raw.words,
-        })
+        Ok(LedgerTotals::from_raw(&raw))
     }
 
     /// The ledger's anchor now, read from the file: store its `to_bytes()`

@@ -44,7 +44,7 @@ mod report;
 pub use context::Context;
 pub use error::{Error, ErrorKind, Result};
 pub use ledger::{Ledger, LedgerAnchor, LedgerOptions, LedgerRelease, LedgerTotals};
-pub use model::{default_model_path, Geometry, Model, ModelInfo};
+pub use model::{default_model_path, Geometry, Model, ModelInfo, Quantization};
 pub use options::{Mechanism, Options, OutputSet, Policy, Preset, ReleaseShape, Sampler, Search, TokenClass};
 pub use report::{Bound, Calibration, LocalDiagnostics, Metric, OutputKind, ReleaseKind, ReleaseRecord, RngMode};
 

@@ -43,20 +43,62 @@ impl Geometry {
         }
     }
 }
+
+/// The C API's `dxt_quantization`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quantization {
+    /// `DXT_QUANT_F32`.
+    F32,
+    /// `DXT_QUANT_F16`.
+    F16,
+    /// `DXT_QUANT_INT8`: int8 with one f32 scale per row.
+    Int8,
+    /// `DXT_QUANT_UNKNOWN`, or a value this crate does not know (a newer library).
+    Unknown,
+}
+
+impl Quantization {
+    pub(crate) fn from_raw(raw: sys::dxt_quantization) -> Quantization {
+        match raw {
+            sys::DXT_QUANT_F32 => Quantization::F32,
+            sys::DXT_QUANT_F16 => Quantization::F16,
+            sys::DXT_QUANT_INT8 => Quantization::Int8,
+            _ => Quantization::Unknown,
+        }
+    }
+}
 // generated: end enums
 
 /// Facts about a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// generated: ModelInfo (tools/options/generate.py, from include/dxtext/dxtext.h)
 pub struct ModelInfo {
     pub format_major: u32,
     pub format_minor: u32,
     pub dimension: u32,
     pub vocabulary_size: u32,
     pub geometry: Geometry,
-    /// The vocabulary is lowercase; lookups fold case.
+    pub quantization: Quantization,
+    /// Vocabulary is lowercase; lookups fold case.
     pub lowercase: bool,
     pub has_frequencies: bool,
 }
+
+impl ModelInfo {
+    pub(crate) fn from_raw(raw: &sys::dxt_model_info) -> ModelInfo {
+        ModelInfo {
+            format_major: raw.format_major,
+            format_minor: raw.format_minor,
+            dimension: raw.dimension,
+            vocabulary_size: raw.vocabulary_size,
+            geometry: Geometry::from_raw(raw.geometry),
+            quantization: Quantization::from_raw(raw.quantization),
+            lowercase: raw.lowercase,
+            has_frequencies: raw.has_frequencies,
+        }
+    }
+}
+// generated: end ModelInfo
 
 /// The C handle.
 pub(crate) struct ModelHandle {
@@ -177,15 +219,7 @@ impl Model {
         let mut raw = initialised(sys::dxt_model_info_init);
         // SAFETY: live handle, initialised struct.
         check(unsafe { sys::dxt_model_get_info(self.handle.ptr, &mut raw) })?;
-        Ok(ModelInfo {
-            format_major: raw.format_major,
-            format_minor: raw.format_minor,
-            dimension: raw.dimension,
-            vocabulary_size: raw.vocabulary_size,
-            geometry: Geometry::from_raw(raw.geometry),
-            lowercase: raw.lowercase,
-            has_frequencies: raw.has_frequencies,
-        })
+        Ok(ModelInfo::from_raw(&raw))
     }
 
     /// SHA-256 of the model file: its fingerprint in release records.

@@ -112,7 +112,6 @@ impl Bound {
     }
 }
 
-///
 /// The C API's `dxt_rng_mode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -358,13 +357,38 @@ impl LocalDiagnostics {
 /// (Feyisetan et al. 2020): N_w (how often a word survives) and S_w (how
 /// many distinct words it becomes) over a sample of vocabulary words.
 #[derive(Clone, Copy, Debug, PartialEq)]
+// generated: Calibration (tools/options/generate.py, from include/dxtext/dxtext.h)
 pub struct Calibration {
+    /// Words sampled.
     pub words: u32,
+    /// Privatisations per word.
     pub trials: u32,
+    /// N_w: fraction of trials in which w came back unchanged.
     pub keep_mean: f64,
+    /// N_w: fraction of trials in which w came back unchanged.
     pub keep_median: f64,
+    /// N_w: fraction of trials in which w came back unchanged.
     pub keep_max: f64,
+    /// S_w: number of distinct outputs in the trials.
     pub distinct_mean: f64,
+    /// S_w: number of distinct outputs in the trials.
     pub distinct_median: f64,
+    /// S_w: number of distinct outputs in the trials.
     pub distinct_max: f64,
 }
+
+impl Calibration {
+    pub(crate) fn from_raw(raw: &sys::dxt_calibration) -> Calibration {
+        Calibration {
+            words: raw.words,
+            trials: raw.trials,
+            keep_mean: raw.keep_mean,
+            keep_median: raw.keep_median,
+            keep_max: raw.keep_max,
+            distinct_mean: raw.distinct_mean,
+            distinct_median: raw.distinct_median,
+            distinct_max: raw.distinct_max,
+        }
+    }
+}
+// generated: end Calibration

@@ -7,7 +7,8 @@
 use std::path::PathBuf;
 
 use dxtext::{
-    Context, ErrorKind, Geometry, LocalDiagnostics, Mechanism, Model, Options, Policy, Sampler, Search, TokenClass,
+    Context, ErrorKind, Geometry, LocalDiagnostics, Mechanism, Model, Options, Policy, Quantization, Sampler, Search,
+    TokenClass,
 };
 
 fn golden_path() -> PathBuf {
@@ -23,6 +24,7 @@ fn opens_the_default_model() {
     let model = default_model();
     let info = model.info().unwrap();
     assert_eq!(info.geometry, Geometry::Euclidean);
+    assert_ne!(info.quantization, Quantization::Unknown);
     assert!(info.vocabulary_size > 1000, "{:?}", info);
     assert!(info.dimension > 0);
     let index = model.lookup("house").unwrap();

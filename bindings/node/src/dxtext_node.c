@@ -1,21 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dxtext for Node.js: a plain C N-API addon over the public C header only.
- * lib/index.js is the JavaScript interface; this file gives it handles
- * (externals), synchronous calls for single words, and promise-returning
- * calls run on the libuv thread pool (napi_async_work) for texts, bags,
- * SynTF and calibration.
+ * lib/index.js is the JavaScript interface, over the shared classes of
+ * shared.js (createApi), which check the arguments before they get here.
+ * This file gives them handles (externals), synchronous calls for models
+ * and ledgers, and promise-returning calls run on the libuv thread pool
+ * (napi_async_work) for words, texts, bags, SynTF and calibration. The
+ * addon can also be required on its own: a bad argument then gives a plain
+ * error, never a crash, as the types of values are checked before they are
+ * read, and so are integer ranges and the NUL characters of the strings
+ * the library reads up to their first NUL.
  *
- * Lifetimes: a model box is shared by its JavaScript handle and every
- * context made from it, and freed (with the aligned copy of a model opened
- * from a buffer) when the last of them lets go. A context box is used by one
- * call at a time: an asynchronous call marks it busy until it completes,
- * and holds a reference to its JavaScript handle so it is not collected.
- * All reference counting happens on the JavaScript thread.
+ * Lifetimes: a handle is an external of a box, type-tagged with its kind. A
+ * model box is shared by its JavaScript handle and every context made from
+ * it, and freed (with the aligned copy of a model opened from a buffer)
+ * when the last of them lets go. A context or a ledger is used by one call
+ * at a time: an asynchronous call marks it busy until it completes, and
+ * holds a reference to its JavaScript handle so it is not collected. All
+ * reference counting happens on the JavaScript thread.
  */
 #define NAPI_VERSION 8
 #include <node_api.h>
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,405 +34,283 @@
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* An Error with .status (number); its message is the library's, as it is
-   (dxt_last_error_message is the whole message), or the status's text when
-   there is none. lib/index.js makes it the typed error of its status, with
-   .code (the status's C name). */
-static napi_value make_error(napi_env env, dxt_status status, const char *detail) {
-  char message[1024];
-  napi_value msg, error, status_value;
-  if (detail != NULL && detail[0] != '\0')
-    snprintf(message, sizeof message, "%s", detail);
-  else
-    snprintf(message, sizeof message, "%s", dxt_status_string(status));
-  napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &msg);
-  napi_create_error(env, NULL, msg, &error);
-  napi_create_int32(env, status, &status_value);
-  napi_set_named_property(env, error, "status", status_value);
+/* An Error with .status (number) and the message (the status's text when it
+   is empty). lib/index.js makes it the typed error of its status, with .code
+   (the status's C name). */
+static napi_value make_error(napi_env env, dxt_status status, const char *message) {
+  napi_value text, error, code;
+  napi_create_string_utf8(env, message[0] != '\0' ? message : dxt_status_string(status), NAPI_AUTO_LENGTH, &text);
+  napi_create_error(env, NULL, text, &error);
+  napi_create_int32(env, status, &code);
+  napi_set_named_property(env, error, "status", code);
   return error;
 }
 
-/* Throws for a failed dxtext call on this thread; returns 1 if it threw. */
-static int throw_status(napi_env env, dxt_status status) {
+/* Throws make_error(status, the message printf writes of format), unless an
+   exception is pending already (a helper or a failed N-API call threw one).
+   Returns NULL, for `return throw_error(...)`. */
+static void *throw_error(napi_env env, dxt_status status, const char *format, ...) {
+  char message[1024];
+  va_list args;
+  bool pending = false;
+  napi_is_exception_pending(env, &pending);
+  if (pending) return NULL;
+  va_start(args, format);
+  vsnprintf(message, sizeof message, format, args);
+  va_end(args);
+  napi_throw(env, make_error(env, status, message));
+  return NULL;
+}
+
+/* Throws for a failed dxtext call on this thread, with the library's message
+   as it is (dxt_last_error_message is the whole message); returns 1 if the
+   status is a failure. */
+static int check(napi_env env, dxt_status status) {
   if (status == DXT_OK) return 0;
-  napi_throw(env, make_error(env, status, dxt_last_error_message()));
+  throw_error(env, status, "%s", dxt_last_error_message());
   return 1;
 }
 
-static void throw_argument(napi_env env, const char *message) {
-  napi_throw(env, make_error(env, DXT_E_INVALID_ARGUMENT, message));
+/* calloc of at least one byte, which throws OUT_OF_MEMORY when it fails. */
+static void *alloc(napi_env env, size_t count, size_t size) {
+  void *p = calloc(count > 0 ? count : 1, size);
+  return p != NULL ? p : throw_error(env, DXT_E_OUT_OF_MEMORY, "out of memory");
 }
-
-/* Returns NULL from the calling function when an N-API call fails (an
-   exception is then pending). */
-#define NAPI_CALL(env, call)                                         \
-  do {                                                               \
-    if ((call) != napi_ok) {                                         \
-      bool pending_ = false;                                         \
-      napi_is_exception_pending((env), &pending_);                   \
-      if (!pending_) throw_argument((env), "invalid argument type"); \
-      return NULL;                                                   \
-    }                                                                \
-  } while (0)
 
 /* ------------------------------------------------------------------------ */
 /* Handles                                                                   */
 /* ------------------------------------------------------------------------ */
 
-typedef struct model_box {
-  dxt_model *model; /* NULL once closed */
-  void *buffer;     /* aligned copy for models opened from memory */
-  int refs;         /* the JavaScript handle + one per context */
-} model_box;
+/* The kinds of handle, each with its type tag: a handle of another kind (or
+   an external of another addon) is refused, not misread. */
+enum kind { MODEL, CONTEXT, LEDGER, OUTPUT_SET };
+static const char *const KIND_NAMES[] = {"model", "privatizer", "ledger", "output set"};
+static const napi_type_tag KIND_TAGS[] = {{0x64787465787431b5ULL, 0x9c2e41d07a6f5301ULL},
+                                          {0x64787465787431b5ULL, 0x9c2e41d07a6f5302ULL},
+                                          {0x64787465787431b5ULL, 0x9c2e41d07a6f5303ULL},
+                                          {0x64787465787431b5ULL, 0x9c2e41d07a6f5304ULL}};
 
-typedef struct context_box {
-  dxt_context *context; /* NULL once destroyed */
-  model_box *model;
-  int busy; /* an asynchronous call is running */
-} context_box;
+/* What a handle holds. */
+typedef struct box {
+  enum kind kind;
+  void *object;      /* the dxt_model, dxt_context, dxt_ledger or dxt_output_set; NULL once closed */
+  struct box *model; /* a context's model, which it holds a reference to */
+  void *buffer;      /* a model opened from memory: the aligned copy of the bytes it reads */
+  int refs;          /* the handle, and for a model each context made from it */
+  int busy;          /* a context or a ledger: the asynchronous calls using it */
+} box;
 
-static void model_release(model_box *m) {
-  if (--m->refs > 0) return;
-  dxt_model_close(m->model);
-  free(m->buffer);
-  free(m);
+static void close_object(enum kind kind, void *object) {
+  switch (kind) {
+    case MODEL: dxt_model_close(object); break; /* its contexts keep their own reference */
+    case CONTEXT: dxt_context_destroy(object); break;
+    case LEDGER: dxt_ledger_close(object); break;
+    case OUTPUT_SET: dxt_output_set_free(object); break;
+  }
 }
 
-static void model_finalize(napi_env env, void *data, void *hint) {
-  model_box *m = (model_box *)data;
-  (void)env, (void)hint;
-  /* The handle's reference: close the caller's model reference now. */
-  dxt_model_close(m->model);
-  m->model = NULL;
-  model_release(m);
+/* Drops a reference to the box: the last one frees it. */
+static void box_release(box *b) {
+  if (--b->refs > 0) return;
+  free(b->buffer);
+  free(b);
 }
 
-static void context_destroy_box(context_box *c) {
-  if (c->context == NULL) return;
-  dxt_context_destroy(c->context);
-  c->context = NULL;
-  model_release(c->model);
+/* Closes the box's object now (once), and a context's model reference. */
+static void box_close(box *b) {
+  if (b->object == NULL) return;
+  close_object(b->kind, b->object);
+  b->object = NULL;
+  if (b->model != NULL) box_release(b->model);
 }
 
-static void context_finalize(napi_env env, void *data, void *hint) {
-  context_box *c = (context_box *)data;
-  (void)env, (void)hint;
-  context_destroy_box(c);
-  free(c);
+static void box_finalize(napi_env env, void *data, void *hint) {
+  box_close((box *)data);
+  box_release((box *)data);
 }
 
-static napi_value wrap_model(napi_env env, dxt_model *model, void *buffer) {
-  napi_value out;
-  model_box *m = (model_box *)calloc(1, sizeof *m);
-  if (m == NULL) {
-    dxt_model_close(model);
+/* A new handle of `kind` owning object (and buffer); a context's holds a
+   reference to its model's box. When that fails, the object and buffer are
+   freed and NULL returned after throwing. */
+static napi_value wrap(napi_env env, enum kind kind, void *object, void *buffer, box *model) {
+  napi_value handle;
+  box *b = (box *)alloc(env, 1, sizeof *b);
+  if (b == NULL) {
+    close_object(kind, object);
     free(buffer);
-    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
     return NULL;
   }
-  m->model = model;
-  m->buffer = buffer;
-  m->refs = 1;
-  if (napi_create_external(env, m, model_finalize, NULL, &out) != napi_ok) {
-    model_finalize(env, m, NULL);
-    return NULL;
+  b->kind = kind;
+  b->object = object;
+  b->buffer = buffer;
+  b->model = model;
+  b->refs = 1;
+  if (model != NULL) model->refs++;
+  if (napi_create_external(env, b, box_finalize, NULL, &handle) != napi_ok) {
+    box_finalize(env, b, NULL);
+    return throw_error(env, DXT_E_INTERNAL, "cannot make a %s handle", KIND_NAMES[kind]);
   }
-  return out;
+  if (napi_type_tag_object(env, handle, &KIND_TAGS[kind]) != napi_ok) {
+    box_close(b); /* the handle's finalizer frees the box */
+    return throw_error(env, DXT_E_INTERNAL, "cannot make a %s handle", KIND_NAMES[kind]);
+  }
+  return handle;
 }
 
-static model_box *get_model(napi_env env, napi_value v) {
+/* The box of a handle of `kind`, open and not busy; NULL after throwing. */
+static box *unwrap(napi_env env, napi_value handle, enum kind kind) {
+  napi_valuetype type = napi_undefined;
+  bool tagged = false;
   void *data = NULL;
-  napi_valuetype t;
-  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external || napi_get_value_external(env, v, &data) != napi_ok) {
-    throw_argument(env, "not a model handle");
-    return NULL;
-  }
-  if (((model_box *)data)->model == NULL) {
-    throw_argument(env, "the model is closed");
-    return NULL;
-  }
-  return (model_box *)data;
-}
-
-static context_box *get_context(napi_env env, napi_value v) {
-  void *data = NULL;
-  napi_valuetype t;
-  context_box *c;
-  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external || napi_get_value_external(env, v, &data) != napi_ok) {
-    throw_argument(env, "not a privatizer handle");
-    return NULL;
-  }
-  c = (context_box *)data;
-  if (c->context == NULL) {
-    throw_argument(env, "the privatizer is closed");
-    return NULL;
-  }
-  if (c->busy) {
-    throw_argument(env, "the privatizer is running an asynchronous call; use one privatizer per concurrent call");
-    return NULL;
-  }
-  return c;
+  box *b;
+  napi_typeof(env, handle, &type);
+  if (type != napi_external || napi_check_object_type_tag(env, handle, &KIND_TAGS[kind], &tagged) != napi_ok ||
+      !tagged || napi_get_value_external(env, handle, &data) != napi_ok)
+    return throw_error(env, DXT_E_INVALID_ARGUMENT, "not a %s handle", KIND_NAMES[kind]);
+  b = (box *)data;
+  if (b->object == NULL) return throw_error(env, DXT_E_INVALID_ARGUMENT, "the %s is closed", KIND_NAMES[kind]);
+  if (b->busy > 0)
+    return throw_error(env, DXT_E_INVALID_ARGUMENT, "the %s is running an asynchronous call; await it first",
+                       KIND_NAMES[kind]);
+  return b;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Arguments                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* A malloc'd UTF-8 copy of a JavaScript string, with its length. */
+/* argv[0, n) of a call (undefined for those not given) and, unless data is
+   NULL, the number its function was made with; 0 after throwing. */
+static int get_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n, int *data) {
+  void *d = NULL;
+  if (napi_get_cb_info(env, info, &n, argv, NULL, &d) != napi_ok) {
+    throw_error(env, DXT_E_INTERNAL, "cannot read the arguments");
+    return 0;
+  }
+  if (data != NULL) *data = (int)(intptr_t)d;
+  return 1;
+}
+
+/* get_args, and the box of argv[0], a handle of `kind` (NULL after throwing). */
+static box *handle_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n, enum kind kind) {
+  return get_args(env, info, argv, n, NULL) ? unwrap(env, argv[0], kind) : NULL;
+}
+
+/* Whether v is neither undefined nor null. */
+static bool given(napi_env env, napi_value v) {
+  napi_valuetype type = napi_undefined;
+  napi_typeof(env, v, &type);
+  return type != napi_undefined && type != napi_null;
+}
+
+/* object[name], when it is given. */
+static bool get_property(napi_env env, napi_value object, const char *name, napi_value *v) {
+  return napi_get_named_property(env, object, name, v) == napi_ok && given(env, *v);
+}
+
+/* A malloc'd NUL-terminated UTF-8 copy of a string, and its length. Without
+   length it is a string the library reads up to its first NUL: one with a
+   NUL inside is refused ("user\0day1" would be the scope "user"). NULL after
+   throwing. */
 static char *get_string(napi_env env, napi_value v, size_t *length, const char *what) {
   size_t n = 0;
   char *s;
-  napi_valuetype t;
-  if (napi_typeof(env, v, &t) != napi_ok || t != napi_string) {
-    char message[128];
-    snprintf(message, sizeof message, "%s must be a string", what);
-    throw_argument(env, message);
-    return NULL;
-  }
-  napi_get_value_string_utf8(env, v, NULL, 0, &n);
-  s = (char *)malloc(n + 1);
-  if (s == NULL) {
-    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
-    return NULL;
-  }
+  if (napi_get_value_string_utf8(env, v, NULL, 0, &n) != napi_ok)
+    return throw_error(env, DXT_E_INVALID_ARGUMENT, "%s must be a string", what);
+  if ((s = (char *)alloc(env, n + 1, 1)) == NULL) return NULL;
   napi_get_value_string_utf8(env, v, s, n + 1, &n);
-  if (length != NULL) *length = n;
+  if (length != NULL) {
+    *length = n;
+  } else if (strlen(s) != n) {
+    free(s);
+    return throw_error(env, DXT_E_INVALID_ARGUMENT, "%s contains a NUL character", what);
+  }
   return s;
 }
 
-static int get_property(napi_env env, napi_value object, const char *name, napi_value *out) {
-  bool has = false;
-  napi_valuetype t;
-  if (napi_has_named_property(env, object, name, &has) != napi_ok || !has) return 0;
-  if (napi_get_named_property(env, object, name, out) != napi_ok) return 0;
-  if (napi_typeof(env, *out, &t) != napi_ok || t == napi_undefined || t == napi_null) return 0;
-  return 1;
+static void free_words(char **words, uint32_t count) {
+  uint32_t i;
+  for (i = 0; words != NULL && i < count; ++i) free(words[i]);
+  free(words);
 }
 
-static int get_double_property(napi_env env, napi_value object, const char *name, double *out) {
-  napi_value v;
-  if (!get_property(env, object, name, &v)) return 1;
-  if (napi_get_value_double(env, v, out) != napi_ok) {
-    char message[128];
-    snprintf(message, sizeof message, "options.%s must be a number", name);
-    throw_argument(env, message);
-    return 0;
+/* The strings of an array, in an array of *count C strings (get_string: a NUL
+   inside is refused); NULL after throwing. Freed with free_words. */
+static char **get_words(napi_env env, napi_value array, uint32_t *count, const char *what) {
+  uint32_t i;
+  char **words;
+  if (napi_get_array_length(env, array, count) != napi_ok)
+    return throw_error(env, DXT_E_INVALID_ARGUMENT, "%s must be an array of strings", what);
+  if ((words = (char **)alloc(env, *count, sizeof *words)) == NULL) return NULL;
+  for (i = 0; i < *count; ++i) {
+    napi_value word;
+    if (napi_get_element(env, array, i, &word) != napi_ok || (words[i] = get_string(env, word, NULL, what)) == NULL) {
+      free_words(words, i);
+      return throw_error(env, DXT_E_INVALID_ARGUMENT, "%s must be an array of strings", what);
+    }
   }
-  return 1;
+  return words;
 }
 
-/* A JavaScript number that must be an integer in [0, 2^32): N-API's own
+/* A number that must be an integer in [0, 2^32): N-API's own
    napi_get_value_uint32 wraps instead (2**32 + 3 becomes 3, -1 becomes
-   2^32 - 1), so a caller's mistake would run a different call. Throws and
-   returns 0 otherwise. */
-static int get_u32_value(napi_env env, napi_value v, const char *name, uint32_t *out) {
-  double d = 0;
+   2^32 - 1), so a caller's mistake would run a different call. 0 after
+   throwing. */
+static int get_u32(napi_env env, napi_value v, const char *what, uint32_t *out) {
+  double d = -1;
   if (napi_get_value_double(env, v, &d) != napi_ok || !(d >= 0 && d <= 4294967295.0) || d != (double)(uint32_t)d) {
-    char message[128];
-    snprintf(message, sizeof message, "%s must be an integer in [0, 2^32)", name);
-    throw_argument(env, message);
+    throw_error(env, DXT_E_INVALID_ARGUMENT, "%s must be an integer in [0, 2^32)", what);
     return 0;
   }
   *out = (uint32_t)d;
   return 1;
 }
 
-static int get_u32_property(napi_env env, napi_value object, const char *name, uint32_t *out) {
-  napi_value v;
-  char qualified[96];
-  if (!get_property(env, object, name, &v)) return 1;
-  snprintf(qualified, sizeof qualified, "options.%s", name);
-  return get_u32_value(env, v, qualified, out);
-}
-
-/* The options of one call: a dxt_options handle (which owns the
-   placeholder text and output word set the struct points to) and its
-   struct, passed to the call as the library made it: a copy would be of
-   the size of the header this addon was compiled with, shorter than the
-   struct_size a newer library writes in it. Freed when the call is over. */
-typedef struct options_copy {
-  const dxt_privatize_options *options;
-  dxt_options *handle;
-} options_copy;
-
-static void options_release(napi_env env, options_copy *o) {
-  (void)env;
-  dxt_options_destroy(o->handle);
-  o->handle = NULL;
-}
-
-/* An output vocabulary handle (outputSetCreate): freed by the finalizer. */
-static void output_set_finalize(napi_env env, void *data, void *hint) {
-  (void)env, (void)hint;
-  dxt_output_set_free((dxt_output_set *)data);
-}
-
-/* One [name, value] pair of the options, passed to the library by name: the
-   value a string (dxt_options_set) or an array of strings (a word list,
-   dxt_options_set_words). lib/index.js makes the pairs; the library checks
-   names and values. */
-static int set_option(napi_env env, dxt_options *handle, napi_value pair) {
-  napi_value v;
-  napi_valuetype t;
-  bool is_array = false;
-  char *name, *text;
-  int ok;
-  if (napi_get_element(env, pair, 0, &v) != napi_ok || (name = get_string(env, v, NULL, "option name")) == NULL)
-    return 0;
-  if (napi_get_element(env, pair, 1, &v) != napi_ok || napi_typeof(env, v, &t) != napi_ok) {
-    free(name);
+/* The bytes of a Uint8Array (or Buffer); 0 after throwing. */
+static int get_bytes(napi_env env, napi_value v, const uint8_t **data, size_t *length, const char *what) {
+  napi_typedarray_type type;
+  void *bytes = NULL;
+  if (napi_get_typedarray_info(env, v, &type, length, &bytes, NULL, NULL) != napi_ok || type != napi_uint8_array) {
+    throw_error(env, DXT_E_INVALID_ARGUMENT, "%s must be a Uint8Array", what);
     return 0;
   }
-  napi_is_array(env, v, &is_array);
-  if (is_array) {
-    uint32_t count = 0, i;
-    char **words;
-    napi_get_array_length(env, v, &count);
-    words = (char **)calloc(count > 0 ? count : 1, sizeof *words);
-    ok = words != NULL;
-    for (i = 0; ok && i < count; ++i) {
-      napi_value w;
-      ok = napi_get_element(env, v, i, &w) == napi_ok && (words[i] = get_string(env, w, NULL, "a word")) != NULL;
-    }
-    if (ok) ok = !throw_status(env, dxt_options_set_words(handle, name, (const char *const *)words, count));
-    for (i = 0; words != NULL && i < count; ++i) free(words[i]);
-    free(words);
-  } else {
-    text = get_string(env, v, NULL, name);
-    ok = text != NULL && !throw_status(env, dxt_options_set(handle, name, text));
-    free(text);
-  }
-  free(name);
-  return ok;
-}
-
-/* Reads the options, an array of [name, value] pairs, for a call on the
-   context's model. */
-static int get_options(napi_env env, const context_box *c, napi_value pairs, options_copy *out) {
-  uint32_t count = 0, i;
-  bool is_array = false;
-  memset(out, 0, sizeof *out);
-  if (napi_is_array(env, pairs, &is_array) != napi_ok || !is_array) {
-    throw_argument(env, "options must be an array of [name, value] pairs");
-    return 0;
-  }
-  if (throw_status(env, dxt_options_create(c->model->model, &out->handle))) return 0;
-  napi_get_array_length(env, pairs, &count);
-  for (i = 0; i < count; ++i) {
-    napi_value pair;
-    if (napi_get_element(env, pairs, i, &pair) != napi_ok || !set_option(env, out->handle, pair)) return 0;
-  }
-  out->options = dxt_options_get(out->handle);
+  *data = (const uint8_t *)bytes;
   return 1;
 }
 
-/* outputSetCreate(model, words) -> output set handle */
-static napi_value output_set_create(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2], out;
-  model_box *m;
-  bool is_array = false;
-  uint32_t n = 0, i;
-  char **words;
-  dxt_output_set *set = NULL;
-  dxt_status s = DXT_OK;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((m = get_model(env, argv[0])) == NULL) return NULL;
-  if (napi_is_array(env, argv[1], &is_array) != napi_ok || !is_array) {
-    throw_argument(env, "the output words must be an array of strings");
-    return NULL;
-  }
-  napi_get_array_length(env, argv[1], &n);
-  words = (char **)calloc(n == 0 ? 1 : n, sizeof *words);
-  if (words == NULL) {
-    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
-    return NULL;
-  }
-  for (i = 0; i < n; ++i) {
-    napi_value w;
-    size_t length = 0;
-    if (napi_get_element(env, argv[1], i, &w) != napi_ok ||
-        (words[i] = get_string(env, w, &length, "an output word")) == NULL)
-      break;
-    if (strlen(words[i]) != length) {
-      free(words[i]);
-      words[i] = NULL;
-      throw_argument(env, "an output word contains a NUL character");
-      break;
-    }
-  }
-  if (i == n) s = dxt_output_set_create(m->model, (const char *const *)words, n, &set);
-  {
-    uint32_t k;
-    for (k = 0; k < n; ++k) free(words[k]);
-  }
-  free(words);
-  if (i != n || throw_status(env, s)) return NULL;
-  if (napi_create_external(env, set, output_set_finalize, NULL, &out) != napi_ok) {
-    dxt_output_set_free(set);
-    return NULL;
-  }
-  return out;
-}
-
-/* Bag entries from [[word, count], ...]: words copied into one block. */
-typedef struct bag_copy {
-  dxt_bag_entry *entries;
-  size_t count;
-  char **words;
-} bag_copy;
-
-static void bag_copy_free(bag_copy *b) {
-  size_t i;
-  if (b->words != NULL)
-    for (i = 0; i < b->count; ++i) free(b->words[i]);
-  free(b->words);
-  free(b->entries);
-  memset(b, 0, sizeof *b);
-}
-
-static int get_bag(napi_env env, napi_value array, bag_copy *out) {
-  bool is_array = false;
-  uint32_t n = 0, i;
-  memset(out, 0, sizeof *out);
-  if (napi_is_array(env, array, &is_array) != napi_ok || !is_array) {
-    throw_argument(env, "the bag must be an array of [word, count] pairs");
+/* The options of a call on a context, from [name, value] pairs (optionPairs
+   of shared.js), each passed to the library by name: a string with
+   dxt_options_set, an array of words with dxt_options_set_words; the library
+   checks names and values. The handle owns the struct the call is then
+   given as the library made it (dxt_options_get): a copy would be of the
+   size of the header this addon was compiled with, shorter than the
+   struct_size a newer library writes in it. 0 after throwing. */
+static int get_options(napi_env env, const box *context, napi_value pairs, dxt_options **out) {
+  uint32_t count = 0, i;
+  if (napi_get_array_length(env, pairs, &count) != napi_ok) {
+    throw_error(env, DXT_E_INVALID_ARGUMENT, "options must be an array of [name, value] pairs");
     return 0;
   }
-  napi_get_array_length(env, array, &n);
-  out->entries = (dxt_bag_entry *)calloc(n == 0 ? 1 : n, sizeof *out->entries);
-  out->words = (char **)calloc(n == 0 ? 1 : n, sizeof *out->words);
-  if (out->entries == NULL || out->words == NULL) {
-    bag_copy_free(out);
-    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
-    return 0;
-  }
-  out->count = n;
-  for (i = 0; i < n; ++i) {
-    napi_value pair, word, count;
-    double c = 0;
-    bool pair_is_array = false;
-    size_t length = 0;
-    if (napi_get_element(env, array, i, &pair) != napi_ok || napi_is_array(env, pair, &pair_is_array) != napi_ok ||
-        !pair_is_array || napi_get_element(env, pair, 0, &word) != napi_ok ||
-        napi_get_element(env, pair, 1, &count) != napi_ok || napi_get_value_double(env, count, &c) != napi_ok) {
-      bag_copy_free(out);
-      throw_argument(env, "each bag entry must be a [word, count] pair");
-      return 0;
-    }
-    if (!(c >= 0 && c <= 9007199254740991.0) || c != (double)(uint64_t)c) {
-      bag_copy_free(out);
-      throw_argument(env, "bag counts must be non-negative integers");
-      return 0;
-    }
-    out->words[i] = get_string(env, word, &length, "a bag word");
-    if (out->words[i] == NULL) {
-      bag_copy_free(out);
-      return 0;
-    }
-    out->entries[i].word = out->words[i];
-    out->entries[i].length = length;
-    out->entries[i].count = (uint64_t)c;
+  if (check(env, dxt_options_create(context->model->object, out))) return 0;
+  for (i = 0; i < count; ++i) {
+    napi_value pair, name_value, value;
+    bool list = false;
+    uint32_t n = 0;
+    char *name = NULL, *text = NULL, **words = NULL;
+    dxt_status s = DXT_OK;
+    int ok = napi_get_element(env, pairs, i, &pair) == napi_ok &&
+             napi_get_element(env, pair, 0, &name_value) == napi_ok &&
+             napi_get_element(env, pair, 1, &value) == napi_ok && napi_is_array(env, value, &list) == napi_ok &&
+             (name = get_string(env, name_value, NULL, "an option's name")) != NULL &&
+             (list ? (words = get_words(env, value, &n, name)) != NULL
+                   : (text = get_string(env, value, NULL, name)) != NULL);
+    if (ok && list) s = dxt_options_set_words(*out, name, (const char *const *)words, n);
+    if (ok && !list) s = dxt_options_set(*out, name, text);
+    free(name);
+    free(text);
+    free_words(words, n);
+    if (!ok) throw_error(env, DXT_E_INVALID_ARGUMENT, "options must be an array of [name, value] pairs");
+    if (!ok || check(env, s)) return 0;
   }
   return 1;
 }
@@ -433,6 +318,12 @@ static int get_bag(napi_env env, napi_value array, bag_copy *out) {
 /* ------------------------------------------------------------------------ */
 /* Results                                                                   */
 /* ------------------------------------------------------------------------ */
+
+static napi_value string_value(napi_env env, const char *s, size_t length) {
+  napi_value v;
+  napi_create_string_utf8(env, s, length, &v);
+  return v;
+}
 
 static void set_number(napi_env env, napi_value object, const char *name, double value) {
   napi_value v;
@@ -447,17 +338,20 @@ static void set_boolean(napi_env env, napi_value object, const char *name, bool 
 }
 
 /* @p bytes as lowercase hex, or null when @p bytes is NULL. */
-static void set_hex(napi_env env, napi_value object, const char *name, const uint8_t *bytes, size_t size) {
+static napi_value hex_value(napi_env env, const uint8_t *bytes, size_t size) {
   char hex[2 * 64 + 1];
   size_t i;
   napi_value v;
   if (bytes == NULL || size > 64) {
     napi_get_null(env, &v);
-  } else {
-    for (i = 0; i < size; ++i) snprintf(hex + 2 * i, 3, "%02x", bytes[i]);
-    napi_create_string_utf8(env, hex, 2 * size, &v);
+    return v;
   }
-  napi_set_named_property(env, object, name, v);
+  for (i = 0; i < size; ++i) snprintf(hex + 2 * i, 3, "%02x", bytes[i]);
+  return string_value(env, hex, 2 * size);
+}
+
+static void set_hex(napi_env env, napi_value object, const char *name, const uint8_t *bytes, size_t size) {
+  napi_set_named_property(env, object, name, hex_value(env, bytes, size));
 }
 
 // generated: structs (tools/options/generate.py, from include/dxtext/dxtext.h)
@@ -523,15 +417,13 @@ static void set_ledger_totals_fields(napi_env env, napi_value o, const dxt_ledge
 /* The record's fields by their camelCase names, and its JSON: shared.js's
    recordOf names the enumerations' values. */
 static napi_value record_object(napi_env env, const dxt_release_record *r) {
-  napi_value o, v;
+  napi_value o;
   char json[4096];
   size_t required = 0;
   napi_create_object(env, &o);
   set_record_fields(env, o, r);
-  if (dxt_release_record_to_json(r, json, sizeof json, &required) == DXT_OK) {
-    napi_create_string_utf8(env, json, required - 1, &v);
-    napi_set_named_property(env, o, "json", v);
-  }
+  if (dxt_release_record_to_json(r, json, sizeof json, &required) == DXT_OK)
+    napi_set_named_property(env, o, "json", string_value(env, json, required - 1));
   return o;
 }
 
@@ -554,10 +446,8 @@ static napi_value diagnostics_object(napi_env env, const dxt_local_diagnostics *
   napi_set_named_property(env, o, "counts", counts);
   set_number(env, o, "wordsPrivatized", (double)d->words_privatized);
   set_number(env, o, "wordsLeaked", (double)d->words_leaked);
-  if (dxt_local_diagnostics_to_json(d, json, sizeof json, &required) == DXT_OK) {
-    napi_create_string_utf8(env, json, required - 1, &v);
-    napi_set_named_property(env, o, "json", v);
-  }
+  if (dxt_local_diagnostics_to_json(d, json, sizeof json, &required) == DXT_OK)
+    napi_set_named_property(env, o, "json", string_value(env, json, required - 1));
   return o;
 }
 
@@ -566,11 +456,10 @@ static napi_value bag_array(napi_env env, const dxt_bag *bag) {
   size_t i;
   napi_create_array_with_length(env, bag->size, &array);
   for (i = 0; i < bag->size; ++i) {
-    napi_value pair, word, count;
+    napi_value pair, count;
     napi_create_array_with_length(env, 2, &pair);
-    napi_create_string_utf8(env, bag->entries[i].word, bag->entries[i].length, &word);
     napi_create_double(env, (double)bag->entries[i].count, &count);
-    napi_set_element(env, pair, 0, word);
+    napi_set_element(env, pair, 0, string_value(env, bag->entries[i].word, bag->entries[i].length));
     napi_set_element(env, pair, 1, count);
     napi_set_element(env, array, (uint32_t)i, pair);
   }
@@ -581,293 +470,184 @@ static napi_value bag_array(napi_env env, const dxt_bag *bag) {
 /* Models                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static napi_value model_open(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  char *path;
-  bool verify = false;
+/* A handle of the model in the file at path, or else in the length bytes at
+   copy (from the heap, whose alignment, at least 8, is what
+   dxt_model_open_memory needs; the model then keeps them, and they are
+   freed here on failure). verify: check every section's SHA-256 too. */
+static napi_value open_model(napi_env env, const char *path, void *copy, size_t length, napi_value verify) {
   dxt_model_open_options options;
   dxt_model *model = NULL;
+  bool digests = false;
   dxt_status s;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  path = get_string(env, argv[0], NULL, "path");
-  if (path == NULL) return NULL;
-  if (argc > 1) napi_get_value_bool(env, argv[1], &verify);
+  napi_get_value_bool(env, verify, &digests); /* false when not a boolean */
   dxt_model_open_options_init(&options);
-  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
-  s = dxt_model_open_file(path, &options, &model);
+  options.flags = digests ? DXT_OPEN_VERIFY_DIGESTS : 0;
+  if (path != NULL)
+    s = dxt_model_open_file(path, &options, &model);
+  else
+    s = dxt_model_open_memory(copy, length, &options, &model);
+  if (!check(env, s)) return wrap(env, MODEL, model, copy, NULL);
+  free(copy);
+  return NULL;
+}
+
+/* modelOpen(path, verify) -> model handle */
+static napi_value model_open(napi_env env, napi_callback_info info) {
+  napi_value argv[2], out = NULL;
+  char *path = get_args(env, info, argv, 2, NULL) ? get_string(env, argv[0], NULL, "the path") : NULL;
+  if (path != NULL) out = open_model(env, path, NULL, 0, argv[1]);
   free(path);
-  if (throw_status(env, s)) return NULL;
-  return wrap_model(env, model, NULL);
+  return out;
 }
 
+/* modelFromBuffer(bytes, verify) -> model handle, of a copy of the bytes */
 static napi_value model_from_buffer(napi_env env, napi_callback_info info) {
-  size_t argc = 2, length = 0;
   napi_value argv[2];
-  void *data = NULL, *copy;
-  bool is_buffer = false, verify = false;
-  dxt_model_open_options options;
-  dxt_model *model = NULL;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  napi_is_typedarray(env, argv[0], &is_buffer);
-  if (is_buffer) {
-    napi_typedarray_type type;
-    size_t count = 0, offset = 0;
-    napi_value arraybuffer;
-    NAPI_CALL(env, napi_get_typedarray_info(env, argv[0], &type, &count, &data, &arraybuffer, &offset));
-    if (type != napi_uint8_array) {
-      throw_argument(env, "the model must be a Uint8Array, Buffer or ArrayBuffer");
-      return NULL;
-    }
-    length = count;
-  } else {
-    napi_is_arraybuffer(env, argv[0], &is_buffer);
-    if (!is_buffer) {
-      throw_argument(env, "the model must be a Uint8Array, Buffer or ArrayBuffer");
-      return NULL;
-    }
-    NAPI_CALL(env, napi_get_arraybuffer_info(env, argv[0], &data, &length));
-  }
-  if (argc > 1) napi_get_value_bool(env, argv[1], &verify);
-  /* An 8-byte aligned copy that the model keeps (malloc aligns to 16). */
-  copy = malloc(length == 0 ? 1 : length);
-  if (copy == NULL) {
-    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+  const uint8_t *data = NULL;
+  size_t length = 0;
+  void *copy;
+  if (!get_args(env, info, argv, 2, NULL) || !get_bytes(env, argv[0], &data, &length, "the model") ||
+      (copy = alloc(env, length, 1)) == NULL)
     return NULL;
-  }
   if (length > 0) memcpy(copy, data, length);
-  dxt_model_open_options_init(&options);
-  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
-  if (throw_status(env, dxt_model_open_memory(copy, length, &options, &model))) {
-    free(copy);
-    return NULL;
-  }
-  return wrap_model(env, model, copy);
+  return open_model(env, NULL, copy, length, argv[1]);
 }
 
-/* Closes the handle's model reference now instead of at garbage collection.
-   Contexts made from it keep working. */
-static napi_value model_close(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
+/* modelClose(model), contextClose(context), ledgerClose(ledger): the object
+   freed now instead of at garbage collection (a model's privatizers keep
+   working); the function's number is the kind of handle. */
+static napi_value close_handle(napi_env env, napi_callback_info info) {
   napi_value argv[1];
-  void *data = NULL;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  NAPI_CALL(env, napi_get_value_external(env, argv[0], &data));
-  {
-    model_box *m = (model_box *)data;
-    dxt_model_close(m->model);
-    m->model = NULL; /* the finalizer's dxt_model_close(NULL) is a no-op */
-  }
+  int kind = 0;
+  box *b = get_args(env, info, argv, 1, &kind) ? unwrap(env, argv[0], (enum kind)kind) : NULL;
+  if (b != NULL) box_close(b);
   return NULL;
 }
 
 static napi_value model_info(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1], o;
-  model_box *m;
+  box *m = handle_args(env, info, argv, 1, MODEL);
   dxt_model_info i;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((m = get_model(env, argv[0])) == NULL) return NULL;
   dxt_model_info_init(&i);
-  if (throw_status(env, dxt_model_get_info(m->model, &i))) return NULL;
+  if (m == NULL || check(env, dxt_model_get_info(m->object, &i))) return NULL;
   napi_create_object(env, &o);
   set_model_info_fields(env, o, &i);
   return o;
 }
 
 static napi_value model_fingerprint(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1], out;
-  model_box *m;
+  napi_value argv[1];
+  box *m = handle_args(env, info, argv, 1, MODEL);
   uint8_t digest[32];
-  char hex[65];
-  int i;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((m = get_model(env, argv[0])) == NULL) return NULL;
-  if (throw_status(env, dxt_model_fingerprint(m->model, digest))) return NULL;
-  for (i = 0; i < 32; ++i) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-  napi_create_string_utf8(env, hex, 64, &out);
-  return out;
+  if (m == NULL || check(env, dxt_model_fingerprint(m->object, digest))) return NULL;
+  return hex_value(env, digest, 32);
 }
 
 static napi_value model_lookup(napi_env env, napi_callback_info info) {
-  size_t argc = 2, length = 0;
   napi_value argv[2], out;
-  model_box *m;
-  char *word;
+  box *m = handle_args(env, info, argv, 2, MODEL);
+  size_t length = 0;
   uint32_t index = 0;
+  char *word = m != NULL ? get_string(env, argv[1], &length, "word") : NULL;
   dxt_status s;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((m = get_model(env, argv[0])) == NULL) return NULL;
-  if ((word = get_string(env, argv[1], &length, "word")) == NULL) return NULL;
-  s = dxt_model_lookup(m->model, word, length, &index);
+  if (word == NULL) return NULL;
+  s = dxt_model_lookup(m->object, word, length, &index);
   free(word);
-  if (throw_status(env, s)) return NULL;
+  if (check(env, s)) return NULL;
   napi_create_uint32(env, index, &out);
   return out;
 }
 
 static napi_value model_word(napi_env env, napi_callback_info info) {
-  size_t argc = 2, length = 0;
-  napi_value argv[2], out;
-  model_box *m;
+  napi_value argv[2];
+  box *m = handle_args(env, info, argv, 2, MODEL);
   uint32_t index = 0;
   const char *word = NULL;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((m = get_model(env, argv[0])) == NULL) return NULL;
-  if (!get_u32_value(env, argv[1], "index", &index)) return NULL;
-  if (throw_status(env, dxt_model_word(m->model, index, &word, &length))) return NULL;
-  napi_create_string_utf8(env, word, length, &out);
-  return out;
+  size_t length = 0;
+  if (m == NULL || !get_u32(env, argv[1], "index", &index) ||
+      check(env, dxt_model_word(m->object, index, &word, &length)))
+    return NULL;
+  return string_value(env, word, length);
 }
 
+/* outputSetCreate(model, words) -> output set handle (which lib/index.js
+   keeps: the library checks the words, the calls take them by name) */
+static napi_value output_set_create(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  box *m = handle_args(env, info, argv, 2, MODEL);
+  uint32_t n = 0;
+  char **words = m != NULL ? get_words(env, argv[1], &n, "an output word") : NULL;
+  dxt_output_set *set = NULL;
+  dxt_status s;
+  if (words == NULL) return NULL;
+  s = dxt_output_set_create(m->object, (const char *const *)words, n, &set);
+  free_words(words, n);
+  return check(env, s) ? NULL : wrap(env, OUTPUT_SET, set, NULL, NULL);
+}
+
+/* defaultModelPath(geometry): a path longer than PATH_MAX (4096 on Linux)
+   opens no file: INPUT_TOO_LARGE. */
 static napi_value default_model_path(napi_env env, napi_callback_info info) {
-  size_t argc = 1, required = 0;
-  napi_value argv[1], out = NULL;
-  uint32_t geometry = 0;
-  char small[1];
-  char *buffer;
-  dxt_status s;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (!get_u32_value(env, argv[0], "geometry", &geometry)) return NULL;
-  s = dxt_default_model_path(geometry, small, 0, &required);
-  if (s != DXT_E_INPUT_TOO_LARGE && throw_status(env, s)) return NULL;
-  buffer = (char *)malloc(required);
-  if (buffer == NULL) return NULL;
-  s = dxt_default_model_path(geometry, buffer, required, &required);
-  if (!throw_status(env, s)) napi_create_string_utf8(env, buffer, required - 1, &out);
-  free(buffer);
-  return s == DXT_OK ? out : NULL;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Contexts and synchronous calls                                            */
-/* ------------------------------------------------------------------------ */
-
-static napi_value context_create(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2], out;
-  model_box *m;
-  context_box *c;
-  dxt_context_options options;
-  const dxt_context_options *options_ptr = NULL;
-  dxt_context *context = NULL;
-  dxt_status s;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((m = get_model(env, argv[0])) == NULL) return NULL;
-  dxt_context_options_init(&options);
-  if (argc > 1) {
-    napi_valuetype t;
-    napi_typeof(env, argv[1], &t);
-    if (t != napi_undefined && t != napi_null) {
-      void *seed = NULL;
-      size_t length = 0;
-      bool is_buffer = false;
-      napi_is_buffer(env, argv[1], &is_buffer);
-      if (!is_buffer || napi_get_buffer_info(env, argv[1], &seed, &length) != napi_ok || length != 32) {
-        throw_argument(env, "seed must be a Buffer of 32 bytes");
-        return NULL;
-      }
-      options.rng_mode = DXT_RNG_DETERMINISTIC;
-      memcpy(options.seed, seed, 32);
-      options_ptr = &options;
-    }
-  }
-  s = dxt_context_create(m->model, options_ptr, &context);
-  memset(options.seed, 0, sizeof options.seed);
-  if (throw_status(env, s)) return NULL;
-  c = (context_box *)calloc(1, sizeof *c);
-  if (c == NULL) {
-    dxt_context_destroy(context);
-    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
-    return NULL;
-  }
-  c->context = context;
-  c->model = m;
-  m->refs++;
-  if (napi_create_external(env, c, context_finalize, NULL, &out) != napi_ok) {
-    context_finalize(env, c, NULL);
-    return NULL;
-  }
-  return out;
-}
-
-static napi_value context_close(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  context_box *c;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((c = get_context(env, argv[0])) == NULL) return NULL;
-  context_destroy_box(c);
-  return NULL;
+  uint32_t geometry = 0;
+  char path[4096];
+  size_t required = 0;
+  if (!get_args(env, info, argv, 1, NULL) || !get_u32(env, argv[0], "geometry", &geometry) ||
+      check(env, dxt_default_model_path(geometry, path, sizeof path, &required)))
+    return NULL;
+  return string_value(env, path, required - 1);
 }
 
-/* privatizeWord(context, word, options) -> {text, record, diagnostics} */
-static napi_value privatize_word(napi_env env, napi_callback_info info) {
-  size_t argc = 3, length = 0, out_length = 0;
-  napi_value argv[3], result, v;
-  context_box *c;
-  options_copy o;
-  dxt_release_record record;
-  dxt_local_diagnostics diagnostics;
-  char *word, *out = NULL;
+/* contextCreate(model, seed) -> context handle; seed: 32 bytes, or null
+   (the system generator) */
+static napi_value context_create(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  box *m = handle_args(env, info, argv, 2, MODEL);
+  dxt_context_options options;
+  dxt_context *context = NULL;
+  const uint8_t *seed = NULL;
+  size_t length = 0;
   dxt_status s;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((c = get_context(env, argv[0])) == NULL) return NULL;
-  if ((word = get_string(env, argv[1], &length, "word")) == NULL) return NULL;
-  if (!get_options(env, c, argv[2], &o)) {
-    free(word);
-    options_release(env, &o);
-    return NULL;
+  if (m == NULL) return NULL;
+  dxt_context_options_init(&options);
+  if (given(env, argv[1])) {
+    if (!get_bytes(env, argv[1], &seed, &length, "seed")) return NULL;
+    if (length != 32) return throw_error(env, DXT_E_INVALID_ARGUMENT, "seed must be 32 bytes");
+    options.rng_mode = DXT_RNG_DETERMINISTIC;
+    memcpy(options.seed, seed, 32);
   }
-  dxt_release_record_init(&record);
-  dxt_local_diagnostics_init(&diagnostics);
-  s = dxt_privatize_word(c->context, o.options, word, length, &out, &out_length, &record, &diagnostics);
-  free(word);
-  options_release(env, &o);
-  if (throw_status(env, s)) return NULL;
-  napi_create_object(env, &result);
-  napi_create_string_utf8(env, out, out_length, &v);
-  dxt_text_free(out);
-  napi_set_named_property(env, result, "text", v);
-  napi_set_named_property(env, result, "record", record_object(env, &record));
-  napi_set_named_property(env, result, "diagnostics", diagnostics_object(env, &diagnostics));
-  return result;
+  s = dxt_context_create(m->object, &options, &context);
+  memset(options.seed, 0, sizeof options.seed);
+  return check(env, s) ? NULL : wrap(env, CONTEXT, context, NULL, m);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Asynchronous calls                                                        */
 /* ------------------------------------------------------------------------ */
 
-enum job_kind { JOB_TEXT, JOB_BAG, JOB_SYNTF, JOB_CALIBRATE, JOB_LEDGER_TEXT };
+enum job_kind { JOB_WORD, JOB_TEXT, JOB_BAG, JOB_SYNTF, JOB_CALIBRATE, JOB_LEDGER_TEXT };
 
-/* A privacy ledger handle; busy while an asynchronous call uses it. */
-typedef struct ledger_box {
-  dxt_ledger *ledger; /* NULL once closed */
-  int busy;
-} ledger_box;
-
+/* A call run on the thread pool: its inputs, read on the JavaScript thread;
+   its outputs, made into the promise's value back on it. */
 typedef struct job {
   enum job_kind kind;
   napi_async_work work;
   napi_deferred deferred;
-  napi_ref context_ref; /* keeps the context handle alive */
-  context_box *context;
-  napi_ref ledger_ref; /* JOB_LEDGER_TEXT: keeps the ledger handle alive */
-  ledger_box *ledger;
-  uint32_t ledger_flags;
-  bool memoised;
-  options_copy options;
+  box *context, *ledger;
+  napi_ref refs[2]; /* keep the context's handle and the ledger's alive */
+  dxt_options *options;
   /* inputs */
   char *text;
   size_t text_length;
-  bag_copy bag;
-  uint32_t n_out, words, trials;
+  dxt_bag_entry *bag; /* each word a get_string copy */
+  uint32_t bag_size, n_out, words, trials;
+  bool fresh;
   /* outputs */
   dxt_status status;
   char error[1024];
   char *out_text;
   size_t out_length;
+  bool memoised;
   dxt_bag *out_bag;
   dxt_release_record record;
   dxt_local_diagnostics diagnostics;
@@ -875,74 +655,98 @@ typedef struct job {
 } job;
 
 static void job_free(napi_env env, job *j) {
+  uint32_t i;
   if (j->work != NULL) napi_delete_async_work(env, j->work);
-  if (j->context_ref != NULL) napi_delete_reference(env, j->context_ref);
-  if (j->ledger_ref != NULL) napi_delete_reference(env, j->ledger_ref);
-  options_release(env, &j->options);
+  for (i = 0; i < 2; ++i)
+    if (j->refs[i] != NULL) napi_delete_reference(env, j->refs[i]);
+  for (i = 0; j->bag != NULL && i < j->bag_size; ++i) free((void *)j->bag[i].word);
+  free(j->bag);
   free(j->text);
-  bag_copy_free(&j->bag);
+  dxt_options_destroy(j->options);
   dxt_text_free(j->out_text);
   dxt_bag_free(j->out_bag);
   free(j);
 }
 
+/* The bag of a call, from [[word, count], ...] (bagEntries of shared.js); 0
+   after throwing. */
+static int get_bag(napi_env env, napi_value array, job *j) {
+  uint32_t i;
+  if (napi_get_array_length(env, array, &j->bag_size) != napi_ok ||
+      (j->bag = (dxt_bag_entry *)alloc(env, j->bag_size, sizeof *j->bag)) == NULL) {
+    j->bag_size = 0;
+    throw_error(env, DXT_E_INVALID_ARGUMENT, "the bag must be an array of [word, count] pairs");
+    return 0;
+  }
+  for (i = 0; i < j->bag_size; ++i) {
+    napi_value pair, word, count;
+    double c = -1;
+    dxt_bag_entry *e = &j->bag[i];
+    if (napi_get_element(env, array, i, &pair) != napi_ok || napi_get_element(env, pair, 0, &word) != napi_ok ||
+        napi_get_element(env, pair, 1, &count) != napi_ok || napi_get_value_double(env, count, &c) != napi_ok ||
+        !(c >= 0 && c <= 9007199254740991.0) || c != (double)(uint64_t)c ||
+        (e->word = get_string(env, word, &e->length, "a bag word")) == NULL) {
+      throw_error(env, DXT_E_INVALID_ARGUMENT,
+                  "each bag entry must be a [word, count] pair, the count an integer >= 0");
+      return 0;
+    }
+    e->count = (uint64_t)c;
+  }
+  return 1;
+}
+
 /* On a thread-pool thread: only dxtext calls, no N-API. */
 static void job_execute(napi_env env, void *data) {
   job *j = (job *)data;
-  dxt_context *ctx = j->context->context;
-  (void)env;
+  dxt_context *c = (dxt_context *)j->context->object;
+  const dxt_privatize_options *o = dxt_options_get(j->options);
   switch (j->kind) {
+    case JOB_WORD:
+      j->status =
+          dxt_privatize_word(c, o, j->text, j->text_length, &j->out_text, &j->out_length, &j->record, &j->diagnostics);
+      break;
     case JOB_TEXT:
-      j->status = dxt_privatize_text(ctx, j->options.options, j->text, j->text_length, &j->out_text, &j->out_length,
-                                     &j->record, &j->diagnostics);
+      j->status =
+          dxt_privatize_text(c, o, j->text, j->text_length, &j->out_text, &j->out_length, &j->record, &j->diagnostics);
       break;
     case JOB_BAG:
-      j->status = dxt_privatize_bag(ctx, j->options.options, j->bag.entries, j->bag.count, &j->out_bag, &j->record,
-                                    &j->diagnostics);
+      j->status = dxt_privatize_bag(c, o, j->bag, j->bag_size, &j->out_bag, &j->record, &j->diagnostics);
       break;
     case JOB_SYNTF:
-      j->status = dxt_syntf(ctx, j->options.options, j->bag.entries, j->bag.count, j->n_out, &j->out_bag, &j->record,
-                            &j->diagnostics);
+      j->status = dxt_syntf(c, o, j->bag, j->bag_size, j->n_out, &j->out_bag, &j->record, &j->diagnostics);
       break;
-    case JOB_CALIBRATE: j->status = dxt_calibrate(ctx, j->options.options, j->words, j->trials, &j->calibration); break;
+    case JOB_CALIBRATE: j->status = dxt_calibrate(c, o, j->words, j->trials, &j->calibration); break;
     case JOB_LEDGER_TEXT:
-      j->status = dxt_ledger_privatize_text(j->ledger->ledger, ctx, j->options.options, j->text, j->text_length,
-                                            j->ledger_flags, &j->out_text, &j->out_length, &j->memoised, &j->record,
-                                            &j->diagnostics);
+      j->status =
+          dxt_ledger_privatize_text(j->ledger->object, c, o, j->text, j->text_length, j->fresh ? DXT_LEDGER_FRESH : 0u,
+                                    &j->out_text, &j->out_length, &j->memoised, &j->record, &j->diagnostics);
       break;
   }
   /* The message is thread-local: copy it on this thread. */
   if (j->status != DXT_OK) snprintf(j->error, sizeof j->error, "%s", dxt_last_error_message());
 }
 
-static void job_complete(napi_env env, napi_status napi_result, void *data) {
+static void job_complete(napi_env env, napi_status status, void *data) {
   job *j = (job *)data;
-  napi_value result, v;
-  j->context->busy = 0;
-  if (j->ledger != NULL) j->ledger->busy = 0;
-  if (napi_result != napi_ok || j->status != DXT_OK) {
-    dxt_status s = napi_result != napi_ok ? DXT_E_INTERNAL : j->status;
+  napi_value result;
+  j->context->busy--;
+  if (j->ledger != NULL) j->ledger->busy--;
+  if (status != napi_ok || j->status != DXT_OK) {
     napi_reject_deferred(env, j->deferred,
-                         make_error(env, s, napi_result != napi_ok ? "the asynchronous call was cancelled" : j->error));
+                         status != napi_ok ? make_error(env, DXT_E_INTERNAL, "the asynchronous call was cancelled")
+                                           : make_error(env, j->status, j->error));
     job_free(env, j);
     return;
   }
   napi_create_object(env, &result);
-  switch (j->kind) {
-    case JOB_TEXT:
-    case JOB_LEDGER_TEXT:
-      napi_create_string_utf8(env, j->out_text, j->out_length, &v);
-      napi_set_named_property(env, result, "text", v);
-      if (j->kind == JOB_LEDGER_TEXT) {
-        napi_get_boolean(env, j->memoised, &v);
-        napi_set_named_property(env, result, "memoised", v);
-      }
-      break;
-    case JOB_BAG:
-    case JOB_SYNTF: napi_set_named_property(env, result, "bag", bag_array(env, j->out_bag)); break;
-    case JOB_CALIBRATE: set_calibration_fields(env, result, &j->calibration); break;
-  }
-  if (j->kind != JOB_CALIBRATE) {
+  if (j->kind == JOB_CALIBRATE) {
+    set_calibration_fields(env, result, &j->calibration);
+  } else {
+    if (j->out_bag != NULL)
+      napi_set_named_property(env, result, "bag", bag_array(env, j->out_bag));
+    else
+      napi_set_named_property(env, result, "text", string_value(env, j->out_text, j->out_length));
+    if (j->kind == JOB_LEDGER_TEXT) set_boolean(env, result, "memoised", j->memoised);
     napi_set_named_property(env, result, "record", record_object(env, &j->record));
     napi_set_named_property(env, result, "diagnostics", diagnostics_object(env, &j->diagnostics));
   }
@@ -950,369 +754,192 @@ static void job_complete(napi_env env, napi_status napi_result, void *data) {
   job_free(env, j);
 }
 
-/* Common start of an asynchronous call: argv[0] is the context handle. */
-static job *job_begin(napi_env env, napi_value context_handle, enum job_kind kind) {
-  context_box *c = get_context(env, context_handle);
+/* privatizeWord(context, word, pairs), privatizeText(context, text, pairs),
+   privatizeBag(context, [[word, count], ...], pairs),
+   syntf(context, bag, nOut, pairs), calibrate(context, pairs, words, trials)
+   and ledgerPrivatizeText(ledger, context, text, pairs, fresh), the
+   function's number being the job_kind: the promise of { text or bag,
+   record, diagnostics } (and memoised, of a ledger), or of the calibration's
+   fields. */
+static napi_value job_start(napi_env env, napi_callback_info info) {
+  napi_value argv[5], *args = argv, name, promise;
+  int kind = 0, ok = 1;
   job *j;
-  if (c == NULL) return NULL;
-  j = (job *)calloc(1, sizeof *j);
-  if (j == NULL) {
-    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
-    return NULL;
-  }
-  j->kind = kind;
-  j->context = c;
+  if (!get_args(env, info, argv, 5, &kind) || (j = (job *)alloc(env, 1, sizeof *j)) == NULL) return NULL;
+  j->kind = (enum job_kind)kind;
   dxt_release_record_init(&j->record);
   dxt_local_diagnostics_init(&j->diagnostics);
   dxt_calibration_init(&j->calibration);
-  if (napi_create_reference(env, context_handle, 1, &j->context_ref) != napi_ok) {
-    job_free(env, j);
-    return NULL;
+  if (kind == JOB_LEDGER_TEXT) { /* the ledger, then privatizeText's arguments and fresh */
+    ok = (j->ledger = unwrap(env, argv[0], LEDGER)) != NULL &&
+         napi_create_reference(env, argv[0], 1, &j->refs[1]) == napi_ok;
+    napi_get_value_bool(env, argv[4], &j->fresh); /* false when not a boolean */
+    args++;
   }
-  return j;
-}
-
-static napi_value job_start(napi_env env, job *j) {
-  napi_value promise, name;
-  napi_create_string_utf8(env, "dxtext", NAPI_AUTO_LENGTH, &name);
-  if (napi_create_promise(env, &j->deferred, &promise) != napi_ok ||
+  ok = ok && (j->context = unwrap(env, args[0], CONTEXT)) != NULL &&
+       napi_create_reference(env, args[0], 1, &j->refs[0]) == napi_ok;
+  switch (j->kind) {
+    case JOB_BAG: ok = ok && get_bag(env, args[1], j) && get_options(env, j->context, args[2], &j->options); break;
+    case JOB_SYNTF:
+      ok = ok && get_bag(env, args[1], j) && get_u32(env, args[2], "nOut", &j->n_out) &&
+           get_options(env, j->context, args[3], &j->options);
+      break;
+    case JOB_CALIBRATE:
+      ok = ok && get_options(env, j->context, args[1], &j->options) && get_u32(env, args[2], "words", &j->words) &&
+           get_u32(env, args[3], "trials", &j->trials);
+      break;
+    default: /* a word or a text */
+      ok = ok && (j->text = get_string(env, args[1], &j->text_length, "text")) != NULL &&
+           get_options(env, j->context, args[2], &j->options);
+  }
+  if (!ok || napi_create_string_utf8(env, "dxtext", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_create_promise(env, &j->deferred, &promise) != napi_ok ||
       napi_create_async_work(env, NULL, name, job_execute, job_complete, j, &j->work) != napi_ok ||
       napi_queue_async_work(env, j->work) != napi_ok) {
     job_free(env, j);
-    return NULL;
+    return throw_error(env, DXT_E_INTERNAL, "cannot start the asynchronous call");
   }
-  j->context->busy = 1;
-  if (j->ledger != NULL) j->ledger->busy = 1;
+  j->context->busy++;
+  if (j->ledger != NULL) j->ledger->busy++;
   return promise;
-}
-
-/* privatizeText(context, text, options) -> Promise<{text, record, diagnostics}> */
-static napi_value privatize_text_async(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  job *j;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((j = job_begin(env, argv[0], JOB_TEXT)) == NULL) return NULL;
-  if ((j->text = get_string(env, argv[1], &j->text_length, "text")) == NULL ||
-      !get_options(env, j->context, argv[2], &j->options)) {
-    job_free(env, j);
-    return NULL;
-  }
-  return job_start(env, j);
-}
-
-/* privatizeBag(context, [[word, count], ...], options) -> Promise<{bag, record, diagnostics}> */
-static napi_value privatize_bag_async(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  job *j;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((j = job_begin(env, argv[0], JOB_BAG)) == NULL) return NULL;
-  if (!get_bag(env, argv[1], &j->bag) || !get_options(env, j->context, argv[2], &j->options)) {
-    job_free(env, j);
-    return NULL;
-  }
-  return job_start(env, j);
-}
-
-/* syntf(context, bag, nOut, options) -> Promise<{bag, record, diagnostics}> */
-static napi_value syntf_async(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  job *j;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((j = job_begin(env, argv[0], JOB_SYNTF)) == NULL) return NULL;
-  if (!get_bag(env, argv[1], &j->bag) || !get_u32_value(env, argv[2], "nOut", &j->n_out) ||
-      !get_options(env, j->context, argv[3], &j->options)) {
-    bool pending = false;
-    napi_is_exception_pending(env, &pending);
-    if (!pending) throw_argument(env, "invalid syntf arguments");
-    job_free(env, j);
-    return NULL;
-  }
-  return job_start(env, j);
-}
-
-/* calibrate(context, options, words, trials) -> Promise<{...}> */
-static napi_value calibrate_async(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  job *j;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((j = job_begin(env, argv[0], JOB_CALIBRATE)) == NULL) return NULL;
-  if (!get_options(env, j->context, argv[1], &j->options) || !get_u32_value(env, argv[2], "words", &j->words) ||
-      !get_u32_value(env, argv[3], "trials", &j->trials)) {
-    bool pending = false;
-    napi_is_exception_pending(env, &pending);
-    if (!pending) throw_argument(env, "invalid calibrate arguments");
-    job_free(env, j);
-    return NULL;
-  }
-  return job_start(env, j);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Privacy ledger                                                            */
 /* ------------------------------------------------------------------------ */
 
-static void ledger_finalize(napi_env env, void *data, void *hint) {
-  ledger_box *l = (ledger_box *)data;
-  (void)env, (void)hint;
-  dxt_ledger_close(l->ledger);
-  free(l);
-}
-
-static ledger_box *get_ledger(napi_env env, napi_value v) {
-  void *data = NULL;
-  napi_valuetype t;
-  ledger_box *l;
-  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external || napi_get_value_external(env, v, &data) != napi_ok) {
-    throw_argument(env, "not a ledger handle");
-    return NULL;
-  }
-  l = (ledger_box *)data;
-  if (l->ledger == NULL) {
-    throw_argument(env, "the ledger is closed");
-    return NULL;
-  }
-  if (l->busy) {
-    throw_argument(env, "the ledger is running an asynchronous call; await it first");
-    return NULL;
-  }
-  return l;
-}
-
-/* ledgerOpen(path, scope, {cap, memoCapacity, key, anchor}) -> handle;
-   anchor: a Buffer of DXT_LEDGER_ANCHOR_BYTES */
+/* ledgerOpen(path, scope, {cap, memoCapacity, key, anchor}) -> ledger
+   handle; key and anchor (LedgerAnchor.toBytes()) Uint8Arrays, each of
+   them optional */
 static napi_value ledger_open(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3], out, key_value, anchor_value;
-  char *path, *scope;
-  size_t path_length = 0, scope_length = 0;
+  napi_value argv[3], v, out = NULL;
+  napi_valuetype type = napi_undefined;
+  char *path = NULL, *scope = NULL;
+  const uint8_t *bytes = NULL;
+  size_t length = 0;
   dxt_ledger_options options;
   dxt_ledger_anchor anchor;
   dxt_ledger *ledger = NULL;
-  ledger_box *l;
-  dxt_status s;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((path = get_string(env, argv[0], &path_length, "path")) == NULL) return NULL;
-  if ((scope = get_string(env, argv[1], &scope_length, "scope")) == NULL) {
-    free(path);
-    return NULL;
-  }
-  /* The C call reads both up to their first NUL: "user\0day1" would open
-     the scope "user". */
-  if (strlen(path) != path_length || strlen(scope) != scope_length) {
-    free(path);
-    free(scope);
-    throw_argument(env, "the path or the scope contains a NUL character");
-    return NULL;
-  }
   dxt_ledger_options_init(&options);
-  if (!get_double_property(env, argv[2], "cap", &options.cap) ||
-      !get_u32_property(env, argv[2], "memoCapacity", &options.memo_capacity)) {
-    free(path);
-    free(scope);
-    return NULL;
+  dxt_ledger_anchor_init(&anchor);
+  if (!get_args(env, info, argv, 3, NULL) || (path = get_string(env, argv[0], NULL, "the path")) == NULL ||
+      (scope = get_string(env, argv[1], NULL, "the scope")) == NULL || napi_typeof(env, argv[2], &type) != napi_ok ||
+      type != napi_object) {
+    throw_error(env, DXT_E_INVALID_ARGUMENT, "the ledger's options must be an object");
+    goto done;
   }
-  if (get_property(env, argv[2], "key", &key_value)) {
-    void *key = NULL;
-    size_t length = 0;
-    bool is_buffer = false;
-    napi_is_buffer(env, key_value, &is_buffer);
-    if (!is_buffer || napi_get_buffer_info(env, key_value, &key, &length) != napi_ok) {
-      free(path);
-      free(scope);
-      throw_argument(env, "options.key must be a Buffer");
-      return NULL;
-    }
-    options.key = (const uint8_t *)key;
-    options.key_length = length;
+  if (get_property(env, argv[2], "cap", &v) && napi_get_value_double(env, v, &options.cap) != napi_ok) {
+    throw_error(env, DXT_E_INVALID_ARGUMENT, "options.cap must be a number");
+    goto done;
   }
-  if (get_property(env, argv[2], "anchor", &anchor_value)) {
-    void *bytes = NULL;
-    size_t length = 0;
-    bool is_buffer = false;
-    napi_is_buffer(env, anchor_value, &is_buffer);
-    dxt_ledger_anchor_init(&anchor);
-    if (!is_buffer || napi_get_buffer_info(env, anchor_value, &bytes, &length) != napi_ok) {
-      free(path);
-      free(scope);
-      throw_argument(env, "options.anchor must be a Buffer (LedgerAnchor.toBytes())");
-      return NULL;
-    }
-    s = dxt_ledger_anchor_decode((const uint8_t *)bytes, length, &anchor);
-    if (s != DXT_OK) {
-      free(path);
-      free(scope);
-      throw_status(env, s);
-      return NULL;
-    }
+  if ((get_property(env, argv[2], "memoCapacity", &v) &&
+       !get_u32(env, v, "options.memoCapacity", &options.memo_capacity)) ||
+      (get_property(env, argv[2], "key", &v) && !get_bytes(env, v, &options.key, &options.key_length, "options.key")))
+    goto done;
+  if (get_property(env, argv[2], "anchor", &v)) {
+    if (!get_bytes(env, v, &bytes, &length, "options.anchor") ||
+        check(env, dxt_ledger_anchor_decode(bytes, length, &anchor)))
+      goto done;
     options.anchor = &anchor;
   }
-  s = dxt_ledger_open(path, scope, &options, &ledger);
+  if (!check(env, dxt_ledger_open(path, scope, &options, &ledger))) out = wrap(env, LEDGER, ledger, NULL, NULL);
+done:
   free(path);
   free(scope);
-  if (throw_status(env, s)) return NULL;
-  l = (ledger_box *)calloc(1, sizeof *l);
-  if (l == NULL) {
-    dxt_ledger_close(ledger);
-    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
-    return NULL;
-  }
-  l->ledger = ledger;
-  if (napi_create_external(env, l, ledger_finalize, NULL, &out) != napi_ok) {
-    ledger_finalize(env, l, NULL);
-    return NULL;
-  }
   return out;
 }
 
-static napi_value ledger_close(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  ledger_box *l;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
-  dxt_ledger_close(l->ledger);
-  l->ledger = NULL;
-  return NULL;
-}
-
 static napi_value ledger_set_cap(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value argv[2];
-  ledger_box *l;
+  box *l = handle_args(env, info, argv, 2, LEDGER);
   double cap = 0;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
-  if (napi_get_value_double(env, argv[1], &cap) != napi_ok) {
-    throw_argument(env, "cap must be a number");
-    return NULL;
-  }
-  throw_status(env, dxt_ledger_set_cap(l->ledger, cap));
+  if (l == NULL) return NULL;
+  if (napi_get_value_double(env, argv[1], &cap) != napi_ok)
+    return throw_error(env, DXT_E_INVALID_ARGUMENT, "cap must be a number");
+  check(env, dxt_ledger_set_cap(l->object, cap));
   return NULL;
 }
 
-/* ledgerTotals(handle) -> {cap, spent, spentAnyInputs, releases, memoised, memoCapacity, words} */
+/* ledgerTotals(ledger) -> {cap, spent, spentAnyInputs, releases, memoised, memoCapacity, words} */
 static napi_value ledger_totals(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1], o;
-  ledger_box *l;
+  box *l = handle_args(env, info, argv, 1, LEDGER);
   dxt_ledger_totals t;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
   dxt_ledger_totals_init(&t);
-  if (throw_status(env, dxt_ledger_get_totals(l->ledger, &t))) return NULL;
+  if (l == NULL || check(env, dxt_ledger_get_totals(l->object, &t))) return NULL;
   napi_create_object(env, &o);
   set_ledger_totals_fields(env, o, &t);
   return o;
 }
 
-/* ledgerAnchor(handle) -> a Buffer of DXT_LEDGER_ANCHOR_BYTES */
+/* ledgerAnchor(ledger) -> a Buffer of DXT_LEDGER_ANCHOR_BYTES */
 static napi_value ledger_anchor(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1], out;
-  ledger_box *l;
+  box *l = handle_args(env, info, argv, 1, LEDGER);
   dxt_ledger_anchor a;
   void *data = NULL;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
   dxt_ledger_anchor_init(&a);
-  if (throw_status(env, dxt_ledger_get_anchor(l->ledger, &a))) return NULL;
-  NAPI_CALL(env, napi_create_buffer(env, DXT_LEDGER_ANCHOR_BYTES, &data, &out));
-  if (throw_status(env, dxt_ledger_anchor_encode(&a, (uint8_t *)data, DXT_LEDGER_ANCHOR_BYTES))) return NULL;
-  return out;
+  if (l == NULL || check(env, dxt_ledger_get_anchor(l->object, &a))) return NULL;
+  if (napi_create_buffer(env, DXT_LEDGER_ANCHOR_BYTES, &data, &out) != napi_ok)
+    return throw_error(env, DXT_E_OUT_OF_MEMORY, "out of memory");
+  return check(env, dxt_ledger_anchor_encode(&a, (uint8_t *)data, DXT_LEDGER_ANCHOR_BYTES)) ? NULL : out;
 }
 
+/* ledgerJson(ledger) -> the scope as `dxtext ledger` prints it */
 static napi_value ledger_json(napi_env env, napi_callback_info info) {
-  size_t argc = 1, required = 0;
-  napi_value argv[1], out;
-  ledger_box *l;
-  char *buffer;
-  dxt_status s;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
-  s = dxt_ledger_to_json(l->ledger, NULL, 0, &required);
-  if (s != DXT_E_INPUT_TOO_LARGE && throw_status(env, s)) return NULL;
-  if ((buffer = (char *)malloc(required)) == NULL) {
-    napi_throw(env, make_error(env, DXT_E_OUT_OF_MEMORY, "out of memory"));
+  napi_value argv[1], out = NULL;
+  box *l = handle_args(env, info, argv, 1, LEDGER);
+  size_t required = 0;
+  char *json;
+  dxt_status s = l != NULL ? dxt_ledger_to_json(l->object, NULL, 0, &required) : DXT_OK;
+  if (l == NULL || (s != DXT_E_INPUT_TOO_LARGE && check(env, s)) || (json = (char *)alloc(env, required, 1)) == NULL)
     return NULL;
-  }
-  s = dxt_ledger_to_json(l->ledger, buffer, required, &required);
-  if (throw_status(env, s)) {
-    free(buffer);
-    return NULL;
-  }
-  napi_create_string_utf8(env, buffer, NAPI_AUTO_LENGTH, &out);
-  free(buffer);
+  if (!check(env, dxt_ledger_to_json(l->object, json, required, &required)))
+    out = string_value(env, json, NAPI_AUTO_LENGTH);
+  free(json);
   return out;
-}
-
-/* ledgerPrivatizeText(ledger, context, text, options, fresh)
-   -> Promise<{text, memoised, record, diagnostics}> */
-static napi_value ledger_privatize_text_async(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
-  ledger_box *l;
-  job *j;
-  bool fresh = false;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if ((l = get_ledger(env, argv[0])) == NULL) return NULL;
-  if ((j = job_begin(env, argv[1], JOB_LEDGER_TEXT)) == NULL) return NULL;
-  if (argc > 4) napi_get_value_bool(env, argv[4], &fresh);
-  j->ledger_flags = fresh ? DXT_LEDGER_FRESH : 0u;
-  if (napi_create_reference(env, argv[0], 1, &j->ledger_ref) != napi_ok ||
-      (j->text = get_string(env, argv[2], &j->text_length, "text")) == NULL ||
-      !get_options(env, j->context, argv[3], &j->options)) {
-    job_free(env, j);
-    return NULL;
-  }
-  j->ledger = l;
-  return job_start(env, j);
 }
 
 static napi_value version_string(napi_env env, napi_callback_info info) {
-  napi_value out;
-  (void)info;
-  napi_create_string_utf8(env, dxt_version_string(), NAPI_AUTO_LENGTH, &out);
-  return out;
+  return string_value(env, dxt_version_string(), NAPI_AUTO_LENGTH);
 }
 
 NAPI_MODULE_INIT() {
   static const struct {
     const char *name;
     napi_callback function;
+    int data; /* the kind of handle of close_handle, the job_kind of job_start */
   } functions[] = {
-      {"versionString", version_string},
-      {"modelOpen", model_open},
-      {"modelFromBuffer", model_from_buffer},
-      {"modelClose", model_close},
-      {"modelInfo", model_info},
-      {"modelFingerprint", model_fingerprint},
-      {"modelLookup", model_lookup},
-      {"modelWord", model_word},
-      {"outputSetCreate", output_set_create},
-      {"defaultModelPath", default_model_path},
-      {"contextCreate", context_create},
-      {"contextClose", context_close},
-      {"privatizeWord", privatize_word},
-      {"privatizeText", privatize_text_async},
-      {"privatizeBag", privatize_bag_async},
-      {"syntf", syntf_async},
-      {"calibrate", calibrate_async},
-      {"ledgerOpen", ledger_open},
-      {"ledgerClose", ledger_close},
-      {"ledgerSetCap", ledger_set_cap},
-      {"ledgerTotals", ledger_totals},
-      {"ledgerAnchor", ledger_anchor},
-      {"ledgerJson", ledger_json},
-      {"ledgerPrivatizeText", ledger_privatize_text_async},
+      {"versionString", version_string, 0},
+      {"modelOpen", model_open, 0},
+      {"modelFromBuffer", model_from_buffer, 0},
+      {"modelClose", close_handle, MODEL},
+      {"modelInfo", model_info, 0},
+      {"modelFingerprint", model_fingerprint, 0},
+      {"modelLookup", model_lookup, 0},
+      {"modelWord", model_word, 0},
+      {"outputSetCreate", output_set_create, 0},
+      {"defaultModelPath", default_model_path, 0},
+      {"contextCreate", context_create, 0},
+      {"contextClose", close_handle, CONTEXT},
+      {"privatizeWord", job_start, JOB_WORD},
+      {"privatizeText", job_start, JOB_TEXT},
+      {"privatizeBag", job_start, JOB_BAG},
+      {"syntf", job_start, JOB_SYNTF},
+      {"calibrate", job_start, JOB_CALIBRATE},
+      {"ledgerOpen", ledger_open, 0},
+      {"ledgerClose", close_handle, LEDGER},
+      {"ledgerSetCap", ledger_set_cap, 0},
+      {"ledgerTotals", ledger_totals, 0},
+      {"ledgerAnchor", ledger_anchor, 0},
+      {"ledgerJson", ledger_json, 0},
+      {"ledgerPrivatizeText", job_start, JOB_LEDGER_TEXT},
   };
   size_t i;
   for (i = 0; i < sizeof functions / sizeof functions[0]; ++i) {
     napi_value f;
-    if (napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].function, NULL, &f) != napi_ok ||
+    if (napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].function,
+                             (void *)(intptr_t)functions[i].data, &f) != napi_ok ||
         napi_set_named_property(env, exports, functions[i].name, f) != napi_ok)
       return NULL;
   }

@@ -62,6 +62,31 @@ test('the preset names are the table\'s', () => {
   assert.deepEqual(dxtext.PRESET_NAMES, PRESETS.map((p) => p.name));
 });
 
+// The addon on its own, as `require` gives it: handles of another kind and
+// arguments of the wrong type are refused with an error, never misread.
+test('the addon refuses bad arguments', async () => {
+  const root = process.env.DXTEXT_NODE_PACKAGE || path.join(__dirname, '..');
+  const addon = require([process.env.DXTEXT_NODE_ADDON, path.join(root, 'build', 'dxtext.node'),
+    path.join(root, 'prebuilds', `${process.platform}-${process.arch}`, 'dxtext.node')].find((f) => f && fs.existsSync(f)));
+  const handle = addon.modelOpen(dxtext.Model.defaultPath(), false);
+  const context = addon.contextCreate(handle, null);
+  assert.throws(() => addon.modelInfo(context), /^Error: not a model handle$/);
+  const bad = [undefined, null, -1, 2 ** 32, 1.5, 'a\0b', {}, [[1, 2]], [['epsilon', ['a\0']]], new Float64Array(4), handle, context];
+  for (const [name, fn] of Object.entries(addon).filter(([name]) => !name.endsWith('Close'))) {
+    for (const value of bad) {
+      for (const args of [[value], [handle, value], [context, value, value, value], [value, context, 'war', [], false]]) {
+        try {
+          await fn(...args);
+        } catch (error) {
+          assert.ok(error instanceof Error, name);
+        }
+      }
+    }
+  }
+  addon.contextClose(context);
+  assert.throws(() => addon.contextClose(context), /the privatizer is closed/);
+});
+
 // The API's tests and the conformance suite (tests/conformance/cases.json) of both JavaScript packages, on this one.
 apiTests({ dxtext, openModel: () => dxtext.Model.openDefault() });
 conformanceTests({ dxtext });

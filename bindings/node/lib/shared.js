@@ -394,11 +394,13 @@ function live(owner, what) {
   return owner[HANDLE];
 }
 
-// Closes `owner`: close(its handle) the first time, nothing after.
+// Closes `owner`: close(its handle) the first time, nothing after; returns
+// what that close returned (undefined, or of a worker's backend a promise).
 function closeHandle(owner, close) {
   const handle = owner[HANDLE];
   owner[HANDLE] = null;
-  if (handle !== null) close(handle);
+  if (handle !== null) owner._closing = close(handle);
+  return owner._closing;
 }
 
 // Runs start() once the calls queued on `owner` (a Privatizer or a Ledger)
@@ -417,7 +419,8 @@ function enqueue(owner, start) {
 // libraryVersion } (a package's Ledger extends this one with setCap and what
 // else is its own). The backend's functions take and give the package's own
 // handles and raw values, and throw the errors of errorFor; those marked
-// async may return a promise instead (rejected with them).
+// async may return a promise instead (rejected with them), and so may the
+// close functions (close() then returns it: a worker's, connectWorker).
 //
 //   versionString()                                   async: "major.minor.patch"
 //   modelOpen(path, verify)                           async: a model handle: the .dxe file at path (verify: check
@@ -427,8 +430,9 @@ function enqueue(owner, start) {
 //   modelFingerprint(model)                           async: 64 hex digits
 //   modelLookup(model, word), modelWord(model, index) async: an index, a word
 //   modelClose(model)                                 (its privatizers and output sets keep the model)
-//   outputSetCreate(model, words), outputSetClose(set)
-//   contextCreate(model, seed), contextClose(context) a dxt_context: seed 32 bytes, or null (the system generator)
+//   outputSetCreate(model, words)                     async: an output set handle; outputSetClose(set)
+//   contextCreate(model, seed), contextClose(context) a dxt_context: seed 32 bytes, or null (the system generator);
+//                                                       a worker's: a promise of one, which its calls await
 //   privatizeWord(context, word, pairs, diagnostics)  async: { text, record, diagnostics }: pairs as optionPairs
 //   privatizeText(context, text, pairs, diagnostics)    gives them, record recordOf's values, diagnostics
 //                                                       diagnosticsOf's (when `diagnostics` is true)
@@ -539,12 +543,12 @@ function createApi(backend) {
         throw invalid('outputWords must be an OutputSet or an array of strings');
       }
       if (words.some((w) => w.includes('\0'))) throw invalid('an output word contains a NUL character');
-      return new OutputSet(CREATE, this, backend.outputSetCreate(this._handle(), words), words);
+      return new OutputSet(CREATE, this, await backend.outputSetCreate(this._handle(), words), words);
     }
 
     /** Release the model now (privatizers and output sets made from it keep working). Closing twice is fine. */
     close() {
-      closeHandle(this, backend.modelClose);
+      return closeHandle(this, backend.modelClose);
     }
   }
 
@@ -572,7 +576,7 @@ function createApi(backend) {
 
     /** Free the set (calls already running finish with it). Closing twice is fine. */
     close() {
-      closeHandle(this, backend.outputSetClose);
+      return closeHandle(this, backend.outputSetClose);
     }
   }
 
@@ -675,7 +679,7 @@ function createApi(backend) {
     /** Destroy the random state (after the pending calls finish). Closing twice is fine. */
     async close() {
       await this._tail;
-      closeHandle(this, backend.contextClose);
+      return closeHandle(this, backend.contextClose);
     }
   }
 
@@ -746,7 +750,7 @@ function createApi(backend) {
     /** Release the ledger (after the pending calls finish); its bytes stay where they are. Closing twice is fine. */
     async close() {
       await this._tail;
-      closeHandle(this, backend.ledgerClose);
+      return closeHandle(this, backend.ledgerClose);
     }
   }
 

@@ -399,9 +399,14 @@ export interface WorkerDxtext {
   libraryVersion(): Promise<string>;
   terminate(): void;
 }
-/** What a worker runs, by kind of object. */
+/** The methods of a worker's Model and Privatizer whose work runs in the worker. */
 export const WORKER_METHODS: Readonly<{ model: readonly string[]; privatizer: readonly string[] }>;
 /** dxtext in `worker` (a Worker running dxtext-wasm/worker.js). */
 export function connectWorker(worker: Worker): WorkerDxtext;
 /** A module worker running dxtext-wasm/worker.js, connected (browsers). */
 export function createWorker(): WorkerDxtext;
+/** Answers connectWorker's calls in a worker: what dxtext-wasm/worker.js runs, given the worker's global scope. */
+export function serveWorker(scope: {
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  postMessage(message: unknown): void;
+}): void;

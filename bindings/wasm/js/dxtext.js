@@ -880,45 +880,28 @@ export class Ledger extends api.Ledger {
 }
 
 // --------------------------------------------------------------------------
-// Web Workers: the same API, with the work done in a worker.
+// Web Workers: the same API, with the backend's calls made in a worker.
 
-/** What a worker runs, by kind of object (each returns a promise there too). */
+// The calls of the backend that a worker answers (serveWorker); the
+// OPENERS take no handle.
+const OPENERS = ['versionString', 'modelOpen', 'modelFromBuffer', 'modelOpenDefault'];
+const WORKER_CALLS = new Set([...OPENERS, 'modelFingerprint', 'modelLookup', 'modelWord', 'modelClose',
+  'outputSetCreate', 'outputSetClose', 'contextCreate', 'contextClose', 'privatizeWord', 'privatizeText',
+  'privatizeBag', 'syntf', 'calibrate']);
+
+/** The methods of a worker's Model and Privatizer whose work runs in the worker (each returns a promise). */
 export const WORKER_METHODS = Object.freeze({
   model: Object.freeze(['fingerprint', 'lookup', 'has', 'word']),
   privatizer: Object.freeze(['privatizeText', 'privatizeWord', 'privatizeBag', 'syntf', 'calibrate']),
 });
 
-// An options object for postMessage: OutputSet proxies become their handles.
-function remoteOptions(options) {
-  if (options === null || typeof options !== 'object' || !(options.outputWords instanceof RemoteOutputSet)) return options;
-  return { ...options, outputWords: { outputSetHandle: options.outputWords._handle } };
-}
-
-class RemoteOutputSet {
-  constructor(send, { handle, words }) {
-    this._send = send;
-    this._handle = handle;
-    this.words = Object.freeze([...words]);
-    this.closed = false;
-  }
-
-  get size() {
-    return this.words.length;
-  }
-
-  close() {
-    if (this.closed) return Promise.resolve();
-    this.closed = true;
-    return this._send('close', [this._handle]);
-  }
-}
-
 /**
  * The dxtext API of a worker (a Worker running dxtext-wasm/worker.js, e.g.
  * `new Worker(new URL('dxtext-wasm/worker.js', import.meta.url), { type: 'module' })`):
  * { Model, Privatizer, libraryVersion, terminate }, with the same methods,
- * options and results as this module's; calls run one after another in the
- * worker, off the calling thread, and close() returns a promise.
+ * options and results as this module's (the same classes, over a backend
+ * whose calls are messages to the worker); calls run one after another in
+ * the worker, off the calling thread, and close() returns a promise.
  */
 export function connectWorker(worker) {
   let next = 1;
@@ -935,67 +918,67 @@ export function connectWorker(worker) {
     for (const waiting of pending.values()) waiting.reject(error);
     pending.clear();
   });
-  const send = (method, args, transfer = []) =>
-    new Promise((resolve, reject) => {
+  // A handle is the worker's { id } of the object (a model's with its info),
+  // or for a privatizer, whose constructor cannot wait, a promise of it.
+  const call = (method) => async (...args) => {
+    const handle = OPENERS.includes(method) ? undefined : (await args.shift()).id;
+    return new Promise((resolve, reject) => {
       const id = next++;
       pending.set(id, { resolve, reject });
-      worker.postMessage({ id, method, args }, transfer);
+      worker.postMessage({ id, method, handle, args });
     });
-
-  class RemoteModel {
-    constructor({ handle, info, path }) {
-      this._handle = handle;
-      this.info = info;
-      this.path = path;
-      this.closed = false;
-      for (const method of WORKER_METHODS.model) this[method] = (...args) => send('call', [handle, method, args]);
-    }
-
-    get size() {
-      return this.info.vocabularySize;
-    }
-
-    async outputSet(words) {
-      return new RemoteOutputSet(send, await send('outputSet', [this._handle, words]));
-    }
-
-    close() {
-      if (this.closed) return Promise.resolve();
-      this.closed = true;
-      return send('close', [this._handle]);
-    }
-  }
-
-  class RemotePrivatizer {
-    constructor(model, { seed } = {}) {
-      if (!(model instanceof RemoteModel)) throw invalid('a Privatizer needs a Model');
-      this.model = model;
-      this._handle = send('privatizer', [model._handle, seed === undefined ? null : seed]);
-      this._handle.catch(() => {});
-      for (const method of WORKER_METHODS.privatizer) {
-        this[method] = async (...args) => {
-          const handle = await this._handle;
-          return send('call', [handle, method, args.map(remoteOptions)]);
-        };
-      }
-    }
-
-    async close() {
-      return send('close', [await this._handle]);
-    }
-  }
-
-  const opened = async (kind, args) => new RemoteModel(await send('model', [kind, args]));
-  return {
-    Model: {
-      open: (path, options) => opened('open', [path, options]),
-      fromBuffer: (data, options) => opened('fromBuffer', [data, options]),
-      openDefault: (geometry, options) => opened('openDefault', [geometry, options]),
-    },
-    Privatizer: RemotePrivatizer,
-    libraryVersion: () => send('version', []),
-    terminate: () => worker.terminate(),
   };
+  const remote = Object.fromEntries([...WORKER_CALLS].map((method) => [method, call(method)]));
+  remote.modelInfo = (model) => model.info;
+  remote.contextCreate = (...args) => {
+    const context = call('contextCreate')(...args);
+    context.catch(() => {}); // the privatizer's calls reject with its error
+    return context;
+  };
+  const { Model, Privatizer, libraryVersion } = createApi(remote);
+  return { Model, Privatizer, libraryVersion, terminate: () => worker.terminate() };
+}
+
+/**
+ * Serves connectWorker in a worker (worker.js calls it with the worker's
+ * global scope): a message { id, method, handle, args } is a call of this
+ * module's backend on the object numbered `handle`, answered { id, result }
+ * or { id, error: { status, message, name } }; calls run one after another,
+ * in order. The objects a call opens are numbered: { id } ({ id, info } for
+ * a model).
+ */
+export function serveWorker(scope) {
+  const objects = new Map();
+  let nextHandle = 1;
+  const keep = (object) => {
+    objects.set(nextHandle, object);
+    return { id: nextHandle++ };
+  };
+  const keepModel = (box) => ({ ...keep(box), info: backend.modelInfo(box) });
+  const opened = {
+    modelOpen: keepModel,
+    modelFromBuffer: keepModel,
+    modelOpenDefault: ({ handle, path }) => ({ handle: keepModel(handle), path }),
+    outputSetCreate: keep,
+    contextCreate: keep,
+  };
+  let queue = Promise.resolve();
+  scope.addEventListener('message', ({ data }) => {
+    const { id, method, handle, args = [] } = data || {};
+    queue = queue.then(async () => {
+      try {
+        if (!WORKER_CALLS.has(method)) throw invalid(`unknown request '${method}'`);
+        if (!OPENERS.includes(method) && !objects.has(handle)) throw invalid('the object is closed');
+        const target = OPENERS.includes(method) ? [] : [objects.get(handle)];
+        const result = await backend[method](...target, ...args);
+        if (method.endsWith('Close')) objects.delete(handle);
+        scope.postMessage({ id, result: opened[method] ? opened[method](result) : result });
+      } catch (e) {
+        const status = typeof e?.status === 'number' ? e.status : undefined;
+        scope.postMessage({ id, error: { status, message: String(e && e.message), name: e && e.name } });
+      }
+    });
+  });
 }
 
 /** A module worker running dxtext-wasm/worker.js, connected (browsers). */

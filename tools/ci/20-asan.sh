@@ -17,7 +17,12 @@ $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config binutils libssl-dev libeigen3-dev doctest-dev python3 unicode-data >/dev/null
 
+# -O1 -g1 (line tables: enough for the reports' stack traces) rather than
+# RelWithDebInfo's -O2 -g: the sanitizers' usual level, and it compiles the
+# tree in about half the time (test_abi.cpp 62 s against 153 s,
+# mahalanobis_mechanism.cpp 19 s against 36 s, test_ledger.cpp 16 s against 36 s).
 cmake -S . -B build-ci/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DDXT_SANITIZE=address,undefined -DDXT_BUILD_BENCH=OFF >/dev/null
 cmake --build build-ci/asan -j"$(nproc)"
 

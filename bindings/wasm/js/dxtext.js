@@ -27,12 +27,11 @@
  * docs/bindings/wasm.md.
  */
 
-
 import createDxtextCore from './dxtext_core.js';
 import { DEFAULT_MODEL } from './default_model.js';
 import {
   ACTIONS, TOKEN_CLASSES, Status, DxtextError, ANCHOR_BYTES, LedgerAnchor, RECORD_FIELDS, bytesOf, createApi, enqueue,
-  errorFor, invalid, ledgerSettings, sameBytes,
+  errorFor, invalid, sameBytes,
 } from './shared.js';
 
 // Status, the error classes, errorFor and the constants are tools/options/js_shared.js's, the same as the Node.js
@@ -56,38 +55,41 @@ function isNode() {
   return typeof process === 'object' && !!process.versions && typeof process.versions.node === 'string';
 }
 
-// The fields of a struct read whole by readFields, in the form of
-// RECORD_FIELDS (generated for the release record), from 'c_name:kind ...'
-// (no kind: a uint32_t, or a pointer or size_t of wasm32).
+// The fields of a struct, in the form of RECORD_FIELDS (generated for the
+// release record), from 'c_name:kind ...': kind u32 (when none is given: a
+// uint32_t, or a pointer or size_t of wasm32), u64, f64, bool, bytes (read
+// as hex), or counts (the local diagnostics' uint64_t [class][action]).
 function structFields(spec) {
   return spec.split(' ').map((field) => {
     const [c, kind = 'u32'] = field.split(':');
     return { name: c.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase()), c, kind };
   });
 }
+
+// Every struct the wrapper makes, reads or writes, with the fields it
+// touches. Their sizes and offsets are all asked for once, when the module
+// is loaded, so that no later lookup allocates (an allocation may grow the
+// memory and invalidate views held by the caller).
 const STRUCT_FIELDS = {
+  dxt_model_open_options: structFields('flags'),
   dxt_model_info: structFields(
     'format_major format_minor dimension vocabulary_size geometry quantization lowercase:bool has_frequencies:bool'),
+  dxt_context_options: structFields('rng_mode seed:bytes'),
+  dxt_release_record: RECORD_FIELDS,
+  dxt_local_diagnostics: structFields('counts:counts words_privatized:u64 words_leaked:u64'),
   dxt_calibration: structFields(
     'words trials keep_mean:f64 keep_median:f64 keep_max:f64 distinct_mean:f64 distinct_median:f64 distinct_max:f64'),
+  dxt_ledger_options: structFields('cap:f64 memo_capacity key key_length anchor'),
+  dxt_ledger_anchor: [],
   dxt_ledger_totals: structFields(
     'cap:f64 spent:f64 spent_any_inputs:f64 releases:u64 memoised:u64 memo_capacity words:u64'),
   dxt_bag: structFields('entries size'),
   dxt_bag_entry: structFields('word length count:u64'),
 };
 
-// Every struct field the wrapper touches. Their offsets are all asked for
-// once, when the module is loaded, so that no later lookup allocates (an
-// allocation may grow the memory and invalidate views held by the caller).
-const LAYOUT_FIELDS = {
-  dxt_model_open_options: ['flags'],
-  dxt_context_options: ['rng_mode', 'seed'],
-  dxt_release_record: RECORD_FIELDS.flatMap(({ c, present }) => (present ? [c, present] : [c])),
-  dxt_local_diagnostics: ['counts', 'words_privatized', 'words_leaked'],
-  dxt_ledger_options: ['cap', 'memo_capacity', 'key', 'key_length', 'anchor'],
-  dxt_ledger_anchor: [],
-  ...Object.fromEntries(Object.entries(STRUCT_FIELDS).map(([type, fields]) => [type, fields.map(({ c }) => c)])),
-};
+function hex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** One instantiated WebAssembly module: its memory and calls into it. */
 class Core {
@@ -113,12 +115,9 @@ class Core {
     }
   }
 
-  cString(ptr) {
-    if (!ptr) return '';
-    const heap = this.m.HEAPU8;
-    let end = ptr;
-    while (heap[end] !== 0) ++end;
-    return decoder.decode(heap.subarray(ptr, end));
+  // Calls a function that returns a dxt_status, and throws the error of a failure.
+  run(name, ...args) {
+    this.check(this.call(name, ...args));
   }
 
   check(status) {
@@ -127,13 +126,42 @@ class Core {
     throw errorFor(status, detail || this.cString(this.call('dxt_status_string', status)));
   }
 
+  malloc(size) {
+    const ptr = this.call('malloc', Math.max(size, 1));
+    if (!ptr) throw errorFor(Status.OUT_OF_MEMORY, `cannot allocate ${size} bytes in the WebAssembly memory`);
+    return ptr;
+  }
+
+  // The `length` bytes at ptr (a view of the memory, valid until it grows).
+  bytes(ptr, length) {
+    return this.m.HEAPU8.subarray(ptr, ptr + length);
+  }
+
+  // The UTF-8 text of `length` bytes at ptr.
+  text(ptr, length) {
+    return decoder.decode(this.bytes(ptr, length));
+  }
+
+  cString(ptr) {
+    if (!ptr) return '';
+    const heap = this.m.HEAPU8;
+    let end = ptr;
+    while (heap[end] !== 0) ++end;
+    return this.text(ptr, end - ptr);
+  }
+
+  // The uint32_t at ptr (a handle, an index, a pointer or a size_t of wasm32).
+  u32(ptr) {
+    return this.view().getUint32(ptr, true);
+  }
+
   // Asks the compiled code (src/dxtext_wasm_layout.c) for the size and the
-  // field offsets of every struct in LAYOUT_FIELDS.
+  // field offsets of every struct in STRUCT_FIELDS.
   loadLayouts() {
     withFrame(this, (frame) => {
-      for (const [type, fields] of Object.entries(LAYOUT_FIELDS)) {
+      for (const [type, fields] of Object.entries(STRUCT_FIELDS)) {
         const [typeName] = frame.string(type);
-        for (const field of ['sizeof', ...fields]) {
+        for (const field of ['sizeof', ...fields.flatMap(({ c, present }) => (present ? [c, present] : [c]))]) {
           const value = this.call('dxtwasm_layout', typeName, frame.string(field)[0]);
           if (value < 0) throw errorFor(Status.INTERNAL, `no layout for ${type}.${field}`);
           this.layouts.set(`${type}.${field}`, value);
@@ -149,17 +177,55 @@ class Core {
     if (value === undefined) throw errorFor(Status.INTERNAL, `no layout for ${type}.${field}`);
     return value;
   }
+
+  // The values of the struct `type` at ptr by the camelCase names of its
+  // STRUCT_FIELDS; a field whose `present` flag is 0 is null.
+  read(type, ptr) {
+    const view = this.view();
+    const heap = this.m.HEAPU8;
+    const u64 = (at) => Number(view.getBigUint64(at, true));
+    const values = {};
+    for (const { name, c, kind, size, present } of STRUCT_FIELDS[type]) {
+      const at = ptr + this.layout(type, c);
+      if (present && heap[ptr + this.layout(type, present)] === 0) values[name] = null;
+      else if (kind === 'bytes') values[name] = hex(heap.subarray(at, at + size));
+      else if (kind === 'bool') values[name] = heap[at] !== 0;
+      else if (kind === 'u64') values[name] = u64(at);
+      else if (kind === 'f64') values[name] = view.getFloat64(at, true);
+      else if (kind === 'counts') {
+        values[name] = TOKEN_CLASSES.map((_, row) => ACTIONS.map((_, column) => u64(at + 8 * (ACTIONS.length * row + column))));
+      } else values[name] = view.getUint32(at, true);
+    }
+    return values;
+  }
+
+  // Writes `values` (by camelCase name; undefined and null are left as they
+  // are) into the struct `type` at ptr; bytes are copied in.
+  write(type, ptr, values) {
+    const view = this.view();
+    for (const { name, c, kind } of STRUCT_FIELDS[type]) {
+      const value = values[name];
+      if (value === undefined || value === null) continue;
+      const at = ptr + this.layout(type, c);
+      if (kind === 'bytes') this.m.HEAPU8.set(value, at);
+      else if (kind === 'u64') view.setBigUint64(at, BigInt(value), true);
+      else if (kind === 'f64') view.setFloat64(at, value, true);
+      else view.setUint32(at, value, true);
+    }
+  }
 }
 
 /**
- * Memory allocated for one call and freed together at its end. Every struct
- * passed to the library is made by struct(), which sizes it from the
- * compiled layout and fills it with the struct's _init function.
+ * Memory allocated for one call, zeroed and freed together at its end (a
+ * seed or an app key passed in does not stay in the module's memory), and
+ * the calls that use it. Every struct passed to the library is made by
+ * struct(), which sizes it from the compiled layout and fills it with the
+ * struct's _init function.
  */
 class Frame {
   constructor(core) {
     this.core = core;
-    this.pointers = [];
+    this.blocks = [];
     this.finalizers = [];
   }
 
@@ -169,10 +235,16 @@ class Frame {
   }
 
   alloc(size) {
-    const ptr = this.core.call('malloc', Math.max(size, 1));
-    if (!ptr) throw errorFor(Status.OUT_OF_MEMORY, `cannot allocate ${size} bytes in the WebAssembly memory`);
-    this.pointers.push(ptr);
-    this.core.m.HEAPU8.fill(0, ptr, ptr + Math.max(size, 1));
+    const ptr = this.core.malloc(size);
+    this.blocks.push([ptr, size]);
+    this.core.m.HEAPU8.fill(0, ptr, ptr + size);
+    return ptr;
+  }
+
+  /** A copy of `data` (bytes). */
+  bytes(data) {
+    const ptr = this.alloc(data.length);
+    this.core.m.HEAPU8.set(data, ptr);
     return ptr;
   }
 
@@ -184,17 +256,65 @@ class Frame {
     return [ptr, bytes.length];
   }
 
-  struct(type) {
+  /** A char*[] of `strings`, each NUL-terminated UTF-8. */
+  strings(strings) {
+    const array = this.alloc(4 * strings.length);
+    strings.forEach((text, i) => {
+      const [ptr] = this.string(text); // may grow the memory: the view is taken anew
+      this.core.view().setUint32(array + 4 * i, ptr, true);
+    });
+    return array;
+  }
+
+  /** A struct `type` filled by its _init function, then with `values` (Core.write). */
+  struct(type, values = {}) {
     const ptr = this.alloc(this.core.layout(type, 'sizeof'));
     const [name] = this.string(type);
     if (this.core.call('dxtwasm_init', name, ptr) !== 0) throw errorFor(Status.INTERNAL, `no _init for ${type}`);
+    this.core.write(type, ptr, values);
     return ptr;
+  }
+
+  /** Runs the C function `name` on `args` and a uint32_t it writes (a handle, an index): that value. */
+  out(name, ...args) {
+    const out = this.alloc(4);
+    this.core.run(name, ...args, out);
+    return this.core.u32(out);
+  }
+
+  /** Runs the C function `name` on `args` and a struct `type` it fills: the struct's values. */
+  filled(type, name, ...args) {
+    const ptr = this.struct(type);
+    this.core.run(name, ...args, ptr);
+    return this.core.read(type, ptr);
+  }
+
+  /**
+   * What the C function `name` writes into a buffer of the caller's (its
+   * last arguments after `args`: buffer, capacity, required size), asked
+   * first without one for the size it needs: [the buffer, its size].
+   */
+  written(name, ...args) {
+    const required = this.alloc(4);
+    const status = this.core.call(name, ...args, 0, 0, required);
+    if (status !== Status.INPUT_TOO_LARGE) this.core.check(status);
+    const size = this.core.u32(required);
+    const buffer = this.alloc(size);
+    this.core.run(name, ...args, buffer, size, required);
+    return [buffer, size];
+  }
+
+  /** The JSON that the C function `name` writes of the object at ptr. */
+  json(name, ptr) {
+    return this.core.cString(this.written(name, ptr)[0]);
   }
 
   free() {
     for (const f of this.finalizers.splice(0)) f();
-    for (const ptr of this.pointers) this.core.call('free', ptr);
-    this.pointers = [];
+    for (const [ptr, size] of this.blocks.splice(0)) {
+      this.core.m.HEAPU8.fill(0, ptr, ptr + size);
+      this.core.call('free', ptr);
+    }
   }
 }
 
@@ -207,95 +327,21 @@ function withFrame(core, body) {
   }
 }
 
-function readU64(view, ptr) {
-  return view.getUint32(ptr, true) + view.getUint32(ptr + 4, true) * 2 ** 32;
-}
-
-function hex(bytes) {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-// What a C call writes into a buffer of the caller's (write(buffer,
-// capacity, required)), called first without one for the size it needs:
-// [the buffer, in `frame`, and its size].
-function writtenBytes(core, frame, write) {
-  const required = frame.alloc(4);
-  const status = write(0, 0, required);
-  if (status !== Status.INPUT_TOO_LARGE) core.check(status);
-  const size = core.view().getUint32(required, true);
-  const buffer = frame.alloc(size);
-  core.check(write(buffer, size, required));
-  return [buffer, size];
-}
-
-// The JSON of a record, diagnostics or ledger at ptr (toJson: the C function).
-function readJson(core, toJson, ptr) {
-  return withFrame(core, (frame) => {
-    const [buffer] = writtenBytes(core, frame, (...args) => core.call(toJson, ptr, ...args));
-    return core.cString(buffer);
-  });
-}
-
-// The values of the struct `type` at ptr by their camelCase names: each
-// { name, c, kind, size, present } of `fields` (RECORD_FIELDS' form), kind
-// u32, u64, f64, bool or bytes (as hex); null when its `present` flag is 0.
-function readFields(core, type, ptr, fields) {
-  const view = core.view();
-  const heap = core.m.HEAPU8;
-  const raw = {};
-  for (const { name, c, kind, size, present } of fields) {
-    const at = ptr + core.layout(type, c);
-    if (present && heap[ptr + core.layout(type, present)] === 0) raw[name] = null;
-    else if (kind === 'bytes') raw[name] = hex(heap.subarray(at, at + size));
-    else if (kind === 'bool') raw[name] = heap[at] !== 0;
-    else if (kind === 'u64') raw[name] = readU64(view, at);
-    else if (kind === 'f64') raw[name] = view.getFloat64(at, true);
-    else raw[name] = view.getUint32(at, true);
-  }
-  return raw;
-}
-
-/** The values of the release record of a call (dxt_release_record) and its JSON, for recordOf. */
-function readRecord(core, ptr) {
-  // The JSON first: its allocations may grow the memory, which replaces the
-  // buffer under any view taken before.
-  const json = readJson(core, 'dxt_release_record_to_json', ptr);
-  return { ...readFields(core, 'dxt_release_record', ptr, RECORD_FIELDS), json };
-}
-
-function readDiagnostics(core, ptr) {
-  const L = (field) => ptr + core.layout('dxt_local_diagnostics', field);
-  const json = readJson(core, 'dxt_local_diagnostics_to_json', ptr);
-  const view = core.view();
-  const counts = TOKEN_CLASSES.map((_, c) => ACTIONS.map((_, a) => readU64(view, L('counts') + 8 * (4 * c + a))));
-  return {
-    counts,
-    wordsPrivatized: readU64(view, L('words_privatized')),
-    wordsLeaked: readU64(view, L('words_leaked')),
-    json,
-  };
+// The values of the release record or the local diagnostics (the struct
+// `type`) at ptr, and their JSON: what recordOf and diagnosticsOf take.
+function readWithJson(frame, type, ptr) {
+  return { ...frame.core.read(type, ptr), json: frame.json(`${type}_to_json`, ptr) };
 }
 
 // The string of the char* and size_t the library wrote at `out` (wasm32),
 // freed with dxt_text_free when it is the caller's.
 function stringAt(core, out, owned) {
-  const view = core.view();
-  const ptr = view.getUint32(out, true);
+  const ptr = core.u32(out);
   try {
-    return decoder.decode(core.m.HEAPU8.subarray(ptr, ptr + view.getUint32(out + 4, true)));
+    return core.text(ptr, core.u32(out + 4));
   } finally {
     if (owned) core.call('dxt_text_free', ptr);
   }
-}
-
-// A char*[] of `strings` in `frame`, each NUL-terminated UTF-8.
-function stringArray(frame, strings) {
-  const array = frame.alloc(4 * Math.max(strings.length, 1));
-  strings.forEach((text, i) => {
-    const [ptr] = frame.string(text); // may grow the memory: the view is taken anew
-    frame.core.view().setUint32(array + 4 * i, ptr, true);
-  });
-  return array;
 }
 
 // --------------------------------------------------------------------------
@@ -365,9 +411,15 @@ class ModelBox {
     this.refs = 1;
   }
 
-  retain() {
+  // A C object made from the model, freed by the C function `destroy`:
+  // { box, ptr, close() }, which keeps the model until it is closed.
+  own(ptr, destroy) {
     this.refs += 1;
-    return this;
+    const close = () => {
+      this.core.call(destroy, ptr);
+      this.release();
+    };
+    return { box: this, ptr, close };
   }
 
   release() {
@@ -381,11 +433,11 @@ class ModelBox {
 
 // The [word, count] pairs of a dxt_bag.
 function readBag(core, bagPtr) {
-  const { entries, size } = readFields(core, 'dxt_bag', bagPtr, STRUCT_FIELDS.dxt_bag);
+  const { entries, size } = core.read('dxt_bag', bagPtr);
   const stride = core.layout('dxt_bag_entry', 'sizeof');
   return Array.from({ length: size }, (_, i) => {
-    const { word, length, count } = readFields(core, 'dxt_bag_entry', entries + i * stride, STRUCT_FIELDS.dxt_bag_entry);
-    return [decoder.decode(core.m.HEAPU8.subarray(word, word + length)), count];
+    const { word, length, count } = core.read('dxt_bag_entry', entries + i * stride);
+    return [core.text(word, length), count];
   });
 }
 
@@ -393,25 +445,19 @@ function readBag(core, bagPtr) {
 // The backend of the classes (createApi of shared.js, the same as the
 // Node.js binding's): the C calls over the WebAssembly memory. A model's
 // handle is its ModelBox; a privatizer's dxt_context and an output set are
-// { box, ptr }, each keeping its model's box until it is closed.
+// ModelBox.own's { box, ptr, close }.
 
 // The dxt_model opened from `bytes`, copied into WebAssembly memory, 8-byte
 // aligned as dxt_model_open_memory requires.
 async function openBytes(bytes, verify) {
   const core = await sharedCore();
-  const raw = core.call('malloc', bytes.length + 8);
-  if (!raw) throw errorFor(Status.OUT_OF_MEMORY, `cannot allocate ${bytes.length} bytes for the model`);
+  const raw = core.malloc(bytes.length + 8);
   const aligned = Math.ceil(raw / 8) * 8;
   try {
     core.m.HEAPU8.set(bytes, aligned);
     const handle = withFrame(core, (frame) => {
-      const open = frame.struct('dxt_model_open_options');
-      if (verify) {
-        core.view().setUint32(open + core.layout('dxt_model_open_options', 'flags'), DXT_OPEN_VERIFY_DIGESTS, true);
-      }
-      const out = frame.alloc(4);
-      core.check(core.call('dxt_model_open_memory', aligned, bytes.length, open, out));
-      return core.view().getUint32(out, true);
+      const open = frame.struct('dxt_model_open_options', { flags: verify ? DXT_OPEN_VERIFY_DIGESTS : 0 });
+      return frame.out('dxt_model_open_memory', aligned, bytes.length, open);
     });
     return new ModelBox(core, handle, raw);
   } catch (e) {
@@ -424,18 +470,13 @@ async function openBytes(bytes, verify) {
 // (dxt_options_set, dxt_options_set_words): a dxt_options handle of the
 // model freed with the frame; returns the dxt_privatize_options it holds.
 function optionsOf(frame, box, pairs) {
-  const { core } = box;
-  const out = frame.alloc(4);
-  core.check(core.call('dxt_options_create', box.handle, out));
-  const handle = core.view().getUint32(out, true);
+  const { core } = frame;
+  const handle = frame.out('dxt_options_create', box.handle);
   frame.onFree(() => core.call('dxt_options_destroy', handle));
   for (const [name, value] of pairs) {
     const [namePtr] = frame.string(name);
-    if (Array.isArray(value)) {
-      core.check(core.call('dxt_options_set_words', handle, namePtr, stringArray(frame, value), value.length));
-    } else {
-      core.check(core.call('dxt_options_set', handle, namePtr, frame.string(value)[0]));
-    }
+    if (Array.isArray(value)) core.run('dxt_options_set_words', handle, namePtr, frame.strings(value), value.length);
+    else core.run('dxt_options_set', handle, namePtr, frame.string(value)[0]);
   }
   return core.call('dxt_options_get', handle);
 }
@@ -444,14 +485,13 @@ function optionsOf(frame, box, pairs) {
 // diagnosticsPtr) gives the result's values, to which the record's are
 // added, and the diagnostics' when they are asked for.
 function privatizeCall(context, pairs, diagnostics, call) {
-  const { core } = context.box;
-  return withFrame(core, (frame) => {
+  return withFrame(context.box.core, (frame) => {
     const options = optionsOf(frame, context.box, pairs);
     const record = frame.struct('dxt_release_record');
     const counts = diagnostics ? frame.struct('dxt_local_diagnostics') : 0;
     const out = call(frame, options, record, counts);
-    out.record = readRecord(core, record);
-    if (counts) out.diagnostics = readDiagnostics(core, counts);
+    out.record = readWithJson(frame, 'dxt_release_record', record);
+    if (counts) out.diagnostics = readWithJson(frame, 'dxt_local_diagnostics', counts);
     return out;
   });
 }
@@ -460,39 +500,31 @@ function privatizeCall(context, pairs, diagnostics, call) {
 function textCall(name) {
   return (context, text, pairs, diagnostics) =>
     privatizeCall(context, pairs, diagnostics, (frame, options, record, counts) => {
-      const { core } = context.box;
-      const [input, length] = frame.string(text);
       const out = frame.alloc(8); // char* then size_t (wasm32)
-      core.check(core.call(name, context.ptr, options, input, length, out, out + 4, record, counts));
-      return { text: stringAt(core, out, true) };
+      frame.core.run(name, context.ptr, options, ...frame.string(text), out, out + 4, record, counts);
+      return { text: stringAt(frame.core, out, true) };
     });
 }
 
 // dxt_privatize_bag, or dxt_syntf when nOut is not null.
 function bagCall(context, entries, nOut, pairs, diagnostics) {
   return privatizeCall(context, pairs, diagnostics, (frame, options, record, counts) => {
-    const { core } = context.box;
+    const { core } = frame;
     const size = core.layout('dxt_bag_entry', 'sizeof');
     const array = frame.alloc(size * entries.length);
     entries.forEach(([word, count], i) => {
       const [text, length] = frame.string(word);
-      const view = core.view();
-      const entry = array + i * size;
-      view.setUint32(entry + core.layout('dxt_bag_entry', 'word'), text, true);
-      view.setUint32(entry + core.layout('dxt_bag_entry', 'length'), length, true);
-      const countAt = entry + core.layout('dxt_bag_entry', 'count');
-      view.setUint32(countAt, count % 2 ** 32, true);
-      view.setUint32(countAt + 4, Math.floor(count / 2 ** 32), true);
+      core.write('dxt_bag_entry', array + i * size, { word: text, length, count });
     });
+    const input = [context.ptr, options, array, entries.length];
     const out = frame.alloc(4);
-    core.check(nOut === null
-      ? core.call('dxt_privatize_bag', context.ptr, options, array, entries.length, out, record, counts)
-      : core.call('dxt_syntf', context.ptr, options, array, entries.length, nOut, out, record, counts));
-    const bagPtr = core.view().getUint32(out, true);
+    if (nOut === null) core.run('dxt_privatize_bag', ...input, out, record, counts);
+    else core.run('dxt_syntf', ...input, nOut, out, record, counts);
+    const bag = core.u32(out);
     try {
-      return { bag: readBag(core, bagPtr) };
+      return { bag: readBag(core, bag) };
     } finally {
-      core.call('dxt_bag_free', bagPtr);
+      core.call('dxt_bag_free', bag);
     }
   });
 }
@@ -525,74 +557,41 @@ const backend = {
     if (!response.ok) throw errorFor(Status.IO, `cannot fetch the default model ${url}: HTTP ${response.status}`);
     return { handle: await openBytes(new Uint8Array(await response.arrayBuffer()), verify), path: String(url) };
   },
-  modelInfo: ({ core, handle }) =>
-    withFrame(core, (frame) => {
-      const ptr = frame.struct('dxt_model_info');
-      core.check(core.call('dxt_model_get_info', handle, ptr));
-      return readFields(core, 'dxt_model_info', ptr, STRUCT_FIELDS.dxt_model_info);
-    }),
+  modelInfo: ({ core, handle }) => withFrame(core, (frame) => frame.filled('dxt_model_info', 'dxt_model_get_info', handle)),
   modelFingerprint: ({ core, handle }) =>
     withFrame(core, (frame) => {
       const out = frame.alloc(32);
-      core.check(core.call('dxt_model_fingerprint', handle, out));
-      return hex(core.m.HEAPU8.subarray(out, out + 32));
+      core.run('dxt_model_fingerprint', handle, out);
+      return hex(core.bytes(out, 32));
     }),
-  modelLookup: ({ core, handle }, word) =>
-    withFrame(core, (frame) => {
-      const [ptr, length] = frame.string(word);
-      const out = frame.alloc(4);
-      core.check(core.call('dxt_model_lookup', handle, ptr, length, out));
-      return core.view().getUint32(out, true);
-    }),
+  modelLookup: ({ core, handle }, word) => withFrame(core, (frame) => frame.out('dxt_model_lookup', handle, ...frame.string(word))),
   modelWord: ({ core, handle }, index) =>
     withFrame(core, (frame) => {
       const out = frame.alloc(8); // const char* then size_t (wasm32)
-      core.check(core.call('dxt_model_word', handle, index, out, out + 4));
+      core.run('dxt_model_word', handle, index, out, out + 4);
       return stringAt(core, out, false);
     }),
   modelClose: (box) => box.release(),
   outputSetCreate: (box, words) =>
     withFrame(box.core, (frame) => {
-      const array = stringArray(frame, words);
-      const out = frame.alloc(4);
-      box.core.check(box.core.call('dxt_output_set_create', box.handle, array, words.length, out));
-      return { box: box.retain(), ptr: box.core.view().getUint32(out, true) };
+      const set = frame.out('dxt_output_set_create', box.handle, frame.strings(words), words.length);
+      return box.own(set, 'dxt_output_set_free');
     }),
-  outputSetClose({ box, ptr }) {
-    box.core.call('dxt_output_set_free', ptr);
-    box.release();
-  },
+  outputSetClose: (set) => set.close(),
+  // Without a seed no options: the system generator.
   contextCreate: (box, seed) =>
     withFrame(box.core, (frame) => {
-      const { core } = box;
-      const out = frame.alloc(4);
-      let options = 0; // the system generator
-      let seedAt = 0;
-      if (seed) {
-        options = frame.struct('dxt_context_options');
-        seedAt = options + core.layout('dxt_context_options', 'seed');
-        core.view().setUint32(options + core.layout('dxt_context_options', 'rng_mode'), DXT_RNG_DETERMINISTIC, true);
-        core.m.HEAPU8.set(seed, seedAt);
-      }
-      const status = core.call('dxt_context_create', box.handle, options, out);
-      if (seed) core.m.HEAPU8.fill(0, seedAt, seedAt + 32);
-      core.check(status);
-      return { box: box.retain(), ptr: core.view().getUint32(out, true) };
+      const options = seed ? frame.struct('dxt_context_options', { rngMode: DXT_RNG_DETERMINISTIC, seed }) : 0;
+      return box.own(frame.out('dxt_context_create', box.handle, options), 'dxt_context_destroy');
     }),
-  contextClose({ box, ptr }) {
-    box.core.call('dxt_context_destroy', ptr);
-    box.release();
-  },
+  contextClose: (context) => context.close(),
   privatizeWord: textCall('dxt_privatize_word'),
   privatizeText: textCall('dxt_privatize_text'),
   privatizeBag: (context, entries, pairs, diagnostics) => bagCall(context, entries, null, pairs, diagnostics),
   syntf: bagCall,
   calibrate: ({ box, ptr }, pairs, words, trials) =>
-    withFrame(box.core, (frame) => {
-      const out = frame.struct('dxt_calibration');
-      box.core.check(box.core.call('dxt_calibrate', ptr, optionsOf(frame, box, pairs), words, trials, out));
-      return readFields(box.core, 'dxt_calibration', out, STRUCT_FIELDS.dxt_calibration);
-    }),
+    withFrame(box.core, (frame) =>
+      frame.filled('dxt_calibration', 'dxt_calibrate', ptr, optionsOf(frame, box, pairs), words, trials)),
   // A ledger is a StoredLedger (below): each call a transaction on its store.
   async ledgerOpen(store, settings) {
     const ledger = new StoredLedger(await sharedCore(), ledgerStoreOf(store), settings);
@@ -600,28 +599,19 @@ const backend = {
     return ledger;
   },
   ledgerPrivatizeText: (ledger, context, text, pairs, fresh, diagnostics) =>
-    ledger.transact((_, handle) =>
+    ledger.transact((handle) =>
       privatizeCall(context, pairs, diagnostics, (frame, options, record, counts) => {
-        const { core } = ledger;
-        const [input, length] = frame.string(text);
         const out = frame.alloc(12); // char*, size_t, bool (wasm32)
-        core.check(core.call('dxt_ledger_privatize_text', handle, context.ptr, options, input, length,
-          fresh ? DXT_LEDGER_FRESH : 0, out, out + 4, out + 8, record, counts));
-        return { memoised: core.m.HEAPU8[out + 8] !== 0, text: stringAt(core, out, true) };
+        frame.core.run('dxt_ledger_privatize_text', handle, context.ptr, options, ...frame.string(text),
+          fresh ? DXT_LEDGER_FRESH : 0, out, out + 4, out + 8, record, counts);
+        return { memoised: frame.core.m.HEAPU8[out + 8] !== 0, text: stringAt(frame.core, out, true) };
       }),
     ),
   // The totals, anchor and JSON as of the ledger's last call.
   ledgerTotals: (ledger) =>
-    withFrame(ledger.core, (frame) => {
-      const { core } = ledger;
-      const handle = ledger.open(frame, ledger.bytes);
-      const totals = frame.struct('dxt_ledger_totals');
-      core.check(core.call('dxt_ledger_get_totals', handle, totals));
-      return readFields(core, 'dxt_ledger_totals', totals, STRUCT_FIELDS.dxt_ledger_totals);
-    }),
+    ledger.withLedger((frame, handle) => frame.filled('dxt_ledger_totals', 'dxt_ledger_get_totals', handle)),
   ledgerAnchor: (ledger) => ledger.anchor.toBytes(),
-  ledgerJson: (ledger) =>
-    withFrame(ledger.core, (frame) => readJson(ledger.core, 'dxt_ledger_to_json', ledger.open(frame, ledger.bytes))),
+  ledgerJson: (ledger) => ledger.withLedger((frame, handle) => frame.json('dxt_ledger_to_json', handle)),
   ledgerClose() {}, // the bytes stay in the store
 };
 
@@ -691,68 +681,40 @@ class StoredLedger {
     this.anchor = settings.anchor;
   }
 
-  // A dxt_ledger in `frame` opened from `bytes`, closed with the frame; with
-  // `anchor` (a LedgerAnchor), bytes older than it are refused.
-  open(frame, bytes, anchor = null) {
+  // body(frame, handle) on a dxt_ledger opened in a frame from `bytes` (by
+  // default those of the last transaction); with `anchor` (a LedgerAnchor),
+  // bytes older than it are refused.
+  withLedger(body, bytes = this.bytes, anchor = null) {
     const { core } = this;
     const { scope, cap, memoCapacity, key } = this.settings;
-    const options = frame.struct('dxt_ledger_options');
-    const anchorAt = anchor ? frame.struct('dxt_ledger_anchor') : 0;
-    const anchorBytes = anchor ? frame.alloc(ANCHOR_BYTES) : 0;
-    const keyAt = key ? frame.alloc(key.length) : 0;
-    const data = bytes.length ? frame.alloc(bytes.length) : 0;
-    const [scopeAt] = frame.string(scope);
-    const out = frame.alloc(4);
-    // Every allocation first: one may grow the memory and replace its buffer.
-    const view = core.view();
-    const L = (field) => options + core.layout('dxt_ledger_options', field);
-    view.setFloat64(L('cap'), cap, true);
-    if (memoCapacity !== undefined) view.setUint32(L('memo_capacity'), memoCapacity, true);
-    if (key) {
-      core.m.HEAPU8.set(key, keyAt);
-      view.setUint32(L('key'), keyAt, true);
-      view.setUint32(L('key_length'), key.length, true);
-      frame.onFree(() => core.m.HEAPU8.fill(0, keyAt, keyAt + key.length));
-    }
-    if (anchor) {
-      core.m.HEAPU8.set(anchor._bytes, anchorBytes);
-      core.check(core.call('dxt_ledger_anchor_decode', anchorBytes, ANCHOR_BYTES, anchorAt));
-      view.setUint32(L('anchor'), anchorAt, true);
-    }
-    if (data) core.m.HEAPU8.set(bytes, data);
-    core.check(core.call('dxt_ledger_open_memory', data, bytes.length, scopeAt, options, out));
-    const handle = core.view().getUint32(out, true);
-    frame.onFree(() => core.call('dxt_ledger_close', handle));
-    return handle;
+    return withFrame(core, (frame) => {
+      const anchorAt = anchor ? frame.struct('dxt_ledger_anchor') : 0;
+      if (anchor) core.run('dxt_ledger_anchor_decode', frame.bytes(anchor._bytes), ANCHOR_BYTES, anchorAt);
+      const options = frame.struct('dxt_ledger_options', {
+        cap, memoCapacity, anchor: anchorAt, ...(key && { key: frame.bytes(key), keyLength: key.length }),
+      });
+      const data = bytes.length ? frame.bytes(bytes) : 0; // none: a new ledger
+      const handle = frame.out('dxt_ledger_open_memory', data, bytes.length, frame.string(scope)[0], options);
+      frame.onFree(() => core.call('dxt_ledger_close', handle));
+      return body(frame, handle);
+    });
   }
 
-  // The anchor of the ledger `handle` now.
-  readAnchor(frame, handle) {
-    const { core } = this;
-    const anchor = frame.struct('dxt_ledger_anchor');
-    const bytes = frame.alloc(ANCHOR_BYTES);
-    core.check(core.call('dxt_ledger_get_anchor', handle, anchor));
-    core.check(core.call('dxt_ledger_anchor_encode', anchor, bytes, ANCHOR_BYTES));
-    return new LedgerAnchor(core.m.HEAPU8.slice(bytes, bytes + ANCHOR_BYTES));
-  }
-
-  // The bytes of the ledger `handle`, copied out of WebAssembly memory.
-  save(frame, handle) {
-    const { core } = this;
-    const [buffer, size] = writtenBytes(core, frame, (...args) => core.call('dxt_ledger_save', handle, ...args));
-    return core.m.HEAPU8.slice(buffer, buffer + size);
-  }
-
-  // One transaction under the store's lock: load, body(frame, handle), and
-  // store the new bytes if they changed, before resolving with body's result.
+  // One transaction under the store's lock: load, body(handle), and store
+  // the new bytes if they changed, before resolving with body's result.
   transact(body) {
+    const { core } = this;
     return underLedgerLock(this.name, async () => {
       const loaded = bytesOf(await this.store.load(), "the store's load()");
-      const { result, bytes, anchor } = withFrame(this.core, (frame) => {
-        const handle = this.open(frame, loaded, this.anchor);
-        const value = body(frame, handle);
-        return { result: value, bytes: this.save(frame, handle), anchor: this.readAnchor(frame, handle) };
-      });
+      const { result, bytes, anchor } = this.withLedger((frame, handle) => {
+        const value = body(handle);
+        const [saved, size] = frame.written('dxt_ledger_save', handle);
+        const anchor = frame.struct('dxt_ledger_anchor');
+        const encoded = frame.alloc(ANCHOR_BYTES);
+        core.run('dxt_ledger_get_anchor', handle, anchor);
+        core.run('dxt_ledger_anchor_encode', anchor, encoded, ANCHOR_BYTES);
+        return { result: value, bytes: core.bytes(saved, size).slice(), anchor: new LedgerAnchor(core.bytes(encoded, ANCHOR_BYTES)) };
+      }, loaded, this.anchor);
       if (!sameBytes(loaded, bytes)) {
         try {
           await this.store.save(bytes);
@@ -874,7 +836,7 @@ export class Ledger extends api.Ledger {
     if (typeof cap !== 'number') throw invalid('cap must be a number');
     await enqueue(this, () => {
       const ledger = this._ledger();
-      return ledger.transact((_, handle) => ledger.core.check(ledger.core.call('dxt_ledger_set_cap', handle, cap)));
+      return ledger.transact((handle) => ledger.core.run('dxt_ledger_set_cap', handle, cap));
     });
   }
 }

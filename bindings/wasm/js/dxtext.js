@@ -632,30 +632,25 @@ function fromBase64(text) {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-// Each ledger store's transactions run one at a time: under a Web Lock named
-// after the store where the platform has them (navigator.locks: every tab
-// and worker of an origin), and in a queue of this realm in any case.
+// Each ledger store's transactions run one at a time: a store with a name
+// under the Web Lock of that name where the platform has them
+// (navigator.locks: every tab and worker of an origin), else in a queue of
+// this realm, by its name or, without one, of the store object itself.
 const ledgerQueues = new Map();
-let anonymousStores = 0;
-const storeNames = new WeakMap();
 
-function storeName(store) {
-  if (typeof store.name === 'string' && store.name !== '') return store.name;
-  if (!storeNames.has(store)) storeNames.set(store, `anonymous:${++anonymousStores}`);
-  return storeNames.get(store);
-}
-
-function underLedgerLock(name, body) {
-  const locks = typeof navigator === 'object' && navigator !== null ? navigator.locks : undefined;
-  const run = () => (locks && typeof locks.request === 'function' ? locks.request(`dxtext-ledger:${name}`, body) : body());
-  const next = (ledgerQueues.get(name) || Promise.resolve()).then(run);
+function underLedgerLock(store, body) {
+  const named = typeof store.name === 'string' && store.name !== '';
+  const locks = globalThis.navigator?.locks;
+  if (named && typeof locks?.request === 'function') return locks.request(`dxtext-ledger:${store.name}`, body);
+  const key = named ? store.name : store;
+  const next = (ledgerQueues.get(key) || Promise.resolve()).then(body);
   const settled = next.then(
     () => undefined,
     () => undefined,
   );
-  ledgerQueues.set(name, settled);
+  ledgerQueues.set(key, settled);
   settled.then(() => {
-    if (ledgerQueues.get(name) === settled) ledgerQueues.delete(name);
+    if (ledgerQueues.get(key) === settled) ledgerQueues.delete(key);
   });
   return next;
 }
@@ -675,7 +670,6 @@ class StoredLedger {
   constructor(core, store, settings) {
     this.core = core;
     this.store = store;
-    this.name = storeName(store);
     this.settings = settings;
     this.bytes = null;
     this.anchor = settings.anchor;
@@ -704,7 +698,7 @@ class StoredLedger {
   // the new bytes if they changed, before resolving with body's result.
   transact(body) {
     const { core } = this;
-    return underLedgerLock(this.name, async () => {
+    return underLedgerLock(this.store, async () => {
       const loaded = bytesOf(await this.store.load(), "the store's load()");
       const { result, bytes, anchor } = this.withLedger((frame, handle) => {
         const value = body(handle);
@@ -752,7 +746,6 @@ export class Ledger extends api.Ledger {
   static memoryStore(bytes = null) {
     let kept = bytes === null ? null : Uint8Array.from(bytesOf(bytes, 'bytes'));
     return {
-      name: `memory:${++anonymousStores}`,
       load: () => kept,
       save: (data) => {
         kept = Uint8Array.from(data);

@@ -837,12 +837,11 @@ export class Ledger extends api.Ledger {
 // --------------------------------------------------------------------------
 // Web Workers: the same API, with the backend's calls made in a worker.
 
-// The calls of the backend that a worker answers (serveWorker); the
-// OPENERS take no handle.
+// The calls of the backend that a worker answers (serveWorker): all but the
+// ledger's (a worker carries no ledgers) and modelInfo (a model's info comes
+// with the model). The OPENERS take no handle.
 const OPENERS = ['versionString', 'modelOpen', 'modelFromBuffer', 'modelOpenDefault'];
-const WORKER_CALLS = new Set([...OPENERS, 'modelFingerprint', 'modelLookup', 'modelWord', 'modelClose',
-  'outputSetCreate', 'outputSetClose', 'contextCreate', 'contextClose', 'privatizeWord', 'privatizeText',
-  'privatizeBag', 'syntf', 'calibrate']);
+const WORKER_CALLS = new Set(Object.keys(backend).filter((call) => !call.startsWith('ledger') && call !== 'modelInfo'));
 
 /** The methods of a worker's Model and Privatizer whose work runs in the worker (each returns a promise). */
 export const WORKER_METHODS = Object.freeze({
@@ -865,8 +864,10 @@ export function connectWorker(worker) {
     const waiting = pending.get(data.id);
     if (!waiting) return;
     pending.delete(data.id);
-    if (data.error) waiting.reject(remoteError(data.error));
-    else waiting.resolve(data.result);
+    const { error } = data;
+    if (!error) waiting.resolve(data.result);
+    else if (typeof error.status === 'number') waiting.reject(errorFor(error.status, error.message));
+    else waiting.reject(new (error.name === 'TypeError' ? TypeError : Error)(error.message));
   });
   worker.addEventListener('error', (event) => {
     const error = errorFor(Status.INTERNAL, `the dxtext worker failed: ${event.message || event}`);
@@ -922,10 +923,10 @@ export function serveWorker(scope) {
     const { id, method, handle, args = [] } = data || {};
     queue = queue.then(async () => {
       try {
+        const opener = OPENERS.includes(method);
         if (!WORKER_CALLS.has(method)) throw invalid(`unknown request '${method}'`);
-        if (!OPENERS.includes(method) && !objects.has(handle)) throw invalid('the object is closed');
-        const target = OPENERS.includes(method) ? [] : [objects.get(handle)];
-        const result = await backend[method](...target, ...args);
+        if (!opener && !objects.has(handle)) throw invalid('the object is closed');
+        const result = await backend[method](...(opener ? [] : [objects.get(handle)]), ...args);
         if (method.endsWith('Close')) objects.delete(handle);
         scope.postMessage({ id, result: opened[method] ? opened[method](result) : result });
       } catch (e) {
@@ -939,10 +940,4 @@ export function serveWorker(scope) {
 /** A module worker running dxtext-wasm/worker.js, connected (browsers). */
 export function createWorker() {
   return connectWorker(new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
-}
-
-function remoteError({ status, message, name }) {
-  if (typeof status === 'number') return errorFor(status, message);
-  const Kind = name === 'TypeError' ? TypeError : Error;
-  return new Kind(message);
 }

@@ -41,10 +41,6 @@ test('a memory store: the bytes at open, a refusal changes none, another Ledger 
   const reopened = await Ledger.open(Ledger.memoryStore(store.bytes), { scope: 'alice', key: KEY });
   assert.equal(reopened.totals().spent, 8);
   assert.equal((await reopened.privatizeText(privatizer, TEXT, { epsilon: 4 })).text, first.text);
-  // The input is nowhere in the bytes; the output is.
-  const stored = Buffer.from(store.bytes).toString('latin1');
-  assert.ok(!stored.includes(TEXT));
-  assert.ok(stored.includes(first.text));
 });
 
 test('a release whose bytes cannot be stored is discarded, and was not charged', async () => {
@@ -115,11 +111,9 @@ test('under Node a path is a ledger file, atomically replaced, that the native p
   try {
     const file = path.join(dir, 'privacy.dxl');
     const ledger = await Ledger.open(file, { scope: 'alice', cap: 20, key: KEY });
-    const r = await ledger.privatizeText(privatizer, TEXT, { epsilon: 8 });
+    await ledger.privatizeText(privatizer, TEXT, { epsilon: 8 });
     assert.equal(fs.readFileSync(file).subarray(0, 8).toString('latin1'), 'DXTLEDG1');
     assert.deepEqual(fs.readdirSync(dir), ['privacy.dxl']); // no temporary file left
-    const again = await Ledger.open(file, { scope: 'alice', key: KEY });
-    assert.equal((await again.privatizeText(privatizer, TEXT, { epsilon: 8 })).text, r.text);
     if (process.env.DXTEXT_CLI) {
       const keyFile = path.join(dir, 'app.key');
       fs.writeFileSync(keyFile, KEY);

@@ -4,11 +4,12 @@
  * the public C header only. Strings cross as UTF-8 byte arrays (JNI's own
  * "modified UTF-8" is not UTF-8 for NUL and characters beyond U+FFFF).
  * Failures throw org.dxtext.DxException with the status and the message.
+ * Handles come from org.dxtext.DxHandle, which passes only live ones.
  *
  * A model handle is a box shared by the Java DxModel and every context made
- * from it; the box (and the aligned copy of a model opened from bytes) is
- * freed when the last of them lets go. The count is atomic: Java threads
- * may close a model and a privatizer at the same time.
+ * from it: the last of them to let go closes the model (dxt_model_close
+ * frees the dxt_model, which a context's options still name). The count is
+ * atomic: Java threads may close a model and a privatizer at the same time.
  */
 #include <jni.h>
 #include <stdarg.h>
@@ -24,7 +25,6 @@
 
 typedef struct model_box {
   dxt_model *model;
-  void *buffer;
   int refs;
 } model_box;
 
@@ -35,7 +35,7 @@ typedef struct context_box {
 
 static void model_release(model_box *m) {
   if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
-  free(m->buffer);
+  dxt_model_close(m->model);
   free(m);
 }
 
@@ -77,15 +77,14 @@ static void throw_dx(JNIEnv *env, dxt_status status, const char *format, ...) {
   bytes = new_bytes(env, message, strlen(message));
   if (bytes == NULL) return;
   error = (*env)->CallStaticObjectMethod(env, cls, factory, (jint)status, bytes);
-  if (error != NULL) (*env)->Throw(env, (jthrowable)error);
+  if (error != NULL && !(*env)->ExceptionCheck(env)) (*env)->Throw(env, (jthrowable)error);
 }
 
 /* Throws for a failed call on this thread, with the library's message as it
    is (dxt_last_error_message); returns 1 if the status is a failure. */
 static int check(JNIEnv *env, dxt_status status) {
-  const char *message = dxt_last_error_message();
   if (status == DXT_OK) return 0;
-  throw_dx(env, status, "%s", message != NULL && message[0] != '\0' ? message : dxt_status_string(status));
+  throw_dx(env, status, "%s", dxt_last_error_message());
   return 1;
 }
 
@@ -124,48 +123,24 @@ static char *copy_string(JNIEnv *env, jbyteArray array, const char *what) {
   return s;
 }
 
-static model_box *model_of(JNIEnv *env, jlong handle) {
-  model_box *m = (model_box *)(intptr_t)handle;
-  if (m == NULL || m->model == NULL) throw_dx(env, DXT_E_INVALID_ARGUMENT, "the model is closed");
-  return m == NULL || m->model == NULL ? NULL : m;
-}
+static dxt_model *model_of(jlong handle) { return ((model_box *)(intptr_t)handle)->model; }
 
-static dxt_context *context_of(JNIEnv *env, jlong handle) {
-  context_box *c = (context_box *)(intptr_t)handle;
-  if (c == NULL) throw_dx(env, DXT_E_INVALID_ARGUMENT, "the privatizer is closed");
-  return c == NULL ? NULL : c->context;
-}
+static context_box *context_of(jlong handle) { return (context_box *)(intptr_t)handle; }
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The options of one call: a dxt_options handle, which owns what its struct
-   points to, and that struct. */
-typedef struct options_copy {
-  dxt_options *handle;
-  const dxt_privatize_options *options;
-} options_copy;
-
-static void options_release(options_copy *o) {
-  dxt_options_destroy(o->handle);
-  o->handle = NULL;
-}
-
-/* pairs[2k], pairs[2k + 1]: the name and the value of an option passed to the
-   library by name (UTF-8); when lists[k], the value is a word list, each word
-   ended by a NUL (dxt_options_set_words). DxOptions makes them; the library
-   checks names and values. On failure throws, frees everything and returns 0. */
-static int get_options(JNIEnv *env, jlong context_handle, jobjectArray pairs, jbooleanArray lists, options_copy *o) {
-  const context_box *c = (const context_box *)(intptr_t)context_handle;
-  jsize n, k;
-  memset(o, 0, sizeof *o);
-  if (c == NULL || pairs == NULL || lists == NULL ||
-      (n = (*env)->GetArrayLength(env, lists)) * 2 != (*env)->GetArrayLength(env, pairs)) {
-    throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed options");
-    return 0;
-  }
-  if (check(env, dxt_options_create(c->model->model, &o->handle))) return 0;
+/* The options of one call (dxt_options_get of it gives the struct; the caller
+   destroys it), or NULL after throwing. pairs[2k], pairs[2k + 1]: the name
+   and the value of an option passed to the library by name (UTF-8); when
+   lists[k], the value is a word list, each word ended by a NUL
+   (dxt_options_set_words). DxOptions makes them; the library checks names
+   and values, and word lists against model. */
+static dxt_options *get_options(JNIEnv *env, const dxt_model *model, jobjectArray pairs, jbooleanArray lists) {
+  jsize n = (*env)->GetArrayLength(env, lists), k;
+  dxt_options *o = NULL;
+  if (check(env, dxt_options_create(model, &o))) return NULL;
   for (k = 0; k < n; ++k) {
     jbyteArray name_bytes = (jbyteArray)(*env)->GetObjectArrayElement(env, pairs, 2 * k);
     jbyteArray value_bytes = (jbyteArray)(*env)->GetObjectArrayElement(env, pairs, 2 * k + 1);
@@ -184,23 +159,22 @@ static int get_options(JNIEnv *env, jlong context_handle, jobjectArray pairs, jb
           words[i] = value + at;
           at += strlen(value + at) + 1;
         }
-        s = dxt_options_set_words(o->handle, name, words, count);
+        s = dxt_options_set_words(o, name, words, count);
         free((void *)words);
       } /* else alloc threw */
     } else if (value != NULL) {
-      s = dxt_options_set(o->handle, name, value);
+      s = dxt_options_set(o, name, value);
     }
     free(name);
     free(value);
     (*env)->DeleteLocalRef(env, name_bytes);
     (*env)->DeleteLocalRef(env, value_bytes);
     if (check(env, s)) { /* which throws nothing more when alloc or copy_bytes threw */
-      options_release(o);
-      return 0;
+      dxt_options_destroy(o);
+      return NULL;
     }
   }
-  o->options = dxt_options_get(o->handle);
-  return 1;
+  return o;
 }
 
 // generated: structs (tools/options/generate.py, from include/dxtext/dxtext.h)
@@ -276,62 +250,54 @@ static jdoubleArray ledger_totals_array(JNIEnv *env, const dxt_ledger_totals *r)
 }
 // generated: end structs
 
-/* The record into DxReleaseRecord's arrays, and its JSON into json[0]. */
-static void put_record(JNIEnv *env, const dxt_release_record *r, jdoubleArray values, jbyteArray bytes,
-                       jobjectArray json) {
-  jdouble v[RECORD_VALUES];
-  jbyte b[RECORD_BYTES];
-  char text[4096];
-  size_t required = 0;
-  if (values == NULL || bytes == NULL) return;
-  record_values(r, v, b);
-  (*env)->SetDoubleArrayRegion(env, values, 0, RECORD_VALUES, v);
-  (*env)->SetByteArrayRegion(env, bytes, 0, RECORD_BYTES, b);
-  if (json != NULL && dxt_release_record_to_json(r, text, sizeof text, &required) == DXT_OK)
-    (*env)->SetObjectArrayElement(env, json, 0, new_bytes(env, text, required - 1));
+/* The JSON text a to_json call wrote with status s, as reports[slot]. */
+static void put_json(JNIEnv *env, jobjectArray reports, jsize slot, dxt_status s, const char *text) {
+  if (!check(env, s)) (*env)->SetObjectArrayElement(env, reports, slot, new_bytes(env, text, strlen(text)));
 }
 
-/* Layout of DxLocalDiagnostics' array; its JSON goes to json[1]. */
-static void put_diagnostics(JNIEnv *env, const dxt_local_diagnostics *d, jdoubleArray values, jobjectArray json) {
-  jdouble v[18];
+/* The reports of a call into the array of DxNative.reports: the record's
+   values, bytes and JSON at 0, 1 and 2 (as DxReleaseRecord reads them) and,
+   when it has the room, the local diagnostics' values and JSON at 3 and 4
+   (DxLocalDiagnostics). Neither JSON depends on the input: the buffer holds
+   the longest. */
+static void put_reports(JNIEnv *env, const dxt_release_record *r, const dxt_local_diagnostics *d,
+                        jobjectArray reports) {
+  jdouble v[RECORD_VALUES], counts[18];
+  jbyte b[RECORD_BYTES];
+  char text[16384];
   int c, a;
-  char text[4096];
-  size_t required = 0;
-  if (values == NULL) return;
+  record_values(r, v, b);
+  (*env)->SetObjectArrayElement(env, reports, 0, new_doubles(env, v, RECORD_VALUES));
+  (*env)->SetObjectArrayElement(env, reports, 1, new_bytes(env, (const char *)b, RECORD_BYTES));
+  put_json(env, reports, 2, dxt_release_record_to_json(r, text, sizeof text, NULL), text);
+  if ((*env)->GetArrayLength(env, reports) < 5) return;
   for (c = 0; c < DXT_TOKEN_CLASS_COUNT; ++c)
-    for (a = 0; a < DXT_TOKEN_ACTION_COUNT; ++a) v[4 * c + a] = (jdouble)d->counts[c][a];
-  v[16] = (jdouble)d->words_privatized;
-  v[17] = (jdouble)d->words_leaked;
-  (*env)->SetDoubleArrayRegion(env, values, 0, 18, v);
-  if (json != NULL && dxt_local_diagnostics_to_json(d, text, sizeof text, &required) == DXT_OK)
-    (*env)->SetObjectArrayElement(env, json, 1, new_bytes(env, text, required - 1));
+    for (a = 0; a < DXT_TOKEN_ACTION_COUNT; ++a) counts[4 * c + a] = (jdouble)d->counts[c][a];
+  counts[16] = (jdouble)d->words_privatized;
+  counts[17] = (jdouble)d->words_leaked;
+  (*env)->SetObjectArrayElement(env, reports, 3, new_doubles(env, counts, 18));
+  put_json(env, reports, 4, dxt_local_diagnostics_to_json(d, text, sizeof text, NULL), text);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Models                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Opens the model file at path, or else the length bytes at copy (from the
-   heap, whose alignment, at least 8, is what dxt_model_open_memory needs; the
-   box then owns them), into a new box; 0 after throwing. */
-static jlong open_model(JNIEnv *env, const char *path, char *copy, size_t length, jboolean verify) {
+static dxt_model_open_options open_options(uint32_t flags) {
   dxt_model_open_options options;
-  dxt_model *model = NULL;
-  model_box *m = NULL;
-  dxt_status s;
   dxt_model_open_options_init(&options);
-  options.flags = verify ? DXT_OPEN_VERIFY_DIGESTS : 0;
-  if (path != NULL)
-    s = dxt_model_open_file(path, &options, &model);
-  else
-    s = dxt_model_open_memory(copy, length, &options, &model);
+  options.flags = flags;
+  return options;
+}
+
+/* A new box for the model an open call gave with status s; 0 after throwing. */
+static jlong box_model(JNIEnv *env, dxt_status s, dxt_model *model) {
+  model_box *m = NULL;
   if (check(env, s) || (m = (model_box *)alloc(env, 1, sizeof *m)) == NULL) {
     dxt_model_close(model);
-    free(copy);
     return 0;
   }
   m->model = model;
-  m->buffer = copy;
   m->refs = 1;
   return (jlong)(intptr_t)m;
 }
@@ -341,116 +307,84 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_versionString(JNIEnv *env,
 }
 
 JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelOpen(JNIEnv *env, jclass cls, jbyteArray path, jboolean verify) {
+  dxt_model_open_options options = open_options(verify ? DXT_OPEN_VERIFY_DIGESTS : 0);
+  dxt_model *model = NULL;
   char *p = copy_string(env, path, "path");
-  jlong m = p != NULL ? open_model(env, p, NULL, 0, verify) : 0;
+  dxt_status s;
+  if (p == NULL) return 0;
+  s = dxt_model_open_file(p, &options, &model);
   free(p);
-  return m;
+  return box_model(env, s, model);
 }
 
-JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelFromBytes(JNIEnv *env, jclass cls, jbyteArray data,
-                                                                jboolean verify) {
-  size_t length = 0;
-  char *copy = copy_bytes(env, data, &length, "data");
-  return copy != NULL ? open_model(env, NULL, copy, length, verify) : 0;
+/* The library copies the bytes (DXT_OPEN_PRIVATE_COPY) while the array is
+   pinned, and no other JNI call is made meanwhile. */
+JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelFromBytes(JNIEnv *env, jclass cls, jbyteArray data) {
+  dxt_model_open_options options = open_options(DXT_OPEN_PRIVATE_COPY);
+  dxt_model *model = NULL;
+  jsize length;
+  void *bytes;
+  dxt_status s;
+  if (data == NULL) {
+    throw_dx(env, DXT_E_INVALID_ARGUMENT, "data is null");
+    return 0;
+  }
+  length = (*env)->GetArrayLength(env, data);
+  if ((bytes = (*env)->GetPrimitiveArrayCritical(env, data, NULL)) == NULL) return 0; /* OutOfMemoryError */
+  s = dxt_model_open_memory(bytes, (size_t)length, &options, &model);
+  (*env)->ReleasePrimitiveArrayCritical(env, data, bytes, JNI_ABORT);
+  return box_model(env, s, model);
 }
 
-/* A direct ByteBuffer's bytes [position, position + length), copied into an
-   aligned buffer as modelFromBytes does (the caller may reuse the buffer). */
+/* The length bytes from position of a direct buffer, which the library copies. */
 JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_modelFromDirectBuffer(JNIEnv *env, jclass cls, jobject buffer,
-                                                                       jint position, jint length, jboolean verify) {
-  const char *base = buffer != NULL ? (const char *)(*env)->GetDirectBufferAddress(env, buffer) : NULL;
-  jlong capacity = buffer != NULL ? (*env)->GetDirectBufferCapacity(env, buffer) : -1;
-  char *copy;
-  if (base == NULL || capacity < 0) {
+                                                                       jint position, jint length) {
+  dxt_model_open_options options = open_options(DXT_OPEN_PRIVATE_COPY);
+  dxt_model *model = NULL;
+  const char *base = (const char *)(*env)->GetDirectBufferAddress(env, buffer);
+  dxt_status s;
+  if (base == NULL) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "not a direct ByteBuffer");
     return 0;
   }
-  if (position < 0 || length < 0 || (jlong)position + (jlong)length > capacity) {
-    throw_dx(env, DXT_E_INVALID_ARGUMENT, "the buffer's position and remaining bytes are out of range");
-    return 0;
-  }
-  if ((copy = (char *)alloc(env, (size_t)length, 1)) == NULL) return 0;
-  memcpy(copy, base + position, (size_t)length);
-  return open_model(env, NULL, copy, (size_t)length, verify);
+  s = dxt_model_open_memory(base + position, (size_t)length, &options, &model);
+  return box_model(env, s, model);
 }
 
 JNIEXPORT void JNICALL Java_org_dxtext_DxNative_modelClose(JNIEnv *env, jclass cls, jlong handle) {
-  model_box *m = (model_box *)(intptr_t)handle;
-  if (m == NULL) return;
-  dxt_model_close(m->model); /* contexts keep their own reference */
-  m->model = NULL;
-  model_release(m);
+  model_release((model_box *)(intptr_t)handle);
 }
 
 JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_modelInfo(JNIEnv *env, jclass cls, jlong handle) {
-  model_box *m = model_of(env, handle);
   dxt_model_info info;
-  if (m == NULL) return NULL;
   dxt_model_info_init(&info);
-  if (check(env, dxt_model_get_info(m->model, &info))) return NULL;
+  if (check(env, dxt_model_get_info(model_of(handle), &info))) return NULL;
   return model_info_array(env, &info);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_modelFingerprint(JNIEnv *env, jclass cls, jlong handle) {
-  model_box *m = model_of(env, handle);
   uint8_t digest[32];
-  if (m == NULL || check(env, dxt_model_fingerprint(m->model, digest))) return NULL;
+  if (check(env, dxt_model_fingerprint(model_of(handle), digest))) return NULL;
   return new_bytes(env, (const char *)digest, 32);
 }
 
 JNIEXPORT jint JNICALL Java_org_dxtext_DxNative_modelLookup(JNIEnv *env, jclass cls, jlong handle, jbyteArray word) {
-  model_box *m = model_of(env, handle);
   size_t length = 0;
   uint32_t index = 0;
   dxt_status s;
-  char *w;
-  if (m == NULL || (w = copy_bytes(env, word, &length, "word")) == NULL) return -1;
-  s = dxt_model_lookup(m->model, w, length, &index);
+  char *w = copy_bytes(env, word, &length, "word");
+  if (w == NULL) return -1;
+  s = dxt_model_lookup(model_of(handle), w, length, &index);
   free(w);
-  if (check(env, s)) return -1;
-  return (jint)index;
+  return check(env, s) ? -1 : (jint)index;
 }
 
+/* A negative index is a uint32_t past the vocabulary: NOT_FOUND. */
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_modelWord(JNIEnv *env, jclass cls, jlong handle, jint index) {
-  model_box *m = model_of(env, handle);
   const char *word = NULL;
   size_t length = 0;
-  if (m == NULL) return NULL;
-  if (index < 0) {
-    throw_dx(env, DXT_E_NOT_FOUND, "negative index");
-    return NULL;
-  }
-  if (check(env, dxt_model_word(m->model, (uint32_t)index, &word, &length))) return NULL;
+  if (check(env, dxt_model_word(model_of(handle), (uint32_t)index, &word, &length))) return NULL;
   return new_bytes(env, word, length);
-}
-
-JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_outputSetCreate(JNIEnv *env, jclass cls, jlong handle,
-                                                                 jobjectArray words) {
-  model_box *m = model_of(env, handle);
-  jsize n, k;
-  char **copies;
-  dxt_output_set *set = NULL;
-  if (m == NULL) return 0;
-  if (words == NULL) {
-    throw_dx(env, DXT_E_INVALID_ARGUMENT, "the word list is null");
-    return 0;
-  }
-  n = (*env)->GetArrayLength(env, words);
-  if ((copies = (char **)alloc(env, (size_t)n, sizeof *copies)) == NULL) return 0;
-  for (k = 0; k < n; ++k) {
-    jbyteArray word = (jbyteArray)(*env)->GetObjectArrayElement(env, words, k);
-    copies[k] = copy_bytes(env, word, NULL, "an output word");
-    (*env)->DeleteLocalRef(env, word);
-    if (copies[k] == NULL) break;
-  }
-  if (k == n) check(env, dxt_output_set_create(m->model, (const char *const *)copies, (size_t)n, &set));
-  for (k = 0; k < n; ++k) free(copies[k]);
-  free(copies);
-  return (*env)->ExceptionCheck(env) ? 0 : (jlong)(intptr_t)set;
-}
-
-JNIEXPORT void JNICALL Java_org_dxtext_DxNative_outputSetFree(JNIEnv *env, jclass cls, jlong set) {
-  dxt_output_set_free((dxt_output_set *)(intptr_t)set);
 }
 
 /* A longer path than PATH_MAX (4096 on Linux and Android) opens no file:
@@ -462,18 +396,22 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_defaultModelPath(JNIEnv *e
   return new_bytes(env, path, required - 1);
 }
 
+JNIEXPORT void JNICALL Java_org_dxtext_DxNative_optionsCheck(JNIEnv *env, jclass cls, jlong handle, jobjectArray pairs,
+                                                             jbooleanArray lists) {
+  dxt_options_destroy(get_options(env, model_of(handle), pairs, lists));
+}
+
 /* ------------------------------------------------------------------------ */
 /* Contexts                                                                  */
 /* ------------------------------------------------------------------------ */
 
 JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_contextCreate(JNIEnv *env, jclass cls, jlong model_handle,
                                                                jbyteArray seed) {
-  model_box *m = model_of(env, model_handle);
+  model_box *m = (model_box *)(intptr_t)model_handle;
   dxt_context_options options;
   dxt_context *context = NULL;
   context_box *c;
   dxt_status s;
-  if (m == NULL) return 0;
   dxt_context_options_init(&options);
   if (seed != NULL) {
     if ((*env)->GetArrayLength(env, seed) != 32) {
@@ -497,8 +435,7 @@ JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_contextCreate(JNIEnv *env, jcla
 }
 
 JNIEXPORT void JNICALL Java_org_dxtext_DxNative_contextDestroy(JNIEnv *env, jclass cls, jlong handle) {
-  context_box *c = (context_box *)(intptr_t)handle;
-  if (c == NULL) return;
+  context_box *c = context_of(handle);
   dxt_context_destroy(c->context);
   model_release(c->model);
   free(c);
@@ -511,42 +448,44 @@ JNIEXPORT void JNICALL Java_org_dxtext_DxNative_contextDestroy(JNIEnv *env, jcla
 typedef dxt_status (*text_function)(dxt_context *, const dxt_privatize_options *, const char *, size_t, char **,
                                     size_t *, dxt_release_record *, dxt_local_diagnostics *);
 
+/* Whether the array of DxNative.reports asks for the local diagnostics. */
+static int wants_diagnostics(JNIEnv *env, jobjectArray reports) {
+  return reports != NULL && (*env)->GetArrayLength(env, reports) >= 5;
+}
+
 /* privatizeText (function: text or word), and ledgerPrivatizeText (with a
    ledger, fresh and memoised_out; function is then NULL). */
 static jbyteArray text_call(JNIEnv *env, text_function function, dxt_ledger *ledger, jboolean fresh,
                             jbooleanArray memoised_out, jlong handle, jobjectArray pairs, jbooleanArray lists,
-                            jbyteArray input, jdoubleArray record_values, jdoubleArray diagnostics_values,
-                            jbyteArray fingerprint, jobjectArray json) {
-  dxt_context *context = context_of(env, handle);
-  options_copy o;
+                            jbyteArray input, jobjectArray reports) {
+  context_box *c = context_of(handle);
   dxt_release_record record;
   dxt_local_diagnostics diagnostics;
   /* The diagnostics are computed only when asked for. */
-  dxt_local_diagnostics *wanted = diagnostics_values != NULL ? &diagnostics : NULL;
+  dxt_local_diagnostics *wanted = wants_diagnostics(env, reports) ? &diagnostics : NULL;
   size_t length = 0, out_length = 0;
   char *text, *out = NULL;
   bool memoised = false;
   dxt_status s;
   jbyteArray result = NULL;
-  if (context == NULL) return NULL;
-  if (!get_options(env, handle, pairs, lists, &o)) return NULL;
+  dxt_options *o = get_options(env, c->model->model, pairs, lists);
+  if (o == NULL) return NULL;
   if ((text = copy_bytes(env, input, &length, "text")) == NULL) {
-    options_release(&o);
+    dxt_options_destroy(o);
     return NULL;
   }
   dxt_release_record_init(&record);
   dxt_local_diagnostics_init(&diagnostics);
   if (ledger != NULL)
-    s = dxt_ledger_privatize_text(ledger, context, o.options, text, length, fresh ? DXT_LEDGER_FRESH : 0u, &out,
-                                  &out_length, &memoised, &record, wanted);
+    s = dxt_ledger_privatize_text(ledger, c->context, dxt_options_get(o), text, length, fresh ? DXT_LEDGER_FRESH : 0u,
+                                  &out, &out_length, &memoised, &record, wanted);
   else
-    s = function(context, o.options, text, length, &out, &out_length, &record, wanted);
+    s = function(c->context, dxt_options_get(o), text, length, &out, &out_length, &record, wanted);
   free(text);
-  options_release(&o);
+  dxt_options_destroy(o);
   if (!check(env, s)) {
     jboolean m = memoised ? JNI_TRUE : JNI_FALSE;
-    put_record(env, &record, record_values, fingerprint, json);
-    put_diagnostics(env, &diagnostics, diagnostics_values, json);
+    if (reports != NULL) put_reports(env, &record, &diagnostics, reports);
     if (memoised_out != NULL) (*env)->SetBooleanArrayRegion(env, memoised_out, 0, 1, &m);
     result = new_bytes(env, out, out_length);
   }
@@ -558,35 +497,27 @@ static jbyteArray text_call(JNIEnv *env, text_function function, dxt_ledger *led
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_privatizeText(JNIEnv *env, jclass cls, jlong handle,
                                                                     jboolean word, jobjectArray pairs,
                                                                     jbooleanArray lists, jbyteArray text,
-                                                                    jdoubleArray record, jdoubleArray diagnostics,
-                                                                    jbyteArray fingerprint, jobjectArray json) {
+                                                                    jobjectArray reports) {
   return text_call(env, word ? dxt_privatize_word : dxt_privatize_text, NULL, false, NULL, handle, pairs, lists, text,
-                   record, diagnostics, fingerprint, json);
+                   reports);
 }
 
+/* A negative count would be a huge uint64_t: refused. */
 JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(JNIEnv *env, jclass cls, jlong handle,
                                                                      jobjectArray pairs, jbooleanArray lists,
                                                                      jobjectArray words, jlongArray counts, jint n_out,
-                                                                     jdoubleArray record_values,
-                                                                     jdoubleArray diagnostics_values,
-                                                                     jbyteArray fingerprint, jobjectArray json) {
-  dxt_context *context = context_of(env, handle);
-  options_copy o;
+                                                                     jobjectArray reports) {
+  context_box *c = context_of(handle);
   dxt_release_record record;
   dxt_local_diagnostics diagnostics;
-  dxt_local_diagnostics *wanted = diagnostics_values != NULL ? &diagnostics : NULL;
+  dxt_local_diagnostics *wanted = wants_diagnostics(env, reports) ? &diagnostics : NULL;
   dxt_bag_entry *entries = NULL; /* each word a copy_bytes */
   dxt_bag *bag = NULL;
   jobjectArray result = NULL;
-  jsize n = 0, i;
+  jsize n = (*env)->GetArrayLength(env, words), i;
   dxt_status s;
-  if (context == NULL) return NULL;
-  if (words == NULL || counts == NULL || (*env)->GetArrayLength(env, words) != (*env)->GetArrayLength(env, counts)) {
-    throw_dx(env, DXT_E_INVALID_ARGUMENT, "malformed bag");
-    return NULL;
-  }
-  if (!get_options(env, handle, pairs, lists, &o)) return NULL;
-  n = (*env)->GetArrayLength(env, words);
+  dxt_options *o = get_options(env, c->model->model, pairs, lists);
+  if (o == NULL) return NULL;
   if ((entries = (dxt_bag_entry *)alloc(env, (size_t)n, sizeof *entries)) == NULL) goto done;
   for (i = 0; i < n; ++i) {
     jbyteArray w = (jbyteArray)(*env)->GetObjectArrayElement(env, words, i);
@@ -604,9 +535,9 @@ JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(JNIEnv *env
   dxt_release_record_init(&record);
   dxt_local_diagnostics_init(&diagnostics);
   if (n_out < 0)
-    s = dxt_privatize_bag(context, o.options, entries, (size_t)n, &bag, &record, wanted);
+    s = dxt_privatize_bag(c->context, dxt_options_get(o), entries, (size_t)n, &bag, &record, wanted);
   else
-    s = dxt_syntf(context, o.options, entries, (size_t)n, (uint32_t)n_out, &bag, &record, wanted);
+    s = dxt_syntf(c->context, dxt_options_get(o), entries, (size_t)n, (uint32_t)n_out, &bag, &record, wanted);
   if (check(env, s)) goto done;
   {
     jclass byte_array = (*env)->FindClass(env, "[B");
@@ -620,57 +551,52 @@ JNIEXPORT jobjectArray JNICALL Java_org_dxtext_DxNative_privatizeBag(JNIEnv *env
     if (out_words == NULL || out_counts == NULL) goto done;
     for (k = 0; k < bag->size; ++k) {
       jbyteArray w = new_bytes(env, bag->entries[k].word, bag->entries[k].length);
-      jlong c = (jlong)bag->entries[k].count;
+      jlong count = (jlong)bag->entries[k].count;
       if (w == NULL) goto done;
       (*env)->SetObjectArrayElement(env, out_words, (jsize)k, w);
       (*env)->DeleteLocalRef(env, w);
-      (*env)->SetLongArrayRegion(env, out_counts, (jsize)k, 1, &c);
+      (*env)->SetLongArrayRegion(env, out_counts, (jsize)k, 1, &count);
     }
     result = (*env)->NewObjectArray(env, 2, object, NULL);
     if (result == NULL) goto done;
     (*env)->SetObjectArrayElement(env, result, 0, out_words);
     (*env)->SetObjectArrayElement(env, result, 1, out_counts);
-    put_record(env, &record, record_values, fingerprint, json);
-    put_diagnostics(env, &diagnostics, diagnostics_values, json);
+    put_reports(env, &record, &diagnostics, reports);
   }
 done:
   dxt_bag_free(bag);
   if (entries != NULL)
     for (i = 0; i < n; ++i) free((void *)entries[i].word);
   free(entries);
-  options_release(&o);
+  dxt_options_destroy(o);
   return result;
 }
 
+/* A negative count would be a huge uint32_t: refused. */
 JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_calibrate(JNIEnv *env, jclass cls, jlong handle,
                                                                   jobjectArray pairs, jbooleanArray lists, jint words,
                                                                   jint trials) {
-  dxt_context *context = context_of(env, handle);
-  options_copy o;
-  dxt_calibration c;
+  context_box *c = context_of(handle);
+  dxt_options *o;
+  dxt_calibration calibration;
   dxt_status s;
-  if (context == NULL) return NULL;
   if (words < 0 || trials < 0) {
     throw_dx(env, DXT_E_INVALID_ARGUMENT, "words and trials must not be negative");
     return NULL;
   }
-  if (!get_options(env, handle, pairs, lists, &o)) return NULL;
-  dxt_calibration_init(&c);
-  s = dxt_calibrate(context, o.options, (uint32_t)words, (uint32_t)trials, &c);
-  options_release(&o);
+  if ((o = get_options(env, c->model->model, pairs, lists)) == NULL) return NULL;
+  dxt_calibration_init(&calibration);
+  s = dxt_calibrate(c->context, dxt_options_get(o), (uint32_t)words, (uint32_t)trials, &calibration);
+  dxt_options_destroy(o);
   if (check(env, s)) return NULL;
-  return calibration_array(env, &c);
+  return calibration_array(env, &calibration);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Privacy ledger                                                            */
 /* ------------------------------------------------------------------------ */
 
-static dxt_ledger *ledger_of(JNIEnv *env, jlong handle) {
-  dxt_ledger *l = (dxt_ledger *)(intptr_t)handle;
-  if (l == NULL) throw_dx(env, DXT_E_INVALID_ARGUMENT, "the ledger is closed");
-  return l;
-}
+static dxt_ledger *ledger_of(jlong handle) { return (dxt_ledger *)(intptr_t)handle; }
 
 /* memo_capacity < 0: the default; key and anchor (its stored bytes) may be null. */
 JNIEXPORT jlong JNICALL Java_org_dxtext_DxNative_ledgerOpen(JNIEnv *env, jclass cls, jbyteArray path, jbyteArray scope,
@@ -706,43 +632,36 @@ done:
 }
 
 JNIEXPORT void JNICALL Java_org_dxtext_DxNative_ledgerClose(JNIEnv *env, jclass cls, jlong handle) {
-  dxt_ledger_close((dxt_ledger *)(intptr_t)handle);
+  dxt_ledger_close(ledger_of(handle));
 }
 
 JNIEXPORT void JNICALL Java_org_dxtext_DxNative_ledgerSetCap(JNIEnv *env, jclass cls, jlong handle, jdouble cap) {
-  dxt_ledger *l = ledger_of(env, handle);
-  if (l != NULL) check(env, dxt_ledger_set_cap(l, cap));
+  check(env, dxt_ledger_set_cap(ledger_of(handle), cap));
 }
 
 JNIEXPORT jdoubleArray JNICALL Java_org_dxtext_DxNative_ledgerTotals(JNIEnv *env, jclass cls, jlong handle) {
-  dxt_ledger *l = ledger_of(env, handle);
   dxt_ledger_totals t;
-  if (l == NULL) return NULL;
   dxt_ledger_totals_init(&t);
-  if (check(env, dxt_ledger_get_totals(l, &t))) return NULL;
+  if (check(env, dxt_ledger_get_totals(ledger_of(handle), &t))) return NULL;
   return ledger_totals_array(env, &t);
 }
 
 /* The ledger's anchor as its stored bytes. */
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerAnchor(JNIEnv *env, jclass cls, jlong handle) {
-  dxt_ledger *l = ledger_of(env, handle);
   dxt_ledger_anchor a;
   uint8_t bytes[DXT_LEDGER_ANCHOR_BYTES];
-  if (l == NULL) return NULL;
   dxt_ledger_anchor_init(&a);
-  if (check(env, dxt_ledger_get_anchor(l, &a))) return NULL;
+  if (check(env, dxt_ledger_get_anchor(ledger_of(handle), &a))) return NULL;
   if (check(env, dxt_ledger_anchor_encode(&a, bytes, sizeof bytes))) return NULL;
   return new_bytes(env, (const char *)bytes, sizeof bytes);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerJson(JNIEnv *env, jclass cls, jlong handle) {
-  dxt_ledger *l = ledger_of(env, handle);
+  dxt_ledger *l = ledger_of(handle);
   size_t required = 0;
   char *buffer;
   jbyteArray out = NULL;
-  dxt_status s;
-  if (l == NULL) return NULL;
-  s = dxt_ledger_to_json(l, NULL, 0, &required);
+  dxt_status s = dxt_ledger_to_json(l, NULL, 0, &required);
   if (s != DXT_E_INPUT_TOO_LARGE && check(env, s)) return NULL;
   if ((buffer = (char *)alloc(env, required, 1)) == NULL) return NULL;
   if (!check(env, dxt_ledger_to_json(l, buffer, required, &required))) out = new_bytes(env, buffer, strlen(buffer));
@@ -754,10 +673,7 @@ JNIEXPORT jbyteArray JNICALL Java_org_dxtext_DxNative_ledgerPrivatizeText(JNIEnv
                                                                           jlong context_handle, jobjectArray pairs,
                                                                           jbooleanArray lists, jbyteArray input,
                                                                           jboolean fresh, jbooleanArray memoised_out,
-                                                                          jdoubleArray record_values,
-                                                                          jbyteArray fingerprint, jobjectArray json) {
-  dxt_ledger *l = ledger_of(env, ledger_handle);
-  if (l == NULL) return NULL;
-  return text_call(env, NULL, l, fresh, memoised_out, context_handle, pairs, lists, input, record_values, NULL,
-                   fingerprint, json);
+                                                                          jobjectArray reports) {
+  return text_call(env, NULL, ledger_of(ledger_handle), fresh, memoised_out, context_handle, pairs, lists, input,
+                   reports);
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * A failed dxtext call. {@link #getStatus()} says what went wrong; the message
  * is the library's, as it is (dxt_last_error_message), e.g. "not a dxtext model:
@@ -22,7 +20,7 @@ public class DxException extends RuntimeException {
 
   /** Called by the native library: the message crosses as UTF-8 bytes. */
   static DxException fromNative(int code, byte[] message) {
-    return new DxException(code, new String(message, StandardCharsets.UTF_8));
+    return new DxException(code, DxNative.string(message));
   }
 
   public DxStatus getStatus() {

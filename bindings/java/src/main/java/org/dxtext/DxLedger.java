@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * A privacy budget per scope (a user, a user and a day, ...) kept in a file the app owns
  * (docs/budgets.md): the epsilon of every release is added up, a release that would pass the cap
@@ -16,11 +14,9 @@ import java.nio.charset.StandardCharsets;
  * put back, or the file deleted, then fails with {@link DxStatus#LEDGER_ROLLBACK}. Without an anchor
  * a rollback is not detected (docs/budgets.md, "Rollback").
  */
-public final class DxLedger implements AutoCloseable {
-  private long handle;
-
+public final class DxLedger extends DxHandle {
   private DxLedger(long handle) {
-    this.handle = handle;
+    super(handle, "ledger", DxNative::ledgerClose);
   }
 
   /** Open (or create) {@code path} and select {@code scope}; {@code cap} applies to a new scope. */
@@ -45,21 +41,7 @@ public final class DxLedger implements AutoCloseable {
   public static DxLedger open(String path, String scope, double cap, int memoCapacity, byte[] key,
       DxLedgerAnchor anchor) {
     byte[] a = anchor == null ? null : anchor.toBytes();
-    return new DxLedger(DxNative.ledgerOpen(utf8(path), utf8(scope), cap, memoCapacity, key, a));
-  }
-
-  private static byte[] utf8(String s) {
-    if (s == null) {
-      throw new DxException(DxStatus.INVALID_ARGUMENT.code(), "invalid argument: a string is null");
-    }
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private long live() {
-    if (handle == 0) {
-      throw new IllegalStateException("the ledger is closed");
-    }
-    return handle;
+    return new DxLedger(DxNative.ledgerOpen(DxNative.utf8(path), DxNative.utf8(scope), cap, memoCapacity, key, a));
   }
 
   /**
@@ -68,23 +50,20 @@ public final class DxLedger implements AutoCloseable {
    */
   public synchronized DxLedgerRelease privatizeText(DxPrivatizer privatizer, String text, DxOptions options,
       boolean fresh) {
-    long ledger = live();
-    double[] r = new double[DxReleaseRecord.VALUES];
-    byte[] recordBytes = new byte[DxReleaseRecord.BYTES];
-    byte[][] json = new byte[2][];
+    byte[] input = DxNative.utf8(text);
     boolean[] memoised = new boolean[1];
+    Object[] reports = DxNative.reports(false);
     byte[] out;
     synchronized (privatizer) {
-      out = DxNative.ledgerPrivatizeText(ledger, privatizer.liveHandle(), options.pairs(), options.lists(),
-          utf8(text), fresh, memoised, r, recordBytes, json);
+      out = call(l -> privatizer.call(c -> DxNative.ledgerPrivatizeText(l, c, options.pairs(), options.lists(),
+          input, fresh, memoised, reports)));
     }
-    return new DxLedgerRelease(new String(out, StandardCharsets.UTF_8), memoised[0],
-        new DxReleaseRecord(r, recordBytes, json[0]));
+    return new DxLedgerRelease(DxNative.string(out), memoised[0], new DxReleaseRecord(reports));
   }
 
   /** The scope's totals, read from the file. */
   public synchronized DxLedgerTotals totals() {
-    return new DxLedgerTotals(DxNative.ledgerTotals(live()));
+    return new DxLedgerTotals(call(DxNative::ledgerTotals));
   }
 
   /**
@@ -93,24 +72,19 @@ public final class DxLedger implements AutoCloseable {
    * Fails with {@link DxStatus#LEDGER_ROLLBACK} when the file is older than what this handle last saw.
    */
   public synchronized DxLedgerAnchor anchor() {
-    return DxLedgerAnchor.fromBytes(DxNative.ledgerAnchor(live()));
+    return DxLedgerAnchor.fromBytes(call(DxNative::ledgerAnchor));
   }
 
   /** The scope as one line of JSON, as {@code dxtext ledger} prints it. */
   public synchronized String toJson() {
-    return new String(DxNative.ledgerJson(live()), StandardCharsets.UTF_8);
+    return DxNative.string(call(DxNative::ledgerJson));
   }
 
   /** Set the scope's cap (finite, at least 0). */
   public synchronized void setCap(double cap) {
-    DxNative.ledgerSetCap(live(), cap);
-  }
-
-  @Override
-  public synchronized void close() {
-    if (handle != 0) {
-      DxNative.ledgerClose(handle);
-      handle = 0;
-    }
+    call(h -> {
+      DxNative.ledgerSetCap(h, cap);
+      return null;
+    });
   }
 }

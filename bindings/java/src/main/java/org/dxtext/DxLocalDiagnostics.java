@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * What a call did to the tokens of its input. These numbers DESCRIBE THE INPUT (for example its
  * share of out-of-vocabulary words) and no guarantee covers them: keep them on the device.
  */
 public final class DxLocalDiagnostics {
   // Layout of the array the native code fills.
-  static final int COUNTS = 0, WORDS_PRIVATIZED = 16, WORDS_LEAKED = 17, LENGTH = 18;
+  static final int COUNTS = 0, WORDS_PRIVATIZED = 16, WORDS_LEAKED = 17;
 
   private final double[] values;
   private final String json;
 
-  DxLocalDiagnostics(double[] values, byte[] json) {
-    this.values = values.clone();
-    this.json = new String(json, StandardCharsets.UTF_8);
+  private DxLocalDiagnostics(double[] values, byte[] json) {
+    this.values = values;
+    this.json = DxNative.string(json);
+  }
+
+  /** The diagnostics in what a call filled (DxNative.reports), or null when it was not asked for them. */
+  static DxLocalDiagnostics of(Object[] reports) {
+    return reports.length < 5 ? null : new DxLocalDiagnostics((double[]) reports[3], (byte[]) reports[4]);
   }
 
   /** Tokens of a class handled by a policy. */

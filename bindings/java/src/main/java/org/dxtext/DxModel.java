@@ -6,10 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.LongFunction;
+import java.util.List;
 
 /**
  * An opened {@code .dxe} embedding model. Immutable and safe to share between
@@ -17,14 +15,11 @@ import java.util.function.LongFunction;
  * Close it when done (try-with-resources); privatizers made from it keep
  * working after it is closed.
  */
-public final class DxModel implements AutoCloseable {
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  private long handle;
+public final class DxModel extends DxHandle {
   private final String path;
-  private volatile DxModelInfo info;
 
   private DxModel(long handle, String path) {
-    this.handle = handle;
+    super(handle, "model", DxNative::modelClose);
     this.path = path;
   }
 
@@ -39,12 +34,12 @@ public final class DxModel implements AutoCloseable {
 
   /** As {@link #open(String)}; {@code verifyDigests} also checks every section's SHA-256. */
   public static DxModel open(String path, boolean verifyDigests) {
-    return new DxModel(DxNative.modelOpen(path.getBytes(StandardCharsets.UTF_8), verifyDigests), path);
+    return new DxModel(DxNative.modelOpen(DxNative.utf8(path), verifyDigests), path);
   }
 
   /** Open a model held in memory; the bytes are copied into an aligned native buffer. */
   public static DxModel fromBytes(byte[] data) {
-    return new DxModel(DxNative.modelFromBytes(data, false), null);
+    return new DxModel(DxNative.modelFromBytes(data), null);
   }
 
   /**
@@ -55,7 +50,7 @@ public final class DxModel implements AutoCloseable {
    */
   public static DxModel fromByteBuffer(ByteBuffer buffer) {
     if (buffer.isDirect()) {
-      return new DxModel(DxNative.modelFromDirectBuffer(buffer, buffer.position(), buffer.remaining(), false), null);
+      return new DxModel(DxNative.modelFromDirectBuffer(buffer, buffer.position(), buffer.remaining()), null);
     }
     byte[] bytes = new byte[buffer.remaining()];
     buffer.duplicate().get(bytes);
@@ -80,15 +75,6 @@ public final class DxModel implements AutoCloseable {
     return out.toByteArray();
   }
 
-  /** The resource of the Euclidean model carried by this jar, or null. */
-  static String bundledModelResource() {
-    try (InputStream in = DxModel.class.getResourceAsStream("/org/dxtext/models/default-euclidean")) {
-      return in == null ? null : "/org/dxtext/models/" + new String(readAll(in), StandardCharsets.UTF_8).trim();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   /**
    * The path of the default model: the file named by the environment variable
    * DXTEXT_MODEL, else the newest dxtext-en-euclid-*.dxe (Euclidean) or
@@ -98,7 +84,7 @@ public final class DxModel implements AutoCloseable {
    * path: {@link #openDefault()} opens it.)
    */
   public static String defaultPath(DxModelInfo.Geometry geometry) {
-    return new String(DxNative.defaultModelPath(geometry.ordinal()), StandardCharsets.UTF_8);
+    return DxNative.string(DxNative.defaultModelPath(geometry.ordinal()));
   }
 
   /**
@@ -107,43 +93,29 @@ public final class DxModel implements AutoCloseable {
    */
   public static DxModel openDefault() {
     String env = System.getenv("DXTEXT_MODEL");
-    String resource = env == null || env.isEmpty() ? bundledModelResource() : null;
-    if (resource == null) {
+    InputStream name = env == null || env.isEmpty()
+        ? DxModel.class.getResourceAsStream("/org/dxtext/models/default-euclidean") : null;
+    if (name == null) {
       return open(defaultPath(DxModelInfo.Geometry.EUCLIDEAN));
     }
-    try (InputStream in = DxModel.class.getResourceAsStream(resource)) {
+    try (name; InputStream in = DxModel.class.getResourceAsStream(
+        "/org/dxtext/models/" + DxNative.string(readAll(name)).trim())) {
       if (in == null) {
-        throw new DxException(DxStatus.NOT_FOUND.code(), "the jar names " + resource + " but does not carry it");
+        throw new DxException(DxStatus.NOT_FOUND.code(), "the jar names a default model but does not carry it");
       }
       return fromStream(in);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + resource + " from the jar", e);
+      throw new UncheckedIOException("cannot read the default model from the jar", e);
     }
   }
 
   public static DxModel openDefault(DxModelInfo.Geometry geometry) {
-    if (geometry == DxModelInfo.Geometry.EUCLIDEAN) {
-      return openDefault();
-    }
-    return open(defaultPath(geometry));
+    return geometry == DxModelInfo.Geometry.EUCLIDEAN ? openDefault() : open(defaultPath(geometry));
   }
 
   /** "major.minor.patch" of the native library actually loaded. */
   public static String libraryVersion() {
-    return new String(DxNative.versionString(), StandardCharsets.UTF_8);
-  }
-
-  // Calls the native code with the live handle; close() waits for such calls.
-  <T> T withHandle(LongFunction<T> body) {
-    lock.readLock().lock();
-    try {
-      if (handle == 0) {
-        throw new IllegalStateException("the model is closed");
-      }
-      return body.apply(handle);
-    } finally {
-      lock.readLock().unlock();
-    }
+    return DxNative.string(DxNative.versionString());
   }
 
   /** The file the model was opened from, or null. */
@@ -152,12 +124,7 @@ public final class DxModel implements AutoCloseable {
   }
 
   public DxModelInfo getInfo() {
-    DxModelInfo i = info;
-    if (i == null) {
-      i = new DxModelInfo(withHandle(DxNative::modelInfo));
-      info = i;
-    }
-    return i;
+    return new DxModelInfo(call(DxNative::modelInfo));
   }
 
   public int getVocabularySize() {
@@ -166,18 +133,17 @@ public final class DxModel implements AutoCloseable {
 
   /** SHA-256 of the model file: its fingerprint in reports. */
   public byte[] fingerprint() {
-    return withHandle(DxNative::modelFingerprint);
+    return call(DxNative::modelFingerprint);
   }
 
   /** The vocabulary index of {@code word}; NOT_FOUND when absent. */
   public int lookup(String word) {
-    byte[] utf8 = word.getBytes(StandardCharsets.UTF_8);
-    return withHandle(h -> DxNative.modelLookup(h, utf8));
+    return call(h -> DxNative.modelLookup(h, DxNative.utf8(word)));
   }
 
   /** The word at {@code index}. */
   public String word(int index) {
-    return new String(withHandle(h -> DxNative.modelWord(h, index)), StandardCharsets.UTF_8);
+    return DxNative.string(call(h -> DxNative.modelWord(h, index)));
   }
 
   /**
@@ -185,20 +151,7 @@ public final class DxModel implements AutoCloseable {
    * DxOptions#outputWords}. An empty list, a word not in the model and a word given twice are
    * refused (INVALID_ARGUMENT).
    */
-  public DxOutputSet outputSet(java.util.List<String> words) {
-    return withHandle(h -> new DxOutputSet(h, words));
-  }
-
-  @Override
-  public void close() {
-    lock.writeLock().lock();
-    try {
-      if (handle != 0) {
-        DxNative.modelClose(handle);
-        handle = 0;
-      }
-    } finally {
-      lock.writeLock().unlock();
-    }
+  public DxOutputSet outputSet(List<String> words) {
+    return new DxOutputSet(this, words);
   }
 }

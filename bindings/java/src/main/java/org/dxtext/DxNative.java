@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * The JNI entry points (src/main/c/dxtext_jni.c). Strings cross as UTF-8
- * byte arrays; failures throw {@link DxException}. The native library is
- * loaded by {@link DxNativeLoader}.
+ * byte arrays (null stays null, which the native code refuses with
+ * INVALID_ARGUMENT); failures throw {@link DxException}. Handles come from
+ * a live {@link DxHandle}. The native library is loaded by {@link DxNativeLoader}.
  */
 final class DxNative {
   static {
@@ -13,14 +16,30 @@ final class DxNative {
 
   private DxNative() {}
 
+  static byte[] utf8(String s) {
+    return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static String string(byte[] utf8) {
+    return new String(utf8, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The array a call fills with its reports: the release record (DxReleaseRecord(Object[])) and,
+   * when {@code diagnostics}, the local diagnostics (DxLocalDiagnostics.of).
+   */
+  static Object[] reports(boolean diagnostics) {
+    return new Object[diagnostics ? 5 : 3];
+  }
+
   static native byte[] versionString();
 
   static native long modelOpen(byte[] path, boolean verifyDigests);
 
-  static native long modelFromBytes(byte[] data, boolean verifyDigests);
+  static native long modelFromBytes(byte[] data);
 
-  static native long modelFromDirectBuffer(java.nio.ByteBuffer buffer, int position, int length,
-      boolean verifyDigests);
+  /** The {@code length} bytes from {@code position} of a direct buffer. */
+  static native long modelFromDirectBuffer(java.nio.ByteBuffer buffer, int position, int length);
 
   static native void modelClose(long model);
 
@@ -35,9 +54,8 @@ final class DxNative {
 
   static native byte[] defaultModelPath(int geometry);
 
-  static native long outputSetCreate(long model, byte[][] words);
-
-  static native void outputSetFree(long set);
+  /** Sets the options on a dxt_options of the model: throws what a call would for them. */
+  static native void optionsCheck(long model, byte[][] pairs, boolean[] lists);
 
   static native long contextCreate(long model, byte[] seed);
 
@@ -46,16 +64,14 @@ final class DxNative {
   /**
    * word: privatise one word (dxt_privatize_word), else a text;
    * pairs, lists: DxOptions.pairs() and lists();
-   * record, recordBytes, json (of length 2): the release record's outputs (DxReleaseRecord.VALUES
-   * and BYTES long), or all null for none;
-   * diagnostics: the local diagnostics' values (JSON in json[1]), or null for none.
+   * reports: null, or reports(...) to fill.
    */
   static native byte[] privatizeText(long context, boolean word, byte[][] pairs, boolean[] lists, byte[] text,
-      double[] record, double[] diagnostics, byte[] recordBytes, byte[][] json);
+      Object[] reports);
 
   /** Returns {byte[][] words, long[] counts}; nOut < 0 privatises, else SynTF. */
   static native Object[] privatizeBag(long context, byte[][] pairs, boolean[] lists, byte[][] words, long[] counts,
-      int nOut, double[] record, double[] diagnostics, byte[] recordBytes, byte[][] json);
+      int nOut, Object[] reports);
 
   /**
    * memoCapacity < 0: the default; key may be null; anchor is null or the 32 bytes of
@@ -77,7 +93,7 @@ final class DxNative {
   static native byte[] ledgerJson(long ledger);
 
   static native byte[] ledgerPrivatizeText(long ledger, long context, byte[][] pairs, boolean[] lists, byte[] text,
-      boolean fresh, boolean[] memoised, double[] record, byte[] recordBytes, byte[][] json);
+      boolean fresh, boolean[] memoised, Object[] reports);
 
   static native double[] calibrate(long context, byte[][] pairs, boolean[] lists, int words, int trials);
 }

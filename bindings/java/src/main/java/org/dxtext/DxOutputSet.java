@@ -1,44 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.ArrayList;
 
 /**
- * An output vocabulary ({@code dxt_output_set}): a public list of a model's words that the
- * mechanisms may release, made once by {@link DxModel#outputSet(List)} and passed to any number of
- * calls with {@link DxOptions#outputWords(DxOutputSet)}. The words must be fixed in advance and
- * never made from the text being privatised (docs/guarantees.md, "Output vocabularies").
- * Immutable and safe to share between threads; it keeps its model's memory alive. Close it when
- * done (calls that use it afterwards fail).
+ * An output vocabulary: a public list of a model's words that the mechanisms may release, made
+ * once by {@link DxModel#outputSet(List)} and passed to any number of calls with {@link
+ * DxOptions#outputWords(DxOutputSet)}. The words must be fixed in advance and never made from the
+ * text being privatised (docs/guarantees.md, "Output vocabularies"). Immutable and safe to share
+ * between threads. The words reach each call by name (the option output_words), so it holds no
+ * native memory: {@link #close()} does nothing, and calls that use it afterwards work as before.
  */
 public final class DxOutputSet implements AutoCloseable {
-  private long handle;
   private final List<String> words;
 
-  DxOutputSet(long modelHandle, List<String> words) {
-    byte[][] utf8 = new byte[words.size()][];
-    for (int i = 0; i < utf8.length; ++i) {
-      String w = words.get(i);
-      if (w == null) {
-        throw new NullPointerException("output word " + i + " is null");
-      }
-      if (w.indexOf('\0') >= 0) {
-        throw new IllegalArgumentException("output word " + i + " contains a NUL character");
-      }
-      utf8[i] = w.getBytes(StandardCharsets.UTF_8);
-    }
-    this.handle = DxNative.outputSetCreate(modelHandle, utf8);
+  // The library refuses the words here as a call would (dxt_options_set_words).
+  DxOutputSet(DxModel model, List<String> words) {
+    DxOptions options = DxOptions.defaults().setWords("output_words", words);
+    model.call(h -> {
+      DxNative.optionsCheck(h, options.pairs(), options.lists());
+      return null;
+    });
     this.words = Collections.unmodifiableList(new ArrayList<>(words));
-  }
-
-  synchronized long handle() {
-    if (handle == 0) {
-      throw new IllegalStateException("the output set is closed");
-    }
-    return handle;
   }
 
   /** The words, as given. */
@@ -52,10 +37,5 @@ public final class DxOutputSet implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
-    if (handle != 0) {
-      DxNative.outputSetFree(handle);
-      handle = 0;
-    }
-  }
+  public void close() {}
 }

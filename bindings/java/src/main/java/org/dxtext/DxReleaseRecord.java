@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.dxtext;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
@@ -150,10 +149,11 @@ public final class DxReleaseRecord {
   private final byte[] bytes;
   private final String json;
 
-  DxReleaseRecord(double[] values, byte[] bytes, byte[] json) {
-    this.values = values.clone();
-    this.bytes = bytes.clone();
-    this.json = new String(json, StandardCharsets.UTF_8);
+  // reports: what a call filled (DxNative.reports): the values, the bytes and the JSON.
+  DxReleaseRecord(Object[] reports) {
+    this.values = (double[]) reports[0];
+    this.bytes = (byte[]) reports[1];
+    this.json = DxNative.string((byte[]) reports[2]);
   }
 
   private static <E extends Enum<E>> E of(Class<E> type, double value) {

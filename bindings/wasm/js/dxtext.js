@@ -399,7 +399,7 @@ async function readFile(path) {
   }
 }
 
-// The C model and the 8-byte aligned copy of its bytes it reads from, both
+// The C model and the copy of its bytes it reads from, both
 // released when the Model and every privatizer and output set made from it
 // are closed: until then their calls may pass the model's handle (the C
 // model behind it is reference-counted by the library, the handle is not).
@@ -447,21 +447,20 @@ function readBag(core, bagPtr) {
 // handle is its ModelBox; a privatizer's dxt_context and an output set are
 // ModelBox.own's { box, ptr, close }.
 
-// The dxt_model opened from `bytes`, copied into WebAssembly memory, 8-byte
-// aligned as dxt_model_open_memory requires.
+// The dxt_model opened from `bytes`, copied into WebAssembly memory (malloc
+// aligns to 8 bytes, as dxt_model_open_memory requires).
 async function openBytes(bytes, verify) {
   const core = await sharedCore();
-  const raw = core.malloc(bytes.length + 8);
-  const aligned = Math.ceil(raw / 8) * 8;
+  const buffer = core.malloc(bytes.length);
   try {
-    core.m.HEAPU8.set(bytes, aligned);
+    core.m.HEAPU8.set(bytes, buffer);
     const handle = withFrame(core, (frame) => {
       const open = frame.struct('dxt_model_open_options', { flags: verify ? DXT_OPEN_VERIFY_DIGESTS : 0 });
-      return frame.out('dxt_model_open_memory', aligned, bytes.length, open);
+      return frame.out('dxt_model_open_memory', buffer, bytes.length, open);
     });
-    return new ModelBox(core, handle, raw);
+    return new ModelBox(core, handle, buffer);
   } catch (e) {
-    core.call('free', raw);
+    core.call('free', buffer);
     throw e;
   }
 }
@@ -655,6 +654,17 @@ function underLedgerLock(store, body) {
   return next;
 }
 
+// use(the FileHandle of `path` opened with `flags`, a new file only for its
+// owner), closed after (Node).
+async function withFile(fs, path, flags, use) {
+  const handle = await fs.open(path, flags, 0o600);
+  try {
+    await use(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
 function ledgerStoreOf(store) {
   if (typeof store === 'string') return isNode() ? Ledger.fileStore(store) : Ledger.localStorageStore(store);
   if (store !== null && typeof store === 'object' && typeof store.load === 'function' && typeof store.save === 'function') {
@@ -796,22 +806,10 @@ export class Ledger extends api.Ledger {
         const { dirname } = await import('node:path');
         const temp = `${file}.${process.pid}.tmp`;
         try {
-          const out = await fs.open(temp, 'w', 0o600);
-          try {
-            await out.writeFile(data);
-            await out.sync();
-          } finally {
-            await out.close();
-          }
+          await withFile(fs, temp, 'w', (out) => out.writeFile(data).then(() => out.sync()));
           await fs.rename(temp, file);
-          if (process.platform !== 'win32') {
-            const dir = await fs.open(dirname(file), 'r');
-            try {
-              await dir.sync(); // else the rename itself may not survive a power loss
-            } finally {
-              await dir.close();
-            }
-          }
+          // The directory synced too, else the rename itself may not survive a power loss.
+          if (process.platform !== 'win32') await withFile(fs, dirname(file), 'r', (dir) => dir.sync());
         } catch (e) {
           throw errorFor(Status.IO, `cannot write the ledger ${file}: ${e.message}`, { cause: e });
         }

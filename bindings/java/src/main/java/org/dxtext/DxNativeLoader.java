@@ -5,7 +5,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
@@ -25,18 +24,18 @@ final class DxNativeLoader {
 
   static void load() {
     String path = System.getProperty("dxtext.jni.path");
+    String name = System.mapLibraryName("dxtext_jni");
+    String resource = "/org/dxtext/native/" + platform() + "/" + name;
+    if (path == null || path.isEmpty()) {
+      try (InputStream in = DxNativeLoader.class.getResourceAsStream(resource)) {
+        path = in == null ? null : extract(in, name);
+      } catch (IOException e) {
+        throw new UnsatisfiedLinkError("cannot extract " + resource + " from the jar: " + e.getMessage());
+      }
+    }
     if (path != null && !path.isEmpty()) {
       System.load(path);
       return;
-    }
-    String resource = "/org/dxtext/native/" + platform() + "/" + System.mapLibraryName("dxtext_jni");
-    try (InputStream in = DxNativeLoader.class.getResourceAsStream(resource)) {
-      if (in != null) {
-        System.load(extract(in, System.mapLibraryName("dxtext_jni")).getAbsolutePath());
-        return;
-      }
-    } catch (IOException e) {
-      throw new UnsatisfiedLinkError("cannot extract " + resource + " from the jar: " + e.getMessage());
     }
     try {
       System.loadLibrary("dxtext_jni");
@@ -51,29 +50,20 @@ final class DxNativeLoader {
 
   /** "linux-x86_64", "linux-aarch64", "macos-aarch64", ...: the jar's native directory names. */
   static String platform() {
-    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).split(" ")[0];
     String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-    if (os.startsWith("mac") || os.startsWith("darwin")) {
-      os = "macos";
-    } else if (os.startsWith("windows")) {
-      os = "windows";
-    } else if (os.startsWith("linux")) {
-      os = "linux";
-    }
-    if (arch.equals("amd64") || arch.equals("x86_64")) {
-      arch = "x86_64";
-    } else if (arch.equals("arm64") || arch.equals("aarch64")) {
-      arch = "aarch64";
-    }
+    os = os.startsWith("mac") || os.equals("darwin") ? "macos" : os;
+    arch = arch.equals("amd64") ? "x86_64" : arch.equals("arm64") ? "aarch64" : arch;
     return os + "-" + arch;
   }
 
-  private static File extract(InputStream in, String name) throws IOException {
+  // A copy in a private temporary directory, both deleted when the JVM exits.
+  private static String extract(InputStream in, String name) throws IOException {
     File dir = Files.createTempDirectory("dxtext-jni").toFile();
     File file = new File(dir, name);
     dir.deleteOnExit(); // registered first, so deleted after the file
     file.deleteOnExit();
-    Files.copy(in, file.toPath(), StandardCopyOption.REPLACE_EXISTING);
-    return file;
+    Files.copy(in, file.toPath());
+    return file.getAbsolutePath();
   }
 }

@@ -359,23 +359,12 @@ export interface ModuleOptions {
 /** Instantiate the WebAssembly module now (otherwise the first call does); the options apply to the first instantiation. */
 export function load(moduleOptions?: ModuleOptions): Promise<void>;
 
-/** A model living in a worker: Model's API, every method a promise. */
-export interface WorkerModel {
-  readonly path: string | null;
-  readonly info: Readonly<ModelInfo>;
-  readonly size: number;
-  readonly closed: boolean;
-  fingerprint(): Promise<string>;
-  lookup(word: string): Promise<number>;
-  has(word: string): Promise<boolean>;
-  word(index: number): Promise<string>;
+/** A model living in a worker: Model's API, every method a promise (close() too). */
+export interface WorkerModel extends Omit<Model, 'outputSet' | 'close'> {
   outputSet(words: string[]): Promise<WorkerOutputSet>;
   close(): Promise<void>;
 }
-export interface WorkerOutputSet {
-  readonly words: readonly string[];
-  readonly size: number;
-  readonly closed: boolean;
+export interface WorkerOutputSet extends Omit<OutputSet, 'close'> {
   close(): Promise<void>;
 }
 export type WorkerOptions = number | (Omit<OptionsObject, 'outputWords'> & { outputWords?: WorkerOutputSet | string[] });

@@ -6,7 +6,6 @@ import static org.junit.Assert.assertEquals;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -48,13 +47,9 @@ public class ConformanceTest {
 
   @Parameterized.Parameters(name = "{0}")
   public static Collection<Object[]> cases() throws IOException {
-    byte[] bytes = Files.readAllBytes(ROOT.resolve("tests/conformance/cases.json"));
-    suite = asMap(Json.parse(new String(bytes, StandardCharsets.UTF_8)));
-    List<Object[]> cases = new ArrayList<>();
-    for (Object c : (List<?>) suite.get("cases")) {
-      cases.add(new Object[] {asMap(c).get("name"), asMap(c)});
-    }
-    return cases;
+    suite = asMap(Json.parse(Files.readString(ROOT.resolve("tests/conformance/cases.json"))));
+    return ((List<?>) suite.get("cases")).stream().map(c -> new Object[] {asMap(c).get("name"), asMap(c)})
+        .collect(Collectors.toList());
   }
 
   @AfterClass
@@ -68,18 +63,18 @@ public class ConformanceTest {
     String model = (String) testCase.getOrDefault("model", suite.get("model"));
     String file = ROOT.resolve(model).toString(); // "{path}" in a message of the suite
     Map<String, Object> expect = new LinkedHashMap<>(asMap(testCase.get("expect")));
+    if (call.equals("word")) { // this binding gives no record for one word: its text only
+      expect.remove("record");
+    }
     Map<String, Object> got = new LinkedHashMap<>();
     try {
       if (call.equals("open")) {
         DxModel.open(file).close();
         got.put("opened", true);
       } else if (call.equals("ledger")) {
-        got.putAll(ledgerOutcome(model(model)));
+        ledger(model(model), got);
       } else {
-        got.putAll(privatizerOutcome(call, model(model)));
-        if (call.equals("word")) { // this binding gives no record for one word: its text only
-          expect.remove("record");
-        }
+        privatize(call, model(model), got);
       }
     } catch (DxException e) {
       got.put("error", error(e, file));
@@ -92,19 +87,18 @@ public class ConformanceTest {
   }
 
   /** A text, word, bag, SynTF or calibration case through a privatizer of the case's seed. */
-  private Map<String, Object> privatizerOutcome(String call, DxModel model) throws IllegalAccessException {
-    DxOptions options = options(asMap(testCase.get("options")));
-    Map<String, Object> got = new LinkedHashMap<>();
+  private void privatize(String call, DxModel model, Map<String, Object> got) throws IllegalAccessException {
+    DxOptions options = options(testCase.get("options"));
+    String input = (String) testCase.get("input");
     try (DxPrivatizer privatizer = new DxPrivatizer(model, seed((String) testCase.get("seed")))) {
       if (call.equals("text")) {
-        DxText result = privatizer.privatizeTextWithRecord((String) testCase.get("input"), options);
+        DxText result = privatizer.privatizeTextWithRecord(input, options);
         got.put("text", result.getText());
         got.put("record", record(result.getRecord()));
       } else if (call.equals("word")) {
-        got.put("text", privatizer.privatizeWord((String) testCase.get("input"), options));
+        got.put("text", privatizer.privatizeWord(input, options));
       } else if (call.equals("calibrate")) {
-        DxCalibration c = privatizer.calibrate(options, ((Double) testCase.get("words")).intValue(),
-            ((Double) testCase.get("trials")).intValue());
+        DxCalibration c = privatizer.calibrate(options, integer("words"), integer("trials"));
         Map<String, Object> calibration = new LinkedHashMap<>();
         for (Field field : DxCalibration.class.getFields()) { // keepMean: keep_mean of dxt_calibration
           String key = field.getName().replaceAll("([A-Z])", "_$1").toLowerCase(Locale.ROOT);
@@ -118,49 +112,45 @@ public class ConformanceTest {
           bag.put((String) pair.get(0), ((Double) pair.get(1)).longValue());
         }
         DxBag out = call.equals("bag") ? privatizer.privatizeBag(bag, options)
-            : privatizer.syntf(bag, ((Double) testCase.get("n_out")).intValue(), options);
+            : privatizer.syntf(bag, integer("n_out"), options);
         Map<String, Object> words = new LinkedHashMap<>();
         out.getWords().forEach((word, count) -> words.put(word, (double) count));
         got.put("bag", words);
         got.put("record", record(out.getRecord()));
       }
     }
-    return got;
   }
 
   /**
    * A ledger case: its releases, each with a new privatizer of the seed, through a new ledger
    * file, and the scope's JSON.
    */
-  private Map<String, Object> ledgerOutcome(DxModel model) throws IOException {
+  private void ledger(DxModel model, Map<String, Object> got) throws IOException {
     Path directory = Files.createTempDirectory("dxtext-conformance");
     Path file = directory.resolve("ledger.dxl");
     String key = (String) testCase.get("key");
     List<Object> releases = new ArrayList<>();
-    Map<String, Object> outcome = new LinkedHashMap<>();
     try (DxLedger ledger = DxLedger.open(file.toString(), (String) testCase.get("scope"),
         (Double) testCase.get("cap"), -1, key == null ? null : seed(key))) {
       for (Object each : (List<?>) testCase.get("releases")) {
-        Map<String, Object> release = asMap(each);
-        Map<String, Object> got = new LinkedHashMap<>();
+        Map<String, Object> release = new LinkedHashMap<>();
         try (DxPrivatizer privatizer = new DxPrivatizer(model, seed((String) testCase.get("seed")))) {
-          DxLedgerRelease done = ledger.privatizeText(privatizer, (String) release.get("input"),
-              options(asMap(release.get("options"))), false);
-          got.put("text", done.getText());
-          got.put("memoised", done.isMemoised());
+          DxLedgerRelease done = ledger.privatizeText(privatizer, (String) asMap(each).get("input"),
+              options(asMap(each).get("options")), false);
+          release.put("text", done.getText());
+          release.put("memoised", done.isMemoised());
         } catch (DxException e) {
-          got.put("error", error(e, file.toString()));
+          release.put("error", error(e, file.toString()));
         }
-        releases.add(got);
+        releases.add(release);
       }
-      outcome.put("releases", releases);
-      outcome.put("ledger", Json.parse(ledger.toJson()));
+      got.put("releases", releases);
+      got.put("ledger", Json.parse(ledger.toJson()));
     } finally {
       Files.deleteIfExists(file);
       Files.deleteIfExists(directory.resolve("ledger.dxl.lock"));
       Files.deleteIfExists(directory);
     }
-    return outcome;
   }
 
   /** The record's JSON, once the typed record is checked to say what it says. */
@@ -209,9 +199,9 @@ public class ConformanceTest {
     return error;
   }
 
-  private static DxOptions options(Map<String, Object> given) {
+  private static DxOptions options(Object given) {
     DxOptions options = DxOptions.defaults();
-    for (Map.Entry<String, Object> option : given.entrySet()) {
+    for (Map.Entry<String, Object> option : asMap(given).entrySet()) {
       options = options.set(option.getKey(), optionText(option.getValue()));
     }
     return options;
@@ -224,6 +214,10 @@ public class ConformanceTest {
       return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
     }
     return (String) value;
+  }
+
+  private int integer(String key) {
+    return ((Double) testCase.get(key)).intValue();
   }
 
   private static byte[] seed(String hex) {
@@ -240,13 +234,14 @@ public class ConformanceTest {
   }
 
   /**
-   * Just enough JSON for the suite and release records: objects (LinkedHashMap), arrays
-   * (ArrayList), strings, numbers (Double), true, false and null.
+   * Just enough JSON for the suite and the library's JSON, which are generated and so well-formed:
+   * objects (LinkedHashMap), arrays (ArrayList), strings, numbers (Double), true, false and null.
+   * Commas and colons are skipped: a member is a key and a value, one after the other.
    */
   static final class Json {
-    // A string, a number, a literal, a punctuator, or any other character (which no value is).
+    // A string, a number, a literal or a bracket.
     private static final Pattern TOKEN = Pattern.compile(
-        "\"[^\"\\\\]*+(?:\\\\.[^\"\\\\]*+)*+\"|-?[0-9][-+0-9.eE]*|true|false|null|[{}\\[\\]:,]|\\S");
+        "\"[^\"\\\\]*+(?:\\\\.[^\"\\\\]*+)*+\"|-?[0-9][-+0-9.eE]*|true|false|null|[{}\\[\\]]");
     private static final Pattern ESCAPE = Pattern.compile("\\\\(u[0-9a-fA-F]{4}|[\"\\\\/bfnrt])");
 
     private Json() {}
@@ -256,63 +251,37 @@ public class ConformanceTest {
       for (Matcher token = TOKEN.matcher(text); token.find(); ) {
         tokens.add(token.group());
       }
-      Object value = value(tokens);
-      if (!tokens.isEmpty()) {
-        throw new IllegalArgumentException("JSON: trailing " + tokens.getFirst());
-      }
-      return value;
+      return value(tokens);
     }
 
     private static Object value(Deque<String> tokens) {
       String token = tokens.pop();
-      if (token.equals("{")) {
-        Map<String, Object> object = new LinkedHashMap<>();
-        while (more(tokens, "}", object.isEmpty())) {
-          String key = string(tokens.pop());
-          expect(tokens, ":");
-          object.put(key, value(tokens));
-        }
-        return object;
-      }
-      if (token.equals("[")) {
-        List<Object> array = new ArrayList<>();
-        while (more(tokens, "]", array.isEmpty())) {
-          array.add(value(tokens));
-        }
-        return array;
-      }
-      if (token.startsWith("\"")) {
-        return string(token);
-      }
-      if (token.equals("true") || token.equals("false")) {
-        return Boolean.valueOf(token);
-      }
-      return token.equals("null") ? null : Double.valueOf(token);
-    }
-
-    // Whether another member follows: takes the "," before it, or the closing token.
-    private static boolean more(Deque<String> tokens, String close, boolean first) {
-      if (tokens.getFirst().equals(close)) {
-        tokens.pop();
-        return false;
-      }
-      if (!first) {
-        expect(tokens, ",");
-      }
-      return true;
-    }
-
-    private static void expect(Deque<String> tokens, String wanted) {
-      String token = tokens.pop();
-      if (!token.equals(wanted)) {
-        throw new IllegalArgumentException("JSON: " + wanted + " expected, not " + token);
+      switch (token) {
+        case "{":
+          Map<String, Object> object = new LinkedHashMap<>();
+          while (!tokens.getFirst().equals("}")) {
+            object.put(string(tokens.pop()), value(tokens));
+          }
+          tokens.pop();
+          return object;
+        case "[":
+          List<Object> array = new ArrayList<>();
+          while (!tokens.getFirst().equals("]")) {
+            array.add(value(tokens));
+          }
+          tokens.pop();
+          return array;
+        case "true":
+        case "false":
+          return Boolean.valueOf(token);
+        case "null":
+          return null;
+        default:
+          return token.startsWith("\"") ? string(token) : Double.valueOf(token);
       }
     }
 
     private static String string(String token) {
-      if (!token.startsWith("\"")) {
-        throw new IllegalArgumentException("JSON: a string expected, not " + token);
-      }
       Matcher escape = ESCAPE.matcher(token.substring(1, token.length() - 1));
       return escape.replaceAll(e -> {
         String s = e.group(1);

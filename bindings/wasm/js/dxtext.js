@@ -241,8 +241,8 @@ class Frame {
     return ptr;
   }
 
-  /** A copy of `data` (bytes). */
-  bytes(data) {
+  /** A copy of `data` (bytes): its pointer. */
+  copy(data) {
     const ptr = this.alloc(data.length);
     this.core.m.HEAPU8.set(data, ptr);
     return ptr;
@@ -693,11 +693,11 @@ class StoredLedger {
     const { scope, cap, memoCapacity, key } = this.settings;
     return withFrame(core, (frame) => {
       const anchorAt = anchor ? frame.struct('dxt_ledger_anchor') : 0;
-      if (anchor) core.run('dxt_ledger_anchor_decode', frame.bytes(anchor._bytes), ANCHOR_BYTES, anchorAt);
+      if (anchor) core.run('dxt_ledger_anchor_decode', frame.copy(anchor._bytes), ANCHOR_BYTES, anchorAt);
       const options = frame.struct('dxt_ledger_options', {
-        cap, memoCapacity, anchor: anchorAt, ...(key && { key: frame.bytes(key), keyLength: key.length }),
+        cap, memoCapacity, anchor: anchorAt, ...(key && { key: frame.copy(key), keyLength: key.length }),
       });
-      const data = bytes.length ? frame.bytes(bytes) : 0; // none: a new ledger
+      const data = bytes.length ? frame.copy(bytes) : 0; // none: a new ledger
       const handle = frame.out('dxt_ledger_open_memory', data, bytes.length, frame.string(scope)[0], options);
       frame.onFree(() => core.call('dxt_ledger_close', handle));
       return body(frame, handle);

@@ -22,11 +22,7 @@ public final class DxBag {
 
   /** The sum of the counts. */
   public long size() {
-    long n = 0;
-    for (long c : words.values()) {
-      n += c;
-    }
-    return n;
+    return words.values().stream().mapToLong(Long::longValue).sum();
   }
 
   /** The release record: the guarantee; safe to send with the output. */

@@ -118,6 +118,7 @@ public class DxTextTest {
     try (DxPrivatizer p = new DxPrivatizer(model)) {
       // Seeded bags and their records are the conformance suite's; here the local diagnostics.
       DxBag out = p.privatizeBagWithLocalDiagnostics(bag("war", 3, "peace", 2, "zzqxv", 1), DxOptions.epsilon(10));
+      assertEquals(6, out.size());
       assertEquals(6, out.getLocalDiagnostics().getWordsPrivatized());
       assertEquals(1, out.getLocalDiagnostics().getCount(DxTokenClass.OUT_OF_VOCABULARY, DxPolicy.PRIVATIZE));
       DxBag dropped = p.privatizeBagWithLocalDiagnostics(bag("war", 3, "peace", 2, "zzqxv", 1),

@@ -20,6 +20,8 @@ dxt_need_packages chromium
 
 bash tools/package.sh wasm
 export DXTEXT_WASM_PACKAGE="$PWD/build-package/wasm/package"
+# The native CLI of tools/setup.sh reads a ledger file the package wrote.
+[ -x build/bin/dxtext ] && export DXTEXT_CLI="$PWD/build/bin/dxtext"
 node --test bindings/wasm/test/
 # The example of docs/bindings/wasm.md.
 node bindings/wasm/examples/privatize.mjs "$DXTEXT_WASM_PACKAGE" "$(dxt_default_model)"

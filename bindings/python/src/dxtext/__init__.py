@@ -25,6 +25,7 @@ turns released texts into features for analysis.
 from __future__ import annotations
 
 from . import _library
+from ._library import library_path
 from .enums import (
     Bound,
     Geometry,
@@ -60,12 +61,6 @@ EPSILON_MAX = 1e6  # DXT_EPSILON_MAX: the largest
 def library_version() -> str:
     """"major.minor.patch" of the libdxtext actually loaded."""
     return str(_library.lib().dxt_version_string().decode("ascii"))
-
-
-def library_path() -> str:
-    """The path (or loader name) of the libdxtext in use: $DXTEXT_LIBRARY, the
-    copy bundled in the package, the source tree's build/lib, or the system's."""
-    return _library.library_path()
 
 
 __all__ = [

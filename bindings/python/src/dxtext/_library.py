@@ -587,7 +587,9 @@ def lib() -> ctypes.CDLL:
 
 
 def library_path() -> str:
-    """The path (or loader name) of the libdxtext in use; loads it if needed."""
+    """The path (or loader name) of the libdxtext in use (loaded if it is not
+    yet): $DXTEXT_LIBRARY, the copy bundled in the package, the source
+    tree's build/lib, or the system's."""
     lib()
     assert _loaded is not None
     return _loaded[1]
@@ -602,6 +604,18 @@ def check(status: int) -> None:
     detail = (library.dxt_last_error_message() or b"").decode("utf-8", "replace")
     name = (library.dxt_status_string(status) or b"").decode("utf-8", "replace")
     raise error_for(status, name, detail)
+
+
+def c_string(text: str, what: str) -> bytes:
+    """`text` as the NUL-terminated UTF-8 string a C call reads: a TypeError
+    for a value that is no str, an InvalidArgumentError for a NUL inside,
+    where the C string would end ("user\\0day1" and "user\\0day2" would
+    both be "user")."""
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be str, not {type(text).__name__}")
+    if "\0" in text:
+        raise error_for(1, "invalid argument", f"{what} contains a NUL character")
+    return text.encode("utf-8", "surrogatepass")
 
 
 def sized_string(call: Callable[[Any, int, Any], int]) -> bytes:

@@ -1,37 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The C calls that Model and Ledger share: encoding text, the record and
-diagnostics of a call, and taking the library-owned text and bags it
-returns. Neither model.py nor ledger.py imports the other's module for
-these, so the two have no import cycle; Model.privatize(ledger=...) knows a
-ledger only as LedgerLike."""
+"""The C calls that Model and Ledger share: encoding text and bags, and
+the privatising calls, with their records and diagnostics and the
+library-owned text and bags they return."""
 
 from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Protocol, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _library as native
-from .options import Options, SeedLike, invalid_argument, unsigned
+from .options import invalid_argument, unsigned
 from .reports import LocalDiagnostics, ReleaseRecord
 
 BagLike = Union[Mapping[str, int], Iterable[Tuple[str, int]]]
-
-
-class Released(Protocol):
-    """What a ledger's release gives Model.privatize: the text and its record."""
-
-    text: str
-    record: ReleaseRecord
-
-
-class LedgerLike(Protocol):
-    """What Model.privatize(ledger=...) needs of a dxtext.Ledger."""
-
-    def _release(
-        self, model: Any, data: bytes, options: Options, seed: Optional[SeedLike],
-        local_diagnostics: Optional[LocalDiagnostics], fresh: bool,
-    ) -> Released: ...
 
 
 def _encode(text: str, what: str) -> bytes:
@@ -50,42 +32,29 @@ def _path_bytes(path: Any) -> bytes:
     return name
 
 
-def _outputs() -> Tuple[native.dxt_release_record, native.dxt_local_diagnostics]:
-    """A fresh record and diagnostics for one call."""
-    return (
-        native.initialised(native.dxt_release_record, "dxt_release_record_init_sized"),
-        native.initialised(native.dxt_local_diagnostics, "dxt_local_diagnostics_init_sized"),
-    )
-
-
-def _call_text(  # type: ignore[no-untyped-def]
-    function, context: Any, options: Options, data: bytes, diagnostics: Optional[LocalDiagnostics]
-) -> Tuple[str, ReleaseRecord]:
-    """One dxt_privatize_text / dxt_privatize_word call."""
-    record, raw = _outputs()
-    out = ctypes.c_void_p()
-    length = ctypes.c_size_t()
-    status = function(
-        context.ptr,
-        options.pointer,
-        data,
-        len(data),
-        ctypes.byref(out),
-        ctypes.byref(length),
-        ctypes.byref(record),
-        ctypes.byref(raw),
-    )
-    text = _take_text(status, out, length)
+def _call(function: Any, args: Tuple[Any, ...], diagnostics: Optional[LocalDiagnostics], *out: Any) -> ReleaseRecord:
+    """function(*args, *out, &record, &diagnostics), as every privatising
+    call is: its record, after filling `diagnostics`. Raises the call's
+    error; the library then leaves nothing in `out` to free."""
+    record = native.initialised(native.dxt_release_record, "dxt_release_record_init_sized")
+    raw = native.initialised(native.dxt_local_diagnostics, "dxt_local_diagnostics_init_sized")
+    native.check(function(*args, *out, ctypes.byref(record), ctypes.byref(raw)))
     if diagnostics is not None:
         diagnostics._set(raw)
-    return text, ReleaseRecord(record)
+    return ReleaseRecord(record)
 
 
-def _take_text(status: int, out: ctypes.c_void_p, length: ctypes.c_size_t) -> str:
-    """The text a call returned in out/length (freed here), or its error."""
+def _call_text(
+    function: Any, args: Tuple[Any, ...], diagnostics: Optional[LocalDiagnostics], *more: Any
+) -> Tuple[str, ReleaseRecord]:
+    """A dxt_privatize_text, dxt_privatize_word or dxt_ledger_privatize_text
+    call (`more`: its outputs between the text and the record): the text it
+    returned, freed here, and its record."""
+    out = ctypes.c_void_p()
+    length = ctypes.c_size_t()
+    record = _call(function, args, diagnostics, ctypes.byref(out), ctypes.byref(length), *more)
     try:
-        native.check(status)
-        return ctypes.string_at(out.value, length.value).decode("utf-8") if out.value else ""
+        return (ctypes.string_at(out.value, length.value).decode("utf-8") if out.value else ""), record
     finally:
         native.lib().dxt_text_free(out)
 
@@ -106,17 +75,20 @@ def _bag_entries(bag: BagLike) -> Tuple[ctypes.Array, List[bytes]]:  # type: ign
     return entries, keep
 
 
-def _take_bag(status: int, out: "ctypes._Pointer[native.dxt_bag]") -> Dict[str, int]:
-    """The Python dict of a library-owned bag, which is then freed."""
-    library = native.lib()
+def _call_bag(
+    function: Any, args: Tuple[Any, ...], diagnostics: Optional[LocalDiagnostics]
+) -> Tuple[Dict[str, int], ReleaseRecord]:
+    """A dxt_privatize_bag or dxt_syntf call: the Python dict of the bag it
+    returned, which is then freed, and its record."""
+    out = ctypes.POINTER(native.dxt_bag)()
+    record = _call(function, args, diagnostics, ctypes.byref(out))
     try:
-        native.check(status)
         bag = out.contents
         result: Dict[str, int] = {}
         for i in range(bag.size):
             entry = bag.entries[i]
             word = ctypes.string_at(entry.word, entry.length).decode("utf-8")
             result[word] = result.get(word, 0) + int(entry.count)
-        return result
+        return result, record
     finally:
-        library.dxt_bag_free(out)
+        native.lib().dxt_bag_free(out)

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _library as native
-from .calls import _encode, _outputs, _path_bytes, _take_text
+from .calls import _call_text, _encode, _path_bytes
 from .model import Model, PathLike
-from .options import Options, SeedLike, invalid_argument, number, unsigned
+from .options import SeedLike, invalid_argument, number, unsigned
 from .reports import LocalDiagnostics, ReleaseRecord, from_struct
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,15 +111,6 @@ class LedgerRelease:
     record: ReleaseRecord
 
 
-def _scope_bytes(scope: str) -> bytes:
-    """The scope as the C string dxt_ledger_open reads: a NUL would end it
-    there, so "user\\0day1" and "user\\0day2" would both open "user"."""
-    data = _encode(scope, "scope")
-    if b"\0" in data:
-        raise invalid_argument("the scope contains a NUL character")
-    return data
-
-
 class Ledger:
     """A scope of a ledger file. Calls on one Ledger are serialised; several
     Ledger objects, in any number of processes, may share a file."""
@@ -151,9 +142,14 @@ class Ledger:
         Raises LedgerCorruptError for a damaged or edited file.
         """
         name = _path_bytes(path)
+        scope_name = native.c_string(scope, "scope")
         options = native.initialised(native.dxt_ledger_options, "dxt_ledger_options_init_sized")
         options.cap = number(cap, "cap")
         options.memo_capacity = unsigned(memo_capacity, "memo_capacity", 32)
+        if anchor is not None:
+            if not isinstance(anchor, LedgerAnchor):
+                raise TypeError(f"anchor must be a LedgerAnchor, not {type(anchor).__name__}")
+            options.anchor = ctypes.pointer(anchor._struct())  # kept alive by options
         key_buffer = None
         if key is not None:
             if not isinstance(key, (bytes, bytearray)):
@@ -161,14 +157,8 @@ class Ledger:
             key_buffer = ctypes.create_string_buffer(bytes(key), len(key))
             options.key = ctypes.cast(key_buffer, ctypes.c_void_p).value
             options.key_length = len(key)
-        anchor_struct = None
-        if anchor is not None:
-            if not isinstance(anchor, LedgerAnchor):
-                raise TypeError(f"anchor must be a LedgerAnchor, not {type(anchor).__name__}")
-            anchor_struct = anchor._struct()
-            options.anchor = ctypes.pointer(anchor_struct)
         out = ctypes.c_void_p()
-        status = native.lib().dxt_ledger_open(name, _scope_bytes(scope), ctypes.byref(options), ctypes.byref(out))
+        status = native.lib().dxt_ledger_open(name, scope_name, ctypes.byref(options), ctypes.byref(out))
         if key_buffer is not None:
             ctypes.memset(key_buffer, 0, len(key_buffer))
         native.check(status)
@@ -245,42 +235,13 @@ class Ledger:
         if not isinstance(model, Model):
             raise TypeError(f"model must be a dxtext.Model, not {type(model).__name__}")
         data = _encode(text, "text")
-        return self._release(model, data, Options(model._require(), options), seed, local_diagnostics, fresh)
-
-    def _release(
-        self,
-        model: Model,
-        data: bytes,
-        options: Options,
-        seed: Optional[SeedLike],
-        local_diagnostics: Optional[LocalDiagnostics],
-        fresh: bool,
-    ) -> LedgerRelease:
-        """One dxt_ledger_privatize_text call with options already made (by
-        Ledger.privatize, or by Model.privatize(ledger=...))."""
-        context = model._context(seed)
-        record, raw = _outputs()
-        out = ctypes.c_void_p()
-        length = ctypes.c_size_t()
+        made, context = model._options_and_context(options, seed)
         memoised = ctypes.c_bool(False)
         with self._lock:
-            status = native.lib().dxt_ledger_privatize_text(
-                self._require(),
-                context.ptr,
-                options.pointer,
-                data,
-                len(data),
-                _FRESH if fresh else 0,
-                ctypes.byref(out),
-                ctypes.byref(length),
-                ctypes.byref(memoised),
-                ctypes.byref(record),
-                ctypes.byref(raw),
-            )
-        result = _take_text(status, out, length)
-        if local_diagnostics is not None:
-            local_diagnostics._set(raw)
-        return LedgerRelease(result, bool(memoised.value), ReleaseRecord(record))
+            args = (self._require(), context.ptr, made.pointer, data, len(data), _FRESH if fresh else 0)
+            out, record = _call_text(native.lib().dxt_ledger_privatize_text, args, local_diagnostics,
+                                     ctypes.byref(memoised))
+        return LedgerRelease(out, bool(memoised.value), record)
 
 
 __all__ = ["Ledger", "LedgerAnchor", "LedgerRelease", "LedgerTotals", "MEMO_DEFAULT", "MEMO_MAX"]

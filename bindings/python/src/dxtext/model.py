@@ -13,10 +13,12 @@ import ctypes
 import functools
 import os
 import threading
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import (
+    TYPE_CHECKING, Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload,
+)
 
 from . import _library as native
-from .calls import BagLike, LedgerLike, _bag_entries, _call_text, _encode, _outputs, _path_bytes, _take_bag
+from .calls import BagLike, _bag_entries, _call_bag, _call_text, _encode, _path_bytes
 from .enums import Geometry, Quantization, coerce
 from .errors import error_for
 from .options import Options, SeedLike, invalid_argument, seed_bytes, unsigned, warn_not_private
@@ -27,6 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
 
     from ._options_table import OptionValues
+    from .ledger import Ledger  # which imports this module
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -38,8 +41,8 @@ class _ModelHandle:
 
     __slots__ = ("ptr", "buffer", "close_function")
 
-    def __init__(self, ptr: int, buffer: Optional[ctypes.Array] = None) -> None:  # type: ignore[type-arg]
-        self.ptr = ptr
+    def __init__(self, buffer: Optional[ctypes.Array] = None) -> None:  # type: ignore[type-arg]
+        self.ptr = 0
         self.buffer = buffer
         self.close_function = native.lib().dxt_model_close
 
@@ -102,11 +105,17 @@ class Model:
 
     # -- opening and closing ------------------------------------------------
 
-    @staticmethod
-    def _open_options(verify_digests: bool) -> native.dxt_model_open_options:
+    @classmethod
+    def _open(
+        cls, function: Any, args: Tuple[Any, ...], verify_digests: bool, handle: _ModelHandle, path: Optional[str]
+    ) -> "Model":
+        """`handle` with the model that function(*args, &options, &model) opened."""
         options = native.initialised(native.dxt_model_open_options, "dxt_model_open_options_init_sized")
         options.flags = 1 if verify_digests else 0  # DXT_OPEN_VERIFY_DIGESTS
-        return options
+        out = ctypes.c_void_p()
+        native.check(function(*args, ctypes.byref(options), ctypes.byref(out)))
+        handle.ptr = out.value or 0
+        return cls(handle, path)
 
     @classmethod
     def open(cls, path: PathLike, *, verify_digests: bool = False) -> "Model":
@@ -117,10 +126,7 @@ class Model:
         ModelError subclass when it is not a valid model.
         """
         name = _path_bytes(path)
-        options = cls._open_options(verify_digests)
-        out = ctypes.c_void_p()
-        native.check(native.lib().dxt_model_open_file(name, ctypes.byref(options), ctypes.byref(out)))
-        return cls(_ModelHandle(out.value or 0), os.fsdecode(name))
+        return cls._open(native.lib().dxt_model_open_file, (name,), verify_digests, _ModelHandle(), os.fsdecode(name))
 
     @classmethod
     def from_bytes(cls, data: Union[bytes, bytearray, memoryview], *, verify_digests: bool = False) -> "Model":
@@ -133,12 +139,8 @@ class Model:
         if size:
             source = data if isinstance(data, bytes) else view.tobytes()  # one copy at most
             ctypes.memmove(buffer, source, size)
-        options = cls._open_options(verify_digests)
-        out = ctypes.c_void_p()
-        native.check(
-            native.lib().dxt_model_open_memory(buffer, size, ctypes.byref(options), ctypes.byref(out))
-        )
-        return cls(_ModelHandle(out.value or 0, buffer), None)
+        function = native.lib().dxt_model_open_memory
+        return cls._open(function, (buffer, size), verify_digests, _ModelHandle(buffer), None)
 
     @staticmethod
     def default_path(geometry: Union[Geometry, str] = Geometry.EUCLIDEAN) -> str:
@@ -182,6 +184,10 @@ class Model:
         if handle is None:
             raise invalid_argument("the model is closed")
         return handle
+
+    def _options_and_context(self, options: Mapping[str, object], seed: Optional[SeedLike]) -> Tuple[Options, _Context]:
+        """The options of a call (checked first) and the context it draws from."""
+        return Options(self._require(), options), self._context(seed)
 
     def _context(self, seed: Optional[SeedLike]) -> _Context:
         handle = self._require()
@@ -295,11 +301,8 @@ class Model:
         index = self._index(index)
         function = native.lib().dxt_model_ordering_place
         place = ctypes.c_uint32()
-        count = self.ordering_count
-        if count == 0:
-            native.check(function(handle.ptr, 0, index, ctypes.byref(place), None))  # raises, naming `dxtext order`
         places = []
-        for ordering in range(count):
+        for ordering in range(max(self.ordering_count, 1)):  # without orderings, 0 raises naming `dxtext order`
             native.check(function(handle.ptr, ordering, index, ctypes.byref(place), None))
             places.append(place.value)
         return places
@@ -345,7 +348,7 @@ class Model:
         seed: Optional[SeedLike] = ...,
         with_record: Literal[False] = ...,
         local_diagnostics: Optional[LocalDiagnostics] = ...,
-        ledger: Optional[LedgerLike] = ...,
+        ledger: Optional[Ledger] = ...,
         **options: Unpack[OptionValues],
     ) -> str: ...
 
@@ -357,7 +360,7 @@ class Model:
         seed: Optional[SeedLike] = ...,
         with_record: Literal[True],
         local_diagnostics: Optional[LocalDiagnostics] = ...,
-        ledger: Optional[LedgerLike] = ...,
+        ledger: Optional[Ledger] = ...,
         **options: Unpack[OptionValues],
     ) -> Tuple[str, ReleaseRecord]: ...
 
@@ -368,7 +371,7 @@ class Model:
         seed: Optional[SeedLike] = None,
         with_record: bool = False,
         local_diagnostics: Optional[LocalDiagnostics] = None,
-        ledger: Optional[LedgerLike] = None,
+        ledger: Optional[Ledger] = None,
         **options: Any,
     ) -> Union[str, Tuple[str, ReleaseRecord]]:
         """Privatise UTF-8 text: each word is replaced by the mechanism's
@@ -398,13 +401,13 @@ class Model:
         Returns:
             the text, or (text, record) with with_record=True.
         """
-        data = _encode(text, "text")
-        made = Options(self._require(), options)
         if ledger is not None:
-            release = ledger._release(self, data, made, seed, local_diagnostics, False)
+            release = ledger.privatize(self, text, seed=seed, local_diagnostics=local_diagnostics, **options)
             return (release.text, release.record) if with_record else release.text
-        context = self._context(seed)
-        out, record = _call_text(native.lib().dxt_privatize_text, context, made, data, local_diagnostics)
+        data = _encode(text, "text")
+        made, context = self._options_and_context(options, seed)
+        args = (context.ptr, made.pointer, data, len(data))
+        out, record = _call_text(native.lib().dxt_privatize_text, args, local_diagnostics)
         return (out, record) if with_record else out
 
     @overload
@@ -443,11 +446,10 @@ class Model:
         the positionwise one over the list, epsilon * sum_i d(x_i, x'_i); the
         diagnostics add up. Arguments as privatize()."""
         encoded = [_encode(w, "word") for w in words]
-        made = Options(self._require(), options)
-        context = self._context(seed)
+        made, context = self._options_and_context(options, seed)
         function = native.lib().dxt_privatize_word
         each = [LocalDiagnostics() if local_diagnostics is not None else None for _ in encoded]
-        results = [_call_text(function, context, made, w, d) for w, d in zip(encoded, each)]
+        results = [_call_text(function, (context.ptr, made.pointer, w, len(w)), d) for w, d in zip(encoded, each)]
         if local_diagnostics is not None:
             local_diagnostics._sum(each)  # type: ignore[arg-type]
         out = [text for text, _ in results]
@@ -455,7 +457,7 @@ class Model:
             return out
         record = ReleaseRecord._sequence(r for _, r in results)
         if record is None:  # no words: the record of an empty text
-            _, record = _call_text(native.lib().dxt_privatize_text, context, made, b"", None)
+            _, record = _call_text(native.lib().dxt_privatize_text, (context.ptr, made.pointer, b"", 0), None)
         return out, record
 
     @overload
@@ -493,7 +495,11 @@ class Model:
         independently; the record's bound is epsilon * N * EMD(b, b') for bags
         of equal size N (Fernandes, Dras & McIver 2019).
         The result is ordered by vocabulary index. Arguments as privatize()."""
-        return self._bag_call(native.lib().dxt_privatize_bag, (), bag, seed, with_record, local_diagnostics, options)
+        entries, _words = _bag_entries(bag)  # the entries point into _words
+        made, context = self._options_and_context(options, seed)
+        args = (context.ptr, made.pointer, entries, len(entries))
+        out, record = _call_bag(native.lib().dxt_privatize_bag, args, local_diagnostics)
+        return (out, record) if with_record else out
 
     @overload
     def syntf(
@@ -536,32 +542,11 @@ class Model:
         or "drop". The record's bound is ANY_INPUTS: epsilon_total =
         epsilon * n_out (plain DP, all documents adjacent)."""
         unsigned(n_out, "n_out", 32)
-        return self._bag_call(native.lib().dxt_syntf, (n_out,), bag, seed, with_record, local_diagnostics, options)
-
-    def _bag_call(
-        self,
-        function: Any,
-        extra: Tuple[int, ...],
-        bag: BagLike,
-        seed: Optional[SeedLike],
-        with_record: bool,
-        local_diagnostics: Optional[LocalDiagnostics],
-        options: Dict[str, Any],
-    ) -> Union[Dict[str, int], Tuple[Dict[str, int], ReleaseRecord]]:
-        """dxt_privatize_bag or dxt_syntf (`extra`: its arguments after the
-        entries), with the bag, options and outputs of privatize_bag()."""
-        entries, keep = _bag_entries(bag)
-        made = Options(self._require(), options)
-        context = self._context(seed)
-        record, diagnostics = _outputs()
-        out = ctypes.POINTER(native.dxt_bag)()
-        status = function(context.ptr, made.pointer, entries, len(entries), *extra, ctypes.byref(out),
-                          ctypes.byref(record), ctypes.byref(diagnostics))
-        del keep
-        result = _take_bag(status, out)
-        if local_diagnostics is not None:
-            local_diagnostics._set(diagnostics)
-        return (result, ReleaseRecord(record)) if with_record else result
+        entries, _words = _bag_entries(bag)  # the entries point into _words
+        made, context = self._options_and_context(options, seed)
+        args = (context.ptr, made.pointer, entries, len(entries), n_out)
+        out, record = _call_bag(native.lib().dxt_syntf, args, local_diagnostics)
+        return (out, record) if with_record else out
 
     def calibrate(
         self,
@@ -577,8 +562,7 @@ class Model:
         (distinct outputs)."""
         unsigned(words, "words", 32)
         unsigned(trials, "trials", 32)
-        made = Options(self._require(), options)
-        context = self._context(seed)
+        made, context = self._options_and_context(options, seed)
         raw = native.initialised(native.dxt_calibration, "dxt_calibration_init_sized")
         native.check(native.lib().dxt_calibrate(context.ptr, made.pointer, words, trials, ctypes.byref(raw)))
         return from_struct(Calibration, raw)

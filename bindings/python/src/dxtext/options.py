@@ -34,49 +34,50 @@ def invalid_argument(detail: str) -> Exception:
     return error_for(1, "invalid argument", detail)
 
 
-def unsigned(value: object, name: str, bits: int) -> int:
+# The Python types of each option type's values, and how a TypeError says them.
+_EXPECTED = {
+    "enum": ((str, int), "a name (str) or a number"),
+    "double": ((int, float), "a number"),
+    "uint32": ((int,), "an int"),
+    "string": ((str,), "str"),
+}
+
+
+def _check_type(value: object, kind: str, name: str) -> None:
+    """A TypeError unless `value` is of a Python type for the option type
+    `kind` (a bool is none, though Python counts it an int)."""
+    types, expected = _EXPECTED[kind]
+    if isinstance(value, bool) or not isinstance(value, types):
+        raise TypeError(f"{name} must be {expected}, not {type(value).__name__}")
+
+
+def unsigned(value: int, name: str, bits: int) -> int:
     """`value` as an int for a C uint{bits}_t: ctypes would silently keep the
     low bits (2**32 + 3 trials would run 3, -1 words all of them), so a
     value of another type is a TypeError and one out of range an
     InvalidArgumentError."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    _check_type(value, "uint32", name)
     if not 0 <= value < 1 << bits:
         raise invalid_argument(f"{name} must be in [0, 2**{bits}), not {value}")
     return value
 
 
-def number(value: object, name: str) -> float:
+def number(value: float, name: str) -> float:
     """`value` as a float for a C double: a TypeError for a value that is no
-    int or float (a bool included)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
+    int or float."""
+    _check_type(value, "double", name)
     return float(value)
 
 
-def _text(name: str, kind: Optional[str], value: object) -> str:
+def _text(name: str, kind: Optional[str], value: object) -> bytes:
     """The text dxt_options_set takes for `value`, by the option's type; an
-    unknown option's value goes as it is, for the library to refuse the name."""
-    def wrong(expected: str) -> TypeError:
-        return TypeError(f"{name} must be {expected}, not {type(value).__name__}")
-
-    if kind == "enum":
-        if isinstance(value, enum.Enum):
-            return str(int(value.value)) if isinstance(value.value, int) else str(value.value)
-        if isinstance(value, bool) or not isinstance(value, (str, int)):
-            raise wrong("a name (str) or a number")
-        return str(value)
-    if kind in ("double", "uint32"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind == "uint32" and isinstance(value, float)):
-            raise wrong("an int" if kind == "uint32" else "a number")
-        return repr(float(value)) if isinstance(value, float) else str(value)
-    if kind == "string":
-        if not isinstance(value, str):
-            raise wrong("str")
-        if "\0" in value:
-            raise invalid_argument(f"{name} contains a NUL character")
-        return value
-    return str(value)
+    unknown option's value goes as it is, for the library to refuse the name.
+    The library checks the text (a range, a name) as it checks the CLI's."""
+    if kind == "enum" and isinstance(value, enum.Enum):
+        value = value.value
+    if kind in _EXPECTED:
+        _check_type(value, kind, name)
+    return native.c_string(repr(float(value)) if isinstance(value, float) else str(value), name)
 
 
 class Options:
@@ -98,7 +99,7 @@ class Options:
         for name, value in given.items():
             if value is None:
                 continue
-            encoded = name.encode("utf-8", "surrogatepass")
+            encoded = native.c_string(name, "an option's name")
             kind = _TYPES.get(name)
             if kind == "words":
                 if isinstance(value, OutputSet) and value._model is not model:
@@ -107,8 +108,7 @@ class Options:
                 listed, array = word_array(words, name)  # type: ignore[arg-type]
                 native.check(library.dxt_options_set_words(self._ptr, encoded, array, len(listed)))
             else:
-                text = _text(name, kind, value).encode("utf-8", "surrogatepass")
-                native.check(library.dxt_options_set(self._ptr, encoded, text))
+                native.check(library.dxt_options_set(self._ptr, encoded, _text(name, kind, value)))
         self.pointer = library.dxt_options_get(self._ptr)
 
     def __del__(self) -> None:

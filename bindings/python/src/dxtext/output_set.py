@@ -10,22 +10,15 @@ import ctypes
 from typing import Any, Iterable, Tuple
 
 from . import _library as native
-from .errors import error_for
 
 
 def word_array(words: Iterable[str], what: str) -> Tuple[Tuple[str, ...], "ctypes.Array[ctypes.c_char_p]"]:
     """The words as given, and the array of C strings the library takes for
-    them: a TypeError for one string or a word that is not a str, an
-    InvalidArgumentError for a word with a NUL (its C string would end there)."""
+    them (c_string: each a str without NUL); a TypeError for one string."""
     if isinstance(words, (str, bytes)) or not hasattr(words, "__iter__"):
         raise TypeError(f"{what} must be a list of str, not {type(words).__name__}")
     listed = tuple(words)
-    for word in listed:
-        if not isinstance(word, str):
-            raise TypeError(f"{what} must hold str, not {type(word).__name__}")
-        if "\0" in word:
-            raise error_for(1, "invalid argument", f"one of the {what} contains a NUL character")
-    encoded = [w.encode("utf-8", "surrogatepass") for w in listed]
+    encoded = [native.c_string(word, f"one of the {what}") for word in listed]
     return listed, (ctypes.c_char_p * max(len(encoded), 1))(*encoded)  # the array keeps the bytes alive
 
 

@@ -31,6 +31,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._options_table import OptionValues
     from .ledger import Ledger  # which imports this module
 
+    class CallOptions(OptionValues, total=False):
+        """The keyword arguments of every privatising call but with_record:
+        the options of docs/options.md, seed= and local_diagnostics=."""
+
+        seed: Optional[SeedLike]
+        local_diagnostics: Optional[LocalDiagnostics]
+
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -345,23 +352,14 @@ class Model:
         self,
         text: str,
         *,
-        seed: Optional[SeedLike] = ...,
         with_record: Literal[False] = ...,
-        local_diagnostics: Optional[LocalDiagnostics] = ...,
         ledger: Optional[Ledger] = ...,
-        **options: Unpack[OptionValues],
+        **options: Unpack[CallOptions],
     ) -> str: ...
 
     @overload
     def privatize(
-        self,
-        text: str,
-        *,
-        seed: Optional[SeedLike] = ...,
-        with_record: Literal[True],
-        local_diagnostics: Optional[LocalDiagnostics] = ...,
-        ledger: Optional[Ledger] = ...,
-        **options: Unpack[OptionValues],
+        self, text: str, *, with_record: Literal[True], ledger: Optional[Ledger] = ..., **options: Unpack[CallOptions]
     ) -> Tuple[str, ReleaseRecord]: ...
 
     def privatize(
@@ -412,24 +410,12 @@ class Model:
 
     @overload
     def privatize_words(
-        self,
-        words: Iterable[str],
-        *,
-        seed: Optional[SeedLike] = ...,
-        with_record: Literal[False] = ...,
-        local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **options: Unpack[OptionValues],
+        self, words: Iterable[str], *, with_record: Literal[False] = ..., **options: Unpack[CallOptions]
     ) -> List[str]: ...
 
     @overload
     def privatize_words(
-        self,
-        words: Iterable[str],
-        *,
-        seed: Optional[SeedLike] = ...,
-        with_record: Literal[True],
-        local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **options: Unpack[OptionValues],
+        self, words: Iterable[str], *, with_record: Literal[True], **options: Unpack[CallOptions]
     ) -> Tuple[List[str], ReleaseRecord]: ...
 
     def privatize_words(
@@ -462,24 +448,12 @@ class Model:
 
     @overload
     def privatize_bag(
-        self,
-        bag: BagLike,
-        *,
-        seed: Optional[SeedLike] = ...,
-        with_record: Literal[False] = ...,
-        local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **options: Unpack[OptionValues],
+        self, bag: BagLike, *, with_record: Literal[False] = ..., **options: Unpack[CallOptions]
     ) -> Dict[str, int]: ...
 
     @overload
     def privatize_bag(
-        self,
-        bag: BagLike,
-        *,
-        seed: Optional[SeedLike] = ...,
-        with_record: Literal[True],
-        local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **options: Unpack[OptionValues],
+        self, bag: BagLike, *, with_record: Literal[True], **options: Unpack[CallOptions]
     ) -> Tuple[Dict[str, int], ReleaseRecord]: ...
 
     def privatize_bag(
@@ -503,26 +477,12 @@ class Model:
 
     @overload
     def syntf(
-        self,
-        bag: BagLike,
-        n_out: int,
-        *,
-        seed: Optional[SeedLike] = ...,
-        with_record: Literal[False] = ...,
-        local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **options: Unpack[OptionValues],
+        self, bag: BagLike, n_out: int, *, with_record: Literal[False] = ..., **options: Unpack[CallOptions]
     ) -> Dict[str, int]: ...
 
     @overload
     def syntf(
-        self,
-        bag: BagLike,
-        n_out: int,
-        *,
-        seed: Optional[SeedLike] = ...,
-        with_record: Literal[True],
-        local_diagnostics: Optional[LocalDiagnostics] = ...,
-        **options: Unpack[OptionValues],
+        self, bag: BagLike, n_out: int, *, with_record: Literal[True], **options: Unpack[CallOptions]
     ) -> Tuple[Dict[str, int], ReleaseRecord]: ...
 
     def syntf(

@@ -10,7 +10,6 @@ import random
 import shutil
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 from typing import Dict, List
 
@@ -148,6 +147,7 @@ def test_case_folding_unknown_words_and_placeholders(ordered_path: Path, printed
         # A text of words never seen at fit() gives an empty row, not an error.
         assert features.transform(["Wqzzy vvxq"]).nnz == 0
         assert features.transform([""]).nnz == 0
+        assert clone(features).model is model  # clone() copies parameters; a Model is shared, not copied
 
 
 @needs_sklearn
@@ -182,45 +182,6 @@ def test_bad_parameters_and_models_without_orderings(ordered_path: Path, golden:
     assert list(words_only.get_feature_names_out()) == ["alpha", "beta"]
     with pytest.raises(Exception, match="not fitted"):
         ReleaseFeatures(str(ordered_path)).transform(["a"])
-
-
-def _topic_corpus(model: dxtext.Model) -> tuple:
-    """Texts on two topics of the demo model, released by the ordering
-    mechanism with a fixed seed (reproducible, not private)."""
-    topics = {
-        "weather": "thunder wind rain storm sun cloud frost fog snow ice".split(),
-        "animals": "goat dog fish cat cow sheep bear horse pig fox mouse wolf rabbit".split(),
-    }
-    rng = random.Random(3)
-    texts, labels = [], []
-    for i in range(80):
-        label = "weather" if i % 2 else "animals"
-        words = [rng.choice(topics[label]) for _ in range(6)]
-        texts.append(" ".join(words))
-        labels.append(label)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", dxtext.NotPrivateWarning)
-        released = [model.privatize(t, mechanism="ordering", epsilon=0.5, release_shape="strict", seed=i)
-                    for i, t in enumerate(texts)]
-    return released, labels
-
-
-@needs_sklearn
-def test_a_pipeline_fits_and_predicts(ordered_path: Path) -> None:
-    with dxtext.Model.open(ordered_path) as model:
-        if not {"thunder", "goat"} <= {model.word(i) for i in range(len(model))}:
-            pytest.skip("the test model is not the demo model")
-        released, labels = _topic_corpus(model)
-        pipeline = make_pipeline(ReleaseFeatures(model), LogisticRegression(max_iter=1000))
-        pipeline.fit(released[:60], labels[:60])
-        predicted = pipeline.predict(released[60:])
-        assert len(predicted) == 20 and set(predicted) <= {"weather", "animals"}
-        accuracy = sum(p == g for p, g in zip(predicted, labels[60:])) / 20
-        assert accuracy >= 0.7, accuracy
-        # clone() copies the parameters; the model is shared, not copied.
-        copy = clone(pipeline)
-        assert copy.steps[0][1].model is model
-        assert copy.get_params()["releasefeatures__bucket_size"] == 8
 
 
 @needs_sklearn

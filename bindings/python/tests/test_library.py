@@ -104,13 +104,6 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
             library.dxt_context_destroy(c)
 
 
-def test_privatize_options_defaults() -> None:
-    o = native.initialised(native.dxt_privatize_options, "dxt_privatize_options_init_sized")
-    assert o.mechanism == dxtext.Mechanism.LAPLACE
-    assert list(o.policy) == [dxtext.Policy.PRIVATIZE] * 4
-    assert 0.0 < o.vickrey_t <= 1.0 and 0.0 <= o.mahalanobis_lambda <= 1.0
-
-
 def run_python(code: str, env: dict) -> subprocess.CompletedProcess:
     full_env = {k: v for k, v in os.environ.items() if k != "DXTEXT_LIBRARY"}
     full_env.update(env)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -84,10 +83,3 @@ def test_default_model(model_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         dxtext.Model.default_path()
     with pytest.raises(dxtext.InvalidArgumentError):
         dxtext.Model.default_path("flat")
-
-
-def test_open_accepts_path_objects(model_path: Path) -> None:
-    with dxtext.Model.open(Path(model_path)) as m:
-        assert len(m) > 0
-    with dxtext.Model.open(os.fsencode(model_path).decode()) as m:
-        assert len(m) > 0

@@ -65,25 +65,14 @@ def test_privatize_words(model: dxtext.Model) -> None:
     assert out == [] and diagnostics.words_privatized == 0
 
 
-def test_policies_and_placeholder(model: dxtext.Model) -> None:
-    # The default placeholder and a bad policy name: the conformance suite; here the enum member and a NUL.
-    assert model.privatize("zzzunknownzzz", epsilon=1, oov=dxtext.Policy.PLACEHOLDER, placeholder="█") == "█"
-    diagnostics = dxtext.LocalDiagnostics()
-    # The text and record of kept words: the conformance suite; here the local diagnostics.
-    model.privatize("zzzunknownzzz 42", epsilon=1, oov="keep", numbers="keep", local_diagnostics=diagnostics)
-    assert diagnostics.words_leaked == 2
-    assert json.loads(diagnostics.to_json())["words_leaked"] == 2
-    with pytest.raises(dxtext.InvalidArgumentError):
-        model.privatize("x", epsilon=1, oov="placeholder", placeholder="a\0b")
-
-
-def test_enum_members_are_option_values(model: dxtext.Model, sentence: str) -> None:
+def test_enum_members_and_policies(model: dxtext.Model, sentence: str) -> None:
     _, record = model.privatize(sentence, epsilon=4, mechanism=dxtext.Mechanism.VICKREY, with_record=True)
     assert record.mechanism is dxtext.Mechanism.VICKREY
-    word = model.privatize_words(
-        [model.word(3)], epsilon=4, mechanism=dxtext.Mechanism.EXPONENTIAL, sampler="permute-and-flip"
-    )[0]
-    assert word in vocabulary(model)
+    assert model.privatize("zzzunknownzzz", epsilon=1, oov=dxtext.Policy.PLACEHOLDER, placeholder="█") == "█"
+    # The text and record of kept words: the conformance suite; here the local diagnostics.
+    diagnostics = dxtext.LocalDiagnostics()
+    model.privatize("zzzunknownzzz 42", epsilon=1, oov="keep", numbers="keep", local_diagnostics=diagnostics)
+    assert diagnostics.words_leaked == 2
 
 
 def test_seeded_runs_reproduce_and_are_flagged(model: dxtext.Model, sentence: str) -> None:
@@ -113,13 +102,18 @@ def test_seeded_runs_reproduce_and_are_flagged(model: dxtext.Model, sentence: st
     assert record.is_private
 
 
-def test_nul_in_text(model: dxtext.Model) -> None:
-    # Non-ASCII and empty texts: the conformance suite; here a NUL, which a C string would end at.
+def test_nul_in_text_and_in_c_strings(model: dxtext.Model) -> None:
+    # A text goes with its length, so a NUL is one more character (non-ASCII
+    # and empty texts: the conformance suite).
     w0, w1 = model.word(0), model.word(1)
     diagnostics = dxtext.LocalDiagnostics()
     out = model.privatize(f"{w0}\0{w1}", epsilon=1.0, local_diagnostics=diagnostics)
     assert "\0" in out
     assert diagnostics.words_privatized == 2
+    # Option names and values are C strings, which a NUL would cut short.
+    for options in ({"placeholder": "a\0b"}, {"mechanism": "laplace\0x"}, {"epsilon\0x": 1}):
+        with pytest.raises(dxtext.InvalidArgumentError, match="NUL"):
+            model.privatize("x", epsilon=1, **options)
 
 
 def test_epsilon_range_constants() -> None:

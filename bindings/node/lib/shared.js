@@ -271,7 +271,7 @@ function bytesOf(value, what) {
   if (value instanceof Uint8Array) return value;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
   if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  throw errorFor(Status.INVALID_ARGUMENT, `${what} must be a Uint8Array, an ArrayBuffer or null`);
+  throw invalid(`${what} must be a Uint8Array, an ArrayBuffer or null`);
 }
 
 function sameBytes(a, b) {
@@ -292,7 +292,7 @@ const LedgerAnchor = class LedgerAnchor {
   // Use ledger.anchor() or LedgerAnchor.fromBytes().
   constructor(bytes) {
     if (!(bytes instanceof Uint8Array) || bytes.length !== ANCHOR_BYTES) {
-      throw errorFor(Status.INVALID_ARGUMENT, `a ledger anchor is ${ANCHOR_BYTES} bytes`);
+      throw invalid(`a ledger anchor is ${ANCHOR_BYTES} bytes`);
     }
     this._bytes = Uint8Array.from(bytes); // a copy
     Object.freeze(this);
@@ -302,7 +302,7 @@ const LedgerAnchor = class LedgerAnchor {
   // another view or an ArrayBuffer).
   static fromBytes(bytes) {
     if (!(bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes))) {
-      throw errorFor(Status.INVALID_ARGUMENT, 'LedgerAnchor.fromBytes takes a Uint8Array, another view or an ArrayBuffer');
+      throw invalid('LedgerAnchor.fromBytes takes a Uint8Array, another view or an ArrayBuffer');
     }
     return new LedgerAnchor(bytesOf(bytes, 'the anchor'));
   }
@@ -360,11 +360,10 @@ function seedBytes(seed) {
 // A bag (a Map, an object of word -> count, or an iterable of [word, count]
 // pairs) as checked [word, count] pairs.
 function bagEntries(bag) {
-  let pairs;
-  if (bag instanceof Map) pairs = Array.from(bag.entries());
-  else if (bag !== null && typeof bag === 'object' && typeof bag[Symbol.iterator] === 'function') pairs = Array.from(bag);
-  else if (bag !== null && typeof bag === 'object') pairs = Object.entries(bag);
-  else throw invalid('a bag is a Map, an object of word -> count, or an array of [word, count] pairs');
+  if (bag === null || typeof bag !== 'object') {
+    throw invalid('a bag is a Map, an object of word -> count, or an array of [word, count] pairs');
+  }
+  const pairs = typeof bag[Symbol.iterator] === 'function' ? Array.from(bag) : Object.entries(bag); // a Map gives its entries
   return pairs.map((pair) => {
     if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
       throw invalid('each bag entry must be a [word, count] pair');
@@ -375,14 +374,6 @@ function bagEntries(bag) {
     }
     return [word, count];
   });
-}
-
-// A call's result from the backend's raw one: `out` with the release record,
-// and the local diagnostics when the options asked for them.
-function shaped(out, raw, diagnostics) {
-  out.record = recordOf(raw.record);
-  if (diagnostics) out.localDiagnostics = diagnosticsOf(raw.diagnostics);
-  return out;
 }
 
 // The backend's handle of an object of the API (null once it is closed).
@@ -590,8 +581,9 @@ function createApi(backend) {
   class Privatizer {
     constructor(model, { seed } = {}) {
       if (!(model instanceof Model)) throw invalid('a Privatizer needs a Model');
-      const bytes = seedBytes(seed);
-      this[HANDLE] = backend.contextCreate(model._handle(), bytes);
+      this[HANDLE] = backend.contextCreate(model._handle(), seedBytes(seed));
+      // A worker's context is a promise: if it rejects, the calls reject with its error.
+      if (this[HANDLE] instanceof Promise) this[HANDLE].catch(() => {});
       this.model = model;
       this._tail = Promise.resolve();
     }
@@ -599,7 +591,9 @@ function createApi(backend) {
     // Runs call(context, pairs, diagnostics) once the calls queued before it
     // have settled, with the options as optionPairs gives them (an OutputSet
     // of this model, still open, as its words) and whether they ask for the
-    // local diagnostics.
+    // local diagnostics. The result of a release (a raw one with a record)
+    // is { text or bag (a Map), record } with localDiagnostics when asked
+    // for, and memoised when the call gives it.
     _call(options, call) {
       return enqueue(this, async () => {
         const context = live(this, 'privatizer');
@@ -611,20 +605,22 @@ function createApi(backend) {
           }
           return value.words;
         });
-        return call(context, pairs, typeof options === 'object' && options !== null && options.localDiagnostics === true);
+        const diagnostics = options?.localDiagnostics === true; // optionPairs checked it is a boolean
+        const raw = await call(context, pairs, diagnostics);
+        if (raw.record === undefined) return raw; // a calibration
+        const out = raw.bag ? { bag: new Map(raw.bag) } : { text: raw.text };
+        out.record = recordOf(raw.record);
+        if (diagnostics) out.localDiagnostics = diagnosticsOf(raw.diagnostics);
+        if (raw.memoised !== undefined) out.memoised = raw.memoised;
+        return out;
       });
     }
 
-    // A call on a text (call: backend.privatizeText's arguments; a Ledger's
-    // call too): { text, record } with localDiagnostics when asked for, and
-    // memoised when the call gives it.
+    // A call on a text (call: backend.privatizeText's arguments; a Ledger's call too).
     _text(text, options, call) {
-      return this._call(options, async (context, pairs, diagnostics) => {
+      return this._call(options, (context, pairs, diagnostics) => {
         if (typeof text !== 'string') throw invalid(`text must be a string, not ${typeof text}`);
-        const raw = await call(context, text, pairs, diagnostics);
-        const out = shaped({ text: raw.text }, raw, diagnostics);
-        if (raw.memoised !== undefined) out.memoised = raw.memoised;
-        return out;
+        return call(context, text, pairs, diagnostics);
       });
     }
 
@@ -650,19 +646,15 @@ function createApi(backend) {
      * of equal size N.
      */
     privatizeBag(bag, options) {
-      return this._call(options, async (context, pairs, diagnostics) => {
-        const raw = await backend.privatizeBag(context, bagEntries(bag), pairs, diagnostics);
-        return shaped({ bag: new Map(raw.bag) }, raw, diagnostics);
-      });
+      return this._call(options, (context, pairs, diagnostics) =>
+        backend.privatizeBag(context, bagEntries(bag), pairs, diagnostics));
     }
 
     /** Promise of { bag, record }: a SynTF synthetic bag of exactly nOut words (options.mechanism is ignored). */
     syntf(bag, nOut, options) {
       // The type here; the value (at least 1, at most MAX_BAG_WORDS) the library checks.
-      return this._call(options, async (context, pairs, diagnostics) => {
-        const raw = await backend.syntf(context, bagEntries(bag), checkU32(nOut, 'nOut'), pairs, diagnostics);
-        return shaped({ bag: new Map(raw.bag) }, raw, diagnostics);
-      });
+      return this._call(options, (context, pairs, diagnostics) =>
+        backend.syntf(context, bagEntries(bag), checkU32(nOut, 'nOut'), pairs, diagnostics));
     }
 
     /**
@@ -760,4 +752,4 @@ function createApi(backend) {
   return { Model, OutputSet, Privatizer, Ledger, libraryVersion };
 }
 
-module.exports = { Status, BOUNDS, GEOMETRIES, MECHANISMS, METRICS, OUTPUT_KINDS, PRESETS, QUANTIZATIONS, RELEASES, SHAPES, RNG_MODES, TOKEN_CLASSES, REVEALS, RECORD_FIELDS, MAX_BAG_WORDS, EPSILON_MIN, EPSILON_MAX, MECHANISM_NAMES, PRESET_NAMES, invalid, checkU32, indexOfName, optionPairs, ACTIONS, recordOf, diagnosticsOf, STATUS_NAMES, DxtextError, InvalidArgumentError, InvalidEpsilonError, FileError, ModelError, NotAModelError, UnsupportedVersionError, CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError, InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError, ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError, ERROR_CLASSES, errorFor, bytesOf, sameBytes, ANCHOR_BYTES, LedgerAnchor, ledgerSettings, seedBytes, bagEntries, shaped, HANDLE, live, closeHandle, enqueue, createApi };
+module.exports = { Status, BOUNDS, GEOMETRIES, MECHANISMS, METRICS, OUTPUT_KINDS, PRESETS, QUANTIZATIONS, RELEASES, SHAPES, RNG_MODES, TOKEN_CLASSES, REVEALS, RECORD_FIELDS, MAX_BAG_WORDS, EPSILON_MIN, EPSILON_MAX, MECHANISM_NAMES, PRESET_NAMES, invalid, checkU32, indexOfName, optionPairs, ACTIONS, recordOf, diagnosticsOf, STATUS_NAMES, DxtextError, InvalidArgumentError, InvalidEpsilonError, FileError, ModelError, NotAModelError, UnsupportedVersionError, CorruptModelError, TruncatedModelError, DigestMismatchError, OutOfMemoryError, RandomGeneratorError, InvalidUtf8Error, NotFoundError, UnsupportedError, InputTooLargeError, ParseError, InternalError, ContextBusyError, BudgetExceededError, LedgerCorruptError, LedgerRollbackError, ERROR_CLASSES, errorFor, bytesOf, sameBytes, ANCHOR_BYTES, LedgerAnchor, ledgerSettings, seedBytes, bagEntries, HANDLE, live, closeHandle, enqueue, createApi };

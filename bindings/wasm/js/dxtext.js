@@ -884,11 +884,6 @@ export function connectWorker(worker) {
   };
   const remote = Object.fromEntries([...WORKER_CALLS].map((method) => [method, call(method)]));
   remote.modelInfo = (model) => model.info;
-  remote.contextCreate = (...args) => {
-    const context = call('contextCreate')(...args);
-    context.catch(() => {}); // the privatizer's calls reject with its error
-    return context;
-  };
   const { Model, Privatizer, libraryVersion } = createApi(remote);
   return { Model, Privatizer, libraryVersion, terminate: () => worker.terminate() };
 }

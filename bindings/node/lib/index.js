@@ -19,7 +19,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const shared = require('./shared.js');
 
-const { GEOMETRIES, Status, DxtextError, LedgerAnchor, createApi, errorFor, indexOfName } = shared;
+const { GEOMETRIES, Status, LedgerAnchor, createApi, errorFor, indexOfName } = shared;
 // The error classes (tools/options/js_shared.js): one copy for both packages.
 const ERRORS = Object.fromEntries(Object.entries(shared).filter(([name]) => name.endsWith('Error')));
 
@@ -44,14 +44,10 @@ function loadAddon() {
   }
 }
 
-/** The typed error for an error thrown by the addon (others pass through). */
-function typed(error) {
-  if (error instanceof DxtextError || typeof error?.status !== 'number') return error;
-  return errorFor(error.status, error.message);
-}
-
-// An addon function whose errors (or its promise's) are typed.
+// An addon function whose errors (or its promise's) become the error class
+// of their .status.
 function typedErrors(fn) {
+  const typed = (error) => (typeof error?.status === 'number' ? errorFor(error.status, error.message) : error);
   return (...args) => {
     try {
       const out = fn(...args);

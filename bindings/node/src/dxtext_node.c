@@ -702,12 +702,9 @@ static void job_execute(napi_env env, void *data) {
   const dxt_privatize_options *o = dxt_options_get(j->options);
   switch (j->kind) {
     case JOB_WORD:
-      j->status =
-          dxt_privatize_word(c, o, j->text, j->text_length, &j->out_text, &j->out_length, &j->record, &j->diagnostics);
-      break;
-    case JOB_TEXT:
-      j->status =
-          dxt_privatize_text(c, o, j->text, j->text_length, &j->out_text, &j->out_length, &j->record, &j->diagnostics);
+    case JOB_TEXT: /* the same arguments */
+      j->status = (j->kind == JOB_WORD ? dxt_privatize_word : dxt_privatize_text)(
+          c, o, j->text, j->text_length, &j->out_text, &j->out_length, &j->record, &j->diagnostics);
       break;
     case JOB_BAG:
       j->status = dxt_privatize_bag(c, o, j->bag, j->bag_size, &j->out_bag, &j->record, &j->diagnostics);
@@ -834,14 +831,11 @@ static napi_value ledger_open(napi_env env, napi_callback_info info) {
   }
   if ((get_property(env, argv[2], "memoCapacity", &v) &&
        !get_u32(env, v, "options.memoCapacity", &options.memo_capacity)) ||
-      (get_property(env, argv[2], "key", &v) && !get_bytes(env, v, &options.key, &options.key_length, "options.key")))
+      (get_property(env, argv[2], "key", &v) && !get_bytes(env, v, &options.key, &options.key_length, "options.key")) ||
+      (get_property(env, argv[2], "anchor", &v) && (!get_bytes(env, v, &bytes, &length, "options.anchor") ||
+                                                    check(env, dxt_ledger_anchor_decode(bytes, length, &anchor)))))
     goto done;
-  if (get_property(env, argv[2], "anchor", &v)) {
-    if (!get_bytes(env, v, &bytes, &length, "options.anchor") ||
-        check(env, dxt_ledger_anchor_decode(bytes, length, &anchor)))
-      goto done;
-    options.anchor = &anchor;
-  }
+  if (bytes != NULL) options.anchor = &anchor; /* given, and decoded */
   if (!check(env, dxt_ledger_open(path, scope, &options, &ledger))) out = wrap(env, LEDGER, ledger, NULL, NULL);
 done:
   free(path);

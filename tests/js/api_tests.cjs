@@ -39,16 +39,19 @@ function declaredMembers(types, name) {
 
 // rejectsWith(fn, status, pattern) of the package `dxtext`: `fn` throws or
 // rejects with a DxtextError of `status` (its code the status's), its
-// message matching `pattern`.
+// message matching `pattern`; resolves with the error (to check its class).
 function rejecter({ DxtextError, Status }) {
   return async (fn, status, pattern) => {
+    let error;
     await assert.rejects(async () => fn(), (e) => {
       assert.ok(e instanceof DxtextError && e instanceof Error, `expected a DxtextError, got ${e}`);
       assert.equal(e.status, status, `status ${e.code} (${e.message})`);
       assert.equal(e.code, `DXT_E_${Object.keys(Status).find((k) => Status[k] === status)}`);
       if (pattern) assert.match(e.message, pattern);
+      error = e;
       return true;
     });
+    return error;
   };
 }
 
@@ -75,7 +78,7 @@ function apiTests({ dxtext, openModel }) {
     }
   }
 
-  test('api: a model\'s info, words and published fingerprint', async () => {
+  test('api: a model\'s info and words; the default model the package carries, by its published fingerprint', async () => {
     await ready;
     assert.match(await dxtext.libraryVersion(), /^\d+\.\d+\.\d+$/);
     const info = model.info;
@@ -87,21 +90,23 @@ function apiTests({ dxtext, openModel }) {
     await rejectsWith(() => model.lookup('qzxqzxqzx'), Status.NOT_FOUND);
     assert.equal(await model.has('president'), true);
     assert.equal(await model.has('qzxqzxqzx'), false);
-    assert.equal(await model.fingerprint(), EUCLID_SHA256);
     assert.equal(model.closed, false);
-  });
-
-  test('api: the package opens the default model it carries', async () => {
-    const m = await Model.openDefault();
-    assert.equal(m.info.geometry, 'euclidean');
-    assert.equal(await m.fingerprint(), EUCLID_SHA256);
-    m.close();
+    const carried = await Model.openDefault();
+    assert.equal(await carried.fingerprint(), EUCLID_SHA256);
+    carried.close();
+    // The small-epsilon route of a Poincare model (docs/guarantees.md,
+    // "Poincare models at small epsilon") is the conformance suite's; the
+    // statistical checks of what the words do at 0.5 and at 1e6, and of its
+    // calibration, are Python's (bindings/python/tests/test_poincare.py).
+    const ball = await Model.open(path.join(MODELS, 'dxtext-wordnet-poincare-10d.dxe'));
+    assert.deepEqual([ball.info.geometry, ball.info.dimension], ['poincare', 10]);
+    ball.close();
   });
 
   test('api: Model.open reads a file; a missing one is a FileError', async () => {
     // Opening a model, and files that are not one, are the conformance suite's; here the path and the class.
-    await assert.rejects(Model.open(path.join(MODELS, 'no-such-model.dxe')), dxtext.FileError);
-    await rejectsWith(() => Model.open(path.join(MODELS, 'no-such-model.dxe')), Status.IO, /no-such-model\.dxe/);
+    const missing = await rejectsWith(() => Model.open(path.join(MODELS, 'no-such-model.dxe')), Status.IO, /no-such-model\.dxe/);
+    assert.ok(missing instanceof dxtext.FileError);
     const opened = await Model.open(EUCLID);
     assert.equal(opened.path, EUCLID);
     opened.close();
@@ -114,22 +119,19 @@ function apiTests({ dxtext, openModel }) {
     const bytes = fs.readFileSync(GOLDEN);
     (await Model.fromBuffer(bytes)).close();
     (await Model.fromBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))).close();
-    await assert.rejects(Model.fromBuffer(bytes.subarray(0, bytes.length / 2)), (e) => {
-      assert.ok(e instanceof dxtext.TruncatedModelError && e instanceof dxtext.ModelError, String(e));
-      assert.equal(e.code, 'DXT_E_TRUNCATED_MODEL');
-      return true;
-    });
+    const truncated = await rejectsWith(() => Model.fromBuffer(bytes.subarray(0, bytes.length / 2)), Status.TRUNCATED_MODEL);
+    assert.ok(truncated instanceof dxtext.TruncatedModelError && truncated instanceof dxtext.ModelError, String(truncated));
     const flipped = Uint8Array.from(fs.readFileSync(EUCLID));
     flipped[flipped.length - 1000] ^= 0x40; // inside the last section
     await rejectsWith(() => Model.fromBuffer(flipped, { verifyDigests: true }), Status.DIGEST_MISMATCH, /digest/);
-    await rejectsWith(() => Model.fromBuffer(new Uint8Array(0)), Status.NOT_A_MODEL);
+    assert.ok((await rejectsWith(() => Model.fromBuffer(new Uint8Array(0)), Status.NOT_A_MODEL)) instanceof dxtext.ModelError);
     await rejectsWith(() => Model.fromBuffer('not bytes'), Status.INVALID_ARGUMENT, /ArrayBuffer/);
-    assert.ok(new dxtext.NotAModelError(Status.NOT_A_MODEL, 'x') instanceof dxtext.ModelError);
   });
 
-  test('api: privatises a text with the system generator; the local diagnostics when asked', async () => {
+  test('api: privatises a text with the system generator, fresh noise each call; local diagnostics when asked', async () => {
     // Seeded texts and their records, typed and JSON, are the conformance
-    // suite's; here the system generator and the diagnostics.
+    // suite's; here the system generator and the diagnostics (each policy
+    // counted: the texts are the conformance suite's).
     await ready;
     const { record, localDiagnostics } = await privatizer.privatizeText(SENTENCE, {
       epsilon: 20,
@@ -144,19 +146,11 @@ function apiTests({ dxtext, openModel }) {
     // Without the option, no diagnostics travel in the result.
     assert.deepEqual(Object.keys(await privatizer.privatizeText(SENTENCE, 20)).sort(), ['record', 'text']);
     await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 20, localDiagnostics: 'yes' }), Status.INVALID_ARGUMENT);
-  });
-
-  test('api: fresh noise on every call', async () => {
-    await ready;
     // At epsilon 1 in 100 dimensions the outputs are close to uniform over
     // the vocabulary: two equal 12-word texts would be a broken generator.
     const a = await privatizer.privatizeText(SENTENCE, { epsilon: 1 });
     const b = await privatizer.privatizeText(SENTENCE, { epsilon: 1 });
     assert.notEqual(a.text, b.text);
-  });
-
-  test('api: local diagnostics count each policy (the text is the conformance suite\'s)', async () => {
-    await ready;
     const out = await privatizer.privatizeText('Call qzxqzxqzx at 5', {
       epsilon: 20, oov: 'placeholder', numbers: 'keep', localDiagnostics: true,
     });
@@ -207,7 +201,6 @@ function apiTests({ dxtext, openModel }) {
       assert.ok(synthetic.bag instanceof Map);
       assert.equal(synthetic.record.draws, 5);
       assert.equal(synthetic.record.epsilonTotal, 10);
-      assert.ok(synthetic.record.epsilonVocabulary > 0 && synthetic.record.epsilonVocabulary < 2);
     }
     assert.equal((await privatizer.calibrate(20, { words: 20, trials: 10 })).words, 20);
   });
@@ -217,23 +210,20 @@ function apiTests({ dxtext, openModel }) {
     // conformance suite; here the error class and the numbers JSON cannot write.
     await ready;
     for (const epsilon of [NaN, Infinity, -Infinity]) {
-      await assert.rejects(privatizer.privatizeText(SENTENCE, { epsilon }), dxtext.InvalidEpsilonError);
-      await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon }), Status.INVALID_EPSILON, /epsilon/);
+      const e = await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon }), Status.INVALID_EPSILON, /epsilon/);
+      assert.ok(e instanceof dxtext.InvalidEpsilonError);
     }
   });
 
   test('api: bad arguments are typed errors; integers out of range are refused, not wrapped', async () => {
+    // An option's value goes to the library as text, which parses it (its
+    // unit tests and the conformance suite); here what the API checks itself.
     await ready;
     await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, seed: SEED }), Status.INVALID_ARGUMENT, /unknown option 'seed'/);
     await rejectsWith(() => privatizer.privatizeBag({ war: -1 }, { epsilon: 5 }), Status.INVALID_ARGUMENT, /non-negative/);
     await rejectsWith(() => privatizer.privatizeText(42, { epsilon: 5 }), Status.INVALID_ARGUMENT, /text/);
     await rejectsWith(() => privatizer.privatizeText(SENTENCE, 'five'), Status.INVALID_ARGUMENT, /options/);
-    // Integers beyond uint32_t are refused, not wrapped into another value
-    // (2 ** 32 + 3 would be mechanism 3, 2 ** 32 + 4 the keep policy, 3 trials).
-    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: 2 ** 32 + 3 }), Status.INVALID_ARGUMENT, /mechanism/);
-    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, oov: 2 ** 32 + 4 }), Status.INVALID_ARGUMENT, /oov/);
-    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, mechanism: -1 }), Status.INVALID_ARGUMENT, /mechanism/);
-    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 5, ivfNprobe: 2 ** 32 + 1 }), Status.INVALID_ARGUMENT, /ivfNprobe/);
+    // Integers beyond uint32_t are refused, not wrapped into another value (2 ** 32 + 3 trials would be 3).
     for (const [words, trials] of [[1, 2 ** 32 + 3], [-1, 1], [1.5, 1], [1, NaN]]) {
       await rejectsWith(() => privatizer.calibrate({ epsilon: 1 }, { words, trials }), Status.INVALID_ARGUMENT,
         /(words|trials) must be an integer in \[0, 2\^32\)/);
@@ -246,18 +236,6 @@ function apiTests({ dxtext, openModel }) {
     await rejectsWith(() => privatizer.syntf({ war: 1 }, 2 ** 24 + 1, { epsilon: 1 }), Status.INPUT_TOO_LARGE, /n_out is above the largest bag/);
     for (const index of [-1, 2 ** 32, 1.5]) await rejectsWith(() => model.word(index), Status.INVALID_ARGUMENT);
     await rejectsWith(() => model.word(2 ** 32 - 2), Status.NOT_FOUND);
-    assert.equal(Status.CONTEXT_BUSY, 17);
-    assert.equal(Status.BUDGET_EXCEEDED, 18);
-    assert.equal(Status.LEDGER_CORRUPT, 19);
-    assert.equal(Status.LEDGER_ROLLBACK, 20);
-  });
-
-  test('api: option values JSON cannot write are refused, named as written', async () => {
-    await ready;
-    for (const search of ['constructor', 7]) {
-      await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 4, search }), Status.INVALID_ARGUMENT);
-    }
-    await rejectsWith(() => privatizer.privatizeText(SENTENCE, { epsilon: 4, search: 'ivf', ivfNprobe: 2.5 }), Status.INVALID_ARGUMENT, /ivfNprobe/);
   });
 
   test('api: a closed model refuses calls; a privatizer outlives it', async () => {
@@ -265,7 +243,6 @@ function apiTests({ dxtext, openModel }) {
     const m = await Model.fromBuffer(fs.readFileSync(GOLDEN));
     const word = await m.word(0);
     const p = new Privatizer(m);
-    assert.equal(typeof (await p.privatizeWord(word, 1)).text, 'string');
     m.close();
     m.close();
     assert.equal(m.closed, true);
@@ -334,17 +311,6 @@ function apiTests({ dxtext, openModel }) {
     set.close();
   });
 
-  // The small-epsilon route of a Poincare model (docs/guarantees.md,
-  // "Poincare models at small epsilon") is the conformance suite's; the
-  // statistical checks of what the words do at 0.5 and at 1e6, and of its
-  // calibration, are Python's (bindings/python/tests/test_poincare.py).
-  test('api: a Poincare model\'s info', async () => {
-    const ball = await Model.open(path.join(MODELS, 'dxtext-wordnet-poincare-10d.dxe'));
-    assert.equal(ball.info.geometry, 'poincare');
-    assert.equal(ball.info.dimension, 10);
-    ball.close();
-  });
-
   // The ledger in a file (a path, under Node, in both packages).
   test('api: a ledger\'s totals, fresh releases, setCap and its file', async () => {
     // Spending, refusals past the cap, the memo and the scope's JSON are the
@@ -361,7 +327,7 @@ function apiTests({ dxtext, openModel }) {
         cap: 10, spent: 8, spentAnyInputs: 0, releases: 2, memoised: 2, memoCapacity: 64, words: 14,
       });
       const drawFresh = () => ledger.privatizeText(privatizer, SENTENCE, { epsilon: 4 }, { fresh: true });
-      await assert.rejects(drawFresh(), dxtext.BudgetExceededError);
+      assert.ok((await rejectsWith(drawFresh, Status.BUDGET_EXCEEDED)) instanceof dxtext.BudgetExceededError);
       await ledger.setCap(20);
       const fresh = await drawFresh();
       assert.equal(fresh.memoised, false);
@@ -417,12 +383,8 @@ function apiTests({ dxtext, openModel }) {
       const bad = Uint8Array.from(good);
       bad[bad.length >> 1] ^= 1;
       fs.writeFileSync(file, bad);
-      await assert.rejects(Ledger.open(file, { scope: 'alice', key }), (e) => {
-        assert.ok(e instanceof dxtext.LedgerCorruptError, String(e));
-        assert.equal(e.status, Status.LEDGER_CORRUPT);
-        assert.match(e.message, /MAC/);
-        return true;
-      });
+      const corrupt = await rejectsWith(() => Ledger.open(file, { scope: 'alice', key }), Status.LEDGER_CORRUPT, /MAC/);
+      assert.ok(corrupt instanceof dxtext.LedgerCorruptError);
       assert.deepEqual(Uint8Array.from(fs.readFileSync(file)), bad);
       fs.writeFileSync(file, good.subarray(0, 50));
       await rejectsWith(() => Ledger.open(file, { key }), Status.LEDGER_CORRUPT);
@@ -466,12 +428,9 @@ function apiTests({ dxtext, openModel }) {
       }
 
       fs.writeFileSync(file, saved);
-      await assert.rejects(Ledger.open(file, { key: KEY, anchor: LedgerAnchor.fromBytes(stored) }), (e) => {
-        assert.ok(e instanceof dxtext.LedgerRollbackError, String(e));
-        assert.equal(e.code, 'DXT_E_LEDGER_ROLLBACK');
-        assert.match(e.message, /rolled back/);
-        return true;
-      });
+      const kept = LedgerAnchor.fromBytes(stored);
+      const rolledBack = await rejectsWith(() => Ledger.open(file, { key: KEY, anchor: kept }), Status.LEDGER_ROLLBACK, /rolled back/);
+      assert.ok(rolledBack instanceof dxtext.LedgerRollbackError);
       assert.deepEqual(fs.readFileSync(file), saved); // left as it was
       // Without the anchor it is not detected (documented).
       const blind = await Ledger.open(file, { key: KEY });
@@ -490,7 +449,6 @@ function apiTests({ dxtext, openModel }) {
       const ledger = await Ledger.open(file, { cap: 1 });
       const anchor = ledger.anchor();
       assert.equal(anchor.spent, 0);
-      assert.ok(LedgerAnchor.fromBytes(anchor.toBytes()).equals(anchor));
       assert.ok(ledger.anchor().equals(anchor)); // nothing changed since
       await ledger.close();
       const reopened = await Ledger.open(file, { anchor: LedgerAnchor.fromBytes(anchor.toBytes()) });
@@ -498,11 +456,7 @@ function apiTests({ dxtext, openModel }) {
       await reopened.close();
 
       for (const bytes of [new Uint8Array(31), new Uint8Array(33), new Uint8Array(0)]) {
-        assert.throws(() => LedgerAnchor.fromBytes(bytes), (e) => {
-          assert.ok(e instanceof dxtext.InvalidArgumentError, String(e));
-          assert.match(e.message, /32 bytes/);
-          return true;
-        });
+        assert.throws(() => LedgerAnchor.fromBytes(bytes), (e) => e instanceof dxtext.InvalidArgumentError && /32 bytes/.test(e.message));
       }
       assert.throws(() => LedgerAnchor.fromBytes('not bytes'), dxtext.InvalidArgumentError);
       await rejectsWith(() => Ledger.open(file, { anchor: anchor.toBytes() }), Status.INVALID_ARGUMENT);

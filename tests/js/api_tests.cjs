@@ -370,7 +370,9 @@ function apiTests({ dxtext, openModel }) {
     });
   });
 
-  test('api: damaged ledgers and a missing app key are refused, and the file is left as it was', async () => {
+  // Which files the library refuses, and that it leaves them as they are:
+  // tests/unit/test_ledger.cpp. Here the error class and what the binding checks itself.
+  test('api: a damaged ledger is a LedgerCorruptError; a scope with a NUL is refused', async () => {
     await ready;
     await inTemporaryDirectory(async (dir) => {
       const file = path.join(dir, 'privacy.dxl');
@@ -378,23 +380,12 @@ function apiTests({ dxtext, openModel }) {
       const ledger = await Ledger.open(file, { scope: 'alice', cap: 10, key });
       await ledger.privatizeText(privatizer, SENTENCE, { epsilon: 1 });
       await ledger.close();
-      const good = fs.readFileSync(file);
-      await rejectsWith(() => Ledger.open(file, { cap: 10 }), Status.LEDGER_CORRUPT, /app key/);
-      const bad = Uint8Array.from(good);
+      const bad = Uint8Array.from(fs.readFileSync(file));
       bad[bad.length >> 1] ^= 1;
       fs.writeFileSync(file, bad);
       const corrupt = await rejectsWith(() => Ledger.open(file, { scope: 'alice', key }), Status.LEDGER_CORRUPT, /MAC/);
       assert.ok(corrupt instanceof dxtext.LedgerCorruptError);
-      assert.deepEqual(Uint8Array.from(fs.readFileSync(file)), bad);
-      fs.writeFileSync(file, good.subarray(0, 50));
-      await rejectsWith(() => Ledger.open(file, { key }), Status.LEDGER_CORRUPT);
-      fs.writeFileSync(file, good);
-      const reopened = await Ledger.open(file, { scope: 'alice', key });
-      assert.equal(reopened.totals().spent, 1);
-      await reopened.close();
       const fresh = path.join(dir, 'fresh.dxl');
-      await rejectsWith(() => Ledger.open(fresh, { key: new Uint8Array(4) }), Status.INVALID_ARGUMENT, /16 to 64/);
-      await rejectsWith(() => Ledger.open(fresh, { scope: '' }), Status.INVALID_ARGUMENT, /scope/);
       // A scope with a NUL would be cut at it by the C call: refused.
       await rejectsWith(() => Ledger.open(fresh, { scope: 'alice\0day1', cap: 1 }), Status.INVALID_ARGUMENT, /NUL/);
     });
@@ -431,15 +422,7 @@ function apiTests({ dxtext, openModel }) {
       const kept = LedgerAnchor.fromBytes(stored);
       const rolledBack = await rejectsWith(() => Ledger.open(file, { key: KEY, anchor: kept }), Status.LEDGER_ROLLBACK, /rolled back/);
       assert.ok(rolledBack instanceof dxtext.LedgerRollbackError);
-      assert.deepEqual(fs.readFileSync(file), saved); // left as it was
-      // Without the anchor it is not detected (documented).
-      const blind = await Ledger.open(file, { key: KEY });
-      assert.equal(blind.totals().spent, 4);
-      await blind.close();
-      // A deleted file is a rollback too, and is not made anew.
-      fs.rmSync(file);
-      await rejectsWith(() => Ledger.open(file, { key: KEY, anchor }), Status.LEDGER_ROLLBACK);
-      assert.equal(fs.existsSync(file), false);
+      // Without the anchor, a deleted file, another ledger's anchor: tests/unit/test_ledger.cpp.
     });
   });
 
@@ -460,11 +443,6 @@ function apiTests({ dxtext, openModel }) {
       }
       assert.throws(() => LedgerAnchor.fromBytes('not bytes'), dxtext.InvalidArgumentError);
       await rejectsWith(() => Ledger.open(file, { anchor: anchor.toBytes() }), Status.INVALID_ARGUMENT);
-      // An anchor of another ledger is a rollback: this file is not its ledger.
-      const other = await Ledger.open(path.join(dir, 'other.dxl'), { cap: 1 });
-      const otherAnchor = other.anchor();
-      await other.close();
-      await rejectsWith(() => Ledger.open(file, { anchor: otherAnchor }), Status.LEDGER_ROLLBACK);
     });
   });
 }

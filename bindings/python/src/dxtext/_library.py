@@ -606,6 +606,35 @@ def check(status: int) -> None:
     raise error_for(status, name, detail)
 
 
+class Owned:
+    """An object the library made, `ptr` (0 until then): passed to C calls as
+    that pointer (_as_parameter_), and released by its free function on
+    close() or when the last reference goes."""
+
+    __slots__ = ("ptr", "free")
+
+    def __init__(self, free_name: str) -> None:
+        self.ptr = 0
+        self.free = getattr(lib(), free_name)  # kept: at exit this module may be gone before __del__ runs
+
+    @property
+    def _as_parameter_(self) -> int:
+        return self.ptr
+
+    def create(self, function: Any, *args: Any) -> None:
+        """Own what function(*args, &out) made; raise its error."""
+        out = ctypes.c_void_p()
+        check(function(*args, ctypes.byref(out)))
+        self.ptr = out.value or 0
+
+    def close(self) -> None:
+        if self.ptr:
+            self.free(self.ptr)
+            self.ptr = 0
+
+    __del__ = close
+
+
 def c_string(text: str, what: str) -> bytes:
     """`text` as the NUL-terminated UTF-8 string a C call reads: a TypeError
     for a value that is no str, an InvalidArgumentError for a NUL inside,

@@ -85,11 +85,7 @@ class LedgerAnchor:
         raw = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
         data = bytes(data)
         native.check(native.lib().dxt_ledger_anchor_decode(data, len(data), ctypes.byref(raw)))
-        return cls._of(raw)
-
-    @classmethod
-    def _of(cls, raw: native.dxt_ledger_anchor) -> "LedgerAnchor":
-        return cls(bytes(raw.ledger_id), raw.commits, raw.spent)
+        return from_struct(cls, raw, ledger_id=bytes)
 
     def _struct(self) -> native.dxt_ledger_anchor:
         if len(self.ledger_id) != 16:
@@ -115,10 +111,9 @@ class Ledger:
     """A scope of a ledger file. Calls on one Ledger are serialised; several
     Ledger objects, in any number of processes, may share a file."""
 
-    def __init__(self, handle: int) -> None:
-        self._handle: Optional[int] = handle
+    def __init__(self, handle: native.Owned) -> None:
+        self._handle = handle
         self._lock = threading.Lock()
-        self._close_function = native.lib().dxt_ledger_close
 
     @classmethod
     def open(
@@ -157,25 +152,18 @@ class Ledger:
             key_buffer = ctypes.create_string_buffer(bytes(key), len(key))
             options.key = ctypes.cast(key_buffer, ctypes.c_void_p).value
             options.key_length = len(key)
-        out = ctypes.c_void_p()
-        status = native.lib().dxt_ledger_open(name, scope_name, ctypes.byref(options), ctypes.byref(out))
-        if key_buffer is not None:
-            ctypes.memset(key_buffer, 0, len(key_buffer))
-        native.check(status)
-        return cls(out.value or 0)
+        handle = native.Owned("dxt_ledger_close")
+        try:
+            handle.create(native.lib().dxt_ledger_open, name, scope_name, ctypes.byref(options))
+        finally:
+            if key_buffer is not None:
+                ctypes.memset(key_buffer, 0, len(key_buffer))
+        return cls(handle)
 
     def close(self) -> None:
         """Release the handle (the file stays). Closing twice is fine."""
         with self._lock:
-            if self._handle:
-                self._close_function(self._handle)
-            self._handle = None
-
-    def __del__(self) -> None:
-        handle = getattr(self, "_handle", None)
-        if handle:
-            self._close_function(handle)
-            self._handle = None
+            self._handle.close()
 
     def __enter__(self) -> "Ledger":
         return self
@@ -183,8 +171,8 @@ class Ledger:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _require(self) -> int:
-        if not self._handle:
+    def _require(self) -> native.Owned:
+        if not self._handle.ptr:
             raise invalid_argument("the ledger is closed")
         return self._handle
 
@@ -200,7 +188,7 @@ class Ledger:
         raw = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
         with self._lock:
             native.check(native.lib().dxt_ledger_get_anchor(self._require(), ctypes.byref(raw)))
-        return LedgerAnchor._of(raw)
+        return from_struct(LedgerAnchor, raw, ledger_id=bytes)
 
     def totals(self) -> LedgerTotals:
         """The scope's totals, read from the file."""
@@ -235,10 +223,10 @@ class Ledger:
         if not isinstance(model, Model):
             raise TypeError(f"model must be a dxtext.Model, not {type(model).__name__}")
         data = _encode(text, "text")
-        made, context = model._options_and_context(options, seed)
+        first = model._call_args(options, seed)
         memoised = ctypes.c_bool(False)
         with self._lock:
-            args = (self._require(), context.ptr, made.pointer, data, len(data), _FRESH if fresh else 0)
+            args = (self._require(), *first, data, len(data), _FRESH if fresh else 0)
             out, record = _call_text(native.lib().dxt_ledger_privatize_text, args, local_diagnostics,
                                      ctypes.byref(memoised))
         return LedgerRelease(out, bool(memoised.value), record)

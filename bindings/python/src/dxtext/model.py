@@ -41,52 +41,36 @@ if TYPE_CHECKING:  # pragma: no cover
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-class _ModelHandle:
-    """Owns one dxt_model* and, for from_bytes(), the buffer under it. The
-    model is closed when the last reference goes (the Model, its contexts, or
-    a call in progress on another thread)."""
+class _ModelHandle(native.Owned):
+    """A dxt_model* and, for from_bytes(), the buffer under it. The model is
+    closed when the last reference goes (the Model, its contexts, or a call
+    in progress on another thread)."""
 
-    __slots__ = ("ptr", "buffer", "close_function")
+    __slots__ = ("buffer",)
 
     def __init__(self, buffer: Optional[ctypes.Array] = None) -> None:  # type: ignore[type-arg]
-        self.ptr = 0
+        super().__init__("dxt_model_close")
         self.buffer = buffer
-        self.close_function = native.lib().dxt_model_close
-
-    def __del__(self) -> None:
-        if self.ptr:
-            self.close_function(self.ptr)
-            self.ptr = 0
 
 
-class _Context:
-    """Owns one dxt_context*; for one thread at a time."""
+class _Context(native.Owned):
+    """A dxt_context*, for one thread at a time."""
 
-    __slots__ = ("ptr", "model", "destroy_function")
+    __slots__ = ("model",)
 
     def __init__(self, model: _ModelHandle, seed: Optional[bytes]) -> None:
-        library = native.lib()
-        self.ptr = 0
+        super().__init__("dxt_context_destroy")
         self.model = model  # the model (and its buffer) outlive the context
-        self.destroy_function = library.dxt_context_destroy
         options = None
         if seed is not None:
             options = native.initialised(native.dxt_context_options, "dxt_context_options_init_sized")
             options.rng_mode = 2  # DXT_RNG_DETERMINISTIC
             ctypes.memmove(options.seed, seed, 32)
-        out = ctypes.c_void_p()
-        status = library.dxt_context_create(
-            model.ptr, ctypes.byref(options) if options is not None else None, ctypes.byref(out)
-        )
-        if options is not None:
-            ctypes.memset(options.seed, 0, 32)
-        native.check(status)
-        self.ptr = out.value or 0
-
-    def __del__(self) -> None:
-        if self.ptr:
-            self.destroy_function(self.ptr)
-            self.ptr = 0
+        try:
+            self.create(native.lib().dxt_context_create, model, options)  # ctypes passes &options (or NULL)
+        finally:
+            if options is not None:
+                ctypes.memset(options.seed, 0, 32)
 
 
 class Model:
@@ -119,9 +103,7 @@ class Model:
         """`handle` with the model that function(*args, &options, &model) opened."""
         options = native.initialised(native.dxt_model_open_options, "dxt_model_open_options_init_sized")
         options.flags = 1 if verify_digests else 0  # DXT_OPEN_VERIFY_DIGESTS
-        out = ctypes.c_void_p()
-        native.check(function(*args, ctypes.byref(options), ctypes.byref(out)))
-        handle.ptr = out.value or 0
+        handle.create(function, *args, ctypes.byref(options))
         return cls(handle, path)
 
     @classmethod
@@ -192,9 +174,11 @@ class Model:
             raise invalid_argument("the model is closed")
         return handle
 
-    def _options_and_context(self, options: Mapping[str, object], seed: Optional[SeedLike]) -> Tuple[Options, _Context]:
-        """The options of a call (checked first) and the context it draws from."""
-        return Options(self._require(), options), self._context(seed)
+    def _call_args(self, options: Mapping[str, object], seed: Optional[SeedLike]) -> Tuple[_Context, Options]:
+        """The first two arguments of a privatising call: the context it draws
+        from, and its options (made, and so checked, first)."""
+        made = Options(self._require(), options)
+        return self._context(seed), made
 
     def _context(self, seed: Optional[SeedLike]) -> _Context:
         handle = self._require()
@@ -219,9 +203,8 @@ class Model:
     def info(self) -> ModelInfo:
         """Format version, dimension, vocabulary size, geometry, quantisation."""
         if self._info is None:
-            handle = self._require()
             raw = native.initialised(native.dxt_model_info, "dxt_model_info_init_sized")
-            native.check(native.lib().dxt_model_get_info(handle.ptr, ctypes.byref(raw)))
+            native.check(native.lib().dxt_model_get_info(self._require(), ctypes.byref(raw)))
             self._info = from_struct(ModelInfo, raw, geometry=Geometry, quantization=Quantization, lowercase=bool,
                                      has_frequencies=bool)
         return self._info
@@ -231,9 +214,8 @@ class Model:
 
     def fingerprint(self) -> bytes:
         """SHA-256 of the whole model file (computed once, then cached)."""
-        handle = self._require()
         digest = (ctypes.c_uint8 * 32)()
-        native.check(native.lib().dxt_model_fingerprint(handle.ptr, digest))
+        native.check(native.lib().dxt_model_fingerprint(self._require(), digest))
         return bytes(digest)
 
     def _lookup(self, word: str) -> Tuple[int, int]:
@@ -241,7 +223,7 @@ class Model:
         handle = self._require()
         data = _encode(word, "word")
         index = ctypes.c_uint32()
-        return native.lib().dxt_model_lookup(handle.ptr, data, len(data), ctypes.byref(index)), index.value
+        return native.lib().dxt_model_lookup(handle, data, len(data), ctypes.byref(index)), index.value
 
     def lookup(self, word: str) -> int:
         """The vocabulary index of `word`, looked up as the text functions do
@@ -274,16 +256,15 @@ class Model:
         index = self._index(index)
         pointer = ctypes.c_void_p()
         length = ctypes.c_size_t()
-        native.check(native.lib().dxt_model_word(handle.ptr, index, ctypes.byref(pointer), ctypes.byref(length)))
+        native.check(native.lib().dxt_model_word(handle, index, ctypes.byref(pointer), ctypes.byref(length)))
         return ctypes.string_at(pointer.value or 0, length.value).decode("utf-8")
 
     def nearest(self, vector: Sequence[float]) -> int:
         """The index of the exact nearest word to `vector` in the model's
         geometry (a point inside the unit ball for Poincare models)."""
-        handle = self._require()
         values = (ctypes.c_float * len(vector))(*vector)
         index = ctypes.c_uint32()
-        native.check(native.lib().dxt_model_nearest(handle.ptr, values, len(vector), ctypes.byref(index)))
+        native.check(native.lib().dxt_model_nearest(self._require(), values, len(vector), ctypes.byref(index)))
         return index.value
 
     @property
@@ -291,9 +272,8 @@ class Model:
         """The number K of public orderings of the vocabulary in the model
         (docs/format.md §10.3; `dxtext order` adds them): 0 without them.
         Raises CorruptModelError when the stored orderings are damaged."""
-        handle = self._require()
         count = ctypes.c_uint32()
-        native.check(native.lib().dxt_model_ordering_count(handle.ptr, ctypes.byref(count)))
+        native.check(native.lib().dxt_model_ordering_count(self._require(), ctypes.byref(count)))
         return count.value
 
     def ordering_places(self, index: int) -> List[int]:
@@ -310,7 +290,7 @@ class Model:
         place = ctypes.c_uint32()
         places = []
         for ordering in range(max(self.ordering_count, 1)):  # without orderings, 0 raises naming `dxtext order`
-            native.check(function(handle.ptr, ordering, index, ctypes.byref(place), None))
+            native.check(function(handle, ordering, index, ctypes.byref(place), None))
             places.append(place.value)
         return places
 
@@ -403,8 +383,7 @@ class Model:
             release = ledger.privatize(self, text, seed=seed, local_diagnostics=local_diagnostics, **options)
             return (release.text, release.record) if with_record else release.text
         data = _encode(text, "text")
-        made, context = self._options_and_context(options, seed)
-        args = (context.ptr, made.pointer, data, len(data))
+        args = (*self._call_args(options, seed), data, len(data))
         out, record = _call_text(native.lib().dxt_privatize_text, args, local_diagnostics)
         return (out, record) if with_record else out
 
@@ -432,10 +411,10 @@ class Model:
         the positionwise one over the list, epsilon * sum_i d(x_i, x'_i); the
         diagnostics add up. Arguments as privatize()."""
         encoded = [_encode(w, "word") for w in words]
-        made, context = self._options_and_context(options, seed)
+        first = self._call_args(options, seed)
         function = native.lib().dxt_privatize_word
         each = [LocalDiagnostics() if local_diagnostics is not None else None for _ in encoded]
-        results = [_call_text(function, (context.ptr, made.pointer, w, len(w)), d) for w, d in zip(encoded, each)]
+        results = [_call_text(function, (*first, w, len(w)), d) for w, d in zip(encoded, each)]
         if local_diagnostics is not None:
             local_diagnostics._sum(each)  # type: ignore[arg-type]
         out = [text for text, _ in results]
@@ -443,7 +422,7 @@ class Model:
             return out
         record = ReleaseRecord._sequence(r for _, r in results)
         if record is None:  # no words: the record of an empty text
-            _, record = _call_text(native.lib().dxt_privatize_text, (context.ptr, made.pointer, b"", 0), None)
+            _, record = _call_text(native.lib().dxt_privatize_text, (*first, b"", 0), None)
         return out, record
 
     @overload
@@ -470,8 +449,7 @@ class Model:
         of equal size N (Fernandes, Dras & McIver 2019).
         The result is ordered by vocabulary index. Arguments as privatize()."""
         entries, _words = _bag_entries(bag)  # the entries point into _words
-        made, context = self._options_and_context(options, seed)
-        args = (context.ptr, made.pointer, entries, len(entries))
+        args = (*self._call_args(options, seed), entries, len(entries))
         out, record = _call_bag(native.lib().dxt_privatize_bag, args, local_diagnostics)
         return (out, record) if with_record else out
 
@@ -503,8 +481,7 @@ class Model:
         epsilon * n_out (plain DP, all documents adjacent)."""
         unsigned(n_out, "n_out", 32)
         entries, _words = _bag_entries(bag)  # the entries point into _words
-        made, context = self._options_and_context(options, seed)
-        args = (context.ptr, made.pointer, entries, len(entries), n_out)
+        args = (*self._call_args(options, seed), entries, len(entries), n_out)
         out, record = _call_bag(native.lib().dxt_syntf, args, local_diagnostics)
         return (out, record) if with_record else out
 
@@ -522,7 +499,7 @@ class Model:
         (distinct outputs)."""
         unsigned(words, "words", 32)
         unsigned(trials, "trials", 32)
-        made, context = self._options_and_context(options, seed)
+        first = self._call_args(options, seed)
         raw = native.initialised(native.dxt_calibration, "dxt_calibration_init_sized")
-        native.check(native.lib().dxt_calibrate(context.ptr, made.pointer, words, trials, ctypes.byref(raw)))
+        native.check(native.lib().dxt_calibrate(*first, words, trials, ctypes.byref(raw)))
         return from_struct(Calibration, raw)

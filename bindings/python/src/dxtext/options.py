@@ -8,7 +8,6 @@ TypeError for a value of the wrong Python type."""
 
 from __future__ import annotations
 
-import ctypes
 import enum
 import os
 import sys
@@ -82,19 +81,16 @@ def _text(name: str, kind: Optional[str], value: object) -> bytes:
 
 class Options:
     """A dxt_options handle holding the options of one call on `model` (a
-    model handle, or None); `pointer` is the dxt_privatize_options to pass
-    to the calls. Names may be snake_case (as
-    in docs/options.md) or camelCase; setting goes through the library."""
+    model handle, or None), passed to a C call as its dxt_privatize_options
+    (_as_parameter_). Names may be snake_case (as in docs/options.md) or
+    camelCase; setting goes through the library."""
 
-    __slots__ = ("_ptr", "_model", "_destroy", "pointer")
+    __slots__ = ("_options", "_model", "_as_parameter_")
 
     def __init__(self, model: Any, given: Mapping[str, object]) -> None:
         library = native.lib()
-        self._ptr = 0
-        self._destroy = library.dxt_options_destroy
-        out = ctypes.c_void_p()
-        native.check(library.dxt_options_create(model.ptr if model is not None else None, ctypes.byref(out)))
-        self._ptr = out.value or 0
+        self._options = native.Owned("dxt_options_destroy")
+        self._options.create(library.dxt_options_create, model)
         self._model = model  # the model outlives the options
         for name, value in given.items():
             if value is None:
@@ -106,15 +102,10 @@ class Options:
                     raise invalid_argument(f"{name}: the OutputSet was built for another model than the call's")
                 words = value.words if isinstance(value, OutputSet) else value
                 listed, array = word_array(words, name)  # type: ignore[arg-type]
-                native.check(library.dxt_options_set_words(self._ptr, encoded, array, len(listed)))
+                native.check(library.dxt_options_set_words(self._options, encoded, array, len(listed)))
             else:
-                native.check(library.dxt_options_set(self._ptr, encoded, _text(name, kind, value)))
-        self.pointer = library.dxt_options_get(self._ptr)
-
-    def __del__(self) -> None:
-        if getattr(self, "_ptr", 0):
-            self._destroy(self._ptr)
-            self._ptr = 0
+                native.check(library.dxt_options_set(self._options, encoded, _text(name, kind, value)))
+        self._as_parameter_ = library.dxt_options_get(self._options)
 
 
 def seed_bytes(seed: SeedLike) -> bytes:

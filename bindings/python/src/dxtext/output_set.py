@@ -28,24 +28,15 @@ class OutputSet:
     The words must be public and fixed in advance: never made from the text
     being privatised (docs/guarantees.md, "Output vocabularies")."""
 
-    __slots__ = ("_ptr", "_model", "_words", "_free")
+    __slots__ = ("_set", "_model", "_words")
 
     def __init__(self, _model: Any, words: Iterable[str]) -> None:
         """Use Model.output_set(words)."""
         listed, array = word_array(words, "output words")
-        library = native.lib()
-        self._ptr = 0
-        self._free = library.dxt_output_set_free
-        out = ctypes.c_void_p()
-        native.check(library.dxt_output_set_create(_model.ptr, array, len(listed), ctypes.byref(out)))
-        self._ptr = out.value or 0
+        self._set = native.Owned("dxt_output_set_free")
+        self._set.create(native.lib().dxt_output_set_create, _model, array, len(listed))
         self._model = _model  # the model outlives the set
         self._words: Tuple[str, ...] = listed
-
-    def __del__(self) -> None:
-        if getattr(self, "_ptr", 0):
-            self._free(self._ptr)
-            self._ptr = 0
 
     @property
     def words(self) -> Tuple[str, ...]:
@@ -53,7 +44,7 @@ class OutputSet:
         return self._words
 
     def __len__(self) -> int:
-        return int(native.lib().dxt_output_set_size(self._ptr))
+        return int(native.lib().dxt_output_set_size(self._set))
 
     def __repr__(self) -> str:
         return f"<dxtext.OutputSet of {len(self)} words>"

@@ -9,7 +9,7 @@ import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Type, TypeVar
 
 from . import _library as native
 from .enums import (
@@ -32,7 +32,10 @@ _CLASS_KEYS = ("in_vocabulary", "out_of_vocabulary", "number", "stopword")
 _ACTION_KEYS = ("privatized", "placeholder", "dropped", "kept")
 
 
-def from_struct(cls: Any, raw: ctypes.Structure, **convert: Any) -> Any:
+T = TypeVar("T")
+
+
+def from_struct(cls: Type[T], raw: ctypes.Structure, **convert: Any) -> T:
     """The dataclass `cls` with each field read from the C struct's field of
     its name, through `convert[name]` where given."""
     return cls(**{f.name: convert.get(f.name, lambda v: v)(getattr(raw, f.name)) for f in dataclasses.fields(cls)})

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Tuple, Type, TypeVar
 
-from .errors import LibraryNotFoundError, error_for
+from .errors import LibraryNotFoundError, error_for, invalid_argument
 
 ABI_VERSION = 0  # DXT_ABI_VERSION these declarations describe
 
@@ -635,16 +635,27 @@ class Owned:
     __del__ = close
 
 
-def c_string(text: str, what: str) -> bytes:
-    """`text` as the NUL-terminated UTF-8 string a C call reads: a TypeError
-    for a value that is no str, an InvalidArgumentError for a NUL inside,
-    where the C string would end ("user\\0day1" and "user\\0day2" would
-    both be "user")."""
+def utf8(text: str, what: str) -> bytes:
+    """`text` as UTF-8 for a call that takes its length too: a TypeError for a
+    value that is no str. A lone surrogate becomes invalid UTF-8, which the
+    library refuses (InvalidUtf8Error) like any other invalid input."""
     if not isinstance(text, str):
         raise TypeError(f"{what} must be str, not {type(text).__name__}")
-    if "\0" in text:
-        raise error_for(1, "invalid argument", f"{what} contains a NUL character")
     return text.encode("utf-8", "surrogatepass")
+
+
+def c_string(text: str, what: str) -> bytes:
+    """`text` as the NUL-terminated UTF-8 string a C call reads: a NUL inside,
+    where the C string would end ("user\\0day1" and "user\\0day2" would both
+    be "user"), is an InvalidArgumentError."""
+    return c_bytes(utf8(text, what), what)
+
+
+def c_bytes(data: bytes, what: str) -> bytes:
+    """`data` as a C string: an InvalidArgumentError for a NUL inside."""
+    if b"\0" in data:
+        raise invalid_argument(f"{what} contains a NUL character")
+    return data
 
 
 def sized_string(call: Callable[[Any, int, Any], int]) -> bytes:

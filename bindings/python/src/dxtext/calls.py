@@ -1,35 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The C calls that Model and Ledger share: encoding text and bags, and
-the privatising calls, with their records and diagnostics and the
-library-owned text and bags they return."""
+"""The C calls that Model and Ledger share: the privatising calls, with
+their records and diagnostics and the library-owned text and bags they
+return, and the bags they take."""
 
 from __future__ import annotations
 
 import ctypes
-import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _library as native
-from .options import invalid_argument, unsigned
+from .options import unsigned
 from .reports import LocalDiagnostics, ReleaseRecord
 
 BagLike = Union[Mapping[str, int], Iterable[Tuple[str, int]]]
-
-
-def _encode(text: str, what: str) -> bytes:
-    if not isinstance(text, str):
-        raise TypeError(f"{what} must be str, not {type(text).__name__}")
-    # Lone surrogates become invalid UTF-8, which the library rejects with
-    # InvalidUtf8Error, like any other invalid input.
-    return text.encode("utf-8", "surrogatepass")
-
-
-def _path_bytes(path: Any) -> bytes:
-    """A file's path as the C string the library opens."""
-    name = os.fsencode(path)
-    if b"\0" in name:
-        raise invalid_argument("the path contains a NUL character")
-    return name
 
 
 def _call(function: Any, args: Tuple[Any, ...], diagnostics: Optional[LocalDiagnostics], *out: Any) -> ReleaseRecord:
@@ -66,7 +49,7 @@ def _bag_entries(bag: BagLike) -> Tuple[ctypes.Array, List[bytes]]:  # type: ign
     entries = (native.dxt_bag_entry * len(items))()
     keep: List[bytes] = []
     for i, (word, count) in enumerate(items):
-        data = _encode(word, "bag word")
+        data = native.utf8(word, "bag word")
         unsigned(count, f"the count of {word!r}", 64)
         keep.append(data)
         entries[i].word = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value

@@ -225,3 +225,8 @@ def error_for(status: int, status_name: str, detail: str) -> DxtextError:
     message = detail or status_name
     cls = _BY_STATUS.get(status, DxtextError)
     return cls(message, status=status, status_name=status_name, detail=detail)
+
+
+def invalid_argument(detail: str) -> DxtextError:
+    """The InvalidArgumentError of a value the binding refuses itself."""
+    return error_for(1, "invalid argument", detail)

@@ -19,14 +19,16 @@ from __future__ import annotations
 import ctypes
 import functools
 import json
+import os
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _library as native
-from .calls import _call_text, _encode, _path_bytes
+from .calls import _call_text
+from .errors import invalid_argument
 from .model import Model, PathLike
-from .options import SeedLike, invalid_argument, number, unsigned
+from .options import SeedLike, number, unsigned
 from .reports import LocalDiagnostics, ReleaseRecord, from_struct
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -136,7 +138,7 @@ class Ledger:
         an older copy of the file put back raise LedgerRollbackError.
         Raises LedgerCorruptError for a damaged or edited file.
         """
-        name = _path_bytes(path)
+        name = native.c_bytes(os.fsencode(path), "the path")
         scope_name = native.c_string(scope, "scope")
         options = native.initialised(native.dxt_ledger_options, "dxt_ledger_options_init_sized")
         options.cap = number(cap, "cap")
@@ -222,7 +224,7 @@ class Ledger:
         would pass the cap."""
         if not isinstance(model, Model):
             raise TypeError(f"model must be a dxtext.Model, not {type(model).__name__}")
-        data = _encode(text, "text")
+        data = native.utf8(text, "text")
         first = model._call_args(options, seed)
         memoised = ctypes.c_bool(False)
         with self._lock:

@@ -18,10 +18,10 @@ from typing import (
 )
 
 from . import _library as native
-from .calls import BagLike, _bag_entries, _call_bag, _call_text, _encode, _path_bytes
+from .calls import BagLike, _bag_entries, _call_bag, _call_text
 from .enums import Geometry, Quantization, coerce
-from .errors import error_for
-from .options import Options, SeedLike, invalid_argument, seed_bytes, unsigned, warn_not_private
+from .errors import error_for, invalid_argument
+from .options import Options, SeedLike, seed_bytes, unsigned, warn_not_private
 from .output_set import OutputSet
 from .reports import Calibration, LocalDiagnostics, ModelInfo, ReleaseRecord, from_struct
 
@@ -114,7 +114,7 @@ class Model:
         file). Raises DxtextIOError when the file cannot be read, and a
         ModelError subclass when it is not a valid model.
         """
-        name = _path_bytes(path)
+        name = native.c_bytes(os.fsencode(path), "the path")
         return cls._open(native.lib().dxt_model_open_file, (name,), verify_digests, _ModelHandle(), os.fsdecode(name))
 
     @classmethod
@@ -221,7 +221,7 @@ class Model:
     def _lookup(self, word: str) -> Tuple[int, int]:
         """dxt_model_lookup's status and index."""
         handle = self._require()
-        data = _encode(word, "word")
+        data = native.utf8(word, "word")
         index = ctypes.c_uint32()
         return native.lib().dxt_model_lookup(handle, data, len(data), ctypes.byref(index)), index.value
 
@@ -382,7 +382,7 @@ class Model:
         if ledger is not None:
             release = ledger.privatize(self, text, seed=seed, local_diagnostics=local_diagnostics, **options)
             return (release.text, release.record) if with_record else release.text
-        data = _encode(text, "text")
+        data = native.utf8(text, "text")
         args = (*self._call_args(options, seed), data, len(data))
         out, record = _call_text(native.lib().dxt_privatize_text, args, local_diagnostics)
         return (out, record) if with_record else out
@@ -410,7 +410,7 @@ class Model:
         order. A word dropped by its policy becomes "". The record's bound is
         the positionwise one over the list, epsilon * sum_i d(x_i, x'_i); the
         diagnostics add up. Arguments as privatize()."""
-        encoded = [_encode(w, "word") for w in words]
+        encoded = [native.utf8(w, "word") for w in words]
         first = self._call_args(options, seed)
         function = native.lib().dxt_privatize_word
         each = [LocalDiagnostics() if local_diagnostics is not None else None for _ in encoded]

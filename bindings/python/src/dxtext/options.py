@@ -16,7 +16,7 @@ from typing import Any, Dict, Mapping, Optional, Union
 
 from . import _library as native
 from ._options_table import OPTIONS
-from .errors import error_for
+from .errors import invalid_argument
 from .output_set import OutputSet, word_array
 
 SeedLike = Union[bytes, bytearray, int, str]
@@ -27,10 +27,6 @@ _TYPES: Dict[str, str] = {o.name: o.type for o in OPTIONS}
 
 class NotPrivateWarning(UserWarning):
     """Issued when a call uses seed=: its noise is reproducible and gives no privacy."""
-
-
-def invalid_argument(detail: str) -> Exception:
-    return error_for(1, "invalid argument", detail)
 
 
 # The Python types of each option type's values, and how a TypeError says them.

@@ -35,7 +35,8 @@ import threading
 from typing import Any, Dict, Optional, Tuple
 
 from ..ledger import MEMO_MAX, Ledger, LedgerTotals
-from ..options import invalid_argument, number
+from ..errors import invalid_argument
+from ..options import number
 from .jsonl_line import RecordError
 
 # Per process: (file, scope, key digest) -> the open Ledger. Handles hold no

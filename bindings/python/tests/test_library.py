@@ -36,8 +36,8 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
     assert handle is not None
     ptr = handle.ptr
 
-    def accepted(struct: type, init: str, call) -> bool:  # type: ignore[no-untyped-def]
-        value = native.initialised(struct, init)
+    def accepted(struct: type, call) -> bool:  # type: ignore[no-untyped-def]
+        value = native.initialised(struct)
         size = ctypes.sizeof(struct)
         assert value.struct_size == size
         status = call(value)
@@ -55,23 +55,16 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
     out = ctypes.c_void_p()
     assert accepted(
         native.dxt_model_open_options,
-        "dxt_model_open_options_init_sized",
         lambda o: library.dxt_model_open_file(b"/nonexistent/model.dxe", ctypes.byref(o), ctypes.byref(out)),
     )
-    assert accepted(
-        native.dxt_model_info,
-        "dxt_model_info_init_sized",
-        lambda o: library.dxt_model_get_info(ptr, ctypes.byref(o)),
-    )
+    assert accepted(native.dxt_model_info, lambda o: library.dxt_model_get_info(ptr, ctypes.byref(o)))
     buffer = ctypes.create_string_buffer(4096)
     assert accepted(
         native.dxt_release_record,
-        "dxt_release_record_init_sized",
         lambda o: library.dxt_release_record_to_json(ctypes.byref(o), buffer, 4096, None),
     )
     assert accepted(
         native.dxt_local_diagnostics,
-        "dxt_local_diagnostics_init_sized",
         lambda o: library.dxt_local_diagnostics_to_json(ctypes.byref(o), buffer, 4096, None),
     )
     contexts = []
@@ -82,7 +75,7 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
         contexts.append(ctx.value)
         return int(status)
 
-    assert accepted(native.dxt_context_options, "dxt_context_options_init_sized", create)
+    assert accepted(native.dxt_context_options, create)
     context = contexts[0]
     try:
         index = ctypes.c_uint32()
@@ -91,12 +84,11 @@ def test_struct_sizes_match_the_library(model: dxtext.Model) -> None:
             o.epsilon = 1.0
             return int(library.dxt_privatize_index(context, ctypes.byref(o), 0, ctypes.byref(index), None, None))
 
-        assert accepted(native.dxt_privatize_options, "dxt_privatize_options_init_sized", privatize)
-        options = native.initialised(native.dxt_privatize_options, "dxt_privatize_options_init_sized")
+        assert accepted(native.dxt_privatize_options, privatize)
+        options = native.initialised(native.dxt_privatize_options)
         options.epsilon = 1.0
         assert accepted(
             native.dxt_calibration,
-            "dxt_calibration_init_sized",
             lambda c: library.dxt_calibrate(context, ctypes.byref(options), 1, 1, ctypes.byref(c)),
         )
     finally:

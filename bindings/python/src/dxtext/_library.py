@@ -676,11 +676,11 @@ def sized_string(call: Callable[[Any, int, Any], int]) -> bytes:
 S = TypeVar("S", bound=ctypes.Structure)
 
 
-def initialised(struct_type: Type[S], init_name: str) -> S:
-    """A `struct_type` filled by the library's `init_name` (a dxt_*_init_sized
-    function) with the size declared here: a newer library fills only those
-    bytes, and sets struct_size to that size.
+def initialised(struct_type: Type[S]) -> S:
+    """A `struct_type` (dxt_NAME) filled by the library's dxt_NAME_init_sized
+    with the size declared here: a newer library fills only those bytes, and
+    sets struct_size to that size.
     """
     value = struct_type()
-    getattr(lib(), init_name)(ctypes.byref(value), ctypes.sizeof(struct_type))
+    getattr(lib(), struct_type.__name__ + "_init_sized")(ctypes.byref(value), ctypes.sizeof(struct_type))
     return value

@@ -19,8 +19,8 @@ def _call(function: Any, args: Tuple[Any, ...], diagnostics: Optional[LocalDiagn
     """function(*args, *out, &record, &diagnostics), as every privatising
     call is: its record, after filling `diagnostics`. Raises the call's
     error; the library then leaves nothing in `out` to free."""
-    record = native.initialised(native.dxt_release_record, "dxt_release_record_init_sized")
-    raw = native.initialised(native.dxt_local_diagnostics, "dxt_local_diagnostics_init_sized")
+    record = native.initialised(native.dxt_release_record)
+    raw = native.initialised(native.dxt_local_diagnostics)
     native.check(function(*args, *out, ctypes.byref(record), ctypes.byref(raw)))
     if diagnostics is not None:
         diagnostics._set(raw)

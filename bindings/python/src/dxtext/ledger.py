@@ -84,7 +84,7 @@ class LedgerAnchor:
     def from_bytes(cls, data: bytes) -> "LedgerAnchor":
         """The anchor of the 32 bytes to_bytes() gave; InvalidArgumentError
         for any other length or a spent total no ledger has."""
-        raw = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
+        raw = native.initialised(native.dxt_ledger_anchor)
         data = bytes(data)
         native.check(native.lib().dxt_ledger_anchor_decode(data, len(data), ctypes.byref(raw)))
         return from_struct(cls, raw, ledger_id=bytes)
@@ -92,7 +92,7 @@ class LedgerAnchor:
     def _struct(self) -> native.dxt_ledger_anchor:
         if len(self.ledger_id) != 16:
             raise invalid_argument("anchor.ledger_id is 16 bytes")
-        raw = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
+        raw = native.initialised(native.dxt_ledger_anchor)
         raw.ledger_id[:] = list(self.ledger_id)
         raw.commits = unsigned(self.commits, "anchor.commits", 64)
         raw.spent = float(self.spent)
@@ -140,7 +140,7 @@ class Ledger:
         """
         name = native.c_bytes(os.fsencode(path), "the path")
         scope_name = native.c_string(scope, "scope")
-        options = native.initialised(native.dxt_ledger_options, "dxt_ledger_options_init_sized")
+        options = native.initialised(native.dxt_ledger_options)
         options.cap = number(cap, "cap")
         options.memo_capacity = unsigned(memo_capacity, "memo_capacity", 32)
         if anchor is not None:
@@ -187,14 +187,14 @@ class Ledger:
     def anchor(self) -> LedgerAnchor:
         """The ledger's anchor now: store it after every call (replacing the
         one before) and give it to Ledger.open(anchor=...) next time."""
-        raw = native.initialised(native.dxt_ledger_anchor, "dxt_ledger_anchor_init_sized")
+        raw = native.initialised(native.dxt_ledger_anchor)
         with self._lock:
             native.check(native.lib().dxt_ledger_get_anchor(self._require(), ctypes.byref(raw)))
         return from_struct(LedgerAnchor, raw, ledger_id=bytes)
 
     def totals(self) -> LedgerTotals:
         """The scope's totals, read from the file."""
-        raw = native.initialised(native.dxt_ledger_totals, "dxt_ledger_totals_init_sized")
+        raw = native.initialised(native.dxt_ledger_totals)
         with self._lock:
             native.check(native.lib().dxt_ledger_get_totals(self._require(), ctypes.byref(raw)))
         return from_struct(LedgerTotals, raw)

@@ -63,7 +63,7 @@ class _Context(native.Owned):
         self.model = model  # the model (and its buffer) outlive the context
         options = None
         if seed is not None:
-            options = native.initialised(native.dxt_context_options, "dxt_context_options_init_sized")
+            options = native.initialised(native.dxt_context_options)
             options.rng_mode = 2  # DXT_RNG_DETERMINISTIC
             ctypes.memmove(options.seed, seed, 32)
         try:
@@ -101,7 +101,7 @@ class Model:
         cls, function: Any, args: Tuple[Any, ...], verify_digests: bool, handle: _ModelHandle, path: Optional[str]
     ) -> "Model":
         """`handle` with the model that function(*args, &options, &model) opened."""
-        options = native.initialised(native.dxt_model_open_options, "dxt_model_open_options_init_sized")
+        options = native.initialised(native.dxt_model_open_options)
         options.flags = 1 if verify_digests else 0  # DXT_OPEN_VERIFY_DIGESTS
         handle.create(function, *args, ctypes.byref(options))
         return cls(handle, path)
@@ -203,7 +203,7 @@ class Model:
     def info(self) -> ModelInfo:
         """Format version, dimension, vocabulary size, geometry, quantisation."""
         if self._info is None:
-            raw = native.initialised(native.dxt_model_info, "dxt_model_info_init_sized")
+            raw = native.initialised(native.dxt_model_info)
             native.check(native.lib().dxt_model_get_info(self._require(), ctypes.byref(raw)))
             self._info = from_struct(ModelInfo, raw, geometry=Geometry, quantization=Quantization, lowercase=bool,
                                      has_frequencies=bool)
@@ -500,6 +500,6 @@ class Model:
         unsigned(words, "words", 32)
         unsigned(trials, "trials", 32)
         first = self._call_args(options, seed)
-        raw = native.initialised(native.dxt_calibration, "dxt_calibration_init_sized")
+        raw = native.initialised(native.dxt_calibration)
         native.check(native.lib().dxt_calibrate(*first, words, trials, ctypes.byref(raw)))
         return from_struct(Calibration, raw)

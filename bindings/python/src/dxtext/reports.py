@@ -198,7 +198,7 @@ class LocalDiagnostics:
 
     def to_json(self) -> str:
         """As one line of JSON, as the C library writes it."""
-        d = native.initialised(native.dxt_local_diagnostics, "dxt_local_diagnostics_init_sized")
+        d = native.initialised(native.dxt_local_diagnostics)
         for c, class_key in enumerate(_CLASS_KEYS):
             for a, action_key in enumerate(_ACTION_KEYS):
                 d.counts[c][a] = self.counts[class_key][action_key]

@@ -110,11 +110,6 @@ def test_seed_is_reproducible_per_record_and_not_private(client, demo_model_path
     assert {r["k"]: r["text"] for r in e} == {r["k"]: r["text"] for r in f}
 
 
-def test_release_record_is_private_without_seed(demo_model_path) -> None:
-    record = dxd.release_record(model=demo_model_path, epsilon=5, mechanism="vickrey")
-    assert record.is_private and record.epsilon == 5 and record.mechanism == dxtext.Mechanism.VICKREY
-
-
 def test_dataframe_column(client, demo_model_path) -> None:
     pd = pytest.importorskip("pandas")
     dd = pytest.importorskip("dask.dataframe")

@@ -27,8 +27,8 @@ def make_privatizer(model: ModelLike, options: dict, **settings: Any) -> RecordP
     try:
         local = source.open()
     except (DxtextIOError, NotFoundError):
-        local = None  # the model is on the workers only
-    if local is not None:  # options Model.privatize() refuses raise now: an empty text draws no noise
+        pass  # the model is on the workers only
+    else:  # options Model.privatize() refuses raise now: an empty text draws no noise
         local.privatize("", **privatizer.options)
     if not privatizer.is_private:
         warn_not_private()

@@ -30,13 +30,6 @@ from .record_privatizer import RecordPrivatizer
 from .user_ledgers import UserLedgers
 
 
-def _input_digest(lines: Sequence[str]) -> str:
-    h = hashlib.sha256()
-    for line in lines:
-        h.update(line.encode("utf-8", "surrogateescape"))
-    return h.hexdigest()
-
-
 def _setting(privatizer: RecordPrivatizer) -> str:
     """What must match for an earlier output to be reused."""
     h = hashlib.sha256(privatizer.setting)
@@ -50,7 +43,8 @@ def _partition(
     name = f"part-{number:05d}.jsonl"
     output = os.path.join(output_dir, name)
     state = os.path.join(state_dir, f"{name}.json")
-    expected = {"input_sha256": _input_digest(lines), "input_lines": len(lines), "setting": _setting(privatizer)}
+    digest = hashlib.sha256("".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+    expected = {"input_sha256": digest, "input_lines": len(lines), "setting": _setting(privatizer)}
     if os.path.exists(output):
         previous: Optional[Dict[str, Any]] = None
         if os.path.exists(state):

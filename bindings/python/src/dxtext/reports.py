@@ -149,8 +149,7 @@ class ReleaseRecord:
 
     def to_dict(self) -> Dict[str, Any]:
         """The JSON record parsed into a dict."""
-        result: Dict[str, Any] = json.loads(self.to_json())
-        return result
+        return dict(json.loads(self.to_json()))
 
     @classmethod
     def _sequence(cls, records: Iterable["ReleaseRecord"]) -> Optional["ReleaseRecord"]:

@@ -98,11 +98,12 @@ class Model:
 
     @classmethod
     def _open(
-        cls, function: Any, args: Tuple[Any, ...], verify_digests: bool, handle: _ModelHandle, path: Optional[str]
+        cls, function: Any, args: Tuple[Any, ...], verify_digests: bool, path: Optional[str], buffer: Any = None
     ) -> "Model":
-        """`handle` with the model that function(*args, &options, &model) opened."""
+        """The model function(*args, &options, &model) opens (from `buffer`, which it keeps)."""
         options = native.initialised(native.dxt_model_open_options)
         options.flags = 1 if verify_digests else 0  # DXT_OPEN_VERIFY_DIGESTS
+        handle = _ModelHandle(buffer)
         handle.create(function, *args, ctypes.byref(options))
         return cls(handle, path)
 
@@ -115,7 +116,7 @@ class Model:
         ModelError subclass when it is not a valid model.
         """
         name = native.c_bytes(os.fsencode(path), "the path")
-        return cls._open(native.lib().dxt_model_open_file, (name,), verify_digests, _ModelHandle(), os.fsdecode(name))
+        return cls._open(native.lib().dxt_model_open_file, (name,), verify_digests, os.fsdecode(name))
 
     @classmethod
     def from_bytes(cls, data: Union[bytes, bytearray, memoryview], *, verify_digests: bool = False) -> "Model":
@@ -128,8 +129,7 @@ class Model:
         if size:
             source = data if isinstance(data, bytes) else view.tobytes()  # one copy at most
             ctypes.memmove(buffer, source, size)
-        function = native.lib().dxt_model_open_memory
-        return cls._open(function, (buffer, size), verify_digests, _ModelHandle(buffer), None)
+        return cls._open(native.lib().dxt_model_open_memory, (buffer, size), verify_digests, None, buffer)
 
     @staticmethod
     def default_path(geometry: Union[Geometry, str] = Geometry.EUCLIDEAN) -> str:

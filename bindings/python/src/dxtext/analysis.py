@@ -26,6 +26,7 @@ it, and importing dxtext.analysis without it raises ImportError saying so.
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -48,21 +49,32 @@ __all__ = ["ReleaseFeatures", "release_tokens"]
 ModelLike = Union[None, str, "os.PathLike[str]", Model]
 
 
-def _is_letter(c: str) -> bool:
-    # As the library's tokenizer (src/text/tokenizer.hpp): letters with
-    # marks, private use and unassigned code points.
+def _kind(c: str) -> str:
+    """The character as the tokenizer sees it: a letter ("L": letters with
+    marks, private use and unassigned code points, as the library's
+    src/text/tokenizer.hpp), a digit ("D"), an invisible joiner ("J": zero
+    width joiners, soft hyphens), an apostrophe, "." for "." and ",", a
+    bracket, a space, or anything else ("o")."""
     category = unicodedata.category(c)
-    return category[0] in "LM" or category in ("Co", "Cn")
+    if category[0] in "LM" or category in ("Co", "Cn"):
+        return "L"
+    if category[0] == "N":
+        return "D"
+    if category == "Cf":
+        return "J"
+    if c in "'\u2019":
+        return "'"
+    if c in "[]":
+        return c
+    if c in ".,":
+        return "."
+    return " " if c.isspace() else "o"
 
 
-def _is_digit(c: str) -> bool:
-    return unicodedata.category(c)[0] == "N"
-
-
-def _is_joiner(c: str) -> bool:
-    # Invisible code points (zero-width joiners, soft hyphens) continue a
-    # word between two word characters.
-    return unicodedata.category(c) == "Cf"
+# A bracketed token without spaces, or a word: letters and digits, across
+# joiners followed by one, an apostrophe between two letters and a "." or
+# "," between two digits. Matched on the kinds of the characters.
+_TOKEN = re.compile(r"\[[^\[\] ]+\]|[LD](?:[LD]|J+(?=[LD])|(?<=L)'(?=L)|(?<=D)\.(?=D))*")
 
 
 def release_tokens(text: str) -> List[str]:
@@ -76,49 +88,8 @@ def release_tokens(text: str) -> List[str]:
     ReleaseFeatures folds it."""
     if not isinstance(text, str):
         raise TypeError(f"a released text must be a str, not {type(text).__name__}")
-    tokens: List[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "[":
-            end = i + 1
-            while end < n and text[end] not in "[]" and not text[end].isspace():
-                end += 1
-            if end < n and text[end] == "]" and end > i + 1:
-                tokens.append(text[i : end + 1])
-                i = end + 1
-                continue
-        if not (_is_letter(c) or _is_digit(c)):
-            i += 1
-            continue
-        start = i
-        previous_letter = _is_letter(c)
-        i += 1
-        while i < n:
-            d = text[i]
-            if _is_letter(d) or _is_digit(d):
-                previous_letter = _is_letter(d)
-                i += 1
-                continue
-            if _is_joiner(d):
-                after = i
-                while after < n and _is_joiner(text[after]):
-                    after += 1
-                if after < n and (_is_letter(text[after]) or _is_digit(text[after])):
-                    i = after
-                    continue
-                break
-            if i + 1 < n:
-                e = text[i + 1]
-                if d in "'\u2019" and previous_letter and _is_letter(e):
-                    i += 1
-                    continue
-                if d in ".," and not previous_letter and _is_digit(text[i - 1]) and _is_digit(e):
-                    i += 1
-                    continue
-            break
-        tokens.append(text[start:i])
-    return tokens
+    kinds = "".join(map(_kind, text))  # one per character: the spans are the text's
+    return [text[m.start() : m.end()] for m in _TOKEN.finditer(kinds)]
 
 
 def _ngrams(stream: Sequence[Optional[str]], low: int, high: int, join: str) -> Iterable[str]:

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Tuple
+from typing import List, Tuple
 
-# The tokens that matter for finding a top-level member: strings (with
-# their escapes) and structural characters. Numbers, true, false and null
-# are never needed: a key is always a string, and the value wanted is one.
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]', re.DOTALL)
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
 
 
 class RecordError(ValueError):
@@ -21,10 +19,9 @@ class RecordError(ValueError):
     member missing, twice, or not a string); --on-error skip skips these."""
 
 
-def _is_key(token: str, key: str) -> bool:
-    if "\\" not in token:
-        return token[1:-1] == key
-    return bool(json.loads(token) == key)
+def _after_space(line: str, i: int) -> int:
+    """The index of the first character from `i` on that is not JSON's whitespace."""
+    return _SPACE.match(line, i).end()  # type: ignore[union-attr]  # it matches everywhere, if only ""
 
 
 def find_string_member(line: str, key: str) -> Tuple[int, int, str]:
@@ -38,43 +35,26 @@ def find_string_member(line: str, key: str) -> Tuple[int, int, str]:
         raise RecordError(f"not JSON: {e}") from None
     if not isinstance(parsed, dict):
         raise RecordError("the line is not a JSON object")
-    depth = 0
-    previous = ""  # the previous structural token at depth 1, or ""
-    found = []
-    tokens = _TOKENS.finditer(line)
-    for match in tokens:
-        token = match.group()
-        first = token[0]
-        if first in "{[":
-            depth += 1
-            previous = token if depth == 1 else previous
-        elif first in "}]":
-            depth -= 1
-        elif depth == 1 and first == '"' and previous in ("{", ",") and _is_key(token, key):
-            # The key; its value follows the colon.
-            colon = next(tokens)
-            value = next(tokens, None)
-            if (
-                value is None
-                or value.group()[0] != '"'
-                or line[colon.end() : value.start()].strip(" \t\r\n")
-            ):
+    # The members of the object, in order: the line is valid JSON, so each
+    # name and value is where the one before it and JSON's syntax put it.
+    found: List[Tuple[int, int, str]] = []
+    i = _after_space(line, 0) + 1  # past "{"
+    while parsed:
+        name, i = _DECODER.raw_decode(line, _after_space(line, i))
+        begin = _after_space(line, _after_space(line, i) + 1)  # past ":"
+        value, i = _DECODER.raw_decode(line, begin)
+        if name == key:
+            if not isinstance(value, str):
                 raise RecordError(f'"{key}" is not a string')
-            found.append((value.start(), value.end()))
-            previous = ""
-        elif depth == 1 and first in ",:":
-            previous = token
-        elif depth == 1:
-            previous = ""
+            found.append((begin, i, value))
+        i = _after_space(line, i) + 1  # past "," or "}"
+        if line[i - 1] == "}":
+            break
     if not found:
         raise RecordError(f'no member "{key}"')
     if len(found) > 1:
         raise RecordError(f'the member "{key}" appears {len(found)} times')
-    value = parsed[key]
-    if not isinstance(value, str):  # pragma: no cover - the scan found a string
-        raise RecordError(f'"{key}" is not a string')
-    begin, end = found[0]
-    return begin, end, value
+    return found[0]
 
 
 def replace_member(line: str, begin: int, end: int, text: str) -> str:

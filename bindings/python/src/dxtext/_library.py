@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Finding and loading libdxtext, and the ctypes declarations of its C API
-(include/dxtext/dxtext.h). Nothing else in the package touches ctypes
-signatures."""
+"""Finding and loading libdxtext, the ctypes declarations of its C API
+(include/dxtext/dxtext.h), and what every call of the package goes through:
+check() (a status as its exception), Owned (an object the library made),
+and the conversions of Python values to what the library reads (utf8,
+c_string, c_bytes, initialised structs). Nothing else in the package
+touches ctypes signatures."""
 
 from __future__ import annotations
 

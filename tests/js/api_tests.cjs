@@ -97,7 +97,7 @@ function apiTests({ dxtext, openModel }) {
     // The small-epsilon route of a Poincare model (docs/guarantees.md,
     // "Poincare models at small epsilon") is the conformance suite's; the
     // statistical checks of what the words do at 0.5 and at 1e6, and of its
-    // calibration, are Python's (bindings/python/tests/test_poincare.py).
+    // calibration, are the library's (tests/stat/test_poincare_route.cpp).
     const ball = await Model.open(path.join(MODELS, 'dxtext-wordnet-poincare-10d.dxe'));
     assert.deepEqual([ball.info.geometry, ball.info.dimension], ['poincare', 10]);
     ball.close();

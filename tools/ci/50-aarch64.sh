@@ -41,6 +41,6 @@ QEMU_LD_PREFIX=/usr/aarch64-linux-gnu qemu-aarch64 "$build/bin/test_kernels" --s
 # none has architecture-specific code paths (the kernels they call are
 # test_kernels', which runs here), and the native, ASan and TSan jobs run them.
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -L unit --timeout 600 \
-  -E '^(test_cli|test_conformance_cases.*|test_readme_c_snippet|test_readme_ledger_example|test_options_table|test_default_models|test_package_consumer|test_python_binding|test_format_python_reader.*|test_unicode_fold|test_exported_symbols|test_rng|test_poincare_trainer|test_bad_input|test_concurrency_stress|test_context_busy|test_example_privatize_cpp|test_ledger|test_legacy_models|test_model_changes|test_rng_failure|test_search_index)$'
+  -E '^(test_cli|test_conformance_cases.*|test_readme_c_snippet|test_readme_ledger_example|test_options_table|test_binding_lines|test_default_models|test_package_consumer|test_python_binding|test_format_python_reader.*|test_unicode_fold|test_exported_symbols|test_rng|test_poincare_trainer|test_bad_input|test_concurrency_stress|test_context_busy|test_example_privatize_cpp|test_ledger|test_legacy_models|test_model_changes|test_rng_failure|test_search_index)$'
 QEMU_LD_PREFIX=/usr/aarch64-linux-gnu timeout 180 qemu-aarch64 "$build/bin/test_ledger" \
   --test-case-exclude='*kill -9*,*processes sharing*,*a FIFO is no ledger*' | tail -n 3

@@ -1035,9 +1035,9 @@ def rust_record_fields(h: Header) -> List[str]:
 # The Rust structs of the C structs of numbers the crate returns, by the file
 # of bindings/rust/dxtext/src they are declared in ("generated: NAME").
 RUST_STRUCTS = {
-    "dxt_model_info": ("model", "ModelInfo"),
-    "dxt_calibration": ("report", "Calibration"),
-    "dxt_ledger_totals": ("ledger", "LedgerTotals"),
+    "dxt_model_info": ("model.rs", "ModelInfo"),
+    "dxt_calibration": ("report.rs", "Calibration"),
+    "dxt_ledger_totals": ("ledger.rs", "LedgerTotals"),
 }
 _RUST_KINDS = {"u32": "u32", "u64": "u64", "f64": "f64", "bool": "bool"}
 
@@ -1088,7 +1088,7 @@ _PY_KINDS = {"u32": "int", "u64": "int", "f64": "float", "bool": "bool"}
 
 
 def python_struct_fields(h: Header, c_name: str) -> List[str]:
-    """The fields of a PY_STRUCTS dataclass ("generated: fields CLASS"):
+    """The fields of a PY_STRUCTS dataclass ("generated: CLASS"):
     each field of the C struct, an enumeration's (its doc names it) as the
     package's enum, with the header's comment when it says more."""
     out: List[str] = []

@@ -29,7 +29,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import c_header  # tools/options, this script's folder
 import from_header
@@ -927,26 +927,28 @@ WASM_LAYOUT = ROOT / "bindings" / "wasm" / "src" / "dxtext_wasm_layout.c"
 JAVA_RECORD = ROOT / "bindings" / "java" / "src" / "main" / "java" / "org" / "dxtext" / "DxReleaseRecord.java"
 
 
+def struct_sections(path: Path, specs: Dict[str, Tuple[str, str]], lines: Callable[[str], List[str]],
+                    comment: str, text: Optional[str] = None) -> str:
+    """The file at `path` (or its text) with a "generated: NAME" section
+    written for each struct of `specs` (C name -> (file name, NAME)) that it
+    declares: lines(C name)."""
+    for c_name, (where, name) in specs.items():
+        if where == path.name:
+            text = between_markers(path, f"{comment} generated: {name}", f"{comment} generated: end {name}",
+                                   lines(c_name), text)
+    return text if text is not None else path.read_text(encoding="utf-8")
+
+
 def python_structs(h: c_header.Header, module: str, text: Optional[str] = None) -> str:
-    """A module of the Python package with the fields of each of its
-    dataclasses of from_header.PY_STRUCTS written."""
-    path = PYTHON_PACKAGE / module
-    for c_name, (where, name) in from_header.PY_STRUCTS.items():
-        if where == module:
-            text = between_markers(path, f"# generated: {name}", f"# generated: end {name}",
-                                   from_header.python_struct_fields(h, c_name), text)
-    return text if text is not None else path.read_text()
+    """A module of the Python package with its dataclasses of from_header.PY_STRUCTS."""
+    return struct_sections(PYTHON_PACKAGE / module, from_header.PY_STRUCTS,
+                           lambda c_name: from_header.python_struct_fields(h, c_name), "#", text)
 
 
 def rust_structs(h: c_header.Header, module: str, text: Optional[str] = None) -> str:
-    """A module of the Rust crate with each of its structs of
-    from_header.RUST_STRUCTS written."""
-    path = RUST_ERROR.parent / f"{module}.rs"
-    for c_name, (where, name) in from_header.RUST_STRUCTS.items():
-        if where == module:
-            text = between_markers(path, f"// generated: {name}", f"// generated: end {name}",
-                                   from_header.rust_struct(h, c_name), text)
-    return text if text is not None else path.read_text(encoding="utf-8")
+    """A module of the Rust crate with its structs of from_header.RUST_STRUCTS."""
+    return struct_sections(RUST_ERROR.parent / f"{module}.rs", from_header.RUST_STRUCTS,
+                           lambda c_name: from_header.rust_struct(h, c_name), "//", text)
 
 
 def header_outputs() -> Dict[Path, str]:
